@@ -1,0 +1,32 @@
+extension Entity {
+    /// Saves `context` after inserting the object into it if it is new. Like
+    /// MagicalRecord's save, this saves every pending change of the context,
+    /// not only this object's.
+    ///
+    /// ```swift
+    /// try Person(name: "Ann", age: 31).save(in: context)
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object
+    ///   belongs to another context, or the save's error.
+    public func save(in context: RecordContext) throws(LiteRecordError) {
+        if recordState.phase == .unmanaged {
+            context.insert(self)
+        } else if recordState.context !== context {
+            throw LiteRecordError(.invalidObject, "this \(Self.entityName) belongs to another context; save that one, or use inContext(_:)")
+        }
+        try context.save()
+    }
+
+    /// Saves the object's context, inserting a new object into the default
+    /// stack's main context first.
+    ///
+    /// - Throws: `.notSetUp` before setup, or the save's error.
+    @MainActor public func save() throws(LiteRecordError) {
+        if let context = self.context {
+            try context.save()
+        } else {
+            try save(in: RecordStack.current().mainContext)
+        }
+    }
+}

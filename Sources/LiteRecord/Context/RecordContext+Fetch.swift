@@ -1,0 +1,245 @@
+/// The SQL pieces of a fetch below the `SELECT … FROM <table>` the entity
+/// provides. Identifiers in it are quoted and values are always bound.
+struct SQLQuery {
+    var whereSQL: String?
+    var arguments: [SQLValue] = []
+    var orderBy: String?
+    var limit: Int?
+    var offset: Int?
+
+    var clauses: String {
+        var sql = ""
+        if let whereSQL { sql += " WHERE \(whereSQL)" }
+        sql += " ORDER BY \(orderBy ?? Connection.quote(Model.primaryKeyColumn))"
+        if let limit {
+            sql += " LIMIT \(limit)"
+            if let offset { sql += " OFFSET \(offset)" }
+        } else if let offset {
+            sql += " LIMIT -1 OFFSET \(offset)"
+        }
+        return sql
+    }
+}
+
+extension RecordContext {
+    /// The model's description of `type`.
+    ///
+    /// - Throws: `.invalidObject` when the type is not part of the store's model.
+    func entity(for type: any Entity.Type) throws(LiteRecordError) -> EntityDescription {
+        guard let entity = store.model.entity(for: type) else {
+            throw LiteRecordError(
+                .invalidObject,
+                "\(type.entityName) is not an entity of the store \(store.displayName); add \(type).self to the entities given to setup")
+        }
+        return entity
+    }
+
+    /// Fetches the objects of `type` that `query` selects, reusing objects the
+    /// context already holds (refreshed with the stored values, except for
+    /// attributes changed in memory). Objects marked for deletion are skipped;
+    /// unsaved inserts are not in the store and so are not returned.
+    func fetch<T: Entity>(_ type: T.Type, _ query: SQLQuery) throws(LiteRecordError) -> [T] {
+        let entity = try entity(for: T.self)
+        let sql = entity.selectSQL + query.clauses
+        return try store.withConnection("fetching \(T.entityName)") { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(query.arguments)
+            var results: [T] = []
+            while try statement.step() {
+                if let object = try materialize(T.self, statement: statement, attributeCount: entity.attributes.count) {
+                    results.append(object)
+                }
+            }
+            return results
+        }
+    }
+
+    /// Calls `body` for each object `query` selects, reading `batchSize` rows at
+    /// a time so that memory stays bounded. Objects are not kept by the context
+    /// unless they already were.
+    func enumerate<T: Entity>(
+        _ type: T.Type, _ query: SQLQuery, batchSize: Int, _ body: (T) throws -> Void
+    ) throws(LiteRecordError) {
+        let entity = try entity(for: T.self)
+        let size = max(1, batchSize)
+        let key = Connection.quote(Model.primaryKeyColumn)
+        var lastRowID = Int64.min
+        var offset = 0
+        // Keyset pagination by primary key when no order is given (cheap and
+        // stable); offset pagination otherwise.
+        while true {
+            var page = query
+            if query.orderBy == nil {
+                page.whereSQL = [query.whereSQL.map { "(\($0))" }, "\(key) > ?"].compactMap { $0 }.joined(separator: " AND ")
+                page.arguments.append(.integer(lastRowID))
+                page.limit = size
+                page.offset = nil
+            } else {
+                page.limit = size
+                page.offset = offset
+            }
+            let sql = entity.selectSQL + page.clauses
+            let batch: [(Int64, T)] = try store.withConnection("enumerating \(T.entityName)") { connection in
+                let statement = try connection.cachedStatement(sql)
+                defer { statement.reset() }
+                try statement.bind(page.arguments)
+                var batch: [(Int64, T)] = []
+                batch.reserveCapacity(size)
+                while try statement.step() {
+                    let rowID = statement.int64(at: 0)
+                    if let existing = registeredObject(T.self, rowID: rowID) {
+                        guard existing.recordState.phase != .deleted else { continue }
+                        batch.append((rowID, unsafeDowncast(existing as AnyObject, to: T.self)))
+                    } else {
+                        let row = Row(statement: statement, offset: 1, entityName: T.entityName)
+                        let object = try T(row: row)
+                        // Streamed objects are not registered (that is what keeps memory
+                        // bounded), but they know which record they are.
+                        object.recordState.rowID = rowID
+                        object.recordState.phase = .managed
+                        batch.append((rowID, object))
+                    }
+                }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for (rowID, object) in batch {
+                lastRowID = rowID
+                try withErrorContext("enumerating \(T.entityName)") { try body(object) }
+            }
+            offset += size
+        }
+    }
+
+    /// The object for the statement's current row: the registered one
+    /// (refreshed) or a new one registered now; `nil` for a pending deletion.
+    @inline(__always)
+    private func materialize<T: Entity>(_ type: T.Type, statement: Statement, attributeCount: Int) throws -> T? {
+        let rowID = statement.int64(at: 0)
+        let row = Row(statement: statement, offset: 1, entityName: T.entityName)
+        if let existing = registeredObject(T.self, rowID: rowID) {
+            // The identity map is keyed by entity type, so the object is a T.
+            let object = unsafeDowncast(existing as AnyObject, to: T.self)
+            guard object.recordState.phase != .deleted else { return nil }
+            try refresh(object, from: row, attributeCount: attributeCount)
+            return object
+        }
+        let object = try T(row: row)
+        let snapshot = T.tracksChanges ? nil : (0..<attributeCount).map { row.value(at: $0) }
+        register(object, rowID: rowID, snapshot: snapshot)
+        return object
+    }
+
+    /// Updates a registered object with newer stored values, keeping the
+    /// attributes changed in memory ("in-memory edit wins").
+    func refresh<T: Entity>(_ object: T, from row: Row, attributeCount: Int) throws {
+        if T.tracksChanges {
+            let changes = object.recordState.changes
+            for index in 0..<attributeCount where !changes.contains(index) {
+                try object.decodeAttribute(at: index, from: row)
+            }
+        } else {
+            let snapshot = object.recordState.snapshot
+            for index in 0..<attributeCount {
+                let unchanged = snapshot.map { (try? object.encodeAttribute(at: index)) == $0[index] } ?? true
+                if unchanged { try object.decodeAttribute(at: index, from: row) }
+            }
+            object.recordState.snapshot = (0..<attributeCount).map { row.value(at: $0) }
+        }
+    }
+
+    /// Re-reads an object from the store, dropping its in-memory changes; an
+    /// object whose row is gone is forgotten.
+    func refetch(_ object: any Entity) throws {
+        try refetchOpened(object)
+    }
+
+    private func refetchOpened<T: Entity>(_ object: T) throws {
+        guard let rowID = object.recordState.rowID else { return }
+        let entity = try entity(for: T.self)
+        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let found = try store.withConnection("re-reading \(T.entityName)") { connection -> Bool in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(.integer(rowID), at: 1)
+            guard try statement.step() else { return false }
+            let row = Row(statement: statement, offset: 1, entityName: T.entityName)
+            for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
+            object.recordState.changes.removeAll()
+            if !T.tracksChanges {
+                object.recordState.snapshot = entity.attributes.indices.map { row.value(at: $0) }
+            }
+            return true
+        }
+        if !found { unregister(object) }
+    }
+
+    /// Discards the in-memory changes of one object and reloads it from the store.
+    ///
+    /// - Throws: ``LiteRecordError`` when the store cannot be read.
+    public func refresh<T: Entity>(_ object: T) throws(LiteRecordError) {
+        guard object.recordState.context === self, object.recordState.phase == .managed else { return }
+        updated.removeValue(forKey: ObjectIdentifier(object))
+        try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
+    }
+
+    /// The number of stored records of `type` that match `whereSQL`.
+    func count<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
+        let entity = try entity(for: T.self)
+        var sql = "SELECT COUNT(*) FROM \(entity.quotedTable)"
+        if let whereSQL { sql += " WHERE \(whereSQL)" }
+        return try store.withConnection("counting \(T.entityName)") { connection in
+            guard case .integer(let count)? = try connection.scalar(sql, arguments) else { return 0 }
+            return Int(count)
+        }
+    }
+
+    /// The object for `id` in this context: the registered one, or read from
+    /// the store; `nil` when the record does not exist (or is being deleted).
+    ///
+    /// ```swift
+    /// let person = try context.object(with: id, as: Person.self)
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` when the store cannot be read or `T` is not
+    ///   the record's entity.
+    public func object<T: Entity>(with id: RecordID, as type: T.Type = T.self) throws(LiteRecordError) -> T? {
+        guard id.entityName == T.entityName else {
+            throw LiteRecordError(.invalidObject, "\(id) is a record of \(id.entityName), not of \(T.entityName)")
+        }
+        if let existing = registeredObject(T.self, rowID: id.rowID) {
+            let object = unsafeDowncast(existing as AnyObject, to: T.self)
+            return object.recordState.phase == .deleted ? nil : object
+        }
+        var query = SQLQuery()
+        query.whereSQL = "\(Connection.quote(Model.primaryKeyColumn)) = ?"
+        query.arguments = [.integer(id.rowID)]
+        return try fetch(T.self, query).first
+    }
+
+    /// Deletes the stored rows `whereSQL` selects with one statement, and marks
+    /// the matching objects this context holds as deleted. Returns the number of
+    /// rows deleted.
+    func deleteAll<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
+        let entity = try entity(for: T.self)
+        var sql = "DELETE FROM \(entity.quotedTable)"
+        if let whereSQL { sql += " WHERE \(whereSQL)" }
+        sql += " RETURNING \(Connection.quote(Model.primaryKeyColumn))"
+        let rowIDs = try store.write("deleting \(T.entityName) records") { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            var rowIDs: [Int64] = []
+            while try statement.step() { rowIDs.append(statement.int64(at: 0)) }
+            return rowIDs
+        }
+        var changes = ChangeSet()
+        for rowID in rowIDs {
+            changes.deleted.append(RecordID(entityName: T.entityName, rowID: rowID))
+            if let object = registeredObject(T.self, rowID: rowID) { unregister(object) }
+        }
+        if !changes.isEmpty { didSave?(changes) }
+        return rowIDs.count
+    }
+}

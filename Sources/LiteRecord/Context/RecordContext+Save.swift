@@ -1,0 +1,209 @@
+extension RecordContext {
+    /// Writes every insert, change and deletion in one transaction.
+    ///
+    /// Only changed columns are written; a context without changes runs no
+    /// SQL at all. When the save fails, nothing reaches the store and the
+    /// context keeps its changes, so you can fix them and save again.
+    ///
+    /// ```swift
+    /// person.age += 1
+    /// try context.save()
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` (a
+    ///   `validateForSave()` threw, or a value cannot be stored),
+    ///   `.constraintViolation` (UNIQUE, NOT NULL), `.invalidObject` (misuse
+    ///   found by `insert` or `delete`), `.storeUnavailable` or `.sqlite`.
+    public func save() throws(LiteRecordError) {
+        if let error = pendingErrors.first {
+            pendingErrors.removeAll()
+            throw error
+        }
+        guard hasChanges else { return }
+        let plan = try prepareSave()
+        let outcome = try store.write("saving \(plan.summary)") { connection in
+            try execute(plan, on: connection)
+        }
+        apply(plan, outcome: outcome)
+    }
+
+    /// The work of one save, collected before anything is written.
+    struct SavePlan {
+        var inserts: [any Entity]
+        var updates: [(object: any Entity, indexes: [Int])]
+        var deletes: [any Entity]
+
+        var summary: String {
+            "\(inserts.count) inserted, \(updates.count) updated and \(deletes.count) deleted objects"
+        }
+    }
+
+    /// What the transaction produced: the row ids of the inserted objects.
+    struct SaveOutcome {
+        var insertedRowIDs: [Int64] = []
+    }
+
+    private func prepareSave() throws(LiteRecordError) -> SavePlan {
+        // willSave may change properties, which registers more updates: call it
+        // first, then collect.
+        for object in inserted { object.willSave() }
+        for object in Array(updated.values) { object.willSave() }
+        for object in untracked.values where isChangedUntracked(object) { object.willSave() }
+
+        var updates: [(object: any Entity, indexes: [Int])] = []
+        updates.reserveCapacity(updated.count)
+        for object in updated.values {
+            let indexes = object.recordState.changes.indexes
+            if !indexes.isEmpty { updates.append((object, indexes)) }
+        }
+        for object in untracked.values where object.recordState.phase == .managed {
+            let indexes = changedIndexesUntracked(object)
+            if !indexes.isEmpty { updates.append((object, indexes)) }
+        }
+        let plan = SavePlan(inserts: inserted, updates: updates, deletes: Array(deleted.values))
+        for object in plan.inserts { try validate(object) }
+        for (object, _) in plan.updates { try validate(object) }
+        return plan
+    }
+
+    private func validate(_ object: any Entity) throws(LiteRecordError) {
+        do {
+            try object.validateForSave()
+        } catch let error as LiteRecordError {
+            throw error
+        } catch {
+            throw LiteRecordError(
+                .validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
+        }
+    }
+
+    private func encode(_ object: any Entity, _ index: Int) throws -> SQLValue {
+        do {
+            return try object.encodeAttribute(at: index)
+        } catch let error as LiteRecordError {
+            let entity = type(of: object)
+            throw LiteRecordError(error.kind, "\(entity.entityName).\(entity.attributes[index].name): \(error.message)")
+        }
+    }
+
+    /// Runs the plan's statements: deletions first (they may free unique
+    /// values), then updates, then inserts.
+    private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
+        var outcome = SaveOutcome()
+        for object in plan.deletes {
+            guard let rowID = object.recordState.rowID,
+                let entity = store.model.entity(for: type(of: object))
+            else { continue }
+            let statement = try connection.cachedStatement(entity.deleteSQL)
+            try statement.bind(.integer(rowID), at: 1)
+            try statement.run()
+        }
+        var updateSQL: [UpdateKey: String] = [:]
+        for (object, indexes) in plan.updates {
+            guard let rowID = object.recordState.rowID, let entity = store.model.entity(for: type(of: object)) else {
+                continue
+            }
+            let key = UpdateKey(type: ObjectIdentifier(type(of: object)), indexes: indexes)
+            let sql: String
+            if let cached = updateSQL[key] {
+                sql = cached
+            } else {
+                sql = entity.updateSQL(indexes)
+                updateSQL[key] = sql
+            }
+            let statement = try connection.cachedStatement(sql)
+            var parameter: Int32 = 1
+            for index in indexes {
+                try statement.bind(try encode(object, index), at: parameter)
+                parameter += 1
+            }
+            try statement.bind(.integer(rowID), at: parameter)
+            try statement.run()
+        }
+        outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
+        for object in plan.inserts {
+            let objectType = type(of: object)
+            guard let entity = store.model.entity(for: objectType) else {
+                throw LiteRecordError(
+                    .invalidObject,
+                    "\(objectType.entityName) is not an entity of this store's model; add \(objectType).self to the entities given to setup")
+            }
+            let statement = try connection.cachedStatement(entity.insertSQL)
+            for index in entity.attributes.indices {
+                try statement.bind(try encode(object, index), at: Int32(index + 1))
+            }
+            try statement.run()
+            outcome.insertedRowIDs.append(connection.lastInsertedRowID)
+        }
+        return outcome
+    }
+
+    private struct UpdateKey: Hashable {
+        let type: ObjectIdentifier
+        let indexes: [Int]
+    }
+
+    /// After the commit: registers inserted objects, clears change marks and
+    /// forgets deleted objects, then reports the change set.
+    private func apply(_ plan: SavePlan, outcome: SaveOutcome) {
+        var changes = ChangeSet()
+        changes.inserted.reserveCapacity(plan.inserts.count)
+        for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
+            let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
+            registerInserted(object, rowID: rowID, snapshot: snapshot)
+            changes.inserted.append(RecordID(entityName: type(of: object).entityName, rowID: rowID))
+        }
+        inserted.removeAll()
+        insertedIDs.removeAll()
+        for (object, _) in plan.updates {
+            object.recordState.changes.removeAll()
+            if !type(of: object).tracksChanges { object.recordState.snapshot = encodedSnapshot(object) }
+            if let id = object.recordID { changes.updated.append(id) }
+        }
+        updated.removeAll()
+        for object in plan.deletes {
+            if let id = object.recordID { changes.deleted.append(id) }
+            unregister(object)
+        }
+        if !changes.isEmpty {
+            store.logger.debug("saved", metadata: ["changes": "\(changes)"])
+            didSave?(changes)
+        }
+    }
+
+    private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {
+        register(object, rowID: rowID, snapshot: snapshot)
+    }
+
+    private func encodedSnapshot(_ object: any Entity) -> [SQLValue] {
+        type(of: object).attributes.indices.map { (try? object.encodeAttribute(at: $0)) ?? .null }
+    }
+
+    /// Discards every unsaved change: inserted objects are dropped, deleted
+    /// ones restored, and changed ones re-read from the store.
+    ///
+    /// ```swift
+    /// person.name = "typo"
+    /// context.rollback()      // person.name is what the store holds
+    /// ```
+    public func rollback() {
+        for object in inserted {
+            object.recordState.phase = .unmanaged
+            object.recordState.context = nil
+        }
+        inserted.removeAll()
+        insertedIDs.removeAll()
+        for object in deleted.values { object.recordState.phase = .managed }
+        deleted.removeAll()
+        let changed = Array(updated.values) + untracked.values.filter { isChangedUntracked($0) }
+        updated.removeAll()
+        pendingErrors.removeAll()
+        for object in changed {
+            do {
+                try refetch(object)
+            } catch {
+                store.logger.warning("rollback could not re-read an object", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

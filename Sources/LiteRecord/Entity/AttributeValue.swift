@@ -1,0 +1,296 @@
+internal import CSQLite
+public import Foundation
+
+/// A value that can be bound as a SQL argument.
+///
+/// ```swift
+/// try Person.fetch(sql: "age > ? AND name LIKE ?", arguments: [30, "A%"])
+/// ```
+public protocol SQLValueConvertible {
+    /// The stored form of the value.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` when the value
+    ///   cannot be stored (NaN, an unsigned integer above `Int64.max`).
+    func sqlValue() throws -> SQLValue
+}
+
+extension SQLValue: SQLValueConvertible {
+    public func sqlValue() throws -> SQLValue { self }
+}
+
+/// A value stored in one column: the built-in attribute types (`Bool`,
+/// integers, `Double`, `Float`, `String`, `Data`, `Date`, `UUID`, `URL`,
+/// `Decimal`) conform. Conform your own types to store them in a column of
+/// their own choosing.
+public protocol AttributeValue: SQLValueConvertible {
+    /// How the value is stored.
+    static var attributeType: AttributeType { get }
+    /// Creates the value from its stored form.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when `sqlValue`
+    ///   is not a stored form of this type.
+    init(sqlValue: SQLValue) throws
+    /// Reads the value straight from the current statement row. The default
+    /// goes through ``init(sqlValue:)``; built-in types read the column directly.
+    static func read(from row: Row, at index: Int) throws -> Self
+}
+
+extension AttributeValue {
+    public static func read(from row: Row, at index: Int) throws -> Self {
+        let value = row.value(at: index)
+        if value.isNull { throw row.nullError(at: index, expected: "\(Self.self)") }
+        do {
+            return try Self(sqlValue: value)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)): \(error.message)")
+        }
+    }
+}
+
+func decodingError<T>(_ value: SQLValue, as type: T.Type) -> LiteRecordError {
+    LiteRecordError(.decodingFailed, "a stored \(value) cannot be read as \(T.self)")
+}
+
+// MARK: Integers
+
+extension AttributeValue where Self: FixedWidthInteger {
+    public init(sqlValue: SQLValue) throws {
+        guard case .integer(let value) = sqlValue, let exact = Self(exactly: value) else {
+            if case .real(let value) = sqlValue, let exact = Self(exactly: value) {
+                self = exact
+                return
+            }
+            throw decodingError(sqlValue, as: Self.self)
+        }
+        self = exact
+    }
+
+    public func sqlValue() throws -> SQLValue {
+        guard let value = Int64(exactly: self) else {
+            throw LiteRecordError(.validationFailed, "\(Self.self) value above Int64.max cannot be stored in SQLite's 64-bit integers")
+        }
+        return .integer(value)
+    }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> Self {
+        let column = row.column(index)
+        guard row.statement.storageClass(at: column) == SQLITE_INTEGER else {
+            if row.isNull(at: index) { throw row.nullError(at: index, expected: "\(Self.self)") }
+            return try Self(sqlValue: row.value(at: index))
+        }
+        let value = row.statement.int64(at: column)
+        guard let exact = Self(exactly: value) else {
+            throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(value), which does not fit in \(Self.self)")
+        }
+        return exact
+    }
+}
+
+extension Int: AttributeValue { public static var attributeType: AttributeType { .int } }
+extension Int8: AttributeValue { public static var attributeType: AttributeType { .int8 } }
+extension Int16: AttributeValue { public static var attributeType: AttributeType { .int16 } }
+extension Int32: AttributeValue { public static var attributeType: AttributeType { .int32 } }
+extension Int64: AttributeValue { public static var attributeType: AttributeType { .int64 } }
+extension UInt: AttributeValue { public static var attributeType: AttributeType { .uint } }
+extension UInt8: AttributeValue { public static var attributeType: AttributeType { .uint8 } }
+extension UInt16: AttributeValue { public static var attributeType: AttributeType { .uint16 } }
+extension UInt32: AttributeValue { public static var attributeType: AttributeType { .uint32 } }
+extension UInt64: AttributeValue { public static var attributeType: AttributeType { .uint64 } }
+
+// MARK: Bool
+
+extension Bool: AttributeValue {
+    public static var attributeType: AttributeType { .bool }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .integer(let value): self = value != 0
+        case .real(let value): self = value != 0
+        default: throw decodingError(sqlValue, as: Bool.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue { .integer(self ? 1 : 0) }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> Bool {
+        let column = row.column(index)
+        guard row.statement.storageClass(at: column) == SQLITE_INTEGER else {
+            if row.isNull(at: index) { throw row.nullError(at: index, expected: "Bool") }
+            return try Bool(sqlValue: row.value(at: index))
+        }
+        return row.statement.int64(at: column) != 0
+    }
+}
+
+// MARK: Floating point
+
+extension AttributeValue where Self: BinaryFloatingPoint {
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .real(let value): self = Self(value)
+        case .integer(let value): self = Self(value)
+        default: throw decodingError(sqlValue, as: Self.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue {
+        // SQLite turns a bound NaN into NULL; refuse instead of losing the value.
+        guard !isNaN else {
+            throw LiteRecordError(.validationFailed, "NaN cannot be stored: SQLite would store it as NULL")
+        }
+        return .real(Double(self))
+    }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> Self {
+        let column = row.column(index)
+        switch row.statement.storageClass(at: column) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(row.statement.double(at: column))
+        case SQLITE_NULL: throw row.nullError(at: index, expected: "\(Self.self)")
+        default: throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(row.value(at: index)), not a number")
+        }
+    }
+}
+
+extension Double: AttributeValue { public static var attributeType: AttributeType { .double } }
+extension Float: AttributeValue { public static var attributeType: AttributeType { .float } }
+
+// MARK: Text and bytes
+
+extension String: AttributeValue {
+    public static var attributeType: AttributeType { .string }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text): self = text
+        case .blob(let data): self = String(decoding: data, as: UTF8.self)
+        case .integer(let value): self = String(value)
+        case .real(let value): self = String(value)
+        case .null: throw decodingError(sqlValue, as: String.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue { .text(self) }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> String {
+        let column = row.column(index)
+        if row.statement.storageClass(at: column) == SQLITE_NULL {
+            throw row.nullError(at: index, expected: "String")
+        }
+        return row.statement.string(at: column)
+    }
+}
+
+extension Data: AttributeValue {
+    public static var attributeType: AttributeType { .data }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .blob(let data): self = data
+        case .text(let text): self = Data(text.utf8)
+        default: throw decodingError(sqlValue, as: Data.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue { .blob(self) }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> Data {
+        let column = row.column(index)
+        if row.statement.storageClass(at: column) == SQLITE_NULL {
+            throw row.nullError(at: index, expected: "Data")
+        }
+        return row.statement.data(at: column)
+    }
+}
+
+// MARK: Foundation values
+
+extension Date: AttributeValue {
+    public static var attributeType: AttributeType { .date }
+
+    // Seconds since the reference date are exactly what `Date` holds, so the
+    // round trip loses nothing (since-1970 would add a rounding step).
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .real(let value): self = Date(timeIntervalSinceReferenceDate: value)
+        case .integer(let value): self = Date(timeIntervalSinceReferenceDate: Double(value))
+        default: throw decodingError(sqlValue, as: Date.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue { .real(timeIntervalSinceReferenceDate) }
+
+    @inline(__always)
+    public static func read(from row: Row, at index: Int) throws -> Date {
+        Date(timeIntervalSinceReferenceDate: try Double.read(from: row, at: index))
+    }
+}
+
+extension UUID: AttributeValue {
+    public static var attributeType: AttributeType { .uuid }
+
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text):
+            guard let uuid = UUID(uuidString: text) else { throw decodingError(sqlValue, as: UUID.self) }
+            self = uuid
+        case .blob(let data) where data.count == 16:
+            let bytes = Array(data)
+            self = UUID(uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        default: throw decodingError(sqlValue, as: UUID.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue { .text(uuidString) }
+}
+
+extension URL: AttributeValue {
+    public static var attributeType: AttributeType { .url }
+
+    public init(sqlValue: SQLValue) throws {
+        guard case .text(let text) = sqlValue, let url = URL(string: text) else {
+            throw decodingError(sqlValue, as: URL.self)
+        }
+        self = url
+    }
+
+    public func sqlValue() throws -> SQLValue { .text(absoluteString) }
+}
+
+extension Decimal: AttributeValue {
+    public static var attributeType: AttributeType { .decimal }
+
+    // Text keeps every digit; REAL would round.
+    public init(sqlValue: SQLValue) throws {
+        switch sqlValue {
+        case .text(let text):
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw decodingError(sqlValue, as: Decimal.self)
+            }
+            self = value
+        case .integer(let value): self = Decimal(value)
+        case .real(let value): self = Decimal(value)
+        default: throw decodingError(sqlValue, as: Decimal.self)
+        }
+    }
+
+    public func sqlValue() throws -> SQLValue {
+        guard !isNaN else { throw LiteRecordError(.validationFailed, "a NaN Decimal cannot be stored") }
+        return .text(description)
+    }
+}
+
+extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
+    public func sqlValue() throws -> SQLValue {
+        switch self {
+        case .none: .null
+        case .some(let value): try value.sqlValue()
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// A class whose objects are stored as rows of one table.
+///
+/// Usually you write `@Entity` on a `final class` and the macro implements
+/// this protocol. It can also be implemented by hand; the core never depends
+/// on the macro:
+///
+/// ```swift
+/// final class Tag: Entity {
+///     var recordState = RecordState()
+///     var label = ""
+///
+///     static let attributes = [AttributeDescription("label", type: .string)]
+///
+///     init() {}
+///     init(row: Row) throws { label = try row.decode(String.self, at: 0) }
+///     func encodeAttribute(at index: Int) throws -> SQLValue { try AttributeCoding.encode(label) }
+///     func decodeAttribute(at index: Int, from row: Row) throws { label = try row.decode(String.self, at: 0) }
+/// }
+/// ```
+///
+/// Attribute indexes are positions in ``attributes``: `init(row:)`,
+/// ``encodeAttribute(at:)`` and ``decodeAttribute(at:from:)`` all use them.
+public protocol Entity: AnyObject, SendableMetatype {
+    /// The entity's name, which is also its table's name. Defaults to the class
+    /// name without module prefix.
+    static var entityName: String { get }
+    /// The entity's name in the previous model version, for a migration.
+    static var entityOriginalName: String? { get }
+    /// The stored properties, in a fixed order.
+    static var attributes: [AttributeDescription] { get }
+    /// `true` when the entity's setters report changes through
+    /// ``RecordState/attributeDidChange(at:)`` (the macro's accessors do); `false`
+    /// makes a save compare each object against the values last read.
+    static var tracksChanges: Bool { get }
+
+    /// The context's bookkeeping for this object. Declare it as
+    /// `var recordState = RecordState()` and never touch it.
+    var recordState: RecordState { get set }
+
+    /// Creates an object from a fetched row, without running the type's own
+    /// initializers. Attribute `i` is at `row` index `i`.
+    ///
+    /// - Throws: when a stored value cannot become the property's type.
+    init(row: Row) throws
+
+    /// The stored form of the attribute at `index`.
+    func encodeAttribute(at index: Int) throws -> SQLValue
+
+    /// Replaces the attribute at `index` with the value in `row` (used to refresh
+    /// an object with newer data from the store).
+    func decodeAttribute(at index: Int, from row: Row) throws
+
+    /// The attribute index a key path refers to, for queries and sorting.
+    static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int?
+
+    /// Called once, when the object is inserted into a context.
+    func awakeFromInsert()
+    /// Called before the object is written by a save.
+    func willSave()
+    /// Called before the object is written by a save; throwing aborts the save
+    /// with a ``LiteRecordError`` of kind `.validationFailed`.
+    func validateForSave() throws
+}
+
+extension Entity {
+    public static var entityName: String { String(describing: self) }
+    public static var entityOriginalName: String? { nil }
+    public static var tracksChanges: Bool { false }
+    public static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
+    public func awakeFromInsert() {}
+    public func willSave() {}
+    public func validateForSave() throws {}
+
+    /// The record's identity once it has been saved; `nil` before that and after
+    /// its deletion is saved.
+    public var recordID: RecordID? {
+        let state = recordState
+        guard state.phase == .managed || state.phase == .deleted, let rowID = state.rowID else { return nil }
+        return RecordID(entityName: Self.entityName, rowID: rowID)
+    }
+
+    /// The context this object is registered in, if any.
+    public var context: RecordContext? {
+        recordState.phase == .unmanaged ? nil : recordState.context
+    }
+
+    /// Reports a change of the attribute at `index` to the object's context.
+    /// Generated setters call it after storing a different value.
+    public func didChangeAttribute(at index: Int) {
+        if let context = recordState.attributeDidChange(at: index) {
+            context.objectDidChange(self)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+internal import CSQLite
+import Foundation
+
+/// The current row of a fetch, seen as the attributes of one entity: index `i`
+/// is the entity's attribute `i`.
+///
+/// A `Row` is only valid during the call it is passed to (``Entity/init(row:)``
+/// or ``Entity/decodeAttribute(at:from:)``); it must not be stored.
+public struct Row {
+    let statement: Statement
+    /// The statement column of attribute 0.
+    let offset: Int32
+    /// The entity being read, for error messages.
+    let entityName: String
+
+    init(statement: Statement, offset: Int32, entityName: String) {
+        self.statement = statement
+        self.offset = offset
+        self.entityName = entityName
+    }
+
+    @inline(__always)
+    func column(_ index: Int) -> Int32 { offset + Int32(truncatingIfNeeded: index) }
+
+    /// Whether the attribute at `index` is `NULL` in the store.
+    public func isNull(at index: Int) -> Bool {
+        statement.isNull(at: column(index))
+    }
+
+    /// The stored value of the attribute at `index`.
+    public func value(at index: Int) -> SQLValue {
+        statement.value(at: column(index))
+    }
+
+    /// The name of the column at attribute `index`, for error messages.
+    func columnName(_ index: Int) -> String {
+        statement.columnName(at: column(index))
+    }
+
+    func nullError(at index: Int, expected: String) -> LiteRecordError {
+        LiteRecordError(
+            .decodingFailed,
+            "\(entityName).\(columnName(index)) is NULL in the store, but the property is a non-optional \(expected)")
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a non-optional attribute.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the column is
+    ///   `NULL` or its value does not fit `type`.
+    @inline(__always)
+    public func decode<T: AttributeValue>(_ type: T.Type = T.self, at index: Int) throws -> T {
+        try T.read(from: self, at: index)
+    }
+
+    /// Decodes an optional attribute: `nil` for `NULL`.
+    @inline(__always)
+    public func decodeOptional<T: AttributeValue>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+        isNull(at: index) ? nil : try T.read(from: self, at: index)
+    }
+
+    /// Decodes a `RawRepresentable` attribute stored as its raw value.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the stored raw
+    ///   value matches no case.
+    public func decode<T: RawRepresentable>(_ type: T.Type = T.self, at index: Int) throws -> T
+    where T.RawValue: AttributeValue {
+        let raw = try T.RawValue.read(from: self, at: index)
+        guard let value = T(rawValue: raw) else {
+            throw LiteRecordError(
+                .decodingFailed,
+                "\(entityName).\(columnName(index)) holds \(raw), which is not a valid \(T.self) raw value")
+        }
+        return value
+    }
+
+    public func decodeOptional<T: RawRepresentable>(_ type: T.Type = T.self, at index: Int) throws -> T?
+    where T.RawValue: AttributeValue {
+        isNull(at: index) ? nil : try decode(T.self, at: index)
+    }
+
+    /// Decodes a `Codable` attribute stored as JSON text.
+    public func decode<T: Codable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+        guard !isNull(at: index) else { throw nullError(at: index, expected: "\(T.self)") }
+        let json = statement.data(at: column(index))
+        do {
+            return try JSONDecoder().decode(T.self, from: json)
+        } catch {
+            throw LiteRecordError(
+                .decodingFailed, "\(entityName).\(columnName(index)) holds JSON that is not a valid \(T.self): \(error)")
+        }
+    }
+
+    public func decodeOptional<T: Codable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+        isNull(at: index) ? nil : try decode(T.self, at: index)
+    }
+
+    // Overloads that settle ambiguity for types that fit more than one family
+    // (every built-in value is also Codable; most enums are both).
+
+    @inline(__always)
+    public func decode<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+        try T.read(from: self, at: index)
+    }
+
+    @inline(__always)
+    public func decodeOptional<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+        isNull(at: index) ? nil : try T.read(from: self, at: index)
+    }
+
+    public func decode<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T
+    where T.RawValue: AttributeValue {
+        let raw = try T.RawValue.read(from: self, at: index)
+        guard let value = T(rawValue: raw) else {
+            throw LiteRecordError(
+                .decodingFailed,
+                "\(entityName).\(columnName(index)) holds \(raw), which is not a valid \(T.self) raw value")
+        }
+        return value
+    }
+
+    public func decodeOptional<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T?
+    where T.RawValue: AttributeValue {
+        isNull(at: index) ? nil : try decode(T.self, at: index)
+    }
+}

@@ -1,0 +1,5 @@
+import Synchronization
+
+enum ErrorSettings {
+    static let includesValues = Mutex(false)
+}

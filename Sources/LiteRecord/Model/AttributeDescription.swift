@@ -1,0 +1,66 @@
+/// One stored property of an entity: its name, how it is stored, and its
+/// options. The `@Entity` macro writes these; a hand-written entity lists them
+/// in ``Entity/attributes``.
+///
+/// ```swift
+/// static let attributes = [
+///     AttributeDescription("name", type: .string),
+///     AttributeDescription("email", type: .string, isOptional: true, options: [.unique]),
+/// ]
+/// ```
+public struct AttributeDescription: Sendable, CustomStringConvertible {
+    /// Options that change how the column is indexed.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// No two records may hold the same value (a unique index).
+        public static let unique = Options(rawValue: 1 << 0)
+        /// Queries on this attribute use an index.
+        public static let indexed = Options(rawValue: 1 << 1)
+    }
+
+    /// The property name, which is also the column name.
+    public let name: String
+    public let type: AttributeType
+    /// Whether the column accepts `NULL` (the property is an optional).
+    public let isOptional: Bool
+    public let options: Options
+    /// The attribute's name in the previous model version, for a rename.
+    public let originalName: String?
+    /// Produces the stored form of the property's default value; used when a
+    /// migration adds the column to existing rows.
+    public let defaultValue: (@Sendable () throws -> SQLValue)?
+
+    public init(
+        _ name: String,
+        type: AttributeType,
+        isOptional: Bool = false,
+        options: Options = [],
+        originalName: String? = nil,
+        defaultValue: (@Sendable () throws -> SQLValue)? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.options = options
+        self.originalName = originalName
+        self.defaultValue = defaultValue
+    }
+
+    public var isUnique: Bool { options.contains(.unique) }
+    public var isIndexed: Bool { options.contains(.indexed) }
+
+    public var description: String {
+        var text = "\(name): \(type)\(isOptional ? "?" : "")"
+        if isUnique { text += " unique" }
+        if isIndexed { text += " indexed" }
+        return text
+    }
+
+    /// The part of the description that is stored with the model and compared.
+    var schema: AttributeSchema {
+        AttributeSchema(
+            name: name, type: type, isOptional: isOptional, isUnique: isUnique, isIndexed: isIndexed,
+            originalName: originalName)
+    }
+}

@@ -1,0 +1,89 @@
+/// The model of a store: the entities given to setup, validated and indexed.
+///
+/// ```swift
+/// let model = try Model(entities: [Person.self, Note.self])
+/// print(model.fingerprint)
+/// ```
+public struct Model: Sendable {
+    /// Column names the library uses itself; no attribute may take them.
+    public static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
+    /// The primary-key column of every entity table.
+    static let primaryKeyColumn = "Z_PK"
+    /// The table in which a store keeps its model and migration history.
+    static let metadataTable = "literecord_metadata"
+
+    public let entities: [EntityDescription]
+    private let indexByType: [ObjectIdentifier: Int]
+    private let indexByName: [String: Int]
+    let schema: ModelSchema
+
+    /// Builds and validates the model of `types`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.invalidModel` for an empty list,
+    ///   duplicate entity or attribute names, or reserved names.
+    public init(entities types: [any Entity.Type]) throws(LiteRecordError) {
+        guard !types.isEmpty else {
+            throw LiteRecordError(.invalidModel, "the model has no entities: pass the entity types to setup, e.g. `entities: [Note.self]`")
+        }
+        var entities: [EntityDescription] = []
+        var byType: [ObjectIdentifier: Int] = [:]
+        var byName: [String: Int] = [:]
+        for type in types {
+            if byType[ObjectIdentifier(type)] != nil { continue }
+            let entity = EntityDescription(type: type)
+            try Self.validate(entity)
+            if byName[entity.name] != nil {
+                throw LiteRecordError(.invalidModel, "two entity types are both named '\(entity.name)'; give one a different `@Entity(name:)`")
+            }
+            byType[ObjectIdentifier(type)] = entities.count
+            byName[entity.name] = entities.count
+            entities.append(entity)
+        }
+        self.entities = entities
+        self.indexByType = byType
+        self.indexByName = byName
+        self.schema = ModelSchema(entities: entities.map(\.schema))
+    }
+
+    /// The empty model of a placeholder store.
+    init() {
+        entities = []
+        indexByType = [:]
+        indexByName = [:]
+        schema = ModelSchema(entities: [])
+    }
+
+    /// A stable hash of the model's names, types, optionality and indexes.
+    public var fingerprint: String { schema.fingerprint }
+
+    public func entity(for type: any Entity.Type) -> EntityDescription? {
+        indexByType[ObjectIdentifier(type)].map { entities[$0] }
+    }
+
+    public func entity(named name: String) -> EntityDescription? {
+        indexByName[name].map { entities[$0] }
+    }
+
+    private static func validate(_ entity: EntityDescription) throws(LiteRecordError) {
+        let lowered = entity.name.lowercased()
+        if entity.name.isEmpty || entity.name.contains("\0") {
+            throw LiteRecordError(.invalidModel, "entity name '\(entity.name)' is empty or contains a NUL byte")
+        }
+        if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("literecord_") {
+            throw LiteRecordError(.invalidModel, "entity name '\(entity.name)' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord")
+        }
+        var seen = Set<String>()
+        for attribute in entity.attributes {
+            if attribute.name.isEmpty || attribute.name.contains("\0") {
+                throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is empty or contains a NUL byte")
+            }
+            if reservedColumnNames.contains(attribute.name.lowercased()) {
+                throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
+            }
+            // SQLite compares column names case-insensitively.
+            if !seen.insert(attribute.name.lowercased()).inserted {
+                throw LiteRecordError(.invalidModel, "\(entity.name): two attributes are named '\(attribute.name)' (column names ignore case)")
+            }
+        }
+    }
+}

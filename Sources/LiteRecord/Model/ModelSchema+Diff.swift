@@ -1,0 +1,123 @@
+/// One difference between the model a store was written with and the model
+/// it is opened with.
+struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
+    enum Detail: Equatable, Sendable {
+        case entityAdded
+        case entityRemoved
+        case entityRenamed(from: String)
+        case attributeAdded(String)
+        case attributeRemoved(String)
+        case attributeRenamed(String, from: String)
+        case typeChanged(String, from: AttributeType, to: AttributeType)
+        case optionalityChanged(String, nowOptional: Bool)
+        case uniqueChanged(String, nowUnique: Bool)
+        case indexChanged(String, nowIndexed: Bool)
+    }
+
+    let entity: String
+    let detail: Detail
+
+    /// The phrase used in messages, e.g. `attribute 'email' added`.
+    var phrase: String {
+        switch detail {
+        case .entityAdded: "entity added"
+        case .entityRemoved: "entity removed"
+        case .entityRenamed(let old): "entity renamed from '\(old)'"
+        case .attributeAdded(let name): "attribute '\(name)' added"
+        case .attributeRemoved(let name): "attribute '\(name)' removed"
+        case .attributeRenamed(let name, let old): "attribute '\(old)' renamed to '\(name)'"
+        case .typeChanged(let name, let old, let new): "attribute '\(name)' changed type from \(old) to \(new)"
+        case .optionalityChanged(let name, let optional):
+            "attribute '\(name)' became \(optional ? "optional" : "non-optional")"
+        case .uniqueChanged(let name, let unique): "attribute '\(name)' \(unique ? "became" : "is no longer") unique"
+        case .indexChanged(let name, let indexed): "attribute '\(name)' \(indexed ? "became" : "is no longer") indexed"
+        }
+    }
+
+    var description: String { "\(entity): \(phrase)" }
+}
+
+extension ModelSchema {
+    /// What changed from `self` (the stored model) to `new`, following renaming
+    /// hints (`originalName`) on entities and attributes.
+    func changes(to new: ModelSchema) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        var matchedOld = Set<String>()
+        for entity in new.entities {
+            let old: EntitySchema?
+            if let same = self.entity(named: entity.name) {
+                old = same
+            } else if let originalName = entity.originalName, let renamed = self.entity(named: originalName),
+                new.entity(named: originalName) == nil
+            {
+                old = renamed
+                changes.append(SchemaChange(entity: entity.name, detail: .entityRenamed(from: originalName)))
+            } else {
+                old = nil
+            }
+            guard let old else {
+                changes.append(SchemaChange(entity: entity.name, detail: .entityAdded))
+                continue
+            }
+            matchedOld.insert(old.name)
+            changes += Self.attributeChanges(from: old, to: entity)
+        }
+        for entity in entities where !matchedOld.contains(entity.name) {
+            changes.append(SchemaChange(entity: entity.name, detail: .entityRemoved))
+        }
+        return changes
+    }
+
+    private static func attributeChanges(from old: EntitySchema, to new: EntitySchema) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        var matched = Set<String>()
+        func add(_ detail: SchemaChange.Detail) {
+            changes.append(SchemaChange(entity: new.name, detail: detail))
+        }
+        for attribute in new.attributes.sorted(by: { $0.name < $1.name }) {
+            let previous: AttributeSchema
+            if let same = old.attribute(named: attribute.name) {
+                previous = same
+            } else if let originalName = attribute.originalName, let renamed = old.attribute(named: originalName),
+                new.attribute(named: originalName) == nil
+            {
+                previous = renamed
+                add(.attributeRenamed(attribute.name, from: originalName))
+            } else {
+                add(.attributeAdded(attribute.name))
+                continue
+            }
+            matched.insert(previous.name)
+            if previous.type != attribute.type {
+                add(.typeChanged(attribute.name, from: previous.type, to: attribute.type))
+            }
+            if previous.isOptional != attribute.isOptional {
+                add(.optionalityChanged(attribute.name, nowOptional: attribute.isOptional))
+            }
+            if previous.isUnique != attribute.isUnique {
+                add(.uniqueChanged(attribute.name, nowUnique: attribute.isUnique))
+            }
+            if previous.isIndexed != attribute.isIndexed {
+                add(.indexChanged(attribute.name, nowIndexed: attribute.isIndexed))
+            }
+        }
+        for attribute in old.attributes.sorted(by: { $0.name < $1.name }) where !matched.contains(attribute.name) {
+            add(.attributeRemoved(attribute.name))
+        }
+        return changes
+    }
+}
+
+extension [SchemaChange] {
+    /// `Person: attribute 'email' added; attribute 'nick' removed` — one group
+    /// per entity, groups separated by newlines.
+    var summary: String {
+        var order: [String] = []
+        var phrases: [String: [String]] = [:]
+        for change in self {
+            if phrases[change.entity] == nil { order.append(change.entity) }
+            phrases[change.entity, default: []].append(change.phrase)
+        }
+        return order.map { "\($0): \(phrases[$0, default: []].joined(separator: "; "))" }.joined(separator: "\n")
+    }
+}

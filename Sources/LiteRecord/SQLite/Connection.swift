@@ -1,0 +1,228 @@
+internal import CSQLite
+import Foundation
+import Logging
+
+/// One SQLite database connection.
+///
+/// Not thread-safe by itself: the ``Store`` that owns a connection serializes
+/// every use of it. It is opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`)
+/// because that serialization already exists one level up.
+final class Connection {
+    /// The raw handle. Only the SQLite layer reads it.
+    private(set) var handle: OpaquePointer?
+    /// Where the database lives, or `nil` for an in-memory database.
+    let path: String?
+    private var cache: [String: Statement] = [:]
+    private var traceBox: Unmanaged<TraceBox>?
+
+    /// Receives every statement SQLite runs on this connection with its
+    /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
+    typealias TraceHandler = @Sendable (_ sql: String, _ nanoseconds: Int64) -> Void
+
+    struct OpenOptions {
+        var readOnly = false
+        var create = true
+        var busyTimeout: Duration = .seconds(10)
+    }
+
+    /// Opens `path` (or a private in-memory database when `path` is `nil`).
+    init(path: String?, options: OpenOptions = OpenOptions(), trace: TraceHandler? = nil) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let result = sqlite3_open_v2(path ?? ":memory:", &db, flags, nil)
+        guard result == SQLITE_OK, let db else {
+            let error = SQLiteError(resultCode: result, db: db, sql: nil)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        let milliseconds = options.busyTimeout.components.seconds * 1000
+            + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        if let trace { installTrace(trace) }
+    }
+
+    deinit {
+        close()
+    }
+
+    var isOpen: Bool { handle != nil }
+
+    /// Finalizes every cached statement and closes the connection.
+    func close() {
+        for statement in cache.values { statement.finalize() }
+        cache.removeAll()
+        if let handle {
+            sqlite3_close_v2(handle)
+            self.handle = nil
+        }
+        traceBox?.release()
+        traceBox = nil
+    }
+
+    private func openHandle(sql: String?) throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+        }
+        return handle
+    }
+
+    // MARK: Statements
+
+    /// A prepared statement for `sql`, reused across calls. The statement is
+    /// reset and its bindings cleared before it is handed out.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql, persistent: true)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// A statement that is not cached; the caller finalizes it.
+    func makeStatement(_ sql: String) throws -> Statement {
+        try prepare(sql, persistent: false)
+    }
+
+    private func prepare(_ sql: String, persistent: Bool) throws -> Statement {
+        let db = try openHandle(sql: sql)
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let result = sql.withCString { text in
+            sqlite3_prepare_v3(db, text, -1, flags, &statement, nil)
+        }
+        guard result == SQLITE_OK, let statement else {
+            throw SQLiteError(resultCode: result, db: db, sql: sql)
+        }
+        return Statement(handle: statement, sql: sql, connection: self)
+    }
+
+    /// Runs one or more statements without arguments (`sqlite3_exec`).
+    func execute(_ sql: String) throws {
+        let db = try openHandle(sql: sql)
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(db, sql, nil, nil, &errorMessage)
+        if result != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(db), message: message, sql: sql)
+        }
+    }
+
+    /// Runs a cached statement with bound arguments, ignoring rows.
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.run()
+    }
+
+    /// The rows of a query, each as its column values.
+    func rows(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        var rows: [[SQLValue]] = []
+        let columns = Int32(statement.columnCount)
+        while try statement.step() {
+            rows.append((0..<columns).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLValue? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    var lastInsertedRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    var changes: Int {
+        handle.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    // MARK: Transactions
+
+    enum TransactionKind: String {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back
+    /// when it throws. Writes use `BEGIN IMMEDIATE` so that a busy writer is
+    /// waited for at the start rather than failing at the first write.
+    func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body()
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            // A failed COMMIT may already have rolled back; only roll back what is open.
+            if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, so that a failure undoes only its part.
+    func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \"\(name)\"")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \"\(name)\"")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \"\(name)\"")
+            try? execute("RELEASE SAVEPOINT \"\(name)\"")
+            throw error
+        }
+    }
+
+    // MARK: Tracing
+
+    private final class TraceBox {
+        let handler: TraceHandler
+        init(handler: @escaping TraceHandler) { self.handler = handler }
+    }
+
+    private func installTrace(_ handler: @escaping TraceHandler) {
+        guard let handle else { return }
+        let box = Unmanaged.passRetained(TraceBox(handler: handler))
+        traceBox = box
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_PROFILE),
+            { _, context, statement, nanoseconds in
+                guard let context, let statement else { return 0 }
+                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                // sqlite3_sql is the text as prepared: bound values never appear.
+                let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
+                let duration = nanoseconds?.load(as: Int64.self) ?? 0
+                box.handler(sql, duration)
+                return 0
+            },
+            box.toOpaque())
+    }
+}
+
+extension Connection {
+    /// Quotes an identifier (table, column, index name) for SQL.
+    static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The SQLite library version linked at run time.
+    static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}

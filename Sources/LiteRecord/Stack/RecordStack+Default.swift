@@ -1,0 +1,236 @@
+public import Foundation
+import Synchronization
+
+extension RecordStack {
+    /// Where the default stack lives. The static facade looks one up through
+    /// a task-local first, so a test (or any task tree) can have its own default
+    /// stack while other tests run in parallel; otherwise the global one.
+    final class Slot: Sendable {
+        struct State {
+            var stack: RecordStack?
+            /// Set by `cleanUp()`, so the `.notSetUp` message can say so.
+            var wasCleanedUp = false
+        }
+
+        let state = Mutex(State())
+
+        init(stack: RecordStack? = nil) {
+            state.withLock { $0.stack = stack }
+        }
+    }
+
+    @TaskLocal static var taskSlot: Slot?
+    static let globalSlot = Slot()
+    static var slot: Slot { taskSlot ?? globalSlot }
+
+    /// Settings of the static facade: how store names resolve to files.
+    private static let facadeLocator = Mutex<StoreLocator?>(nil)
+
+    /// The locator that `setup(storeNamed:)` and ``storeURL(forStoreNamed:)``
+    /// use. Defaults to `StoreLocator()`; replace it to change the directories
+    /// or application name.
+    public static var locator: StoreLocator {
+        get { facadeLocator.withLock { $0 } ?? StoreLocator() }
+        set { facadeLocator.withLock { $0 = newValue } }
+    }
+
+    // MARK: The default stack
+
+    /// The default stack: the task-local one if a test trait installed one,
+    /// else the global one.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.notSetUp`, saying which call is
+    ///   missing.
+    public static func current() throws(LiteRecordError) -> RecordStack {
+        let state = slot.state.withLock { ($0.stack, $0.wasCleanedUp) }
+        if let stack = state.0 { return stack }
+        throw notSetUpError(wasCleanedUp: state.1)
+    }
+
+    /// Whether a default stack is set up (in this task's scope).
+    public static var isSetUp: Bool { slot.state.withLock { $0.stack != nil } }
+
+    static func notSetUpError(wasCleanedUp: Bool) -> LiteRecordError {
+        let advice = "call RecordStack.setup(storeNamed:entities:), setupInMemory(entities:) or setupAutoMigrating(storeNamed:entities:) first"
+        return LiteRecordError(
+            .notSetUp,
+            wasCleanedUp
+                ? "LiteRecord's default stack was cleaned up with RecordStack.cleanUp(); \(advice)"
+                : "LiteRecord is not set up: \(advice)")
+    }
+
+    /// Installs `make()`'s stack as the default, unless one is already there.
+    private static func install(_ make: () throws(LiteRecordError) -> RecordStack) throws(LiteRecordError) {
+        try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> Void in
+            if let existing = state.stack {
+                throw LiteRecordError(
+                    .alreadySetUp,
+                    "LiteRecord is already set up with \(existing.displayName); call RecordStack.cleanUp() before setting it up again")
+            }
+            state.stack = try make()
+            state.wasCleanedUp = false
+        }
+    }
+
+    // MARK: Setup
+
+    /// Sets up the default stack with the store `<applicationName>.sqlite`.
+    ///
+    /// - Throws: see ``setup(storeNamed:entities:onModelMismatch:)``.
+    public static func setup(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws(LiteRecordError) {
+        try setup(storeNamed: locator.defaultStoreName, entities: entities, onModelMismatch: onModelMismatch)
+    }
+
+    /// Sets up the default stack with the store called `name` (`.sqlite` is added
+    /// when it has no extension), found by ``locator``.
+    ///
+    /// ```swift
+    /// try RecordStack.setup(storeNamed: "Notes", entities: [Note.self, Tag.self])
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.alreadySetUp` when a default stack
+    ///   exists, `.modelMismatch` when the store was written by another model,
+    ///   `.invalidModel`, `.corruptStore` or `.storeUnavailable`.
+    public static func setup(
+        storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
+    ) throws(LiteRecordError) {
+        let url = locator.url(forStoreNamed: name)
+        try install { () throws(LiteRecordError) in
+            try RecordStack(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
+        }
+    }
+
+    /// Sets up the default stack with the store file at `url`.
+    ///
+    /// - Throws: see ``setup(storeNamed:entities:onModelMismatch:)``.
+    public static func setup(
+        storeAt url: URL, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
+    ) throws(LiteRecordError) {
+        try install { () throws(LiteRecordError) in
+            try RecordStack(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
+        }
+    }
+
+    /// Sets up the default stack with an empty in-memory store.
+    ///
+    /// ```swift
+    /// try RecordStack.setupInMemory(entities: [Note.self])
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.alreadySetUp` or `.invalidModel`.
+    public static func setupInMemory(entities: [any Entity.Type]) throws(LiteRecordError) {
+        try install { () throws(LiteRecordError) in try RecordStack(inMemoryWith: entities) }
+    }
+
+    /// Sets up the default stack with `<applicationName>.sqlite`, migrating it
+    /// when it was written by an older model.
+    public static func setupAutoMigrating(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws(LiteRecordError) {
+        try setupAutoMigrating(storeNamed: locator.defaultStoreName, entities: entities, onModelMismatch: onModelMismatch)
+    }
+
+    /// Sets up the default stack with the store called `name`, applying the
+    /// inferred lightweight migration when it was written by an older model.
+    ///
+    /// ```swift
+    /// try RecordStack.setupAutoMigrating(storeNamed: "Notes", entities: [Note.self])
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.migrationFailed` (with the reason;
+    ///   the store is left as it was), `.alreadySetUp`, `.invalidModel`,
+    ///   `.corruptStore` or `.storeUnavailable`.
+    public static func setupAutoMigrating(
+        storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
+    ) throws(LiteRecordError) {
+        let url = locator.url(forStoreNamed: name)
+        try setupAutoMigrating(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
+    }
+
+    /// Sets up the default stack with the store file at `url`, migrating it when
+    /// needed. See ``setupAutoMigrating(storeNamed:entities:onModelMismatch:)``.
+    public static func setupAutoMigrating(
+        storeAt url: URL, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
+    ) throws(LiteRecordError) {
+        try install { () throws(LiteRecordError) in
+            try RecordStack(storeAt: url, entities: entities, migration: .automatic, onModelMismatch: onModelMismatch)
+        }
+    }
+
+    /// Closes the default stack (after any running write finishes) and removes
+    /// it, so that `setup…` may be called again. Does nothing when nothing is
+    /// set up.
+    ///
+    /// - Throws: ``LiteRecordError`` when closing the store fails.
+    public static func cleanUp() throws(LiteRecordError) {
+        let stack = slot.state.withLock { state -> RecordStack? in
+            let stack = state.stack
+            state.stack = nil
+            if stack != nil { state.wasCleanedUp = true }
+            return stack
+        }
+        try stack?.close()
+    }
+
+    // MARK: Facade sugar
+
+    /// The default stack's main context.
+    ///
+    /// Before setup (or after `cleanUp()`) this is a context whose every
+    /// operation throws `.notSetUp`, so the mistake surfaces as an error at the
+    /// first fetch or save rather than as a crash.
+    @MainActor public static var mainContext: RecordContext {
+        if let stack = try? current() { return stack.mainContext }
+        return RecordContext(store: Store.unavailable(notSetUpError(wasCleanedUp: slot.state.withLock { $0.wasCleanedUp })))
+    }
+
+    /// ``write(_:)`` on the default stack.
+    ///
+    /// - Throws: `.notSetUp`, what `body` throws, or the save's error.
+    public static func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
+        try await current().write(body)
+    }
+
+    /// ``read(_:)`` on the default stack.
+    ///
+    /// - Throws: `.notSetUp`, or what `body` throws.
+    public static func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
+        try await current().read(body)
+    }
+
+    /// Where the store called `name` is (or would be created) according to
+    /// ``locator``.
+    ///
+    /// ```swift
+    /// print(RecordStack.storeURL(forStoreNamed: "Notes").path)
+    /// ```
+    public static func storeURL(forStoreNamed name: String) -> URL {
+        locator.url(forStoreNamed: name)
+    }
+
+    // MARK: Scoped defaults
+
+    /// Runs `body` with `stack` as the default stack of this task and its child
+    /// tasks, leaving the global default alone. `setup…` and `cleanUp()` inside
+    /// `body` act on this scope only. The test traits of `LiteRecordTesting`
+    /// are built on this.
+    ///
+    /// ```swift
+    /// try await RecordStack.withDefault(try RecordStack(inMemoryWith: [Note.self])) {
+    ///     try await Note.count()
+    /// }
+    /// ```
+    public static func withDefault<T>(_ stack: RecordStack?, _ body: () async throws -> T) async rethrows -> T {
+        try await $taskSlot.withValue(Slot(stack: stack)) { try await body() }
+    }
+
+    /// The synchronous form of ``withDefault(_:_:)-(_,()->T)``.
+    public static func withDefault<T>(_ stack: RecordStack?, _ body: () throws -> T) rethrows -> T {
+        try $taskSlot.withValue(Slot(stack: stack)) { try body() }
+    }
+}
+
+extension Store {
+    /// A store that is never open: every access throws `error`.
+    static func unavailable(_ error: LiteRecordError) -> Store {
+        Store(unavailable: error)
+    }
+}

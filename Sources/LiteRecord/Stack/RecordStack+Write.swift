@@ -1,0 +1,103 @@
+extension RecordStack {
+    /// Runs `body` with a fresh background context in one write transaction and
+    /// saves it; when this returns, the changes are in the store and merged into
+    /// ``mainContext``. A throw inside `body` rolls everything back.
+    ///
+    /// MagicalRecord's `saveWithBlock`, safe by construction: the context never
+    /// leaves the closure; return `Sendable` values (counts, ``RecordID``s).
+    ///
+    /// ```swift
+    /// let id = try await stack.write { context in
+    ///     let note = Note.create(in: context)
+    ///     note.title = "Groceries"
+    ///     try context.save()          // optional: write saves at the end anyway
+    ///     return note.recordID
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws, or ``LiteRecordError`` when the save fails.
+    public func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
+        let (result, changes) = try performWrite(body)
+        if !changes.isEmpty {
+            await MainActor.run { self.existingMainContext?.merge(changes) }
+        }
+        return result
+    }
+
+    /// Runs the write synchronously on the calling thread: the whole closure and
+    /// the save are one transaction; the change sets are published only after
+    /// the commit.
+    func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet) {
+        var committed = ChangeSet()
+        let result = try store.write("a write") { _ in
+            let context = RecordContext(store: store)
+            context.didSave = { changes in
+                committed.inserted += changes.inserted
+                committed.updated += changes.updated
+                committed.deleted += changes.deleted
+            }
+            let value = try body(context)
+            try context.save()
+            return value
+        }
+        return (result, committed)
+    }
+
+    /// Runs `body` with a fresh context for reading and returns what it returns.
+    ///
+    /// ```swift
+    /// let n = try await stack.read { context in try Note.count(in: context) }
+    /// ```
+    ///
+    /// - Throws: what `body` throws, or ``LiteRecordError`` when reading fails.
+    public func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
+        try store.withConnection("a read") { _ in
+            try body(RecordContext(store: store))
+        }
+    }
+}
+
+extension RecordContext {
+    /// Applies another context's committed changes: deleted records are
+    /// forgotten, updated ones re-read — except attributes edited here and not
+    /// yet saved, which keep their in-memory value.
+    func merge(_ changes: ChangeSet) {
+        for id in changes.deleted {
+            guard let type = store.model.entity(named: id.entityName)?.type,
+                let object = registeredObject(type, rowID: id.rowID)
+            else { continue }
+            unregister(object)
+        }
+        for id in changes.updated {
+            guard let type = store.model.entity(named: id.entityName)?.type,
+                let object = registeredObject(type, rowID: id.rowID),
+                object.recordState.phase == .managed
+            else { continue }
+            do {
+                try reload(object)
+            } catch {
+                store.logger.warning("merging a change failed", metadata: ["record": "\(id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Re-reads an object's stored values, keeping attributes changed in memory.
+    func reload(_ object: any Entity) throws {
+        try reloadOpened(object)
+    }
+
+    private func reloadOpened<T: Entity>(_ object: T) throws {
+        guard let rowID = object.recordState.rowID else { return }
+        let entity = try entity(for: T.self)
+        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let found = try store.withConnection("merging \(T.entityName)") { connection -> Bool in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(.integer(rowID), at: 1)
+            guard try statement.step() else { return false }
+            try refresh(object, from: Row(statement: statement, offset: 1, entityName: T.entityName), attributeCount: entity.attributes.count)
+            return true
+        }
+        if !found { unregister(object) }
+    }
+}

@@ -1,0 +1,148 @@
+public import Foundation
+import Logging
+
+/// A store and its contexts: what `RecordStack.setup…` creates for you, and
+/// what you create yourself when you need several stores or explicit options.
+///
+/// ```swift
+/// let stack = try RecordStack(storeAt: url, entities: [Note.self], migration: .automatic)
+/// let count = try await stack.read { context in try Note.count(in: context) }
+/// try stack.close()
+/// ```
+///
+/// A stack is `Sendable`: share it between tasks freely. Its contexts are not;
+/// the main context belongs to the main actor and `write`/`read` hand a fresh
+/// context to their closure.
+public final class RecordStack: Sendable {
+    let store: Store
+    private let main: MainContextBox
+
+    /// Opens (or creates) the store file at `url` for `entities`.
+    ///
+    /// - Parameters:
+    ///   - migration: `.none` (the default) refuses a store written by another
+    ///     model; `.automatic` applies the inferred lightweight migration;
+    ///     `.plan(_:)` adds custom steps.
+    ///   - onModelMismatch: `.fail` (the default) throws `.modelMismatch`;
+    ///     `.moveAsideAndRecreate` renames the old file and starts empty.
+    /// - Throws: ``LiteRecordError`` of kind `.modelMismatch`, `.migrationFailed`,
+    ///   `.invalidModel`, `.corruptStore` or `.storeUnavailable`.
+    public convenience init(
+        storeAt url: URL,
+        entities: [any Entity.Type],
+        migration: MigrationMode = .none,
+        onModelMismatch: ModelMismatchPolicy = .fail
+    ) throws(LiteRecordError) {
+        let model = try Model(entities: entities)
+        let store = try Store(
+            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
+            logger: LogSettings.current)
+        self.init(store: store)
+    }
+
+    /// Creates an empty in-memory store for `entities`; it disappears when the
+    /// stack is closed or released.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.invalidModel`.
+    public convenience init(inMemoryWith entities: [any Entity.Type]) throws(LiteRecordError) {
+        let model = try Model(entities: entities)
+        let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail, logger: LogSettings.current)
+        self.init(store: store)
+    }
+
+    init(store: Store) {
+        self.store = store
+        self.main = MainContextBox()
+    }
+
+    /// The store file, or `nil` for an in-memory store.
+    public var storeURL: URL? { store.url }
+    /// The model the stack was opened with.
+    public var model: Model { store.model }
+    /// Whether the stack is still open.
+    public var isOpen: Bool { store.isOpen }
+    /// The files moved aside because the store did not match the model
+    /// (`onModelMismatch: .moveAsideAndRecreate`); empty otherwise.
+    public var movedAsideFiles: [URL] { store.movedAsideFiles }
+
+    /// A name for messages: the store's path or "in-memory store".
+    var displayName: String { store.displayName }
+
+    /// The context for the main actor: what UI code and the entity
+    /// conveniences without `in:` use. Background writes are merged into it.
+    @MainActor public var mainContext: RecordContext {
+        main.context(for: store)
+    }
+
+    /// A new context of your own, for code that is neither on the main actor nor
+    /// inside `write`/`read`. It must stay in the isolation domain that made it.
+    public func newContext() -> RecordContext {
+        RecordContext(store: store)
+    }
+
+    /// Closes the store once any running write finishes. Contexts still
+    /// around throw `.storeUnavailable` afterwards.
+    ///
+    /// - Throws: never today; declared so that a failing checkpoint can be
+    ///   reported in the future without breaking callers.
+    public func close() throws(LiteRecordError) {
+        store.close()
+    }
+
+    // MARK: Observing SQL
+
+    /// Runs `body` and returns, with its result, every SQL statement run on this
+    /// stack meanwhile (without bound values). Statements run by other tasks on
+    /// the same stack at the same time are included too.
+    ///
+    /// ```swift
+    /// let (_, statements) = try stack.recordingSQL { try context.save() }
+    /// #expect(statements.isEmpty)
+    /// ```
+    public func recordingSQL<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, statements: [String]) {
+        let recorder = StatementRecorder()
+        let token = store.addObserver { recorder.append($0) }
+        defer { store.removeObserver(token) }
+        let result = try body()
+        return (result, recorder.statements)
+    }
+
+    /// The async form of ``recordingSQL(_:)``.
+    public func recordingSQL<T>(_ body: () async throws -> T) async rethrows -> (result: T, statements: [String]) {
+        let recorder = StatementRecorder()
+        let token = store.addObserver { recorder.append($0) }
+        defer { store.removeObserver(token) }
+        let result = try await body()
+        return (result, recorder.statements)
+    }
+}
+
+/// Holds the lazily created main context.
+private final class MainContextBox: @unchecked Sendable {
+    // @unchecked: `context` is only read and written from `context(for:)`, which
+    // is @MainActor, so all access is serialized on the main actor.
+    private var context: RecordContext?
+
+    @MainActor func context(for store: Store) -> RecordContext {
+        if let context { return context }
+        let context = RecordContext(store: store)
+        self.context = context
+        return context
+    }
+
+    @MainActor var existing: RecordContext? { context }
+}
+
+extension RecordStack {
+    /// The main context if it has been created, for merging.
+    @MainActor var existingMainContext: RecordContext? { main.existing }
+}
+
+import Synchronization
+
+/// Collects statements reported from any thread.
+final class StatementRecorder: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ sql: String) { storage.withLock { $0.append(sql) } }
+    var statements: [String] { storage.withLock { $0 } }
+}

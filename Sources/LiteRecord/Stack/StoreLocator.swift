@@ -1,0 +1,92 @@
+public import Foundation
+
+/// Finds where a store file lives, the way MagicalRecord did: an existing file
+/// in Documents wins, then an existing file in Application Support/<app>, and
+/// otherwise the Application Support location is where a new store goes.
+///
+/// ```swift
+/// let locator = StoreLocator()
+/// let (url, source) = locator.resolve(storeNamed: "Notes")
+/// print(url.path, source)   // …/.local/share/MyTool/Notes.sqlite applicationSupport
+/// ```
+///
+/// On Linux, Documents is `~/Documents` and Application Support is
+/// `$XDG_DATA_HOME` or `~/.local/share`, as `FileManager` reports them. Every
+/// directory can be injected, which is what tests should do.
+public struct StoreLocator: Sendable {
+    /// Which rule chose a store's location.
+    public enum Source: String, Sendable, CustomStringConvertible {
+        /// An existing file in the Documents directory.
+        case documents
+        /// An existing file in Application Support/<applicationName>.
+        case applicationSupport
+        /// No existing file: the default location in Application Support.
+        case `default`
+
+        public var description: String { rawValue }
+    }
+
+    /// The application's name: the folder inside Application Support and the
+    /// default store name. An explicit name wins, then the bundle identifier,
+    /// then the process name.
+    public let applicationName: String
+    public let documentsDirectory: URL
+    public let applicationSupportDirectory: URL
+
+    /// A locator for this process, with directories from `FileManager`.
+    public init() {
+        self.init(applicationName: nil, documentsDirectory: nil, applicationSupportDirectory: nil)
+    }
+
+    /// A locator with any of its inputs replaced, for tests or unusual layouts.
+    public init(applicationName: String? = nil, documentsDirectory: URL? = nil, applicationSupportDirectory: URL? = nil) {
+        self.applicationName = Self.sanitized(applicationName ?? Self.defaultApplicationName)
+        let fileManager = FileManager.default
+        let home = fileManager.homeDirectoryForCurrentUser
+        self.documentsDirectory = documentsDirectory
+            ?? fileManager.urls(for: .documentDirectory, in: .userDomainMask).first
+            ?? home.appendingPathComponent("Documents", isDirectory: true)
+        self.applicationSupportDirectory = applicationSupportDirectory
+            ?? fileManager.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? home.appendingPathComponent(".local/share", isDirectory: true)
+    }
+
+    /// Bundle identifier, else the process name, else "LiteRecord".
+    static var defaultApplicationName: String {
+        if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return identifier }
+        let process = ProcessInfo.processInfo.processName
+        return process.isEmpty ? "LiteRecord" : process
+    }
+
+    /// A name usable as one path component.
+    private static func sanitized(_ name: String) -> String {
+        let cleaned = name.replacingOccurrences(of: "/", with: "-").trimmingCharacters(in: .whitespaces)
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "LiteRecord" : cleaned
+    }
+
+    /// `name` with `.sqlite` added when it has no extension.
+    public static func fileName(forStoreNamed name: String) -> String {
+        (name as NSString).pathExtension.isEmpty ? name + ".sqlite" : name
+    }
+
+    /// The default store name: `<applicationName>.sqlite`.
+    public var defaultStoreName: String { Self.fileName(forStoreNamed: applicationName) }
+
+    /// The URL a store called `name` resolves to (see ``resolve(storeNamed:)``).
+    public func url(forStoreNamed name: String) -> URL {
+        resolve(storeNamed: name).url
+    }
+
+    /// Where a store called `name` is, and which rule chose it.
+    public func resolve(storeNamed name: String) -> (url: URL, source: Source) {
+        let file = Self.fileName(forStoreNamed: name)
+        let fileManager = FileManager.default
+        let inDocuments = documentsDirectory.appendingPathComponent(file, isDirectory: false)
+        if fileManager.fileExists(atPath: inDocuments.path) { return (inDocuments, .documents) }
+        let inSupport = applicationSupportDirectory
+            .appendingPathComponent(applicationName, isDirectory: true)
+            .appendingPathComponent(file, isDirectory: false)
+        if fileManager.fileExists(atPath: inSupport.path) { return (inSupport, .applicationSupport) }
+        return (inSupport, .default)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The metadata table: a key/value table in which a store keeps the model that
+/// last wrote it and the migration steps that ran.
+enum MetadataKey {
+    static let formatVersion = "format_version"
+    static let fingerprint = "model_fingerprint"
+    static let schema = "model_schema"
+    static let createdAt = "created_at"
+    static let migrationStepPrefix = "migration_step:"
+}
+
+extension Connection {
+    private var metadataTable: String { Connection.quote(Model.metadataTable) }
+
+    func createMetadataTable() throws {
+        try execute("CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        try setMetadata(MetadataKey.formatVersion, "1")
+        try setMetadata(MetadataKey.createdAt, ISO8601DateFormatter().string(from: Date()))
+    }
+
+    func setMetadata(_ key: String, _ value: String) throws {
+        try execute(
+            "INSERT INTO \(metadataTable) (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [.text(key), .text(value)])
+    }
+
+    func metadata(_ key: String) throws -> String? {
+        guard case .text(let value)? = try scalar("SELECT value FROM \(metadataTable) WHERE key = ?", [.text(key)]) else {
+            return nil
+        }
+        return value
+    }
+
+    func writeModelMetadata(_ schema: ModelSchema) throws {
+        try setMetadata(MetadataKey.fingerprint, schema.fingerprint)
+        try setMetadata(MetadataKey.schema, try schema.encoded())
+    }
+
+    /// The names of the tables in the database, SQLite's own excluded.
+    func tableNames() throws -> [String] {
+        try rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .compactMap { row in if case .text(let name) = row.first { name } else { nil } }
+    }
+
+    /// What the database says about the model that wrote it.
+    enum StoredModel {
+        /// No tables at all: a new store.
+        case empty
+        /// Tables but no LiteRecord metadata: somebody else's database.
+        case foreign(tables: [String])
+        case model(fingerprint: String, schema: ModelSchema)
+    }
+
+    func storedModel() throws -> StoredModel {
+        let tables = try tableNames()
+        if tables.isEmpty { return .empty }
+        guard tables.contains(Model.metadataTable) else { return .foreign(tables: tables) }
+        guard let fingerprint = try metadata(MetadataKey.fingerprint), let text = try metadata(MetadataKey.schema) else {
+            return .foreign(tables: tables)
+        }
+        do {
+            return .model(fingerprint: fingerprint, schema: try ModelSchema.decode(text))
+        } catch {
+            throw LiteRecordError(.corruptStore, "the store's model description cannot be read: \(error)")
+        }
+    }
+}

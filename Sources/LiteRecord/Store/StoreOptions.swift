@@ -1,0 +1,23 @@
+/// What a stack does when the store was written by an older model.
+///
+/// ```swift
+/// let stack = try RecordStack(storeAt: url, entities: [Note.self], migration: .automatic)
+/// ```
+public enum MigrationMode: Sendable {
+    /// Never migrate: a store written by another model throws `.modelMismatch`.
+    case none
+    /// Apply the lightweight migration inferred from the two models.
+    case automatic
+    /// Apply the inferred migration plus the plan's custom steps.
+    case plan(MigrationPlan)
+}
+
+/// What a stack does when the store does not match the model and no migration
+/// applies.
+public enum ModelMismatchPolicy: Sendable, Equatable {
+    /// Throw `.modelMismatch` and leave the store untouched (the default).
+    case fail
+    /// Rename the old file (and its `-wal`/`-shm`) with a timestamp suffix and
+    /// start with an empty store. Nothing is ever deleted.
+    case moveAsideAndRecreate
+}

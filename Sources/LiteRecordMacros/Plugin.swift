@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct LiteRecordMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = []
+}
