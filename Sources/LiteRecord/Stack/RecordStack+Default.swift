@@ -218,8 +218,10 @@ extension RecordStack {
     ///     try await Note.count()
     /// }
     /// ```
-    public static func withDefault<T>(_ stack: RecordStack?, _ body: () async throws -> T) async rethrows -> T {
-        try await $taskSlot.withValue(Slot(stack: stack)) { try await body() }
+    public static func withDefault<T>(
+        _ stack: RecordStack?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await $taskSlot.withValue(Slot(stack: stack), operation: body, isolation: isolation)
     }
 
     /// The synchronous form of ``withDefault(_:_:)-(_,()->T)``.

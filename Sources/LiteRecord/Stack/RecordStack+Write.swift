@@ -29,7 +29,7 @@ extension RecordStack {
     /// the commit.
     func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet) {
         var committed = ChangeSet()
-        let result = try store.write("a write") { _ in
+        let result = try store.writePassingErrors("a write") { _ in
             let context = RecordContext(store: store)
             context.didSave = { changes in
                 committed.inserted += changes.inserted
@@ -51,7 +51,7 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when reading fails.
     public func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        try store.withConnection("a read") { _ in
+        try store.withConnectionPassingErrors("a read") { _ in
             try body(RecordContext(store: store))
         }
     }

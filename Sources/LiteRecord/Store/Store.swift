@@ -181,26 +181,45 @@ final class Store: @unchecked Sendable {
 
     // MARK: Access
 
-    /// Runs `body` with exclusive use of the connection.
-    func withConnection<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+    /// Runs `body` with exclusive use of the connection. SQLite errors become
+    /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
+    /// thrown from a `write` or `read` closure) pass through unchanged.
+    func withConnectionPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         guard let connection else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
-        return try withErrorContext(operation()) { try body(connection) }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw LiteRecordError.wrap(error, operation())
+        }
     }
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), or inside a
-    /// savepoint when a transaction is already open on this thread.
-    func write<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
-        try withConnection(operation()) { connection in
+    /// savepoint when a transaction is already open on this thread. Errors are
+    /// treated as in ``withConnectionPassingErrors(_:_:)``.
+    func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
                 return try connection.savepoint("literecord_nested") { try body(connection) }
             }
             return try connection.transaction(.immediate) { try body(connection) }
         }
+    }
+
+    /// ``withConnectionPassingErrors(_:_:)`` for library code: every error
+    /// becomes a ``LiteRecordError``.
+    func withConnection<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        try withErrorContext(operation()) { try withConnectionPassingErrors(operation(), body) }
+    }
+
+    /// ``writePassingErrors(_:_:)`` for library code: every error becomes a
+    /// ``LiteRecordError``.
+    func write<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        try withErrorContext(operation()) { try writePassingErrors(operation(), body) }
     }
 
     /// Whether the store is open.

@@ -1,0 +1,129 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// Pins down the behaviour of the linked SQLite that the library relies on.
+@Suite struct SQLiteAssumptionsTests {
+    @Test func versionHasReturningAndDropColumn() throws {
+        let parts = Connection.sqliteVersion.split(separator: ".").compactMap { Int($0) }
+        #expect(parts.count >= 2)
+        // RETURNING (3.35), DROP COLUMN (3.35), RENAME COLUMN (3.25).
+        #expect(parts[0] > 3 || (parts[0] == 3 && parts[1] >= 35))
+    }
+
+    @Test func boundNaNBecomesNull() throws {
+        // Why Double's sqlValue() refuses NaN: SQLite stores a bound NaN as NULL.
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (x REAL)")
+        let insert = try db.cachedStatement("INSERT INTO t (x) VALUES (?)")
+        try insert.bind(.real(.nan), at: 1)
+        try insert.run()
+        #expect(try db.scalar("SELECT x FROM t") == .null)
+    }
+
+    @Test func integerPrimaryKeyIsTheRowid() throws {
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (Z_PK INTEGER PRIMARY KEY, v TEXT)")
+        try db.execute("INSERT INTO t (v) VALUES ('a')", [])
+        #expect(try db.scalar("SELECT rowid = Z_PK FROM t") == .integer(1))
+    }
+
+    @Test func emptyBlobIsNotNull() throws {
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (b BLOB NOT NULL)")
+        try db.execute("INSERT INTO t (b) VALUES (?)", [.blob(Data())])
+        #expect(try db.scalar("SELECT typeof(b) FROM t") == .text("blob"))
+        #expect(try db.scalar("SELECT b FROM t") == .blob(Data()))
+    }
+
+    @Test func textKeepsNulBytes() throws {
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (s TEXT NOT NULL)")
+        let text = "a\u{0}b'; DROP TABLE t; --"
+        try db.execute("INSERT INTO t (s) VALUES (?)", [.text(text)])
+        #expect(try db.scalar("SELECT s FROM t") == .text(text))
+        #expect(try db.scalar("SELECT length(CAST(s AS BLOB)) FROM t") == .integer(Int64(text.utf8.count)))
+    }
+}
+
+/// `SQLITE_CONSTRAINT_UNIQUE`, a C macro Swift does not import.
+let sqliteConstraintUnique: Int32 = 2067
+
+@Suite struct ConnectionTests {
+    @Test func errorsCarryCodesMessageAndSQL() throws {
+        let db = try Connection(path: nil)
+        do {
+            try db.execute("SELECT * FROM missing_table", [])
+            Issue.record("expected an error")
+        } catch let error as SQLiteError {
+            #expect(error.code == SQLITE_ERROR)
+            #expect(error.message.contains("missing_table"))
+            #expect(error.sql == "SELECT * FROM missing_table")
+        }
+    }
+
+    @Test func constraintErrorsHaveExtendedCodes() throws {
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (x INTEGER UNIQUE)")
+        try db.execute("INSERT INTO t (x) VALUES (?)", [.integer(1)])
+        do {
+            try db.execute("INSERT INTO t (x) VALUES (?)", [.integer(1)])
+            Issue.record("expected an error")
+        } catch let error as SQLiteError {
+            #expect(error.isConstraintViolation)
+            #expect(error.extendedCode == sqliteConstraintUnique)
+            let wrapped = LiteRecordError.wrap(error, "saving")
+            #expect(wrapped.kind == .constraintViolation)
+            #expect(wrapped.extendedResultCode == sqliteConstraintUnique)
+            #expect(wrapped.sql == "INSERT INTO t (x) VALUES (?)")
+            // Bound values are kept out of descriptions unless enabled.
+            #expect(wrapped.arguments == nil)
+        }
+    }
+
+    @Test func statementsAreCachedAndReset() throws {
+        let db = try Connection(path: nil)
+        let first = try db.cachedStatement("SELECT ?")
+        try first.bind(.integer(7), at: 1)
+        let second = try db.cachedStatement("SELECT ?")
+        #expect(first === second)
+        // Reset cleared the earlier binding.
+        #expect(try second.step())
+        #expect(second.value(at: 0) == .null)
+    }
+
+    @Test func wrongArgumentCountIsAnError() throws {
+        let db = try Connection(path: nil)
+        #expect(throws: SQLiteError.self) { try db.execute("SELECT ?, ?", [.integer(1)]) }
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let db = try Connection(path: nil)
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t (x) VALUES (1)", [])
+                throw Boom()
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+        #expect(!db.isInTransaction)
+    }
+
+    @Test func traceSeesEveryStatementWithoutValues() throws {
+        let recorder = StatementRecorder()
+        let db = try Connection(path: nil, trace: { sql, _ in recorder.append(sql) })
+        try db.execute("CREATE TABLE t (s TEXT)")
+        try db.execute("INSERT INTO t (s) VALUES (?)", [.text("secret")])
+        #expect(recorder.statements == ["CREATE TABLE t (s TEXT)", "INSERT INTO t (s) VALUES (?)"])
+    }
+
+    @Test func closedConnectionThrowsInsteadOfCrashing() throws {
+        let db = try Connection(path: nil)
+        db.close()
+        #expect(throws: SQLiteError.self) { try db.execute("SELECT 1") }
+        #expect(throws: SQLiteError.self) { _ = try db.cachedStatement("SELECT 1") }
+    }
+}

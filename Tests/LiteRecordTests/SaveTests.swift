@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// What a save writes, seen through the SQL it runs.
+@Suite struct SaveTests {
+    let stack: RecordStack
+    let context: RecordContext
+
+    init() throws {
+        stack = try RecordStack(inMemoryWith: [HandWrittenPerson.self, HandWrittenNote.self])
+        context = stack.newContext()
+    }
+
+    @Test func saveWithoutChangesRunsNoSQL() throws {
+        let (_, empty) = try stack.recordingSQL { try context.save() }
+        #expect(empty.isEmpty)
+        for index in 0..<10 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
+        try context.save()
+        _ = try HandWrittenPerson.findAll(in: context)
+        let (_, unchanged) = try stack.recordingSQL { try context.save() }
+        #expect(unchanged.isEmpty)
+    }
+
+    @Test func updateWritesOnlyChangedColumns() throws {
+        let ann = HandWrittenPerson(name: "Ann", age: 31)
+        context.insert(ann)
+        try context.save()
+        ann.age = 32
+        let (_, statements) = try stack.recordingSQL { try context.save() }
+        #expect(statements == [
+            "BEGIN IMMEDIATE TRANSACTION",
+            "UPDATE \"Person\" SET \"age\" = ? WHERE \"Z_PK\" = ?",
+            "COMMIT TRANSACTION",
+        ])
+    }
+
+    @Test func oneSaveIsOneTransaction() throws {
+        for index in 0..<3 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
+        context.insert(HandWrittenNote(text: "n"))
+        let (_, statements) = try stack.recordingSQL { try context.save() }
+        #expect(statements.first == "BEGIN IMMEDIATE TRANSACTION")
+        #expect(statements.last == "COMMIT TRANSACTION")
+        #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1)
+        #expect(statements.filter { $0.hasPrefix("INSERT") }.count == 4)
+    }
+
+    @Test func uniqueViolationLeavesStoreUnchangedAndKeepsChanges() throws {
+        let ann = HandWrittenPerson(name: "Ann", age: 31)
+        context.insert(ann)
+        try context.save()
+
+        let first = HandWrittenPerson(name: "First", age: 1)
+        let clash = HandWrittenPerson(name: "Clash", age: 2)
+        clash.identifier = ann.identifier
+        context.insert(first)
+        context.insert(clash)
+        ann.age = 99
+        let error = expectError(.constraintViolation) { try context.save() }
+        #expect(error?.message.contains("UNIQUE") == true)
+        #expect(error?.sql?.hasPrefix("INSERT INTO \"Person\"") == true)
+
+        // Nothing half-written reached the store.
+        let observer = stack.newContext()
+        #expect(try HandWrittenPerson.count(in: observer) == 1)
+        #expect(try HandWrittenPerson.findAll(in: observer).first?.age == 31)
+        // The context still holds every change, without row ids.
+        #expect(context.hasChanges)
+        #expect(first.recordID == nil && clash.recordID == nil)
+        #expect(context.insertedObjects.count == 2)
+        #expect(ann.age == 99)
+
+        clash.identifier = UUID()
+        try context.save()
+        #expect(try HandWrittenPerson.count(in: observer) == 3)
+        #expect(try HandWrittenPerson.findFirst(byAttribute: "name", withValue: "Ann", in: stack.newContext())?.age == 99)
+        #expect(first.recordID != nil && clash.recordID != nil)
+    }
+
+    @Test func validationFailureAbortsTheSave() throws {
+        let ann = HandWrittenPerson(name: "Ann", age: 31)
+        ann.rejectName = "Ann"
+        context.insert(ann)
+        let (_, statements) = stack.recordingSQL {
+            expectError(.validationFailed) { try context.save() }
+        }
+        #expect(statements.isEmpty, "validation runs before anything is written")
+        ann.rejectName = nil
+        try context.save()
+        #expect(try HandWrittenPerson.count(in: context) == 1)
+    }
+
+    @Test func unstorableValueIsAValidationError() throws {
+        final class Measure: Entity {
+            var recordState = RecordState()
+            var value = 0.0
+            static let attributes = [AttributeDescription("value", type: .double)]
+            init() {}
+            init(row: Row) throws { value = try row.decode(Double.self, at: 0) }
+            func encodeAttribute(at index: Int) throws -> SQLValue { try AttributeCoding.encode(value) }
+            func decodeAttribute(at index: Int, from row: Row) throws { value = try row.decode(Double.self, at: 0) }
+        }
+        let stack = try RecordStack(inMemoryWith: [Measure.self])
+        let context = stack.newContext()
+        let measure = Measure()
+        measure.value = .nan
+        context.insert(measure)
+        let error = expectError(.validationFailed) { try context.save() }
+        #expect(error?.message.contains("Measure.value") == true)
+        #expect(try Measure.count(in: context) == 0)
+    }
+
+    @Test func deleteRunsOneStatement() throws {
+        let ann = HandWrittenPerson(name: "Ann", age: 31)
+        context.insert(ann)
+        try context.save()
+        context.delete(ann)
+        let (_, statements) = try stack.recordingSQL { try context.save() }
+        #expect(statements == ["BEGIN IMMEDIATE TRANSACTION", "DELETE FROM \"Person\" WHERE \"Z_PK\" = ?", "COMMIT TRANSACTION"])
+    }
+
+    @Test func deleteFreesAUniqueValueForAnInsertInTheSameSave() throws {
+        let ann = HandWrittenPerson(name: "Ann", age: 31)
+        context.insert(ann)
+        try context.save()
+        let replacement = HandWrittenPerson(name: "Ann 2", age: 32)
+        replacement.identifier = ann.identifier
+        context.delete(ann)
+        context.insert(replacement)
+        try context.save()
+        #expect(try HandWrittenPerson.findAll(in: stack.newContext()).map(\.name) == ["Ann 2"])
+    }
+}

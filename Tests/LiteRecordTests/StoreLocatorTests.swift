@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import LiteRecord
+
+@Suite struct StoreLocatorTests {
+    let folder: TemporaryDirectory
+    let locator: StoreLocator
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        locator = StoreLocator(
+            applicationName: "MyApp", documentsDirectory: folder.file("Documents"),
+            applicationSupportDirectory: folder.file("Application Support"))
+    }
+
+    private func touch(_ url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: url)
+    }
+
+    @Test func defaultIsApplicationSupportOfTheApp() {
+        let (url, source) = locator.resolve(storeNamed: "Notes.sqlite")
+        #expect(source == .default)
+        #expect(url == folder.file("Application Support/MyApp/Notes.sqlite"))
+    }
+
+    @Test func existingFileInApplicationSupportIsFound() throws {
+        try touch(folder.file("Application Support/MyApp/Notes.sqlite"))
+        let (url, source) = locator.resolve(storeNamed: "Notes.sqlite")
+        #expect(source == .applicationSupport)
+        #expect(url == folder.file("Application Support/MyApp/Notes.sqlite"))
+    }
+
+    @Test func existingFileInDocumentsWins() throws {
+        try touch(folder.file("Application Support/MyApp/Notes.sqlite"))
+        try touch(folder.file("Documents/Notes.sqlite"))
+        let (url, source) = locator.resolve(storeNamed: "Notes.sqlite")
+        #expect(source == .documents)
+        #expect(url == folder.file("Documents/Notes.sqlite"))
+    }
+
+    @Test func nameWithoutExtensionGetsSqlite() {
+        #expect(locator.url(forStoreNamed: "Notes").lastPathComponent == "Notes.sqlite")
+        #expect(locator.url(forStoreNamed: "Notes.db").lastPathComponent == "Notes.db")
+        #expect(locator.defaultStoreName == "MyApp.sqlite")
+    }
+
+    @Test func applicationNameDefaultsToTheProcess() {
+        let defaults = StoreLocator()
+        #expect(!defaults.applicationName.isEmpty)
+        #expect(!defaults.applicationName.contains("/"))
+        #expect(StoreLocator(applicationName: "a/b").applicationName == "a-b")
+    }
+
+    @Test func linuxDirectoriesComeFromFileManager() {
+        let defaults = StoreLocator(applicationName: "X")
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        #expect(defaults.applicationSupportDirectory == support)
+        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first
+        #expect(defaults.documentsDirectory == documents)
+    }
+}

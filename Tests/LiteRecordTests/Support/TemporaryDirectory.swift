@@ -1,0 +1,20 @@
+import Foundation
+
+/// A unique folder under the system temp directory, removed with everything
+/// in it when the value is released.
+final class TemporaryDirectory {
+    let url: URL
+
+    init(_ label: String = #function) throws {
+        let safe = label.filter { $0.isLetter || $0.isNumber }
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("LiteRecordTests-\(safe.prefix(40))-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name, isDirectory: false) }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
