@@ -1,0 +1,54 @@
+# LiteRecord — every entry point a person or CI needs.
+#   make demo   installs what is missing, builds, runs the narrated demo
+#   make test   installs what is missing, builds, runs every test
+
+SWIFT ?= swift
+SQLITE_HEADER := /usr/include/sqlite3.h
+# Test runs leave nothing behind; this is where a leaked temp store would show up.
+TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-*
+
+.PHONY: all deps build test demo bench docs lint clean check-temp
+
+all: build
+
+## deps: install libsqlite3-dev when its header is missing (Debian/Ubuntu via apt-get, macOS ships SQLite)
+deps:
+	@if [ "$$(uname)" = "Linux" ] && [ ! -f $(SQLITE_HEADER) ]; then \
+		echo "libsqlite3-dev is missing; installing it with apt-get"; \
+		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libsqlite3-dev; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install a Swift 6.1+ toolchain (https://swift.org/install)"; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory check-temp
+
+## check-temp: fail when a test left a temporary store behind
+check-temp:
+	@leftovers=$$(cd $${TMPDIR:-/tmp} && ls -d $(TMP_PATTERN) 2>/dev/null | head -5); \
+	if [ -n "$$leftovers" ]; then echo "temporary stores left behind in $${TMPDIR:-/tmp}:"; echo "$$leftovers"; exit 1; fi; \
+	echo "no temporary stores left behind"
+
+demo: deps
+	$(SWIFT) run literecord demo
+
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release LiteRecordBenchmarks
+
+docs: deps
+	$(SWIFT) build --target LiteRecord -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
+	docc convert Sources/LiteRecord/LiteRecord.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--output-path .build/LiteRecord.doccarchive --fallback-display-name LiteRecord --fallback-bundle-identifier org.literecord.LiteRecord
+	@echo "documentation archive: .build/LiteRecord.doccarchive"
+
+lint:
+	$(SWIFT) format lint -r Sources Tests
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build

@@ -1,0 +1,169 @@
+public import Foundation
+
+/// What a store file holds, read without changing it: what `literecord
+/// inspect` prints.
+///
+/// ```swift
+/// let report = try StoreInspection(storeAt: url)
+/// for table in report.tables { print(table.name, table.rowCount) }
+/// ```
+public struct StoreInspection: Sendable {
+    public struct Column: Sendable {
+        public let name: String
+        public let type: String
+        public let isNullable: Bool
+        public let isPrimaryKey: Bool
+    }
+
+    public struct Table: Sendable {
+        public let name: String
+        public let columns: [Column]
+        public let rowCount: Int
+        public let indexes: [String]
+    }
+
+    public let url: URL
+    /// The size of the main file plus its `-wal`, in bytes.
+    public let sizeInBytes: Int64
+    public let journalMode: String
+    public let sqliteVersion: String
+    /// The fingerprint of the model that last wrote the store, when LiteRecord
+    /// wrote it.
+    public let modelFingerprint: String?
+    /// The entities of that model, by name.
+    public let entityNames: [String]
+    public let createdAt: String?
+    /// Custom migration steps that have run.
+    public let migrationSteps: [String]
+    public let tables: [Table]
+
+    /// Whether the file carries LiteRecord's metadata.
+    public var isLiteRecordStore: Bool { modelFingerprint != nil }
+
+    /// Reads the store at `url` read-only.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when there is
+    ///   no such file, `.corruptStore` when it is not a SQLite database.
+    public init(storeAt url: URL) throws(LiteRecordError) {
+        let connection = try StoreInspection.openReadOnly(url)
+        defer { connection.close() }
+        self.url = url
+        let fileManager = FileManager.default
+        func size(_ path: String) -> Int64 {
+            ((try? fileManager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        sizeInBytes = size(url.path) + size(url.path + "-wal")
+        sqliteVersion = Connection.sqliteVersion
+        let facts = try withErrorContext("inspecting \(url.path)") { () -> Facts in
+            try Facts(connection)
+        }
+        journalMode = facts.journalMode
+        modelFingerprint = facts.fingerprint
+        entityNames = facts.entityNames
+        createdAt = facts.createdAt
+        migrationSteps = facts.steps
+        tables = facts.tables
+    }
+
+    private struct Facts {
+        var journalMode = ""
+        var fingerprint: String?
+        var entityNames: [String] = []
+        var createdAt: String?
+        var steps: [String] = []
+        var tables: [Table] = []
+
+        init(_ connection: Connection) throws {
+            if case .text(let mode)? = try connection.scalar("PRAGMA journal_mode") { journalMode = mode }
+            let names = try connection.tableNames()
+            if names.contains(Model.metadataTable) {
+                fingerprint = try connection.metadata(MetadataKey.fingerprint)
+                createdAt = try connection.metadata(MetadataKey.createdAt)
+                if let text = try connection.metadata(MetadataKey.schema), let schema = try? ModelSchema.decode(text) {
+                    entityNames = schema.entities.map(\.name)
+                }
+                steps = try connection.rows(
+                    "SELECT key FROM \(Connection.quote(Model.metadataTable)) WHERE key LIKE ? ORDER BY key",
+                    [.text(MetadataKey.migrationStepPrefix + "%")]
+                ).compactMap { row in
+                    if case .text(let key) = row.first { String(key.dropFirst(MetadataKey.migrationStepPrefix.count)) } else { nil }
+                }
+            }
+            for name in names where name != Model.metadataTable {
+                let quoted = Connection.quote(name)
+                let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
+                    .map { row -> Column in
+                        Column(
+                            name: row[0].textValue, type: row[1].textValue,
+                            isNullable: row[2] == .integer(0), isPrimaryKey: row[3] != .integer(0))
+                    }
+                let indexes = try connection.rows("SELECT name FROM pragma_index_list(?)", [.text(name)]).map { $0[0].textValue }
+                var count = 0
+                if case .integer(let value)? = try connection.scalar("SELECT count(*) FROM \(quoted)") { count = Int(value) }
+                tables.append(Table(name: name, columns: columns, rowCount: count, indexes: indexes.sorted()))
+            }
+        }
+    }
+
+    static func openReadOnly(_ url: URL) throws(LiteRecordError) -> Connection {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw LiteRecordError(.storeUnavailable, "there is no store at \(url.path)")
+        }
+        do {
+            let connection = try Connection(path: url.path, options: .init(readOnly: true, create: false))
+            // Opening is lazy; touching the schema tells a database from other bytes.
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+            return connection
+        } catch {
+            throw LiteRecordError.wrap(error, "opening \(url.path)")
+        }
+    }
+}
+
+/// The outcome of `PRAGMA integrity_check` and `PRAGMA foreign_key_check`:
+/// what `literecord check` prints.
+///
+/// ```swift
+/// let result = try StoreCheck(storeAt: url)
+/// if !result.isHealthy { print(result.problems) }
+/// ```
+public struct StoreCheck: Sendable {
+    /// Every problem found; empty for a healthy store.
+    public let problems: [String]
+    public var isHealthy: Bool { problems.isEmpty }
+
+    /// Checks the store at `url` read-only.
+    ///
+    /// - Throws: ``LiteRecordError`` when the file cannot be opened at all
+    ///   (missing: `.storeUnavailable`; not a database: `.corruptStore`).
+    public init(storeAt url: URL) throws(LiteRecordError) {
+        let connection = try StoreInspection.openReadOnly(url)
+        defer { connection.close() }
+        var problems: [String] = []
+        do {
+            let integrity = try connection.rows("PRAGMA integrity_check").map { $0[0].textValue }
+            problems += integrity.filter { $0 != "ok" }
+            problems += try connection.rows("PRAGMA foreign_key_check").map { row in
+                "foreign key violation in \(row[0].textValue) row \(row[1].textValue) referring to \(row[2].textValue)"
+            }
+        } catch let error as SQLiteError where error.isCorrupt {
+            problems.append(error.message)
+        } catch {
+            throw LiteRecordError.wrap(error, "checking \(url.path)")
+        }
+        self.problems = problems
+    }
+}
+
+extension SQLValue {
+    /// The value as text for reports.
+    var textValue: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let data): "<\(data.count) bytes>"
+        }
+    }
+}

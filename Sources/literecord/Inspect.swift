@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import LiteRecord
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's entities, columns, row counts, model version, journal mode and size.")
+
+    @Argument(help: "The store file.")
+    var path: String
+
+    func run() throws {
+        let report: StoreInspection
+        do {
+            report = try StoreInspection(storeAt: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError(error.message)
+        }
+        print("store:        \(report.url.path)")
+        print("size:         \(report.sizeInBytes) bytes")
+        print("journal mode: \(report.journalMode)")
+        print("SQLite:       \(report.sqliteVersion)")
+        if let fingerprint = report.modelFingerprint {
+            print("model:        \(fingerprint) (entities: \(report.entityNames.joined(separator: ", ")))")
+            if let created = report.createdAt { print("created:      \(created)") }
+            if !report.migrationSteps.isEmpty { print("migrations:   \(report.migrationSteps.joined(separator: ", "))") }
+        } else {
+            print("model:        none (not a LiteRecord store)")
+        }
+        for table in report.tables {
+            print("")
+            print("\(table.name): \(table.rowCount) row\(table.rowCount == 1 ? "" : "s")")
+            for column in table.columns {
+                var flags: [String] = []
+                if column.isPrimaryKey { flags.append("primary key") }
+                if column.isNullable && !column.isPrimaryKey { flags.append("nullable") }
+                let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
+                print("  \(column.name) \(column.type)\(suffix)")
+            }
+            for index in table.indexes { print("  index \(index)") }
+        }
+    }
+}
+
+extension Error {
+    /// The message to show a person: a LiteRecordError's own message.
+    var message: String {
+        (self as? LiteRecordError)?.message ?? String(describing: self)
+    }
+}
