@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import LiteRecord
+
+/// Runs the built `literecord` binary end to end.
+@Suite struct CLITests {
+    struct Output {
+        var status: Int32
+        var text: String
+    }
+
+    /// The `literecord` executable next to the test bundle in the build folder.
+    static var binary: URL? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("literecord")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    func run(_ arguments: String...) throws -> Output {
+        let binary = try #require(Self.binary, "build the literecord product first (swift build)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func locatePrintsTheURLAndTheRule() throws {
+        let output = try run("locate", "Notes", "--app", "CLITestApp")
+        #expect(output.status == 0)
+        #expect(output.text.contains("CLITestApp/Notes.sqlite"))
+        #expect(output.text.contains("rule: default"))
+    }
+
+    @Test func inspectShowsEntitiesColumnsAndCounts() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("people.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
+        let context = stack.newContext()
+        context.insert(HandWrittenPerson(name: "Ann", age: 31))
+        context.insert(HandWrittenPerson(name: "Bob", age: 40))
+        try context.save()
+        try stack.close()
+        let output = try run("inspect", url.path)
+        #expect(output.status == 0)
+        #expect(output.text.contains("Person: 2 rows"))
+        #expect(output.text.contains("email TEXT (nullable)"))
+        #expect(output.text.contains("journal mode: wal"))
+        #expect(output.text.contains(try Model(entities: [HandWrittenPerson.self]).fingerprint))
+    }
+
+    @Test func checkPassesAHealthyStoreAndFailsGarbage() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("ok.sqlite")
+        try RecordStack(storeAt: url, entities: [HandWrittenPerson.self]).close()
+        let healthy = try run("check", url.path)
+        #expect(healthy.status == 0)
+        #expect(healthy.text.hasPrefix("ok:"))
+
+        let garbage = folder.file("garbage.sqlite")
+        try Data(repeating: 7, count: 8192).write(to: garbage)
+        let bad = try run("check", garbage.path)
+        #expect(bad.status != 0)
+        let missing = try run("check", folder.file("missing.sqlite").path)
+        #expect(missing.status != 0)
+        #expect(missing.text.contains("no store"))
+    }
+
+    @Test func demoRunsInMemory() throws {
+        let output = try run("demo", "--in-memory")
+        #expect(output.status == 0)
+        #expect(output.text.contains("Done."))
+        #expect(output.text.contains("alreadySetUp"))
+    }
+}
