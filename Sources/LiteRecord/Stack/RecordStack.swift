@@ -108,7 +108,9 @@ public final class RecordStack: Sendable {
     }
 
     /// The async form of ``recordingSQL(_:)``.
-    public func recordingSQL<T>(_ body: () async throws -> T) async rethrows -> (result: T, statements: [String]) {
+    public func recordingSQL<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> (result: T, statements: [String]) {
         let recorder = StatementRecorder()
         let token = store.addObserver { recorder.append($0) }
         defer { store.removeObserver(token) }
