@@ -41,7 +41,7 @@ extension RecordContext {
     func fetch<T: Entity>(_ type: T.Type, _ query: SQLQuery) throws(LiteRecordError) -> [T] {
         let entity = try entity(for: T.self)
         let sql = entity.selectSQL + query.clauses
-        return try store.withConnection("fetching \(T.entityName)") { connection in
+        return try reading("fetching \(T.entityName)") { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.arguments)
@@ -80,7 +80,7 @@ extension RecordContext {
                 page.offset = offset
             }
             let sql = entity.selectSQL + page.clauses
-            let batch: [(Int64, T)] = try store.withConnection("enumerating \(T.entityName)") { connection in
+            let batch: [(Int64, T)] = try reading("enumerating \(T.entityName)") { connection in
                 let statement = try connection.cachedStatement(sql)
                 defer { statement.reset() }
                 try statement.bind(page.arguments)
@@ -159,7 +159,7 @@ extension RecordContext {
         guard let rowID = object.recordState.rowID else { return }
         let entity = try entity(for: T.self)
         let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
-        let found = try store.withConnection("re-reading \(T.entityName)") { connection -> Bool in
+        let found = try reading("re-reading \(T.entityName)") { connection -> Bool in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(.integer(rowID), at: 1)
@@ -189,7 +189,7 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         var sql = "SELECT COUNT(*) FROM \(entity.quotedTable)"
         if let whereSQL { sql += " WHERE \(whereSQL)" }
-        return try store.withConnection("counting \(T.entityName)") { connection in
+        return try reading("counting \(T.entityName)") { connection in
             guard case .integer(let count)? = try connection.scalar(sql, arguments) else { return 0 }
             return Int(count)
         }
@@ -232,11 +232,11 @@ extension RecordContext {
             try statement.bind(arguments)
             var rowIDs: [Int64] = []
             while try statement.step() { rowIDs.append(statement.int64(at: 0)) }
+            store.noteCommitted(ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) }))
             return rowIDs
         }
-        var changes = ChangeSet()
+        let changes = ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) })
         for rowID in rowIDs {
-            changes.deleted.append(RecordID(entityName: T.entityName, rowID: rowID))
             if let object = registeredObject(T.self, rowID: rowID) { unregister(object) }
         }
         if !changes.isEmpty { didSave?(changes) }

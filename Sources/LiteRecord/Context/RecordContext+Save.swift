@@ -22,7 +22,9 @@ extension RecordContext {
         guard hasChanges else { return }
         let plan = try prepareSave()
         let outcome = try store.write("saving \(plan.summary)") { connection in
-            try execute(plan, on: connection)
+            let outcome = try execute(plan, on: connection)
+            store.noteCommitted(changeSet(plan, outcome))
+            return outcome
         }
         apply(plan, outcome: outcome)
     }
@@ -143,28 +145,32 @@ extension RecordContext {
         let indexes: [Int]
     }
 
+    /// The records a plan's statements wrote.
+    private func changeSet(_ plan: SavePlan, _ outcome: SaveOutcome) -> ChangeSet {
+        ChangeSet(
+            inserted: zip(plan.inserts, outcome.insertedRowIDs).map { object, rowID in
+                RecordID(entityName: type(of: object).entityName, rowID: rowID)
+            },
+            updated: plan.updates.compactMap { $0.object.recordID },
+            deleted: plan.deletes.compactMap { $0.recordID })
+    }
+
     /// After the commit: registers inserted objects, clears change marks and
     /// forgets deleted objects, then reports the change set.
     private func apply(_ plan: SavePlan, outcome: SaveOutcome) {
-        var changes = ChangeSet()
-        changes.inserted.reserveCapacity(plan.inserts.count)
+        let changes = changeSet(plan, outcome)
         for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
             let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)
-            changes.inserted.append(RecordID(entityName: type(of: object).entityName, rowID: rowID))
         }
         inserted.removeAll()
         insertedIDs.removeAll()
         for (object, _) in plan.updates {
             object.recordState.changes.removeAll()
             if !type(of: object).tracksChanges { object.recordState.snapshot = encodedSnapshot(object) }
-            if let id = object.recordID { changes.updated.append(id) }
         }
         updated.removeAll()
-        for object in plan.deletes {
-            if let id = object.recordID { changes.deleted.append(id) }
-            unregister(object)
-        }
+        for object in plan.deletes { unregister(object) }
         if !changes.isEmpty {
             store.logger.debug("saved", metadata: ["changes": "\(changes)"])
             didSave?(changes)

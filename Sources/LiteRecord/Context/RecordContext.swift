@@ -43,9 +43,34 @@ public final class RecordContext {
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
 
-    init(store: Store, parent: RecordContext? = nil) {
+    /// Which connection the context reads through.
+    enum ConnectionRole {
+        /// A reader from the pool for each read: sees the latest commit.
+        case pooled
+        /// The writer, inside a `write` transaction: sees its own uncommitted writes.
+        case writer
+        /// One reader held for a `read` closure: one consistent snapshot.
+        case pinned(Connection)
+    }
+
+    var role: ConnectionRole
+
+    init(store: Store, parent: RecordContext? = nil, role: ConnectionRole = .pooled) {
         self.store = store
         self.parent = parent
+        self.role = role
+    }
+
+    /// Runs a read on the connection the context's role calls for.
+    func reading<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        switch role {
+        case .pooled:
+            return try withErrorContext(operation()) { try store.withReaderPassingErrors(operation(), body) }
+        case .writer:
+            return try store.withConnection(operation(), body)
+        case .pinned(let connection):
+            return try withErrorContext(operation()) { try body(connection) }
+        }
     }
 
     /// The model of the store this context works on.
@@ -230,6 +255,33 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The net effect of several change sets committed in one transaction, in
+    /// order: a record inserted and deleted again does not appear; an inserted
+    /// record that was then updated is only inserted.
+    init(merging sets: [ChangeSet]) {
+        guard sets.count > 1 else {
+            self = sets.first ?? ChangeSet()
+            return
+        }
+        var inserted: [RecordID] = []
+        var updated: [RecordID] = []
+        var deleted: [RecordID] = []
+        var insertedSet = Set<RecordID>()
+        for set in sets {
+            for id in set.inserted where insertedSet.insert(id).inserted { inserted.append(id) }
+            for id in set.updated where !insertedSet.contains(id) && !updated.contains(id) { updated.append(id) }
+            for id in set.deleted {
+                if insertedSet.remove(id) != nil {
+                    inserted.removeAll { $0 == id }
+                } else {
+                    updated.removeAll { $0 == id }
+                    if !deleted.contains(id) { deleted.append(id) }
+                }
+            }
+        }
+        self.init(inserted: inserted, updated: updated, deleted: deleted)
+    }
 
     /// The names of the entities the change set touches.
     public var entityNames: Set<String> {

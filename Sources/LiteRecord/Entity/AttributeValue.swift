@@ -37,6 +37,12 @@ public protocol AttributeValue: SQLValueConvertible {
 
 extension AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> Self {
+        try readValue(from: row, at: index)
+    }
+
+    /// Reads through ``init(sqlValue:)``: the path for in-memory rows and for
+    /// types without a direct column reader.
+    static func readValue(from row: Row, at index: Int) throws -> Self {
         let value = row.value(at: index)
         if value.isNull { throw row.nullError(at: index, expected: "\(Self.self)") }
         do {
@@ -74,12 +80,13 @@ extension AttributeValue where Self: FixedWidthInteger {
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Self {
+        guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
-        guard row.statement.storageClass(at: column) == SQLITE_INTEGER else {
+        guard statement.storageClass(at: column) == SQLITE_INTEGER else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "\(Self.self)") }
             return try Self(sqlValue: row.value(at: index))
         }
-        let value = row.statement.int64(at: column)
+        let value = statement.int64(at: column)
         guard let exact = Self(exactly: value) else {
             throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(value), which does not fit in \(Self.self)")
         }
@@ -115,12 +122,13 @@ extension Bool: AttributeValue {
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Bool {
+        guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
-        guard row.statement.storageClass(at: column) == SQLITE_INTEGER else {
+        guard statement.storageClass(at: column) == SQLITE_INTEGER else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "Bool") }
             return try Bool(sqlValue: row.value(at: index))
         }
-        return row.statement.int64(at: column) != 0
+        return statement.int64(at: column) != 0
     }
 }
 
@@ -145,9 +153,10 @@ extension AttributeValue where Self: BinaryFloatingPoint {
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Self {
+        guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
-        switch row.statement.storageClass(at: column) {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(row.statement.double(at: column))
+        switch statement.storageClass(at: column) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(statement.double(at: column))
         case SQLITE_NULL: throw row.nullError(at: index, expected: "\(Self.self)")
         default: throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(row.value(at: index)), not a number")
         }
@@ -176,11 +185,12 @@ extension String: AttributeValue {
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> String {
+        guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
-        if row.statement.storageClass(at: column) == SQLITE_NULL {
+        if statement.storageClass(at: column) == SQLITE_NULL {
             throw row.nullError(at: index, expected: "String")
         }
-        return row.statement.string(at: column)
+        return statement.string(at: column)
     }
 }
 
@@ -199,11 +209,12 @@ extension Data: AttributeValue {
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Data {
+        guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
-        if row.statement.storageClass(at: column) == SQLITE_NULL {
+        if statement.storageClass(at: column) == SQLITE_NULL {
             throw row.nullError(at: index, expected: "Data")
         }
-        return row.statement.data(at: column)
+        return statement.data(at: column)
     }
 }
 

@@ -7,16 +7,32 @@ import Foundation
 /// A `Row` is only valid during the call it is passed to (``Entity/init(row:)``
 /// or ``Entity/decodeAttribute(at:from:)``); it must not be stored.
 public struct Row {
-    let statement: Statement
+    /// The statement positioned on the row, when the row comes from a fetch.
+    let statement: Statement?
+    /// The values, when the row was built in memory (copying between contexts).
+    let values: [SQLValue]
     /// The statement column of attribute 0.
     let offset: Int32
     /// The entity being read, for error messages.
     let entityName: String
+    /// Attribute names, for error messages about in-memory rows.
+    let attributeNames: [String]
 
     init(statement: Statement, offset: Int32, entityName: String) {
         self.statement = statement
+        self.values = []
         self.offset = offset
         self.entityName = entityName
+        self.attributeNames = []
+    }
+
+    /// A row of in-memory values, index `i` being attribute `i` of `entity`.
+    init(values: [SQLValue], entity: EntityDescription) {
+        self.statement = nil
+        self.values = values
+        self.offset = 0
+        self.entityName = entity.name
+        self.attributeNames = entity.attributes.map(\.name)
     }
 
     @inline(__always)
@@ -24,17 +40,20 @@ public struct Row {
 
     /// Whether the attribute at `index` is `NULL` in the store.
     public func isNull(at index: Int) -> Bool {
-        statement.isNull(at: column(index))
+        guard let statement else { return values.indices.contains(index) ? values[index].isNull : true }
+        return statement.isNull(at: column(index))
     }
 
     /// The stored value of the attribute at `index`.
     public func value(at index: Int) -> SQLValue {
-        statement.value(at: column(index))
+        guard let statement else { return values.indices.contains(index) ? values[index] : .null }
+        return statement.value(at: column(index))
     }
 
     /// The name of the column at attribute `index`, for error messages.
     func columnName(_ index: Int) -> String {
-        statement.columnName(at: column(index))
+        guard let statement else { return attributeNames.indices.contains(index) ? attributeNames[index] : "#\(index)" }
+        return statement.columnName(at: column(index))
     }
 
     func nullError(at index: Int, expected: String) -> LiteRecordError {
@@ -83,7 +102,12 @@ public struct Row {
     /// Decodes a `Codable` attribute stored as JSON text.
     public func decode<T: Codable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         guard !isNull(at: index) else { throw nullError(at: index, expected: "\(T.self)") }
-        let json = statement.data(at: column(index))
+        let json: Data
+        switch value(at: index) {
+        case .text(let text): json = Data(text.utf8)
+        case .blob(let data): json = data
+        case let other: throw LiteRecordError(.decodingFailed, "\(entityName).\(columnName(index)) holds \(other), not JSON text")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: json)
         } catch {

@@ -17,7 +17,9 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when the save fails.
     public func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        let (result, changes) = try performWrite(body)
+        // Writes queue on an actor, so waiting writers suspend instead of each
+        // blocking a thread of the cooperative pool on the writer lock.
+        let (result, changes) = try await writeQueue.perform { try self.performWrite(body) }
         if !changes.isEmpty {
             await MainActor.run { self.existingMainContext?.merge(changes) }
         }
@@ -30,7 +32,7 @@ extension RecordStack {
     func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet) {
         var committed = ChangeSet()
         let result = try store.writePassingErrors("a write") { _ in
-            let context = RecordContext(store: store)
+            let context = RecordContext(store: store, role: .writer)
             context.didSave = { changes in
                 committed.inserted += changes.inserted
                 committed.updated += changes.updated
@@ -51,9 +53,37 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when reading fails.
     public func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        try store.withConnectionPassingErrors("a read") { _ in
-            try body(RecordContext(store: store))
+        try store.withReaderPassingErrors("a read") { connection in
+            // One read transaction: the closure sees one consistent snapshot,
+            // whatever commits meanwhile (https://sqlite.org/isolation.html).
+            if connection.isInTransaction {
+                return try body(RecordContext(store: store, role: .pinned(connection)))
+            }
+            return try connection.transaction(.deferred) {
+                try body(RecordContext(store: store, role: .pinned(connection)))
+            }
         }
+    }
+
+    /// Every change set committed to this stack's store from now on — by any
+    /// context's save, `write`, or a set-based delete — one per transaction, in
+    /// commit order. Each access returns a new stream; it ends when the stack
+    /// closes.
+    ///
+    /// ```swift
+    /// for await change in stack.changes {
+    ///     print(change.inserted.count, "inserted")
+    /// }
+    /// ```
+    public var changes: AsyncStream<ChangeSet> {
+        store.changes.subscribe()
+    }
+}
+
+/// Runs background writes one at a time.
+actor WriteQueue {
+    func perform<T: Sendable>(_ work: @Sendable () throws -> T) throws -> T {
+        try work()
     }
 }
 
@@ -90,7 +120,7 @@ extension RecordContext {
         guard let rowID = object.recordState.rowID else { return }
         let entity = try entity(for: T.self)
         let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
-        let found = try store.withConnection("merging \(T.entityName)") { connection -> Bool in
+        let found = try reading("merging \(T.entityName)") { connection -> Bool in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(.integer(rowID), at: 1)

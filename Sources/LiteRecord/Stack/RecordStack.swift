@@ -16,6 +16,7 @@ import Logging
 public final class RecordStack: Sendable {
     let store: Store
     private let main: MainContextBox
+    let writeQueue = WriteQueue()
 
     /// Opens (or creates) the store file at `url` for `entities`.
     ///

@@ -22,6 +22,14 @@ final class Store: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var connection: Connection?
     private let observers = SQLObservers()
+    /// Reader connections for WAL file stores; in-memory stores read through
+    /// the writer connection (a private in-memory database has only one).
+    private(set) var readers: ReaderPool?
+    /// Subscribers of ``ChangeSet``s, fed in commit order.
+    let changes = ChangeBroadcaster()
+    /// Change sets recorded by saves inside the open write transaction; they
+    /// are published as one when the outermost transaction commits. Guarded by `lock`.
+    private var pendingChanges: [ChangeSet] = []
     /// Paths of files moved aside at open, when the model did not match.
     private(set) var movedAsideFiles: [URL] = []
     /// What every access throws when the store was never opened (the facade's
@@ -57,6 +65,15 @@ final class Store: @unchecked Sendable {
             throw error
         }
         self.connection = connection
+        if url != nil {
+            readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
+                guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
+                let reader = try self.openConnection()
+                // A reader never writes; make SQLite enforce it.
+                try withErrorContext("opening a reader") { try reader.execute("PRAGMA query_only = ON") }
+                return reader
+            })
+        }
     }
 
     init(unavailable error: LiteRecordError) {
@@ -204,10 +221,35 @@ final class Store: @unchecked Sendable {
     func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
-                return try connection.savepoint("literecord_nested") { try body(connection) }
+                let mark = pendingChanges.count
+                do {
+                    return try connection.savepoint("literecord_nested") { try body(connection) }
+                } catch {
+                    pendingChanges.removeSubrange(mark...)
+                    throw error
+                }
             }
-            return try connection.transaction(.immediate) { try body(connection) }
+            pendingChanges.removeAll()
+            let result: T
+            do {
+                result = try connection.transaction(.immediate) { try body(connection) }
+            } catch {
+                pendingChanges.removeAll()
+                throw error
+            }
+            // Still under the lock: subscribers see change sets in commit order.
+            let committed = ChangeSet(merging: pendingChanges)
+            pendingChanges.removeAll()
+            if !committed.isEmpty { changes.publish(committed) }
+            return result
         }
+    }
+
+    /// Records what a save wrote inside the current write transaction; it is
+    /// published when the outermost transaction commits, dropped if it rolls back.
+    /// Must be called from inside a `write` body.
+    func noteCommitted(_ changeSet: ChangeSet) {
+        if !changeSet.isEmpty { pendingChanges.append(changeSet) }
     }
 
     /// ``withConnectionPassingErrors(_:_:)`` for library code: every error
@@ -234,8 +276,25 @@ final class Store: @unchecked Sendable {
     func close() {
         lock.lock()
         defer { lock.unlock() }
+        readers?.close()
         connection?.close()
         connection = nil
+        changes.finish()
+    }
+
+    /// Runs `body` on a reader connection from the pool (or the writer
+    /// connection of an in-memory store). Errors are treated as in
+    /// ``withConnectionPassingErrors(_:_:)``.
+    func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        guard let readers else { return try withConnectionPassingErrors(operation(), body) }
+        if let unavailableError { throw unavailableError }
+        let reader = try readers.acquire(operation())
+        defer { readers.release(reader) }
+        do {
+            return try body(reader)
+        } catch let error as SQLiteError {
+            throw LiteRecordError.wrap(error, operation())
+        }
     }
 
     // MARK: Observing SQL
