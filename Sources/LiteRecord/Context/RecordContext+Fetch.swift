@@ -128,6 +128,10 @@ extension RecordContext {
         let object = try T(row: row)
         let snapshot = T.tracksChanges ? nil : (0..<attributeCount).map { row.value(at: $0) }
         register(object, rowID: rowID, snapshot: snapshot)
+        if parent != nil, try !overlayAncestors(object, rowID: rowID) {
+            unregister(object)
+            return nil
+        }
         return object
     }
 

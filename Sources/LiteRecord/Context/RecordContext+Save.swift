@@ -20,6 +20,10 @@ extension RecordContext {
             throw error
         }
         guard hasChanges else { return }
+        if let parent {
+            try pushToParent(parent)
+            return
+        }
         let plan = try prepareSave()
         let outcome = try store.write("saving \(plan.summary)") { connection in
             let outcome = try execute(plan, on: connection)

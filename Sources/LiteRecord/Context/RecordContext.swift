@@ -37,6 +37,10 @@ public final class RecordContext {
     var updated: [ObjectIdentifier: any Entity] = [:]
     /// Saved objects to delete at the next save.
     var deleted: [ObjectIdentifier: any Entity] = [:]
+    /// For a child context: objects it inserted and pushed to its parent, by
+    /// the child object, with the parent's copy. They have no row id until the
+    /// root context saves.
+    var pushed: [ObjectIdentifier: (child: any Entity, parent: any Entity)] = [:]
     /// Misuse found by calls that cannot throw (`insert`, `delete`), reported by
     /// the next `save()`.
     var pendingErrors: [LiteRecordError] = []
@@ -84,6 +88,10 @@ public final class RecordContext {
     /// Inserting an object that belongs to another context is reported by the
     /// next `save()` as `.invalidObject`.
     public func insert<T: Entity>(_ object: T) {
+        insert(object, awake: true)
+    }
+
+    func insert<T: Entity>(_ object: T, awake: Bool) {
         let state = object.recordState
         switch state.phase {
         case .unmanaged:
@@ -92,7 +100,7 @@ public final class RecordContext {
             object.recordState.changes.removeAll()
             inserted.append(object)
             insertedIDs.insert(ObjectIdentifier(object))
-            object.awakeFromInsert()
+            if awake { object.awakeFromInsert() }
         case .deleted where state.context === self:
             // Inserting a deleted object takes the deletion back.
             object.recordState.phase = .managed

@@ -128,8 +128,18 @@ final class Store: @unchecked Sendable {
             switch stored {
             case .empty:
                 try enableWAL(connection)
-                try connection.transaction { try connection.createSchema(for: model) }
-                logger.info("created store", metadata: ["store": "\(displayName)", "model": "\(model.fingerprint)"])
+                // Another process may be creating the same new store: decide again
+                // under the write lock, and read what it wrote if it got there first.
+                let created = try connection.transaction { () throws -> Bool in
+                    guard case .empty = try connection.storedModel() else { return false }
+                    try connection.createSchema(for: model)
+                    return true
+                }
+                if created {
+                    logger.info("created store", metadata: ["store": "\(displayName)", "model": "\(model.fingerprint)"])
+                } else {
+                    try prepare(connection, migration: migration)
+                }
             case .foreign(let tables):
                 throw LiteRecordError(
                     .modelMismatch,

@@ -1,0 +1,171 @@
+extension RecordContext {
+    /// A scratchpad on top of this context: edit in it freely, then `save()` it
+    /// to push the edits into this context only — nothing reaches the store until
+    /// this context (or the root of the chain) saves. Drop it, or call
+    /// `rollback()`, to discard the edits. Children can have children.
+    ///
+    /// ```swift
+    /// let draft = context.makeChildContext()
+    /// let note = try #require(note.inContext(draft))
+    /// note.title = "Edited"
+    /// try draft.save()        // context now holds the edit, unsaved
+    /// try context.save()      // now it is in the store
+    /// ```
+    ///
+    /// A child reads the store and sees the parent's unsaved edits and
+    /// deletions of saved records; records the parent inserted and has not saved
+    /// are not visible to it.
+    public func makeChildContext() -> RecordContext {
+        RecordContext(store: store, parent: self, role: role)
+    }
+
+    /// Whether this context saves into a parent context.
+    public var isChild: Bool { parent != nil }
+
+    /// Pushes this child's inserts, changes and deletions into its parent.
+    func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
+        for object in inserted { object.willSave() }
+        for object in Array(updated.values) { object.willSave() }
+        for object in inserted { try validateForPush(object) }
+        for object in updated.values { try validateForPush(object) }
+
+        // Resolve every parent object before changing anything, so a failure
+        // leaves both contexts as they were.
+        var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
+        for object in updated.values {
+            let indexes = object.recordState.changes.indexes
+            guard !indexes.isEmpty else { continue }
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        for object in untracked.values where object.recordState.phase == .managed {
+            let indexes = changedIndexesUntracked(object)
+            guard !indexes.isEmpty else { continue }
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        var deletions: [any Entity] = []
+        for object in deleted.values {
+            deletions.append(try parentObject(for: object, in: parent))
+        }
+        var copies: [(child: any Entity, parent: any Entity)] = []
+        for object in inserted {
+            copies.append((object, try copy(object)))
+        }
+
+        for (child, target, indexes) in updates {
+            try withErrorContext("pushing \(type(of: child).entityName) to the parent context") {
+                try copyAttributes(indexes, from: child, to: target)
+            }
+            child.recordState.changes.removeAll()
+            if !type(of: child).tracksChanges { child.recordState.snapshot = encodedValues(child) }
+        }
+        updated.removeAll()
+        for target in deletions { parent.delete(target) }
+        for object in deleted.values {
+            pushed.removeValue(forKey: ObjectIdentifier(object))
+            unregister(object)
+        }
+        deleted.removeAll()
+        for (child, copy) in copies {
+            parent.insertCopy(copy)
+            // The child's object now stands for the parent's copy: saved as far
+            // as this child is concerned, though it has no row id yet.
+            child.recordState.phase = .managed
+            child.recordState.changes.removeAll()
+            child.recordState.snapshot = encodedValues(child)
+            pushed[ObjectIdentifier(child)] = (child, copy)
+            if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
+        }
+        inserted.removeAll()
+        insertedIDs.removeAll()
+    }
+
+    private func validateForPush(_ object: any Entity) throws(LiteRecordError) {
+        do {
+            try object.validateForSave()
+        } catch let error as LiteRecordError {
+            throw error
+        } catch {
+            throw LiteRecordError(.validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
+        }
+    }
+
+    /// The parent's object for one of this child's saved or pushed objects.
+    private func parentObject(for object: any Entity, in parent: RecordContext) throws(LiteRecordError) -> any Entity {
+        if let pair = pushed[ObjectIdentifier(object)] { return pair.parent }
+        guard let id = object.recordID else {
+            throw LiteRecordError(.invalidObject, "a \(type(of: object).entityName) in the child context has no counterpart in its parent")
+        }
+        guard let found = try parent.counterpart(of: object, id: id) else {
+            throw LiteRecordError(.invalidObject, "\(id) no longer exists in the parent context")
+        }
+        return found
+    }
+
+    private func counterpart<T: Entity>(of object: T, id: RecordID) throws(LiteRecordError) -> (any Entity)? {
+        try self.object(with: id, as: T.self)
+    }
+
+    /// A new, unmanaged object of the same type holding the same values.
+    private func copy(_ object: any Entity) throws(LiteRecordError) -> any Entity {
+        let entity = try entity(for: type(of: object))
+        let row = Row(values: encodedValues(object), entity: entity)
+        do {
+            return try makeObject(like: object, row: row)
+        } catch {
+            throw LiteRecordError.wrap(error, "copying \(entity.name) to the parent context")
+        }
+    }
+
+    private func makeObject<T: Entity>(like object: T, row: Row) throws -> any Entity {
+        try T(row: row)
+    }
+
+    private func insertCopy(_ object: any Entity) {
+        insertOpened(object)
+    }
+
+    private func insertOpened<T: Entity>(_ object: T) {
+        insert(object, awake: false)
+    }
+
+    private func copyAttributes(_ indexes: [Int], from source: any Entity, to target: any Entity) throws {
+        let entity = try entity(for: type(of: source))
+        let row = Row(values: encodedValues(source), entity: entity)
+        for index in indexes {
+            try target.decodeAttribute(at: index, from: row)
+            target.didChangeAttributeOpened(index)
+        }
+    }
+
+    /// Every attribute's stored form (`NULL` where encoding fails, which the
+    /// root save then reports).
+    func encodedValues(_ object: any Entity) -> [SQLValue] {
+        type(of: object).attributes.indices.map { (try? object.encodeAttribute(at: $0)) ?? .null }
+    }
+
+    /// Overlays the unsaved state of the ancestors onto an object this child
+    /// just read from the store. Returns `false` when an ancestor deleted it.
+    func overlayAncestors<T: Entity>(_ object: T, rowID: Int64) throws -> Bool {
+        var ancestor = parent
+        while let context = ancestor {
+            if let held = context.registeredObject(T.self, rowID: rowID) {
+                if held.recordState.phase == .deleted { return false }
+                let entity = try entity(for: T.self)
+                let values = encodedValues(held)
+                let row = Row(values: values, entity: entity)
+                for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
+                if !T.tracksChanges { object.recordState.snapshot = values }
+                return true
+            }
+            ancestor = context.parent
+        }
+        return true
+    }
+}
+
+extension Entity {
+    /// Marks an attribute changed in the object's context, whatever its value.
+    func didChangeAttributeOpened(_ index: Int) {
+        if Self.tracksChanges { didChangeAttribute(at: index) }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// The demo's `Note` entity as the `literecord` binary declares it, so the
+/// test can open a store the binary wrote.
+final class CLINote: Entity {
+    var recordState = RecordState()
+    var title = ""
+    static let entityName = "Note"
+    static let attributes: [AttributeDescription] = [
+        AttributeDescription("title", type: .string, options: [.indexed]),
+        AttributeDescription("body", type: .string),
+        AttributeDescription("stars", type: .int),
+        AttributeDescription("createdAt", type: .date),
+    ]
+    init(row: Row) throws { title = try row.decode(String.self, at: 0) }
+    func encodeAttribute(at index: Int) throws -> SQLValue { index == 0 ? .text(title) : .null }
+    func decodeAttribute(at index: Int, from row: Row) throws {
+        if index == 0 { title = try row.decode(String.self, at: 0) }
+    }
+}
+
+@Suite struct MultiProcessTests {
+    @Test func twoProcessesWritingOneStoreLoseNothing() throws {
+        let binary = try #require(CLITests.binary, "build the literecord product first")
+        let folder = try TemporaryDirectory()
+        let url = folder.file("shared.sqlite")
+        let rows = 300
+        let processes = (0..<2).map { writer -> Process in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["_stress-write", url.path, "--rows", "\(rows)", "--label", "p\(writer)"]
+            process.standardOutput = Pipe()
+            return process
+        }
+        for process in processes { try process.run() }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.map(\.terminationStatus) == [0, 0], "no writer failed (no SQLITE_BUSY surfaced)")
+
+        let stack = try RecordStack(storeAt: url, entities: [CLINote.self])
+        let titles = try CLINote.findAll(in: stack.newContext()).map(\.title)
+        #expect(titles.count == 2 * rows)
+        #expect(Set(titles) == Set((0..<2).flatMap { writer in (0..<rows).map { "p\(writer)-\($0)" } }))
+        try stack.close()
+    }
+}
