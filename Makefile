@@ -7,7 +7,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
 TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-*
 
-.PHONY: all deps build test demo bench docs lint clean check-temp
+.PHONY: all deps build test demo bench docs lint clean check-temp tsan
 
 all: build
 
@@ -52,3 +52,9 @@ lint:
 clean:
 	$(SWIFT) package clean
 	rm -rf .build
+
+## tsan: the concurrency suites under ThreadSanitizer (separate build folder)
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests'
