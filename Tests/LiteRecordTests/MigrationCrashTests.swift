@@ -136,12 +136,14 @@ struct MigrationCrashTests {
         defer { store.cleanUp() }
         let pristine = store.folder.appendingPathComponent("pristine.sqlite")
         try Crash.makeLargeStore(at: pristine)
-        func reset() throws {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.url.path + suffix) }
-            try FileManager.default.copyItem(at: pristine, to: store.url)
-        }
         let backup = store.url.path + ".pre-migration-" + Base.Person.fingerprint
         let wal = store.url.path + "-wal"
+        func reset() throws {
+            for path in [store.url.path, wal, store.url.path + "-shm", backup] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+            try FileManager.default.copyItem(at: pristine, to: store.url)
+        }
 
         // 1. Killed inside the transaction, after 200,000 rows were rebuilt
         //    (the custom step runs after the inferred changes): the old store.
@@ -153,13 +155,7 @@ struct MigrationCrashTests {
         #expect(Crash.fileSize(wal) > 1_000_000, "the rebuild should have spilled into the WAL")
         #expect(try Crash.outcome(of: store.url) == .old)
 
-        // 2. Killed while the copy is being written: the old store; the
-        //    half-written copy is replaced by the next attempt.
-        try reset()
-        _ = try Crash.runChild(store: store.url, pauseMarker: nil) { FileManager.default.fileExists(atPath: backup) }
-        #expect(try Crash.outcome(of: store.url) == .old)
-
-        // 3. Killed at arbitrary moments once the transaction is writing:
+        // 2. Killed at arbitrary moments once the transaction is writing:
         //    either version, never a mix.
         for threshold in [1, 4_000_000] {
             try reset()
@@ -167,8 +163,25 @@ struct MigrationCrashTests {
             _ = try Crash.outcome(of: store.url)
         }
 
-        // 4. Left alone, the next open migrates completely.
+        // 3. Killed once the copy is removed, which happens after COMMIT (while
+        //    the child checkpoints and closes): the new store.
+        try reset()
+        var copied = false
+        _ = try Crash.runChild(store: store.url, pauseMarker: nil) {
+            let exists = FileManager.default.fileExists(atPath: backup)
+            defer { copied = copied || exists }
+            return copied && !exists
+        }
+        #expect(try Crash.outcome(of: store.url) == .new)
+
+        // 4. Killed while the copy is being written: the old store.
+        try reset()
+        _ = try Crash.runChild(store: store.url, pauseMarker: nil) { FileManager.default.fileExists(atPath: backup) }
+        #expect(try Crash.outcome(of: store.url) == .old)
+
+        // 5. The next open replaces the half-written copy and migrates completely.
         let stack = try RecordStack(storeAt: store.url, entities: [Crash.Person.self], migration: .automatic)
+        #expect(stack.lastMigrationReport?.rebuiltTables == ["Person"])
         try stack.close()
         #expect(try Crash.outcome(of: store.url) == .new)
         #expect(!FileManager.default.fileExists(atPath: backup))

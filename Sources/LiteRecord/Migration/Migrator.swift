@@ -30,13 +30,8 @@ struct Migrator {
         /// Stored tables of entities the new model no longer has.
         var dropped: [String] = []
         var entities: [EntityMigration] = []
+        /// The plan's steps this store has not run yet.
         var steps: [MigrationPlan.Step] = []
-
-        var isEmpty: Bool {
-            created.isEmpty && renamed.isEmpty && dropped.isEmpty && steps.isEmpty
-                && entities.allSatisfy { $0.first.isIdentity && $0.second == nil }
-                && changes.isEmpty
-        }
     }
 
     /// Decides the migration, reading the store but never writing to it.

@@ -10,7 +10,8 @@ import Synchronization
 /// fetch through the same connection on the same thread.
 final class Store: @unchecked Sendable {
     // @unchecked: `connection` is only touched while `lock` is held, which
-    // serializes all access; every other stored property is immutable or a Mutex.
+    // serializes all access; `movedAsideFiles` and `migrationReport` are only
+    // written during init; every other stored property is immutable or a Mutex.
     enum Location: Sendable, Equatable {
         case file(URL)
         case memory
@@ -118,6 +119,7 @@ final class Store: @unchecked Sendable {
                     // A plan's steps move older data forward; a new store has none,
                     // so they count as done and never run on it later.
                     if case .plan(let plan) = migration {
+                        try plan.validate()
                         for step in plan.steps { try connection.recordStepRan(step.name) }
                     }
                 }
