@@ -161,6 +161,30 @@ private enum IndexesChanged {
     }
 }
 
+private enum CaseOnly {
+    enum V1 {
+        final class Person: Versioned {
+            static let entityName = "person"
+            var recordState = RecordState()
+            var values: [SQLValue]
+            init(values: [SQLValue]) { self.values = values }
+            static var attributes: [AttributeDescription] { [attr("name", .string), attr("nick", .string, optional: true, [.indexed])] }
+        }
+    }
+
+    enum V2 {
+        final class Person: Versioned {
+            static let entityOriginalName: String? = "person"
+            var recordState = RecordState()
+            var values: [SQLValue]
+            init(values: [SQLValue]) { self.values = values }
+            static var attributes: [AttributeDescription] {
+                [attr("name", .string), attr("Nick", .string, optional: true, [.indexed], was: "nick")]
+            }
+        }
+    }
+}
+
 @Suite("Migration: every inferable change")
 struct MigrationInferenceTests {
     /// Names, ages, nicks and scores of `Base.people()`, in row order.
@@ -351,6 +375,25 @@ struct MigrationInferenceTests {
             "literecord_index:Person.name", "!literecord_unique:Person.age",
             "!literecord_unique:Person.nick", "literecord_index:Person.nick",
         ])
+    }
+
+    @Test func caseOnlyRenamesGoThroughATemporaryNameOrARebuild() throws {
+        let store = try TemporaryStore()
+        defer { store.cleanUp() }
+        try store.write([CaseOnly.V1.Person.self], [
+            CaseOnly.V1.Person(["name": .text("Ann"), "nick": .text("a")]), CaseOnly.V1.Person(["name": .text("Bob")]),
+        ])
+        let stack = try store.open([CaseOnly.V2.Person.self])
+        let report = try #require(stack.lastMigrationReport)
+        #expect(report.renamedTables == [.init(from: "person", to: "Person")])
+        #expect(report.rebuiltTables == ["Person"])
+        #expect(try stack.all(CaseOnly.V2.Person.self).map { $0["Nick"] } == [.text("a"), .null])
+        try stack.close()
+        try store.inspect { connection throws in
+            #expect(try connection.tableNames() == ["Person", "literecord_metadata"])
+            #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "name", "Nick"])
+        }
+        #expect(try indexNames(store, "Person") == ["literecord_index:Person.Nick"])
     }
 
     @Test func storeRecordsTheNewModelAndReopensWithoutMigrating() throws {

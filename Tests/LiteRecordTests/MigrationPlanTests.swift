@@ -57,6 +57,16 @@ private enum UniqueScore {
     }
 }
 
+private enum NoteCount {
+    /// Drops the Note entity, keeping how many there were on each person.
+    final class Person: Versioned {
+        var recordState = RecordState()
+        var values: [SQLValue]
+        init(values: [SQLValue]) { self.values = values }
+        static var attributes: [AttributeDescription] { Base.Person.attributes + [attr("noteCount", .int)] }
+    }
+}
+
 /// Counts how often steps ran, across the `@Sendable` step closures.
 private final class Counter: Sendable {
     private let value = Mutex(0)
@@ -122,6 +132,19 @@ struct MigrationPlanTests {
         #expect(try stack.all(NickLength.Person.self).map { $0["nickLength"] } == [.integer(5), .integer(0), .integer(1)])
         try stack.close()
         #expect(try store.inspect { try $0.columns("Person").map(\.name) } == ["Z_PK", "name", "age", "score", "nickLength"])
+    }
+
+    @Test func aStepReadsARemovedEntityBeforeItsTableIsDropped() throws {
+        let store = try Base.store(withNotes: true)
+        defer { store.cleanUp() }
+        let plan = MigrationPlan().step("count-notes") { db in
+            try db.execute("UPDATE Person SET noteCount = (SELECT COUNT(*) FROM Note)")
+        }
+        let stack = try store.open([NoteCount.Person.self], plan: plan)
+        #expect(stack.lastMigrationReport?.droppedTables == ["Note"])
+        #expect(try stack.all(NoteCount.Person.self).map { $0["noteCount"] } == Array(repeating: .integer(2), count: 3))
+        try stack.close()
+        #expect(try store.inspect { try $0.tableNames() } == ["Person", "literecord_metadata"])
     }
 
     @Test func aStepConvertsATypeThatCannotBeInferred() throws {
