@@ -1,7 +1,18 @@
 /// Custom migration steps for changes a lightweight migration cannot infer.
 ///
 /// Steps run in order, inside the migration transaction, after the inferred
-/// changes; the store records each step's name so it runs once.
+/// changes and before removed columns and tables are dropped and indexes are
+/// created. So a step sees the new tables and columns (a new non-optional
+/// column without a default accepts `NULL` until the steps are done), can
+/// still read removed columns, finds a column whose type change cannot be
+/// inferred holding its old values, and can remove duplicates before a
+/// unique index is built. LiteRecord then checks that non-optional columns
+/// were filled and converted columns hold the new type.
+///
+/// The store records each step's name (metadata key `migration_step:<name>`)
+/// in the same transaction, so a step runs once per store; a new store counts
+/// every step of its plan as done. If a step throws, the whole migration is
+/// rolled back and opening the store throws `.migrationFailed`.
 ///
 /// ```swift
 /// let plan = MigrationPlan()
@@ -11,15 +22,19 @@
 public struct MigrationPlan: Sendable {
     /// One named step.
     public struct Step: Sendable {
+        /// The name the store records once the step ran; unique within a plan
+        /// and never reused for a different step.
         public let name: String
         let body: @Sendable (MigrationDatabase) throws -> Void
     }
 
+    /// The steps, in the order they run.
     public private(set) var steps: [Step] = []
 
     public init() {}
 
-    /// Returns the plan with `body` appended as a step called `name`.
+    /// Returns the plan with `body` appended as a step called `name`. The body
+    /// may throw any error to abort (and roll back) the migration.
     public func step(_ name: String, _ body: @escaping @Sendable (MigrationDatabase) throws -> Void) -> MigrationPlan {
         var plan = self
         plan.steps.append(Step(name: name, body: body))
@@ -28,21 +43,34 @@ public struct MigrationPlan: Sendable {
 }
 
 /// The database as a migration step sees it: statements run inside the
-/// migration transaction.
+/// migration transaction, on the tables as described in ``MigrationPlan``.
+///
+/// ```swift
+/// .step("lowercase-emails") { db in
+///     for row in try db.rows("SELECT Z_PK, email FROM Person") { … }
+///     try db.execute("UPDATE Person SET email = lower(email) WHERE email <> ?", arguments: [""])
+/// }
+/// ```
 public struct MigrationDatabase {
     let connection: Connection
 
-    /// Runs `sql` with bound `arguments`.
+    /// Runs `sql` with bound `arguments`. Without arguments, `sql` may hold
+    /// several statements separated by semicolons.
     ///
-    /// - Throws: ``LiteRecordError`` when SQLite rejects the statement.
+    /// - Throws: ``LiteRecordError`` when SQLite rejects the statement or an
+    ///   argument cannot be stored.
     public func execute(_ sql: String, arguments: [any SQLValueConvertible] = []) throws {
         let values = try arguments.map { try $0.sqlValue() }
         try withErrorContext("migration statement") {
-            if values.isEmpty { try connection.execute(sql) } else { try connection.execute(sql, values) }
+            // Not cached: a step's statements run once.
+            if values.isEmpty { try connection.execute(sql) } else { try connection.executeOnce(sql, values) }
         }
     }
 
     /// The rows of a query, each as its column values.
+    ///
+    /// - Throws: ``LiteRecordError`` when SQLite rejects the query or an
+    ///   argument cannot be stored.
     public func rows(_ sql: String, arguments: [any SQLValueConvertible] = []) throws -> [[SQLValue]] {
         let values = try arguments.map { try $0.sqlValue() }
         return try withErrorContext("migration query") { try connection.rows(sql, values) }

@@ -1,4 +1,20 @@
-/// Applies a lightweight migration from a stored model to a new one.
+import Foundation
+import Logging
+
+extension LiteRecordError {
+    /// The SQLite failure underneath, so that re-wrapping keeps its codes.
+    var sqliteError: SQLiteError? {
+        guard let extendedResultCode, let sqliteMessage else { return nil }
+        return SQLiteError(extendedCode: extendedResultCode, message: sqliteMessage, sql: sql)
+    }
+}
+
+/// Migrates a store from the model it was written with to a new one.
+///
+/// The work is decided in ``prepare()`` by reading only, so that a refused
+/// migration leaves the file byte-identical. ``run(_:)`` then copies a file
+/// store aside, applies everything in one transaction on the store's own
+/// connection, records the new model, and removes the copy.
 struct Migrator {
     let connection: Connection
     let store: Store
@@ -6,8 +22,152 @@ struct Migrator {
     let to: Model
     let plan: MigrationPlan?
 
-    func run() throws {
-        let changes = from.changes(to: to.schema)
-        throw LiteRecordError(.migrationFailed, "automatic migration is not implemented yet; changes: \(changes.summary)")
+    /// Everything the migration will do, decided before anything is written.
+    struct Work {
+        var changes: [SchemaChange]
+        var created: [EntityDescription] = []
+        var renamed: [MigrationReport.TableRename] = []
+        /// Stored tables of entities the new model no longer has.
+        var dropped: [String] = []
+        var entities: [EntityMigration] = []
+        /// The plan's steps this store has not run yet.
+        var steps: [MigrationPlan.Step] = []
+    }
+
+    /// Decides the migration, reading the store but never writing to it.
+    ///
+    /// - Throws: `.migrationFailed` listing every change that cannot be
+    ///   inferred, or that the stored data does not allow.
+    func prepare() throws(LiteRecordError) -> Work {
+        try plan?.validate()
+        return try withErrorContext("planning the migration of \(store.displayName)") {
+            var work = Work(changes: from.changes(to: to.schema))
+            work.steps = try connection.pendingSteps(of: plan)
+            var refusals: [String] = []
+            var kept = Set<String>()
+            for entity in to.entities {
+                guard let (old, renamed) = from.predecessor(of: entity.schema, in: to.schema) else {
+                    work.created.append(entity)
+                    continue
+                }
+                kept.insert(old.name)
+                if renamed { work.renamed.append(MigrationReport.TableRename(from: old.name, to: entity.name)) }
+                work.entities.append(
+                    EntityMigration(old: old, new: entity, stepsPending: !work.steps.isEmpty, refusals: &refusals))
+            }
+            work.dropped = from.entities.map(\.name).filter { !kept.contains($0) }
+            try refuseIfNeeded(refusals)
+            // The data is only worth reading once the schema changes are possible.
+            for entity in work.entities {
+                for check in entity.dataChecks {
+                    if let problem = try check.problem(in: connection) { refusals.append(problem) }
+                }
+            }
+            try refuseIfNeeded(refusals)
+            return work
+        }
+    }
+
+    private func refuseIfNeeded(_ refusals: [String]) throws(LiteRecordError) {
+        guard !refusals.isEmpty else { return }
+        throw LiteRecordError(
+            .migrationFailed,
+            "\(store.displayName) cannot be migrated automatically:\n- \(refusals.joined(separator: "\n- "))\nThe store was left untouched.")
+    }
+
+    /// Applies `work` in one transaction and returns what it did.
+    ///
+    /// - Throws: `.migrationFailed` with the reason; the transaction is rolled
+    ///   back, the store is as it was, and the message says where the copy
+    ///   taken beforehand is.
+    func run(_ work: Work) throws(LiteRecordError) -> MigrationReport {
+        var report = MigrationReport(from: from.fingerprint, to: to.fingerprint)
+        report.changes = work.changes.map(\.description)
+        log("migrating \(store.displayName) from model \(from.fingerprint) to \(to.fingerprint)", &report)
+        for change in work.changes { log("change: \(change)", &report) }
+
+        let version = try withErrorContext("reading the store's data version") { try dataVersion() }
+        let backup = try takeBackup()
+        report.backupURL = backup
+        if let backup { log("copied the store to \(backup.path)", &report) }
+
+        do {
+            try withForeignKeysOff {
+                try connection.transaction(.immediate) {
+                    // VACUUM INTO cannot run inside a transaction, so the copy was
+                    // taken just before BEGIN: make sure nobody wrote in between, and
+                    // that the store still holds the model this work was planned for.
+                    guard try dataVersion() == version, case .model(_, let schema) = try connection.storedModel(),
+                        schema == from
+                    else {
+                        throw LiteRecordError(.migrationFailed, "another connection changed \(store.displayName) while the migration started; open the store again to retry")
+                    }
+                    try apply(work, &report)
+                }
+            }
+        } catch {
+            throw failure(error, backup: backup)
+        }
+        if let backup { removeBackup(backup) }
+        store.logger.info("\(report)", metadata: ["store": "\(store.displayName)"])
+        return report
+    }
+
+    /// Logs one action at `.info` and adds it to the report.
+    func log(_ action: String, _ report: inout MigrationReport) {
+        report.actions.append(action)
+        store.logger.info("migration: \(action)", metadata: ["store": "\(store.displayName)"])
+    }
+
+    /// Runs `body`, turning any failure that is not already a migration
+    /// failure into one that says what was being done.
+    func performing<T>(_ action: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LiteRecordError where error.kind == .migrationFailed {
+            throw error
+        } catch let error as SQLiteError {
+            throw LiteRecordError(.migrationFailed, "\(action()) failed: \(error.message)", sqlite: error)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError(.migrationFailed, "\(action()) failed: \(error.message)", sqlite: error.sqliteError)
+        } catch {
+            throw LiteRecordError(.migrationFailed, "\(action()) failed: \(error)")
+        }
+    }
+
+    private func failure(_ error: any Error, backup: URL?) -> LiteRecordError {
+        let base: LiteRecordError
+        switch error {
+        case let error as LiteRecordError where error.kind == .migrationFailed:
+            base = error
+        case let error as LiteRecordError:
+            base = LiteRecordError(.migrationFailed, "migrating \(store.displayName) failed: \(error.message)", sqlite: error.sqliteError)
+        case let error as SQLiteError:
+            base = LiteRecordError(.migrationFailed, "migrating \(store.displayName) failed: \(error.message)", sqlite: error)
+        default:
+            base = LiteRecordError(.migrationFailed, "migrating \(store.displayName) failed: \(error)")
+        }
+        var message = base.message + "\nThe migration was rolled back; \(store.displayName) is as it was before."
+        if let backup {
+            message += " A copy taken before the migration is at \(backup.path)."
+        }
+        return LiteRecordError(.migrationFailed, message, sqlite: base.sqliteError)
+    }
+
+    /// `PRAGMA data_version`: changes when another connection commits
+    /// (https://sqlite.org/pragma.html#pragma_data_version).
+    private func dataVersion() throws -> Int64 {
+        guard case .integer(let version)? = try connection.rows("PRAGMA data_version").first?.first else { return 0 }
+        return version
+    }
+
+    /// Runs `body` with foreign key enforcement off, as the rebuild recipe
+    /// requires; the pragma is a no-op inside a transaction, so it is set
+    /// around it (https://sqlite.org/lang_altertable.html#otheralter).
+    private func withForeignKeysOff(_ body: () throws -> Void) throws {
+        let enabled = try connection.rows("PRAGMA foreign_keys").first?.first == .integer(1)
+        if enabled { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if enabled { try? connection.execute("PRAGMA foreign_keys = ON") } }
+        try body()
     }
 }

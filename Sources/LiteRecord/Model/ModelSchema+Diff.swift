@@ -38,26 +38,48 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ModelSchema {
+    /// The stored entity that `entity` of `new` continues: the one with the same
+    /// name, else the one named by its `originalName` when `new` does not reuse
+    /// that name. The diff and the migrator both match through this, so they
+    /// never disagree about what is a rename.
+    func predecessor(of entity: EntitySchema, in new: ModelSchema) -> (entity: EntitySchema, renamed: Bool)? {
+        if let same = self.entity(named: entity.name) { return (same, false) }
+        if let originalName = entity.originalName, let renamed = self.entity(named: originalName),
+            new.entity(named: originalName) == nil
+        {
+            return (renamed, true)
+        }
+        return nil
+    }
+}
+
+extension EntitySchema {
+    /// The stored attribute that `attribute` of `new` continues, by the same
+    /// rule as ``ModelSchema/predecessor(of:in:)``.
+    func predecessor(of attribute: AttributeSchema, in new: EntitySchema) -> (attribute: AttributeSchema, renamed: Bool)? {
+        if let same = self.attribute(named: attribute.name) { return (same, false) }
+        if let originalName = attribute.originalName, let renamed = self.attribute(named: originalName),
+            new.attribute(named: originalName) == nil
+        {
+            return (renamed, true)
+        }
+        return nil
+    }
+}
+
+extension ModelSchema {
     /// What changed from `self` (the stored model) to `new`, following renaming
     /// hints (`originalName`) on entities and attributes.
     func changes(to new: ModelSchema) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var matchedOld = Set<String>()
         for entity in new.entities {
-            let old: EntitySchema?
-            if let same = self.entity(named: entity.name) {
-                old = same
-            } else if let originalName = entity.originalName, let renamed = self.entity(named: originalName),
-                new.entity(named: originalName) == nil
-            {
-                old = renamed
-                changes.append(SchemaChange(entity: entity.name, detail: .entityRenamed(from: originalName)))
-            } else {
-                old = nil
-            }
-            guard let old else {
+            guard let (old, renamed) = predecessor(of: entity, in: new) else {
                 changes.append(SchemaChange(entity: entity.name, detail: .entityAdded))
                 continue
+            }
+            if renamed {
+                changes.append(SchemaChange(entity: entity.name, detail: .entityRenamed(from: old.name)))
             }
             matchedOld.insert(old.name)
             changes += Self.attributeChanges(from: old, to: entity)
@@ -75,18 +97,11 @@ extension ModelSchema {
             changes.append(SchemaChange(entity: new.name, detail: detail))
         }
         for attribute in new.attributes.sorted(by: { $0.name < $1.name }) {
-            let previous: AttributeSchema
-            if let same = old.attribute(named: attribute.name) {
-                previous = same
-            } else if let originalName = attribute.originalName, let renamed = old.attribute(named: originalName),
-                new.attribute(named: originalName) == nil
-            {
-                previous = renamed
-                add(.attributeRenamed(attribute.name, from: originalName))
-            } else {
+            guard let (previous, renamed) = old.predecessor(of: attribute, in: new) else {
                 add(.attributeAdded(attribute.name))
                 continue
             }
+            if renamed { add(.attributeRenamed(attribute.name, from: previous.name)) }
             matched.insert(previous.name)
             if previous.type != attribute.type {
                 add(.typeChanged(attribute.name, from: previous.type, to: attribute.type))

@@ -10,7 +10,8 @@ import Synchronization
 /// fetch through the same connection on the same thread.
 final class Store: @unchecked Sendable {
     // @unchecked: `connection` is only touched while `lock` is held, which
-    // serializes all access; every other stored property is immutable or a Mutex.
+    // serializes all access; `movedAsideFiles` and `migrationReport` are only
+    // written during init; every other stored property is immutable or a Mutex.
     enum Location: Sendable, Equatable {
         case file(URL)
         case memory
@@ -32,6 +33,8 @@ final class Store: @unchecked Sendable {
     private var pendingChanges: [ChangeSet] = []
     /// Paths of files moved aside at open, when the model did not match.
     private(set) var movedAsideFiles: [URL] = []
+    /// What the migration run at open did, if one ran.
+    private(set) var migrationReport: MigrationReport?
     /// What every access throws when the store was never opened (the facade's
     /// placeholder before setup).
     private let unavailableError: LiteRecordError?
@@ -133,6 +136,12 @@ final class Store: @unchecked Sendable {
                 let created = try connection.transaction { () throws -> Bool in
                     guard case .empty = try connection.storedModel() else { return false }
                     try connection.createSchema(for: model)
+                    // A plan's steps move older data forward; a new store has none,
+                    // so they count as done and never run on it later.
+                    if case .plan(let plan) = migration {
+                        try plan.validate()
+                        for step in plan.steps { try connection.recordStepRan(step.name) }
+                    }
                     return true
                 }
                 if created {
@@ -147,6 +156,10 @@ final class Store: @unchecked Sendable {
             case .model(let fingerprint, let schema):
                 if fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText {
                     try enableWAL(connection)
+                    // Steps added to a plan without a model change still run, once.
+                    if case .plan(let plan) = migration, try !connection.pendingSteps(of: plan).isEmpty {
+                        try migrate(connection, stored: schema, plan: plan)
+                    }
                     return
                 }
                 try handleMismatch(connection, stored: schema, migration: migration)
@@ -163,12 +176,19 @@ final class Store: @unchecked Sendable {
                 .modelMismatch,
                 "\(displayName) was written by a different model:\n\(summary)\nUse setupAutoMigrating (or migration: .automatic) to migrate it, or onModelMismatch: .moveAsideAndRecreate to start over; the store was left untouched")
         case .automatic:
-            try enableWAL(connection)
-            try Migrator(connection: connection, store: self, from: stored, to: model, plan: nil).run()
+            try migrate(connection, stored: stored, plan: nil)
         case .plan(let plan):
-            try enableWAL(connection)
-            try Migrator(connection: connection, store: self, from: stored, to: model, plan: plan).run()
+            try migrate(connection, stored: stored, plan: plan)
         }
+    }
+
+    private func migrate(_ connection: Connection, stored: ModelSchema, plan: MigrationPlan?) throws {
+        let migrator = Migrator(connection: connection, store: self, from: stored, to: model, plan: plan)
+        // Decided by reading only: a refused migration must leave the file
+        // byte-identical, so even the journal mode is set only afterwards.
+        let work = try migrator.prepare()
+        try enableWAL(connection)
+        migrationReport = try migrator.run(work)
     }
 
     private func enableWAL(_ connection: Connection) throws {

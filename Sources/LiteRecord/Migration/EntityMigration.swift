@@ -1,0 +1,220 @@
+/// What happens to one entity that exists in both the stored and the new
+/// model, decided before anything is written.
+///
+/// Without custom steps to run, ``first`` takes the table straight to its new
+/// shape. With pending ``MigrationPlan`` steps the table goes through an
+/// interim shape while they run: removed columns are still there (a step may
+/// read them), a new non-optional column without a default accepts `NULL`
+/// (a step fills it), a column whose type change cannot be inferred keeps its
+/// old values without affinity (a step converts them); ``second`` then takes
+/// the table to its final shape and ``handedToSteps`` are verified.
+struct EntityMigration {
+    let entity: EntityDescription
+    /// The table's name in the store before the migration (differs from
+    /// `entity.name` after a rename).
+    let storedTable: String
+    var first: TableTransform
+    var second: TableTransform?
+    var handedToSteps: [HandedColumn] = []
+    /// Read-only checks of the stored data, run before anything is written.
+    var dataChecks: [DataCheck] = []
+
+    /// A column whose values a custom step must provide.
+    struct HandedColumn {
+        let name: String
+        let type: AttributeType
+        let isOptional: Bool
+        /// Whether the step must convert the values to a new type.
+        let convertsType: Bool
+    }
+
+    /// A condition on the stored data without which the inferred migration
+    /// would fail halfway; checked up front for a clear message.
+    enum DataCheck {
+        /// The column becomes non-optional without a default.
+        case noNulls(table: String, column: String, entity: String, attribute: String)
+        /// The column narrows to an integer type that holds fewer values.
+        case fitsIn(table: String, column: String, entity: String, attribute: String, type: AttributeType, range: ClosedRange<Int64>)
+
+        /// The reason the migration cannot go on, or `nil` when the data allows it.
+        func problem(in connection: Connection) throws -> String? {
+            switch self {
+            case .noNulls(let table, let column, let entity, let attribute):
+                let count = try connection.count(
+                    "SELECT COUNT(*) FROM \(Connection.quote(table)) WHERE \(Connection.quote(column)) IS NULL")
+                guard count > 0 else { return nil }
+                return "\(entity): attribute '\(attribute)' became non-optional without a default value, but \(count) stored record(s) hold no value for it; give it a default value or fill it in a MigrationPlan step"
+            case .fitsIn(let table, let column, let entity, let attribute, let type, let range):
+                let count = try connection.count(
+                    "SELECT COUNT(*) FROM \(Connection.quote(table)) WHERE CAST(\(Connection.quote(column)) AS INTEGER) NOT BETWEEN ? AND ?",
+                    [.integer(range.lowerBound), .integer(range.upperBound)])
+                guard count > 0 else { return nil }
+                return "\(entity): attribute '\(attribute)' changed type to \(type), but \(count) stored value(s) do not fit in \(range.lowerBound)...\(range.upperBound); convert them in a MigrationPlan step or keep a wider type"
+            }
+        }
+    }
+
+    /// Decides how `old` becomes `entity`. Changes that cannot be inferred are
+    /// appended to `refusals`, unless custom steps are pending to handle them.
+    init(old: EntitySchema, new entity: EntityDescription, stepsPending: Bool, refusals: inout [String]) {
+        self.entity = entity
+        storedTable = old.name
+        let newSchema = entity.schema
+        var direct: [TargetColumn] = []
+        var interim: [TargetColumn] = []
+        var handed: [HandedColumn] = []
+        var checks: [DataCheck] = []
+        var matched = Set<String>()
+
+        for attribute in entity.attributes {
+            let spec = ColumnSpec(attribute.schema)
+            let defaultValue: SQLValue?
+            do {
+                defaultValue = try attribute.defaultValue?()
+            } catch {
+                refusals.append("\(entity.name): the default value of attribute '\(attribute.name)' cannot be produced: \(error)")
+                continue
+            }
+            // A NULL default is no default for a non-optional column.
+            let usableDefault = defaultValue.flatMap { $0.isNull ? nil : $0 }
+
+            guard let (previous, _) = old.predecessor(of: attribute.schema, in: newSchema) else {
+                // Added.
+                if let value = usableDefault {
+                    direct.append(TargetColumn(spec: spec, source: .value(value)))
+                    interim.append(TargetColumn(spec: spec, source: .value(value)))
+                } else if attribute.isOptional {
+                    direct.append(TargetColumn(spec: spec, source: .value(.null)))
+                    interim.append(TargetColumn(spec: spec, source: .value(.null)))
+                } else if stepsPending {
+                    var loose = spec
+                    loose.isOptional = true
+                    interim.append(TargetColumn(spec: loose, source: .value(.null)))
+                    handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: false, convertsType: false))
+                } else {
+                    refusals.append("\(entity.name): attribute '\(attribute.name)' was added as non-optional without a default value, and LiteRecord cannot invent values for the stored records; give it a default value, make it optional, or fill it in a MigrationPlan step")
+                }
+                continue
+            }
+            matched.insert(previous.name)
+
+            var cast: AttributeType?
+            var handsType = false
+            if previous.type != attribute.type {
+                if previous.type.isNumeric && attribute.type.isNumeric {
+                    // Within one storage class (Int64 → Int8, Float → Double) the
+                    // stored values need no conversion, only the range check.
+                    if previous.type.columnType != attribute.type.columnType { cast = attribute.type }
+                    if let range = attribute.type.integerRange {
+                        checks.append(.fitsIn(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name, type: attribute.type, range: range))
+                    }
+                } else if stepsPending {
+                    handsType = true
+                } else {
+                    refusals.append("\(entity.name): attribute '\(attribute.name)' changed type from \(previous.type) to \(attribute.type); only numeric types (integers, Double, Float) are converted automatically, convert the values in a MigrationPlan step")
+                }
+            }
+
+            var fallback: SQLValue?
+            var handsNull = false
+            if previous.isOptional && !attribute.isOptional {
+                if let value = usableDefault {
+                    fallback = value
+                } else if stepsPending {
+                    handsNull = true
+                } else {
+                    checks.append(.noNulls(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name))
+                }
+            }
+
+            direct.append(TargetColumn(spec: spec, source: .column(previous.name, cast: cast, fallback: fallback)))
+            var loose = spec
+            if handsType { loose.type = nil }
+            if handsNull { loose.isOptional = true }
+            interim.append(TargetColumn(spec: loose, source: .column(previous.name, cast: handsType ? nil : cast, fallback: fallback)))
+            if handsType || handsNull {
+                handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: attribute.isOptional, convertsType: handsType))
+            }
+        }
+
+        let current = old.attributes.map(ColumnSpec.init)
+        guard stepsPending else {
+            first = TableTransform(table: entity.name, current: current, target: direct)
+            dataChecks = checks
+            return
+        }
+        // Removed columns stay while the steps run, so that a step can move
+        // their values elsewhere; a name that clashes (ignoring case) with a new
+        // column cannot stay.
+        let newNames = Set(entity.attributes.map { $0.name.lowercased() })
+        for column in current where !matched.contains(column.name) && !newNames.contains(column.name.lowercased()) {
+            interim.append(TargetColumn(spec: column, source: .copy(column.name)))
+        }
+        first = TableTransform(table: entity.name, current: current, target: interim)
+        let finalShape = entity.attributes.map { TargetColumn(spec: ColumnSpec($0.schema), source: .copy($0.name)) }
+        let finishing = TableTransform(table: entity.name, current: interim.map(\.spec), target: finalShape)
+        second = finishing.isIdentity ? nil : finishing
+        handedToSteps = handed
+        dataChecks = checks
+    }
+}
+
+extension AttributeType {
+    /// The values an integer type holds, as stored in SQLite's 64-bit
+    /// integers; `nil` when every stored integer fits (or for non-integers).
+    var integerRange: ClosedRange<Int64>? {
+        switch self {
+        case .int8: Int64(Int8.min)...Int64(Int8.max)
+        case .int16: Int64(Int16.min)...Int64(Int16.max)
+        case .int32: Int64(Int32.min)...Int64(Int32.max)
+        case .uint8: 0...Int64(UInt8.max)
+        case .uint16: 0...Int64(UInt16.max)
+        case .uint32: 0...Int64(UInt32.max)
+        case .uint, .uint64: 0...Int64.max
+        default: nil
+        }
+    }
+
+    /// The storage classes (`typeof`) a column of this type holds once its
+    /// affinity has applied (https://sqlite.org/datatype3.html#type_affinity).
+    var storageClasses: [String] {
+        switch columnType {
+        case "INTEGER": ["integer"]
+        case "REAL": ["real"]
+        case "BLOB": ["blob"]
+        default: ["text"]
+        }
+    }
+}
+
+extension Connection {
+    /// The integer result of a `COUNT(*)` query.
+    func count(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64 {
+        let statement = try makeStatement(sql)
+        defer { statement.finalize() }
+        try statement.bind(arguments)
+        guard try statement.step(), case .integer(let count) = statement.value(at: 0) else { return 0 }
+        return count
+    }
+
+    /// Runs a statement once with bound arguments, without keeping it in the
+    /// statement cache: migration statements never run twice.
+    func executeOnce(_ sql: String, _ arguments: [SQLValue] = []) throws {
+        let statement = try makeStatement(sql)
+        defer { statement.finalize() }
+        try statement.bind(arguments)
+        try statement.run()
+    }
+
+    /// The text values of the first column of a query.
+    func strings(_ sql: String, _ arguments: [SQLValue] = []) throws -> [String] {
+        let statement = try makeStatement(sql)
+        defer { statement.finalize() }
+        try statement.bind(arguments)
+        var values: [String] = []
+        while try statement.step() {
+            if case .text(let text) = statement.value(at: 0) { values.append(text) }
+        }
+        return values
+    }
+}

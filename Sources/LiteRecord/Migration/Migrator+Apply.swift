@@ -1,0 +1,240 @@
+import Foundation
+
+extension Migrator {
+    /// Everything inside the migration transaction, in an order that lets
+    /// custom steps see the new tables and columns while the removed ones are
+    /// still readable, and that creates indexes last, so that a step can remove
+    /// duplicates before a unique index is built.
+    func apply(_ work: Work, _ report: inout MigrationReport) throws {
+        // Indexes the new model does not want (including those named after an
+        // old table or column name) go first, so that no rename or DROP COLUMN
+        // trips over them.
+        for entity in work.entities {
+            try dropUnwantedIndexes(on: entity.storedTable, keeping: entity.entity, &report)
+        }
+        if work.steps.isEmpty {
+            try dropTables(work.dropped, &report)
+        }
+        for rename in work.renamed {
+            try renameTable(rename, &report)
+        }
+        for entity in work.created {
+            try performing("creating table \(entity.name)") { try connection.executeOnce(entity.createTableSQL) }
+            report.note(\.createdTables, entity.name)
+            log("created table \(entity.name)", &report)
+        }
+        for entity in work.entities {
+            try transform(entity.first, &report)
+        }
+
+        for step in work.steps {
+            try performing("custom migration step '\(step.name)'") {
+                try step.body(MigrationDatabase(connection: connection))
+                try connection.recordStepRan(step.name)
+            }
+            report.customSteps.append(step.name)
+            log("ran custom step '\(step.name)'", &report)
+        }
+
+        for entity in work.entities {
+            try verifyNoNulls(entity)
+            if let second = entity.second { try transform(second, &report) }
+            try verifyStorageClasses(entity)
+        }
+        if !work.steps.isEmpty {
+            try dropTables(work.dropped, &report)
+        }
+        for entity in to.entities {
+            try createMissingIndexes(for: entity, &report)
+        }
+
+        try performing("checking foreign keys") {
+            if let violation = try connection.rows("PRAGMA foreign_key_check").first {
+                throw LiteRecordError(.migrationFailed, "the migrated store violates a foreign key (\(violation.map(\.description).joined(separator: ", ")))")
+            }
+        }
+        try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
+        log("recorded model \(to.fingerprint)", &report)
+    }
+
+    // MARK: Tables
+
+    private func dropTables(_ tables: [String], _ report: inout MigrationReport) throws {
+        for table in tables {
+            try performing("dropping table \(table)") { try connection.executeOnce("DROP TABLE \(Connection.quote(table))") }
+            report.note(\.droppedTables, table)
+            log("dropped table \(table)", &report)
+        }
+    }
+
+    private func renameTable(_ rename: MigrationReport.TableRename, _ report: inout MigrationReport) throws {
+        try performing("renaming table \(rename.from) to \(rename.to)") {
+            let alter = { (from: String, to: String) in
+                try connection.executeOnce("ALTER TABLE \(Connection.quote(from)) RENAME TO \(Connection.quote(to))")
+            }
+            if rename.from.lowercased() == rename.to.lowercased() {
+                // Table names ignore case, so SQLite sees a case-only rename as a
+                // clash with the table itself: go through a temporary name.
+                let temporary = "literecord_rename_" + rename.to
+                try alter(rename.from, temporary)
+                try alter(temporary, rename.to)
+            } else {
+                try alter(rename.from, rename.to)
+            }
+        }
+        report.renamedTables.append(rename)
+        log("renamed table \(rename.from) to \(rename.to)", &report)
+    }
+
+    /// Brings one table to the transform's target, in place when SQLite's
+    /// `ALTER TABLE` can, else by a rebuild.
+    private func transform(_ transform: TableTransform, _ report: inout MigrationReport) throws {
+        guard !transform.isIdentity else { return }
+        if let alterations = transform.alterations {
+            for alteration in alterations {
+                try performing("altering table \(transform.table)") {
+                    try connection.executeOnce(transform.sql(for: alteration))
+                }
+                log(transform.describe(alteration), &report)
+            }
+            report.note(\.alteredTables, transform.table)
+            return
+        }
+        try performing("rebuilding table \(transform.table)") {
+            for (sql, arguments) in transform.rebuildStatements() {
+                try connection.executeOnce(sql, arguments)
+            }
+        }
+        report.note(\.rebuiltTables, transform.table)
+        log("rebuilt table \(transform.table) (\(transform.target.count) columns, rows and record IDs kept)", &report)
+    }
+
+    // MARK: Checks after custom steps
+
+    private func verifyNoNulls(_ entity: EntityMigration) throws {
+        for column in entity.handedToSteps where !column.isOptional {
+            let count = try performing("checking \(entity.entity.name).\(column.name)") {
+                try connection.count(
+                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE \(Connection.quote(column.name)) IS NULL")
+            }
+            if count > 0 {
+                throw LiteRecordError(.migrationFailed, "\(entity.entity.name): the custom steps left \(count) record(s) without a value for the non-optional attribute '\(column.name)'")
+            }
+        }
+    }
+
+    private func verifyStorageClasses(_ entity: EntityMigration) throws {
+        for column in entity.handedToSteps where column.convertsType {
+            var allowed = column.type.storageClasses
+            if column.isOptional { allowed.append("null") }
+            let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
+            let count = try performing("checking \(entity.entity.name).\(column.name)") {
+                try connection.count(
+                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE typeof(\(Connection.quote(column.name))) NOT IN (\(list))")
+            }
+            if count > 0 {
+                throw LiteRecordError(.migrationFailed, "\(entity.entity.name): after the custom steps, \(count) value(s) of attribute '\(column.name)' are not stored as \(column.type) (expected SQLite \(allowed.joined(separator: " or ")) values)")
+            }
+        }
+    }
+
+    // MARK: Indexes
+
+    /// LiteRecord's own indexes on `table`; indexes a custom step created under
+    /// other names are left alone.
+    private func literecordIndexes(on table: String) throws -> [String] {
+        try connection.strings(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? COLLATE NOCASE AND name LIKE 'literecord\\_%' ESCAPE '\\'",
+            [.text(table)])
+    }
+
+    private func dropUnwantedIndexes(on table: String, keeping entity: EntityDescription, _ report: inout MigrationReport) throws {
+        // Index names, like all SQLite identifiers, ignore case.
+        let wanted = Set(entity.indexes.map { $0.name.lowercased() })
+        for name in try literecordIndexes(on: table) where !wanted.contains(name.lowercased()) {
+            try performing("dropping index \(name)") { try connection.executeOnce("DROP INDEX \(Connection.quote(name))") }
+            report.note(\.droppedIndexes, name)
+            log("dropped index \(name)", &report)
+        }
+    }
+
+    private func createMissingIndexes(for entity: EntityDescription, _ report: inout MigrationReport) throws {
+        let existing = Set(try literecordIndexes(on: entity.tableName).map { $0.lowercased() })
+        for index in entity.indexes where !existing.contains(index.name.lowercased()) {
+            try performing("creating index \(index.name)") {
+                do {
+                    try connection.executeOnce(index.sql)
+                } catch let error as SQLiteError where index.isUnique && error.isConstraintViolation {
+                    throw LiteRecordError(
+                        .migrationFailed,
+                        "\(entity.name): attribute '\(index.column)' cannot become unique, because stored records share values of it; remove the duplicates first (a MigrationPlan step runs before indexes are created) or leave the attribute non-unique",
+                        sqlite: error)
+                }
+            }
+            report.note(\.createdIndexes, index.name)
+            log("created \(index.isUnique ? "unique index" : "index") \(index.name)", &report)
+        }
+    }
+
+    // MARK: The copy taken before migrating
+
+    /// Copies a file store to a sibling file with `VACUUM INTO`, which writes a
+    /// consistent snapshot as seen by this connection, WAL included
+    /// (https://sqlite.org/lang_vacuum.html#vacuuminto). The name depends only
+    /// on the stored model, so failed attempts replace one copy rather than
+    /// piling up copies.
+    func takeBackup() throws(LiteRecordError) -> URL? {
+        guard let url = store.url else { return nil }
+        let backup = URL(fileURLWithPath: url.path + ".pre-migration-" + from.fingerprint)
+        removeFiles(of: backup)
+        do {
+            // The target is an expression, so the path is bound like any value.
+            try connection.executeOnce("VACUUM INTO ?", [.text(backup.path)])
+        } catch {
+            removeFiles(of: backup)
+            let reason = (error as? SQLiteError)?.message ?? "\(error)"
+            throw LiteRecordError(
+                .migrationFailed,
+                "copying \(store.displayName) to \(backup.path) before migrating failed: \(reason); nothing was migrated and the store is untouched",
+                sqlite: error as? SQLiteError)
+        }
+        return backup
+    }
+
+    func removeBackup(_ backup: URL) {
+        removeFiles(of: backup)
+        if FileManager.default.fileExists(atPath: backup.path) {
+            store.logger.warning("could not remove the pre-migration copy", metadata: ["copy": "\(backup.path)"])
+        }
+    }
+
+    private func removeFiles(of database: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: database.path + suffix)
+        }
+    }
+}
+
+/// One of LiteRecord's named indexes.
+struct IndexSpec {
+    let name: String
+    let column: String
+    let isUnique: Bool
+    let sql: String
+}
+
+extension EntityDescription {
+    /// The indexes the entity's unique and indexed attributes call for, named
+    /// as ``createIndexSQL`` names them.
+    var indexes: [IndexSpec] {
+        attributes.flatMap { attribute -> [IndexSpec] in
+            [(attribute.isUnique, true), (attribute.isIndexed, false)].compactMap { wanted, unique in
+                guard wanted else { return nil }
+                return IndexSpec(
+                    name: Self.indexName(table: tableName, column: attribute.name, unique: unique),
+                    column: attribute.name, isUnique: unique,
+                    sql: Self.createIndexSQL(table: tableName, column: attribute.name, unique: unique))
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+
+extension RecordStack {
+    /// What the migration run when this stack opened its store did, or `nil`
+    /// when no migration ran (a new store, or one that already matched).
+    ///
+    /// ```swift
+    /// try RecordStack.setupAutoMigrating(storeNamed: "Notes", entities: [Note.self])
+    /// if let report = try RecordStack.current().lastMigrationReport {
+    ///     print(report.rebuiltTables)
+    /// }
+    /// ```
+    public var lastMigrationReport: MigrationReport? { store.migrationReport }
+
+    /// Whether the store called `name` (found by ``locator``) was written by a
+    /// model other than `entities`, so that opening it needs a migration.
+    ///
+    /// Choose the setup the way MagicalRecord apps checked `isRequiredMigration`:
+    ///
+    /// ```swift
+    /// let entities: [any Entity.Type] = [Note.self, Tag.self]
+    /// if try RecordStack.requiresMigration(storeNamed: "Notes", entities: entities) {
+    ///     try RecordStack.setupAutoMigrating(storeNamed: "Notes", entities: entities)
+    /// } else {
+    ///     try RecordStack.setup(storeNamed: "Notes", entities: entities)
+    /// }
+    /// ```
+    ///
+    /// - Returns: `false` when there is no store yet, or it already matches.
+    /// - Throws: ``LiteRecordError`` of kind `.invalidModel` for a bad entity
+    ///   list, `.modelMismatch` when the file is a SQLite database LiteRecord
+    ///   did not create, `.corruptStore` or `.storeUnavailable` when it cannot
+    ///   be read.
+    public static func requiresMigration(storeNamed name: String, entities: [any Entity.Type]) throws(LiteRecordError) -> Bool {
+        try requiresMigration(storeAt: locator.url(forStoreNamed: name), entities: entities)
+    }
+
+    /// Whether the store file at `url` needs a migration to be opened with
+    /// `entities`. The file is only read, never written, and a missing file is
+    /// not created. See ``requiresMigration(storeNamed:entities:)``.
+    ///
+    /// - Throws: see ``requiresMigration(storeNamed:entities:)``.
+    public static func requiresMigration(storeAt url: URL, entities: [any Entity.Type]) throws(LiteRecordError) -> Bool {
+        let model = try Model(entities: entities)
+        let path = url.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        return try withErrorContext("checking whether \(path) needs a migration") {
+            // Read-write but without create: a read-only connection would leave
+            // -wal and -shm files behind on a WAL store, while the last
+            // read-write connection removes them when it closes
+            // (https://sqlite.org/wal.html#readonly). Nothing here writes.
+            let connection = try Connection(path: path, options: Connection.OpenOptions(create: false))
+            defer { connection.close() }
+            switch try connection.storedModel() {
+            case .empty:
+                return false
+            case .foreign(let tables):
+                throw LiteRecordError(
+                    .modelMismatch,
+                    "\(path) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); no migration can open it")
+            case .model(let fingerprint, let schema):
+                return fingerprint != model.fingerprint || schema.canonicalText != model.schema.canonicalText
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import Testing
+@testable import LiteRecord
+
+/// The crash tests run the migration in a child process — this same test
+/// binary, asked through environment variables to run only
+/// ``MigrationCrashTests/childMigratesWhenAsked()`` — and kill it with SIGKILL.
+private enum Crash {
+    static let rows = 200_000
+    static let storeVariable = "LITERECORD_CRASH_STORE"
+    static let pauseVariable = "LITERECORD_CRASH_PAUSE_MARKER"
+
+    /// Base.Person with `age` as Double (a CAST rebuild of every row) and a
+    /// new optional `email`, so the migration rewrites the table and both indexes.
+    final class Person: Versioned {
+        var recordState = RecordState()
+        var values: [SQLValue]
+        init(values: [SQLValue]) { self.values = values }
+        static var attributes: [AttributeDescription] {
+            [
+                attr("name", .string, [.unique]), attr("age", .double, [.indexed]),
+                attr("nick", .string, optional: true), attr("score", .double), attr("email", .string, optional: true),
+            ]
+        }
+    }
+
+    /// Writes a Base store of `rows` records with one statement.
+    static func makeLargeStore(at url: URL) throws {
+        try RecordStack(storeAt: url, entities: [Base.Person.self]).close()
+        let connection = try Connection(path: url.path)
+        defer { connection.close() }
+        try connection.execute("""
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(rows))
+            INSERT INTO Person (name, age, nick, score)
+            SELECT 'p' || x, x % 100, CASE WHEN x % 3 = 0 THEN NULL ELSE 'n' || x END, x * 0.5 FROM n
+            """)
+    }
+
+    enum Outcome: Equatable { case old, new }
+
+    /// Opens the store the way an app would after the crash and checks that
+    /// it is wholly one model version with every row.
+    static func outcome(of url: URL) throws -> Outcome {
+        let connection = try Connection(path: url.path)
+        let fingerprint = try connection.metadata(MetadataKey.fingerprint)
+        let integrity = try connection.rows("PRAGMA integrity_check")
+        let columns = try connection.columns("Person").map(\.name)
+        let sums = try connection.rows("SELECT COUNT(*), SUM(age), SUM(score), COUNT(nick) FROM Person").first ?? []
+        connection.close()
+        #expect(integrity == [[.text("ok")]])
+        let outcome: Outcome
+        let stack: RecordStack
+        if fingerprint == Base.Person.fingerprint {
+            outcome = .old
+            #expect(columns == ["Z_PK", "name", "age", "nick", "score"])
+            #expect(sums == [.integer(Int64(rows)), .integer(Int64(rows / 100 * 4950)), .real(Double(rows) * Double(rows + 1) / 4), .integer(Int64(rows - rows / 3))])
+            stack = try RecordStack(storeAt: url, entities: [Base.Person.self])
+        } else {
+            #expect(fingerprint == Person.fingerprint)
+            outcome = .new
+            #expect(columns == ["Z_PK", "name", "age", "nick", "score", "email"])
+            #expect(sums == [.integer(Int64(rows)), .real(Double(rows / 100 * 4950)), .real(Double(rows) * Double(rows + 1) / 4), .integer(Int64(rows - rows / 3))])
+            stack = try RecordStack(storeAt: url, entities: [Person.self])
+        }
+        let context = stack.newContext()
+        #expect(try (outcome == .old ? Base.Person.count(in: context) : Person.count(in: context)) == rows)
+        try stack.close()
+        return outcome
+    }
+
+    /// Starts the child, waits until `killWhen` says so (polled every
+    /// millisecond), kills it with SIGKILL and returns whether it had to be
+    /// killed (`false` when it finished first).
+    static func runChild(store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: () -> Bool) throws -> Bool {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "childMigratesWhenAsked"]
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
+        environment[storeVariable] = store.path
+        environment[pauseVariable] = pauseMarker?.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var killed = false
+        while process.isRunning && Date() < deadline {
+            if killWhen() {
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+                break
+            }
+            usleep(1000)
+        }
+        if process.isRunning && !killed {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the child process did not reach the kill point within \(timeout) s")
+        }
+        process.waitUntilExit()
+        if killed {
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        }
+        return killed
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+@Suite("Migration: SIGKILL in the middle of migrating a large store")
+struct MigrationCrashTests {
+    /// The child's side: migrate the store named in the environment. A pause
+    /// marker makes a custom step, inside the migration transaction and after
+    /// the rebuild, announce itself and wait to be killed.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[Crash.storeVariable] != nil))
+    func childMigratesWhenAsked() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[Crash.storeVariable] else { return }
+        var migration = MigrationMode.automatic
+        if let marker = environment[Crash.pauseVariable] {
+            migration = .plan(MigrationPlan().step("pause") { _ in
+                _ = FileManager.default.createFile(atPath: marker, contents: Data())
+                sleep(60)
+            })
+        }
+        try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Crash.Person.self], migration: migration).close()
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func killedMigrationLeavesTheOldOrTheNewStoreWithAllRows() throws {
+        let store = try TemporaryStore()
+        defer { store.cleanUp() }
+        let pristine = store.folder.appendingPathComponent("pristine.sqlite")
+        try Crash.makeLargeStore(at: pristine)
+        let backup = store.url.path + ".pre-migration-" + Base.Person.fingerprint
+        let wal = store.url.path + "-wal"
+        func reset() throws {
+            for path in [store.url.path, wal, store.url.path + "-shm", backup] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+            try FileManager.default.copyItem(at: pristine, to: store.url)
+        }
+
+        // 1. Killed inside the transaction, after 200,000 rows were rebuilt
+        //    (the custom step runs after the inferred changes): the old store.
+        try reset()
+        let marker = store.folder.appendingPathComponent("paused")
+        #expect(try Crash.runChild(store: store.url, pauseMarker: marker) {
+            FileManager.default.fileExists(atPath: marker.path)
+        })
+        #expect(Crash.fileSize(wal) > 1_000_000, "the rebuild should have spilled into the WAL")
+        #expect(try Crash.outcome(of: store.url) == .old)
+
+        // 2. Killed at arbitrary moments once the transaction is writing:
+        //    either version, never a mix.
+        for threshold in [1, 4_000_000] {
+            try reset()
+            _ = try Crash.runChild(store: store.url, pauseMarker: nil) { Crash.fileSize(wal) > threshold }
+            _ = try Crash.outcome(of: store.url)
+        }
+
+        // 3. Killed once the copy is removed, which happens after COMMIT (while
+        //    the child checkpoints and closes): the new store.
+        try reset()
+        var copied = false
+        _ = try Crash.runChild(store: store.url, pauseMarker: nil) {
+            let exists = FileManager.default.fileExists(atPath: backup)
+            defer { copied = copied || exists }
+            return copied && !exists
+        }
+        #expect(try Crash.outcome(of: store.url) == .new)
+
+        // 4. Killed while the copy is being written: the old store.
+        try reset()
+        _ = try Crash.runChild(store: store.url, pauseMarker: nil) { FileManager.default.fileExists(atPath: backup) }
+        #expect(try Crash.outcome(of: store.url) == .old)
+
+        // 5. The next open replaces the half-written copy and migrates completely.
+        let stack = try RecordStack(storeAt: store.url, entities: [Crash.Person.self], migration: .automatic)
+        #expect(stack.lastMigrationReport?.rebuiltTables == ["Person"])
+        try stack.close()
+        #expect(try Crash.outcome(of: store.url) == .new)
+        #expect(!FileManager.default.fileExists(atPath: backup))
+    }
+}
+#endif
