@@ -77,7 +77,12 @@ extension FixIt {
     /// indentation.
     static func remove(_ attribute: AttributeSyntax, from variable: VariableDeclSyntax, macro: String) -> FixIt {
         var attributes = variable.attributes
-        if let index = attributes.firstIndex(where: { $0.as(AttributeSyntax.self)?.id == attribute.id }) {
+        // The macro receives the attribute and the declaration as separate
+        // copies, so the attribute is found by its text, not its identity.
+        if let index = attributes.firstIndex(where: { element in
+            guard case .attribute(let candidate) = element else { return false }
+            return candidate.trimmedDescription == attribute.trimmedDescription
+        }) {
             attributes.remove(at: index)
         }
         let trimmed = variable.with(\.attributes, attributes).with(\.leadingTrivia, variable.leadingTrivia)

@@ -103,9 +103,9 @@ struct EntityMembers {
             }
             if let originalName = property.originalName { arguments.append("originalName: \(originalName.quoted)") }
             if let initializer = property.initializer {
-                arguments.append("defaultValue: { try \(encodeCall(property, typedValue(initializer, property))) }")
+                arguments.append("defaultValue: {\ntry \(encodeCall(property, typedValue(initializer, property)))\n}")
             }
-            return "LiteRecord.AttributeDescription(\(arguments.joined(separator: ", ")))"
+            return "LiteRecord.AttributeDescription(\n\(arguments.joined(separator: ",\n"))\n)"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
         return "\(raw: access)static let attributes: [LiteRecord.AttributeDescription] = \(raw: list)"
@@ -115,11 +115,8 @@ struct EntityMembers {
         let body = model.properties.enumerated().map { index, property in
             "\(property.storageName) = \(decodeCall(property, index))"
         }
-        return """
-            \(raw: access)init(row: LiteRecord.Row) throws {
-            \(raw: body.joined(separator: "\n"))
-            }
-            """
+        let block = body.isEmpty ? "{}" : "{\n\(body.joined(separator: "\n"))\n}"
+        return "\(raw: access)init(row: LiteRecord.Row) throws \(raw: block)"
     }
 
     private var encodeAttribute: DeclSyntax {
@@ -179,7 +176,9 @@ struct EntityMembers {
     /// annotated property's value may need its type as context (`.red`,
     /// `[]`, `nil`); an inferred one has that type by itself.
     private func typedValue(_ initializer: ExprSyntax, _ property: PersistedProperty) -> String {
-        if property.typeIsInferred { return initializer.trimmedDescription }
+        if property.typeIsInferred || TypeAnalysis.inferredType(of: initializer) == property.type.declared {
+            return initializer.trimmedDescription
+        }
         let isSimple: Bool
         switch initializer.kind {
         case .integerLiteralExpr, .floatLiteralExpr, .stringLiteralExpr, .booleanLiteralExpr, .nilLiteralExpr,

@@ -264,4 +264,35 @@ import Testing
             #expect(error?.kind == .decodingFailed)
         }
     }
+
+    @Test func inferredTypes() throws {
+        #expect(Inferred.attributes.map(\.type) == [.int, .double, .bool, .json, .json, .json, .date, .int, .double])
+        #expect(Inferred.attributes.first?.name == "default")
+        let object = Inferred()
+        object.default = 7
+        object.ids = [UUID()]
+        object.counts = ["a": 1]
+        object.maybe = 3
+        let read = try roundTrip(object)
+        #expect(read.default == 7)
+        #expect(read.ratio == -0.5)
+        #expect(read.flag)
+        #expect(read.words == ["a", "b"])
+        #expect(read.ids == object.ids)
+        #expect(read.counts == ["a": 1])
+        #expect(read.stamp == object.stamp)
+        #expect(read.maybe == 3)
+        #expect(read.level == 1)
+        #expect(read.cache == [1, 2, 3])
+    }
+
+    @Test func defaultValuesAreStoredForms() throws {
+        let byName = Dictionary(uniqueKeysWithValues: AllTypes.attributes.map { ($0.name, $0) })
+        #expect(try byName["mood"]?.defaultValue?() == .text("calm"))
+        #expect(try byName["priority"]?.defaultValue?() == .integer(1))
+        #expect(try byName["double"]?.defaultValue?() == .real(0))
+        #expect(try byName["tags"]?.defaultValue?() == .text("[]"))
+        #expect(try byName["optionalPriority"]?.defaultValue?() == .null)
+        #expect(byName["optionalString"]?.defaultValue == nil)
+    }
 }

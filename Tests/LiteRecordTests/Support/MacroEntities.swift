@@ -121,3 +121,20 @@ final class FeelingAsEnum {
     var mood: Mood = .calm
     var optionalMood: Mood?
 }
+
+/// Properties whose types the macro infers from their initial values, and a
+/// name that needs backticks.
+@Entity
+final class Inferred {
+    var `default` = -1
+    var ratio = -0.5
+    var flag = true
+    var words = ["a", "b"]
+    var ids = [UUID]()
+    var counts = [String: Int]()
+    var stamp = Foundation.Date()
+    var maybe: Optional<Int> = nil
+    var level: Double = 1
+    static let unit = "m"
+    @Transient lazy var cache: [Int] = [1, 2, 3]
+}
