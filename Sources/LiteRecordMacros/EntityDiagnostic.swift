@@ -21,6 +21,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case reservedName(name: String)
     case protocolMemberName(name: String)
     case duplicateColumn(name: String, other: String)
+    case storageNameClash(name: String, property: String)
     case multipleBindings
     case unsupportedPattern
     case propertyObservers(name: String)
@@ -58,7 +59,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .missingTypeAnnotation(let name):
             "stored property '\(name)' needs a type annotation: '@Entity' cannot tell its type from the initial value"
         case .unsupportedType(let name, let type, let reason):
-            "stored property '\(name)' has type '\(type)', which LiteRecord cannot store (\(reason)); mark it '@Transient' to keep it out of the store"
+            "stored property '\(name)' has type '\(type)', which LiteRecord cannot store (\(reason)); mark it '@Transient'"
         case .implicitlyUnwrappedOptional(let name, let type):
             "stored property '\(name)' cannot be an implicitly unwrapped optional; declare it as '\(type)?'"
         case .nestedOptional(let name, let type):
@@ -69,6 +70,8 @@ enum EntityDiagnostic: DiagnosticMessage {
             "'\(name)' clashes with the 'Entity' protocol's member '\(name)'; rename the property"
         case .duplicateColumn(let name, let other):
             "stored properties '\(other)' and '\(name)' would share one column (SQLite column names ignore case); rename one"
+        case .storageNameClash(let name, let property):
+            "'\(name)' clashes with the storage '@Entity' generates for '\(property)'; rename it"
         case .multipleBindings:
             "declare each stored property of an '@Entity' class with its own 'var'"
         case .unsupportedPattern:
@@ -115,6 +118,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .reservedName: id = "reservedName"
         case .protocolMemberName: id = "protocolMemberName"
         case .duplicateColumn: id = "duplicateColumn"
+        case .storageNameClash: id = "storageNameClash"
         case .multipleBindings: id = "multipleBindings"
         case .unsupportedPattern: id = "unsupportedPattern"
         case .propertyObservers: id = "propertyObservers"

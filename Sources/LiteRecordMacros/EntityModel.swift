@@ -73,6 +73,7 @@ struct EntityModel {
             analyse(member.decl)
         }
         checkColumnNames()
+        checkStorageNames(classDecl.memberBlock.members)
     }
 
     private static func kindDescription(_ declaration: some DeclGroupSyntax) -> String {
@@ -286,6 +287,22 @@ struct EntityModel {
                 diagnose(property.node, .duplicateColumn(name: property.columnName, other: other))
             } else {
                 seen[key] = property.columnName
+            }
+        }
+    }
+
+    /// Each property's backing storage is `_name`; a member of that name
+    /// would be redeclared by the expansion.
+    private mutating func checkStorageNames(_ members: MemberBlockItemListSyntax) {
+        let storageNames = Set(properties.map(\.storageName))
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                let name = identifier.identifier.text.withoutBackticks
+                if storageNames.contains(name) {
+                    diagnose(identifier, .storageNameClash(name: name, property: String(name.dropFirst())))
+                }
             }
         }
     }

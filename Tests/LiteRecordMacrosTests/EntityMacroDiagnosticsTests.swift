@@ -22,7 +22,9 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Entity' can only be applied to a final class, not to a struct", line: 1, column: 1),
+                DiagnosticSpec(
+                    message: "'@Entity' can only be applied to a final class, not to a struct",
+                    line: 1, column: 1),
             ])
     }
 
@@ -40,7 +42,9 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Entity' can only be applied to a final class, not to an enum", line: 1, column: 1),
+                DiagnosticSpec(
+                    message: "'@Entity' can only be applied to a final class, not to an enum",
+                    line: 1, column: 1),
             ])
     }
 
@@ -58,7 +62,9 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Entity' can only be applied to a final class, not to an actor", line: 1, column: 1),
+                DiagnosticSpec(
+                    message: "'@Entity' can only be applied to a final class, not to an actor",
+                    line: 1, column: 1),
             ])
     }
 
@@ -69,20 +75,34 @@ import Testing
             public class Person {
                 var name = ""
             }
+            @Entity class Tag {
+                var label = ""
+            }
             """,
             expandedSource: """
             public class Person {
                 var name = ""
             }
+            class Tag {
+                var label = ""
+            }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Entity' class 'Person' must be 'final'", line: 2, column: 8, fixIts: [FixItSpec(message: "Add 'final'")]),
+                DiagnosticSpec(
+                    message: "'@Entity' class 'Person' must be 'final'", line: 2, column: 8,
+                    fixIts: [FixItSpec(message: "Add 'final'")]),
+                DiagnosticSpec(
+                    message: "'@Entity' class 'Tag' must be 'final'", line: 5, column: 9,
+                    fixIts: [FixItSpec(message: "Add 'final'")]),
             ],
             applyFixIts: ["Add 'final'"],
             fixedSource: """
             @Entity
             public final class Person {
                 var name = ""
+            }
+            @Entity final class Tag {
+                var label = ""
             }
             """)
     }
@@ -101,7 +121,9 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Entity' cannot be applied to the generic class 'Box'", line: 2, column: 13),
+                DiagnosticSpec(
+                    message: "'@Entity' cannot be applied to the generic class 'Box'",
+                    line: 2, column: 13),
             ])
     }
 
@@ -119,8 +141,12 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'name:' must be a plain string literal", line: 1, column: 15),
-                DiagnosticSpec(message: "'originalName:' must be a plain string literal", line: 1, column: 38),
+                DiagnosticSpec(
+                    message: "'name:' must be a plain string literal",
+                    line: 1, column: 15),
+                DiagnosticSpec(
+                    message: "'originalName:' must be a plain string literal",
+                    line: 1, column: 38),
             ])
     }
 
@@ -145,8 +171,12 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "the entity name must not be empty", line: 1, column: 15),
-                DiagnosticSpec(message: "the entity name 'sqlite_master' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord", line: 5, column: 15),
+                DiagnosticSpec(
+                    message: "the entity name must not be empty",
+                    line: 1, column: 15),
+                DiagnosticSpec(
+                    message: "the entity name 'sqlite_master' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord",
+                    line: 5, column: 15),
             ])
     }
 
@@ -166,7 +196,10 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "stored property 'id' must be a 'var': LiteRecord sets it when it reads a record", line: 3, column: 5, fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
+                DiagnosticSpec(
+                    message: "stored property 'id' must be a 'var': LiteRecord sets it when it reads a record",
+                    line: 3, column: 5,
+                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
             ],
             applyFixIts: ["Replace 'let' with 'var'"],
             fixedSource: """
@@ -193,8 +226,14 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "stored property 'score' needs a type annotation: '@Entity' cannot tell its type from the initial value", line: 3, column: 9, fixIts: [FixItSpec(message: "Add a type annotation")]),
-                DiagnosticSpec(message: "stored property 'createdAt' needs a type annotation: '@Entity' cannot tell its type from the initial value", line: 4, column: 9, fixIts: [FixItSpec(message: "Add the type annotation ': Date'")]),
+                DiagnosticSpec(
+                    message: "stored property 'score' needs a type annotation: '@Entity' cannot tell its type from the initial value",
+                    line: 3, column: 9,
+                    fixIts: [FixItSpec(message: "Add a type annotation")]),
+                DiagnosticSpec(
+                    message: "stored property 'createdAt' needs a type annotation: '@Entity' cannot tell its type from the initial value",
+                    line: 4, column: 9,
+                    fixIts: [FixItSpec(message: "Add the type annotation ': Date'")]),
             ],
             applyFixIts: ["Add a type annotation", "Add the type annotation ': Date'"],
             fixedSource: """
@@ -236,15 +275,39 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "stored property 'onChange' has type '() -> Void', which LiteRecord cannot store (a function type); mark it '@Transient' to keep it out of the store", line: 3, column: 19, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'handler' has type '(@Sendable (Int) -> Void)?', which LiteRecord cannot store (a function type); mark it '@Transient' to keep it out of the store", line: 4, column: 18, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'pair' has type '(Int, String)', which LiteRecord cannot store (a tuple); mark it '@Transient' to keep it out of the store", line: 5, column: 15, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'delegate' has type 'any Delegate', which LiteRecord cannot store (an existential 'any' type); mark it '@Transient' to keep it out of the store", line: 6, column: 19),
-                DiagnosticSpec(message: "stored property 'shape' has type 'some Shape', which LiteRecord cannot store (an opaque 'some' type); mark it '@Transient' to keep it out of the store", line: 7, column: 16),
-                DiagnosticSpec(message: "stored property 'anything' has type 'Any', which LiteRecord cannot store (an existential type); mark it '@Transient' to keep it out of the store", line: 8, column: 19, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'kind' has type 'Any.Type', which LiteRecord cannot store (a metatype); mark it '@Transient' to keep it out of the store", line: 9, column: 15, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'both' has type 'Codable & Hashable', which LiteRecord cannot store (a protocol composition); mark it '@Transient' to keep it out of the store", line: 10, column: 15),
-                DiagnosticSpec(message: "stored property 'callbacks' has type '[() -> Void]', which LiteRecord cannot store (it contains a function type); mark it '@Transient' to keep it out of the store", line: 11, column: 20, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'onChange' has type '() -> Void', which LiteRecord cannot store (a function type); mark it '@Transient'",
+                    line: 3, column: 19,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'handler' has type '(@Sendable (Int) -> Void)?', which LiteRecord cannot store (a function type); mark it '@Transient'",
+                    line: 4, column: 18,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'pair' has type '(Int, String)', which LiteRecord cannot store (a tuple); mark it '@Transient'",
+                    line: 5, column: 15,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'delegate' has type 'any Delegate', which LiteRecord cannot store (an existential 'any' type); mark it '@Transient'",
+                    line: 6, column: 19),
+                DiagnosticSpec(
+                    message: "stored property 'shape' has type 'some Shape', which LiteRecord cannot store (an opaque 'some' type); mark it '@Transient'",
+                    line: 7, column: 16),
+                DiagnosticSpec(
+                    message: "stored property 'anything' has type 'Any', which LiteRecord cannot store (an existential type); mark it '@Transient'",
+                    line: 8, column: 19,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'kind' has type 'Any.Type', which LiteRecord cannot store (a metatype); mark it '@Transient'",
+                    line: 9, column: 15,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'both' has type 'Codable & Hashable', which LiteRecord cannot store (a protocol composition); mark it '@Transient'",
+                    line: 10, column: 15),
+                DiagnosticSpec(
+                    message: "stored property 'callbacks' has type '[() -> Void]', which LiteRecord cannot store (it contains a function type); mark it '@Transient'",
+                    line: 11, column: 20,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
             ],
             applyFixIts: ["Mark it '@Transient'"],
             fixedSource: """
@@ -279,8 +342,13 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "stored property 'nickname' cannot be an implicitly unwrapped optional; declare it as 'String?'", line: 3, column: 19, fixIts: [FixItSpec(message: "Declare it as 'String?'")]),
-                DiagnosticSpec(message: "stored property 'middleName' has the nested optional type 'String??', which a NULL-able column cannot represent", line: 4, column: 21),
+                DiagnosticSpec(
+                    message: "stored property 'nickname' cannot be an implicitly unwrapped optional; declare it as 'String?'",
+                    line: 3, column: 19,
+                    fixIts: [FixItSpec(message: "Declare it as 'String?'")]),
+                DiagnosticSpec(
+                    message: "stored property 'middleName' has the nested optional type 'String??', which a NULL-able column cannot represent",
+                    line: 4, column: 21),
             ],
             applyFixIts: ["Declare it as 'String?'"],
             fixedSource: """
@@ -312,10 +380,18 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'rowid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property", line: 3, column: 9),
-                DiagnosticSpec(message: "'Z_PK' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property", line: 4, column: 9),
-                DiagnosticSpec(message: "'oid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property", line: 5, column: 9),
-                DiagnosticSpec(message: "'_rowid_' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property", line: 6, column: 9),
+                DiagnosticSpec(
+                    message: "'rowid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    line: 3, column: 9),
+                DiagnosticSpec(
+                    message: "'Z_PK' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    line: 4, column: 9),
+                DiagnosticSpec(
+                    message: "'oid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    line: 5, column: 9),
+                DiagnosticSpec(
+                    message: "'_rowid_' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    line: 6, column: 9),
             ])
     }
 
@@ -337,9 +413,15 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'recordState' clashes with the 'Entity' protocol's member 'recordState'; rename the property", line: 3, column: 9),
-                DiagnosticSpec(message: "'recordID' clashes with the 'Entity' protocol's member 'recordID'; rename the property", line: 4, column: 9),
-                DiagnosticSpec(message: "'context' clashes with the 'Entity' protocol's member 'context'; rename the property", line: 5, column: 9),
+                DiagnosticSpec(
+                    message: "'recordState' clashes with the 'Entity' protocol's member 'recordState'; rename the property",
+                    line: 3, column: 9),
+                DiagnosticSpec(
+                    message: "'recordID' clashes with the 'Entity' protocol's member 'recordID'; rename the property",
+                    line: 4, column: 9),
+                DiagnosticSpec(
+                    message: "'context' clashes with the 'Entity' protocol's member 'context'; rename the property",
+                    line: 5, column: 9),
             ])
     }
 
@@ -359,7 +441,31 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "stored properties 'name' and 'Name' would share one column (SQLite column names ignore case); rename one", line: 4, column: 9),
+                DiagnosticSpec(
+                    message: "stored properties 'name' and 'Name' would share one column (SQLite column names ignore case); rename one",
+                    line: 4, column: 9),
+            ])
+    }
+
+    @Test func memberNamedLikeGeneratedStorage() {
+        assertExpansion(
+            """
+            @Entity
+            final class Person {
+                var name = ""
+                @Transient var _name = ""
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name = ""
+                var _name = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'_name' clashes with the storage '@Entity' generates for 'name'; rename it",
+                    line: 4, column: 20),
             ])
     }
 
@@ -395,12 +501,26 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "declare each stored property of an '@Entity' class with its own 'var'", line: 3, column: 5),
-                DiagnosticSpec(message: "'@Entity' supports stored properties with a plain name only", line: 4, column: 9),
-                DiagnosticSpec(message: "lazy property 'cache' cannot be stored; mark it '@Transient'", line: 5, column: 5, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "'weak' property 'parent' cannot be stored; mark it '@Transient'", line: 6, column: 5, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
-                DiagnosticSpec(message: "stored property 'name' cannot have 'willSet' or 'didSet' observers, because '@Entity' generates its accessors; mark it '@Transient' or move the logic elsewhere", line: 7, column: 5),
-                DiagnosticSpec(message: "'@Entity' does not support stored properties inside '#if'; declare them unconditionally", line: 10, column: 5),
+                DiagnosticSpec(
+                    message: "declare each stored property of an '@Entity' class with its own 'var'",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "'@Entity' supports stored properties with a plain name only",
+                    line: 4, column: 9),
+                DiagnosticSpec(
+                    message: "lazy property 'cache' cannot be stored; mark it '@Transient'",
+                    line: 5, column: 5,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "'weak' property 'parent' cannot be stored; mark it '@Transient'",
+                    line: 6, column: 5,
+                    fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+                DiagnosticSpec(
+                    message: "stored property 'name' cannot have 'willSet' or 'didSet' observers, because '@Entity' generates its accessors; mark it '@Transient' or move the logic elsewhere",
+                    line: 7, column: 5),
+                DiagnosticSpec(
+                    message: "'@Entity' does not support stored properties inside '#if'; declare them unconditionally",
+                    line: 10, column: 5),
             ])
     }
 
@@ -421,7 +541,10 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Attribute' cannot be applied to the computed property 'initials'; only stored properties are columns", line: 3, column: 5, fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
+                DiagnosticSpec(
+                    message: "'@Attribute' cannot be applied to the computed property 'initials'; only stored properties are columns",
+                    line: 3, column: 5,
+                    fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
             ],
             applyFixIts: ["Remove '@Attribute'"],
             fixedSource: """
@@ -451,11 +574,23 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Attribute' cannot be applied to the static property 'count'; only instance properties are columns", line: 2, column: 5, fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
-                DiagnosticSpec(message: "property 'scratch' cannot be both '@Attribute' and '@Transient'", line: 3, column: 5, fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
-                DiagnosticSpec(message: "'.primary' is not an '@Attribute' option; write '.unique' or '.indexed'", line: 4, column: 16),
-                DiagnosticSpec(message: "'originalName:' must be a plain string literal", line: 4, column: 40),
-                DiagnosticSpec(message: "'@Attribute' can only be applied to a stored property", line: 5, column: 5),
+                DiagnosticSpec(
+                    message: "'@Attribute' cannot be applied to the static property 'count'; only instance properties are columns",
+                    line: 2, column: 5,
+                    fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
+                DiagnosticSpec(
+                    message: "property 'scratch' cannot be both '@Attribute' and '@Transient'",
+                    line: 3, column: 5,
+                    fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
+                DiagnosticSpec(
+                    message: "'.primary' is not an '@Attribute' option; write '.unique' or '.indexed'",
+                    line: 4, column: 16),
+                DiagnosticSpec(
+                    message: "'originalName:' must be a plain string literal",
+                    line: 4, column: 40),
+                DiagnosticSpec(
+                    message: "'@Attribute' can only be applied to a stored property",
+                    line: 5, column: 5),
             ],
             applyFixIts: ["Remove '@Attribute'"],
             fixedSource: """
@@ -485,8 +620,14 @@ import Testing
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Transient' property 'cache' needs a default value: objects read from the store start with it", line: 3, column: 20, fixIts: [FixItSpec(message: "Add a default value")]),
-                DiagnosticSpec(message: "'@Transient' has no effect on the computed property 'label'", line: 4, column: 5, severity: .warning, fixIts: [FixItSpec(message: "Remove '@Transient'")]),
+                DiagnosticSpec(
+                    message: "'@Transient' property 'cache' needs a default value: objects read from the store start with it",
+                    line: 3, column: 20,
+                    fixIts: [FixItSpec(message: "Add a default value")]),
+                DiagnosticSpec(
+                    message: "'@Transient' has no effect on the computed property 'label'",
+                    line: 4, column: 5, severity: .warning,
+                    fixIts: [FixItSpec(message: "Remove '@Transient'")]),
             ],
             applyFixIts: ["Add a default value", "Remove '@Transient'"],
             fixedSource: """
