@@ -279,4 +279,29 @@ extension MacroPerson: PersonRecord {}
         let (_, statements) = try stack.recordingSQL { try context.save() }
         #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "AllTypes" SET "settings" = ? WHERE "Z_PK" = ?"#])
     }
+
+    @Test func theDocumentedEntityWorks() throws {
+        let stack = try RecordStack(inMemoryWith: [APIExamplePerson.self])
+        let context = stack.newContext()
+        let ann = APIExamplePerson(name: "Ann", age: 31)
+        let identifierBeforeInsert = ann.identifier
+        ann.scratch = 99
+        context.insert(ann)
+        #expect(ann.identifier != identifierBeforeInsert)
+        ann.tags = ["friend"]
+        try context.save()
+
+        let created = APIExamplePerson.create(in: context)
+        created.name = "Bob"
+        try context.save()
+
+        let other = stack.newContext()
+        let found = try #require(try APIExamplePerson.findFirst(byAttribute: "name", withValue: "Ann", in: other))
+        #expect(found.identifier == ann.identifier)
+        #expect(found.tags == ["friend"])
+        #expect(found.createdAt == ann.createdAt)
+        #expect(found.scratch == 0)
+        #expect(try APIExamplePerson.count(in: other) == 2)
+        #expect(APIExamplePerson.attributes.map(\.name) == ["identifier", "name", "age", "email", "createdAt", "tags"])
+    }
 }
