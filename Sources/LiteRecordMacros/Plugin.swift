@@ -3,5 +3,10 @@ import SwiftSyntaxMacros
 
 @main
 struct LiteRecordMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = []
+    let providingMacros: [any Macro.Type] = [
+        EntityMacro.self,
+        PersistedPropertyMacro.self,
+        AttributeMacro.self,
+        TransientMacro.self,
+    ]
 }

@@ -18,3 +18,10 @@ final class TemporaryDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+/// Runs `body` with a fresh ``TemporaryDirectory``, removed when `body`
+/// returns or throws.
+func withTemporaryDirectory<T>(_ function: String = #function, _ body: (URL) throws -> T) throws -> T {
+    let directory = try TemporaryDirectory(function)
+    return try withExtendedLifetime(directory) { try body(directory.url) }
+}

@@ -1,0 +1,185 @@
+import SwiftDiagnostics
+
+/// Every diagnostic the LiteRecord macros emit. Messages are part of the
+/// user-facing contract: tests pin them down word for word, so change them
+/// deliberately.
+enum EntityDiagnostic: DiagnosticMessage {
+    // The class
+    case notAClass(kind: String)
+    case classNotFinal(className: String)
+    case genericClass(className: String)
+    case invalidName(label: String)
+    case emptyEntityName
+    case reservedEntityName(name: String)
+
+    // Stored properties
+    case storedLet(name: String)
+    case missingTypeAnnotation(name: String)
+    case unsupportedType(name: String, type: String, reason: String)
+    case implicitlyUnwrappedOptional(name: String, type: String)
+    case nestedOptional(name: String, type: String)
+    case reservedName(name: String)
+    case protocolMemberName(name: String)
+    case duplicateColumn(name: String, other: String)
+    case storageNameClash(name: String, property: String)
+    case multipleBindings
+    case unsupportedPattern
+    case propertyObservers(name: String)
+    case lazyProperty(name: String)
+    case referenceStorage(name: String, kind: String)
+    case conditionalMembers
+
+    // @Attribute and @Transient
+    case notOnVariable(macro: String)
+    case attributeOnComputedProperty(name: String)
+    case attributeOnStaticProperty(name: String)
+    case attributeWithTransient(name: String)
+    case invalidAttributeOption(text: String)
+    case transientOnComputedProperty(name: String)
+    case transientNeedsDefault(name: String)
+
+    static let reservedColumnList = "z_pk, rowid, oid, _rowid_"
+
+    var message: String {
+        switch self {
+        case .notAClass(let kind):
+            "'@Entity' can only be applied to a final class, not to \(kind)"
+        case .classNotFinal(let className):
+            "'@Entity' class '\(className)' must be 'final'"
+        case .genericClass(let className):
+            "'@Entity' cannot be applied to the generic class '\(className)'"
+        case .invalidName(let label):
+            "'\(label):' must be a plain string literal"
+        case .emptyEntityName:
+            "the entity name must not be empty"
+        case .reservedEntityName(let name):
+            "the entity name '\(name)' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord"
+        case .storedLet(let name):
+            "stored property '\(name)' must be a 'var': LiteRecord sets it when it reads a record"
+        case .missingTypeAnnotation(let name):
+            "stored property '\(name)' needs a type annotation: '@Entity' cannot tell its type from the initial value"
+        case .unsupportedType(let name, let type, let reason):
+            "stored property '\(name)' has type '\(type)', which LiteRecord cannot store (\(reason)); mark it '@Transient'"
+        case .implicitlyUnwrappedOptional(let name, let type):
+            "stored property '\(name)' cannot be an implicitly unwrapped optional; declare it as '\(type)?'"
+        case .nestedOptional(let name, let type):
+            "stored property '\(name)' has the nested optional type '\(type)', which a NULL-able column cannot represent"
+        case .reservedName(let name):
+            "'\(name)' is a column name LiteRecord reserves (\(Self.reservedColumnList)); rename the property"
+        case .protocolMemberName(let name):
+            "'\(name)' clashes with the 'Entity' protocol's member '\(name)'; rename the property"
+        case .duplicateColumn(let name, let other):
+            "stored properties '\(other)' and '\(name)' would share one column (SQLite column names ignore case); rename one"
+        case .storageNameClash(let name, let property):
+            "'\(name)' clashes with the storage '@Entity' generates for '\(property)'; rename it"
+        case .multipleBindings:
+            "declare each stored property of an '@Entity' class with its own 'var'"
+        case .unsupportedPattern:
+            "'@Entity' supports stored properties with a plain name only"
+        case .propertyObservers(let name):
+            "stored property '\(name)' cannot have 'willSet' or 'didSet' observers, because '@Entity' generates its accessors; mark it '@Transient' or move the logic elsewhere"
+        case .lazyProperty(let name):
+            "lazy property '\(name)' cannot be stored; mark it '@Transient'"
+        case .referenceStorage(let name, let kind):
+            "'\(kind)' property '\(name)' cannot be stored; mark it '@Transient'"
+        case .conditionalMembers:
+            "'@Entity' does not support stored properties inside '#if'; declare them unconditionally"
+        case .notOnVariable(let macro):
+            "'@\(macro)' can only be applied to a stored property"
+        case .attributeOnComputedProperty(let name):
+            "'@Attribute' cannot be applied to the computed property '\(name)'; only stored properties are columns"
+        case .attributeOnStaticProperty(let name):
+            "'@Attribute' cannot be applied to the static property '\(name)'; only instance properties are columns"
+        case .attributeWithTransient(let name):
+            "property '\(name)' cannot be both '@Attribute' and '@Transient'"
+        case .invalidAttributeOption(let text):
+            "'\(text)' is not an '@Attribute' option; write '.unique' or '.indexed'"
+        case .transientOnComputedProperty(let name):
+            "'@Transient' has no effect on the computed property '\(name)'"
+        case .transientNeedsDefault(let name):
+            "'@Transient' property '\(name)' needs a default value: objects read from the store start with it"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id: String
+        switch self {
+        case .notAClass: id = "notAClass"
+        case .classNotFinal: id = "classNotFinal"
+        case .genericClass: id = "genericClass"
+        case .invalidName: id = "invalidName"
+        case .emptyEntityName: id = "emptyEntityName"
+        case .reservedEntityName: id = "reservedEntityName"
+        case .storedLet: id = "storedLet"
+        case .missingTypeAnnotation: id = "missingTypeAnnotation"
+        case .unsupportedType: id = "unsupportedType"
+        case .implicitlyUnwrappedOptional: id = "implicitlyUnwrappedOptional"
+        case .nestedOptional: id = "nestedOptional"
+        case .reservedName: id = "reservedName"
+        case .protocolMemberName: id = "protocolMemberName"
+        case .duplicateColumn: id = "duplicateColumn"
+        case .storageNameClash: id = "storageNameClash"
+        case .multipleBindings: id = "multipleBindings"
+        case .unsupportedPattern: id = "unsupportedPattern"
+        case .propertyObservers: id = "propertyObservers"
+        case .lazyProperty: id = "lazyProperty"
+        case .referenceStorage: id = "referenceStorage"
+        case .conditionalMembers: id = "conditionalMembers"
+        case .notOnVariable: id = "notOnVariable"
+        case .attributeOnComputedProperty: id = "attributeOnComputedProperty"
+        case .attributeOnStaticProperty: id = "attributeOnStaticProperty"
+        case .attributeWithTransient: id = "attributeWithTransient"
+        case .invalidAttributeOption: id = "invalidAttributeOption"
+        case .transientOnComputedProperty: id = "transientOnComputedProperty"
+        case .transientNeedsDefault: id = "transientNeedsDefault"
+        }
+        return MessageID(domain: "LiteRecordMacros", id: id)
+    }
+
+    var severity: DiagnosticSeverity {
+        switch self {
+        case .transientOnComputedProperty: .warning
+        default: .error
+        }
+    }
+}
+
+/// The fix-its offered with ``EntityDiagnostic``s.
+enum EntityFixIt: FixItMessage {
+    case addFinal
+    case replaceLetWithVar
+    case addTypeAnnotation(type: String)
+    case addTypePlaceholder
+    case markTransient
+    case makeOptional(type: String)
+    case removeAttribute(macro: String)
+    case addDefaultValue
+
+    var message: String {
+        switch self {
+        case .addFinal: "Add 'final'"
+        case .replaceLetWithVar: "Replace 'let' with 'var'"
+        case .addTypeAnnotation(let type): "Add the type annotation ': \(type)'"
+        case .addTypePlaceholder: "Add a type annotation"
+        case .markTransient: "Mark it '@Transient'"
+        case .makeOptional(let type): "Declare it as '\(type)?'"
+        case .removeAttribute(let macro): "Remove '@\(macro)'"
+        case .addDefaultValue: "Add a default value"
+        }
+    }
+
+    var fixItID: MessageID {
+        let id: String
+        switch self {
+        case .addFinal: id = "addFinal"
+        case .replaceLetWithVar: id = "replaceLetWithVar"
+        case .addTypeAnnotation: id = "addTypeAnnotation"
+        case .addTypePlaceholder: id = "addTypePlaceholder"
+        case .markTransient: id = "markTransient"
+        case .makeOptional: id = "makeOptional"
+        case .removeAttribute: id = "removeAttribute"
+        case .addDefaultValue: id = "addDefaultValue"
+        }
+        return MessageID(domain: "LiteRecordMacros", id: id)
+    }
+}

@@ -1,0 +1,193 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@Entity`: implements the `Entity` protocol for a final class.
+///
+/// - member: the protocol's members, reading straight into the backing
+///   storage of each property;
+/// - memberAttribute: `@_PersistedProperty(index:)` on each stored property,
+///   which turns it into change-tracking accessors over that storage;
+/// - extension: the `Entity` (and, where it applies, `DefaultInitializable`)
+///   conformance.
+public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        let model = EntityModel(node: node, declaration: declaration)
+        for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
+        // Generating members for a broken declaration only buries the real
+        // error under follow-up errors in code the user never wrote.
+        guard !model.hasErrors else { return [] }
+        return EntityMembers(model: model).declarations
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard let variable = member.as(VariableDeclSyntax.self), !variable.isStatic,
+            variable.attributes.attribute(named: "_PersistedProperty") == nil,
+            let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return [] }
+        let model = EntityModel(node: node, declaration: declaration)
+        guard !model.hasErrors, let index = model.properties.firstIndex(where: { $0.name == name }) else { return [] }
+        return ["@_PersistedProperty(index: \(raw: index))"]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        let model = EntityModel(node: node, declaration: declaration)
+        guard !model.hasErrors else { return [] }
+        // `protocols` lists only the conformances the type does not declare yet.
+        let missing = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
+        var conformances: [String] = []
+        if missing.contains("Entity") { conformances.append("LiteRecord.Entity") }
+        if missing.contains("DefaultInitializable"), model.isDefaultInitializable {
+            conformances.append("LiteRecord.DefaultInitializable")
+        }
+        guard !conformances.isEmpty else { return [] }
+        let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
+        guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }
+        return [ext]
+    }
+}
+
+/// The members `@Entity` adds to a class, as source text.
+struct EntityMembers {
+    let model: EntityModel
+
+    private var access: String { model.access.memberModifier }
+    private var coding: String { "LiteRecord.AttributeCoding" }
+
+    var declarations: [DeclSyntax] {
+        var result: [DeclSyntax] = [
+            "\(raw: access)var recordState = LiteRecord.RecordState()",
+            "\(raw: access)static let entityName = \(raw: model.entityName.quoted)",
+        ]
+        if let originalName = model.originalName {
+            result.append("\(raw: access)static let entityOriginalName: String? = \(raw: originalName.quoted)")
+        }
+        result.append("\(raw: access)static let tracksChanges = true")
+        result.append(attributes)
+        result.append(initFromRow)
+        if model.generatesDefaultInit {
+            result.append("\(raw: access)init() {}")
+        }
+        result.append(encodeAttribute)
+        result.append(decodeAttribute)
+        result.append(attributeIndex)
+        return result
+    }
+
+    private var attributes: DeclSyntax {
+        let entries = model.properties.map { property in
+            var arguments = [
+                property.columnName.quoted,
+                "type: \(coding).type(of: \(property.type.wrapped).self)",
+            ]
+            if property.type.isOptional { arguments.append("isOptional: true") }
+            if !property.options.isEmpty {
+                arguments.append("options: [\(property.options.map { "." + $0 }.joined(separator: ", "))]")
+            }
+            if let originalName = property.originalName { arguments.append("originalName: \(originalName.quoted)") }
+            if let initializer = property.initializer {
+                arguments.append("defaultValue: {\ntry \(encodeCall(property, typedValue(initializer, property)))\n}")
+            }
+            return "LiteRecord.AttributeDescription(\n\(arguments.joined(separator: ",\n"))\n)"
+        }
+        let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
+        return "\(raw: access)static let attributes: [LiteRecord.AttributeDescription] = \(raw: list)"
+    }
+
+    private var initFromRow: DeclSyntax {
+        let body = model.properties.enumerated().map { index, property in
+            "\(property.storageName) = \(decodeCall(property, index))"
+        }
+        let block = body.isEmpty ? "{}" : "{\n\(body.joined(separator: "\n"))\n}"
+        return "\(raw: access)init(row: LiteRecord.Row) throws \(raw: block)"
+    }
+
+    private var encodeAttribute: DeclSyntax {
+        let cases = model.properties.enumerated().map { index, property in
+            "case \(index):\ntry \(encodeCall(property, property.storageName))\n"
+        }
+        return """
+            \(raw: access)func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+            switch index {
+            \(raw: cases.joined())default:
+            .null
+            }
+            }
+            """
+    }
+
+    private var decodeAttribute: DeclSyntax {
+        let cases = model.properties.enumerated().map { index, property in
+            "case \(index):\n\(property.storageName) = \(decodeCall(property, index))\n"
+        }
+        return """
+            \(raw: access)func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+            switch index {
+            \(raw: cases.joined())default:
+            break
+            }
+            }
+            """
+    }
+
+    private var attributeIndex: DeclSyntax {
+        let cases = model.properties.enumerated().map { index, property in
+            "case \\\(model.className).\(property.name):\n\(index)\n"
+        }
+        return """
+            \(raw: access)static func attributeIndex(for keyPath: PartialKeyPath<\(raw: model.className)>) -> Int? {
+            switch keyPath {
+            \(raw: cases.joined())default:
+            nil
+            }
+            }
+            """
+    }
+
+    // MARK: Calls
+
+    private func decodeCall(_ property: PersistedProperty, _ index: Int) -> String {
+        let function = property.type.isOptional ? "decodeOptional" : "decode"
+        return "try row.\(function)(\(property.type.wrapped).self, at: \(index))"
+    }
+
+    private func encodeCall(_ property: PersistedProperty, _ value: String) -> String {
+        "\(coding).\(property.type.isOptional ? "encodeOptional" : "encode")(\(value))"
+    }
+
+    /// The initial value as an expression of the property's type: an
+    /// annotated property's value may need its type as context (`.red`,
+    /// `[]`, `nil`); an inferred one has that type by itself.
+    private func typedValue(_ initializer: ExprSyntax, _ property: PersistedProperty) -> String {
+        if property.typeIsInferred || TypeAnalysis.inferredType(of: initializer) == property.type.declared {
+            return initializer.trimmedDescription
+        }
+        let isSimple: Bool
+        switch initializer.kind {
+        case .integerLiteralExpr, .floatLiteralExpr, .stringLiteralExpr, .booleanLiteralExpr, .nilLiteralExpr,
+            .declReferenceExpr, .memberAccessExpr, .functionCallExpr, .arrayExpr, .dictionaryExpr, .tupleExpr:
+            isSimple = true
+        default:
+            isSimple = false
+        }
+        let value = isSimple ? initializer.trimmedDescription : "(\(initializer.trimmedDescription))"
+        return "\(value) as \(property.type.declared)"
+    }
+}

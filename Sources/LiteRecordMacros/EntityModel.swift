@@ -1,0 +1,360 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// One stored property that becomes a column.
+struct PersistedProperty {
+    /// The name as written, possibly in backticks.
+    var name: String
+    /// The column name: the name without backticks.
+    var columnName: String
+    var type: StoredType
+    var initializer: ExprSyntax?
+    /// Whether `initializer` was the source of `type` (so it needs no `as`).
+    var typeIsInferred: Bool
+    var options: [String]
+    var originalName: String?
+    /// The property's name in the source, for diagnostics.
+    var node: Syntax
+
+    /// The backing storage generated next to the property.
+    var storageName: String { "_" + columnName }
+}
+
+/// Everything `@Entity` learns from a class declaration, and what is wrong
+/// with it. Each macro role analyses the declaration afresh (roles run
+/// independently); only the member role reports the diagnostics, so they
+/// appear once.
+struct EntityModel {
+    var className = ""
+    var access: AccessLevel = .internal
+    var entityName = ""
+    var originalName: String?
+    var properties: [PersistedProperty] = []
+    /// Every stored property, persisted or transient, starts with a value
+    /// without an initializer assigning it.
+    var allPropertiesHaveDefaults = true
+    var declaresInitializers = false
+    /// An `init()` that can witness `DefaultInitializable.init()`.
+    var hasUsableDefaultInit = false
+    var diagnostics: [Diagnostic] = []
+
+    var hasErrors: Bool { diagnostics.contains { $0.diagMessage.severity == .error } }
+
+    /// Whether the class becomes `DefaultInitializable`: an `init()` exists or
+    /// is generated, and it can start every property at its default.
+    var isDefaultInitializable: Bool {
+        allPropertiesHaveDefaults && (hasUsableDefaultInit || !declaresInitializers)
+    }
+
+    /// Whether the macro must declare `init()` itself: its own `init(row:)`
+    /// suppresses the one Swift would otherwise synthesize.
+    var generatesDefaultInit: Bool { allPropertiesHaveDefaults && !declaresInitializers }
+
+    static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
+    static let protocolMemberNames: Set<String> = ["recordState", "recordID", "context"]
+
+    init(node: AttributeSyntax, declaration: some DeclGroupSyntax) {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            diagnose(node, .notAClass(kind: Self.kindDescription(declaration)))
+            return
+        }
+        className = classDecl.name.text
+        access = classDecl.modifiers.accessLevel ?? .internal
+        if classDecl.modifiers.contains(.open) { access = .public }
+        entityName = className.withoutBackticks
+        readArguments(of: node)
+        if !classDecl.modifiers.contains(.final) {
+            diagnoseNotFinal(classDecl)
+        }
+        if classDecl.genericParameterClause != nil {
+            diagnose(classDecl.name, .genericClass(className: className))
+        }
+        for member in classDecl.memberBlock.members {
+            analyse(member.decl)
+        }
+        checkColumnNames()
+        checkStorageNames(classDecl.memberBlock.members)
+    }
+
+    private static func kindDescription(_ declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(StructDeclSyntax.self) { return "a struct" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+
+    // MARK: The attribute's arguments
+
+    private mutating func readArguments(of node: AttributeSyntax) {
+        for argument in node.argumentList {
+            guard let label = argument.label?.text else { continue }
+            guard let value = argument.expression.plainStringLiteral else {
+                if !argument.expression.is(NilLiteralExprSyntax.self) {
+                    diagnose(argument.expression, .invalidName(label: label))
+                }
+                continue
+            }
+            switch label {
+            case "name":
+                if value.isEmpty {
+                    diagnose(argument.expression, .emptyEntityName)
+                } else if value.lowercased().hasPrefix("sqlite_") || value.lowercased().hasPrefix("literecord_") {
+                    diagnose(argument.expression, .reservedEntityName(name: value))
+                } else {
+                    entityName = value
+                }
+            case "originalName":
+                if value.isEmpty {
+                    diagnose(argument.expression, .emptyEntityName)
+                } else {
+                    originalName = value
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func diagnoseNotFinal(_ classDecl: ClassDeclSyntax) {
+        // `final` goes before `class`, after any other modifiers.
+        let newKeyword = classDecl.classKeyword.with(
+            \.leadingTrivia, classDecl.classKeyword.leadingTrivia + Trivia(pieces: [.unexpectedText("final"), .spaces(1)]))
+        diagnose(
+            classDecl.classKeyword, .classNotFinal(className: className),
+            fixIt: FixIt(message: EntityFixIt.addFinal, changes: [.replace(oldNode: Syntax(classDecl.classKeyword), newNode: Syntax(newKeyword))]))
+    }
+
+    // MARK: Members
+
+    private mutating func analyse(_ decl: DeclSyntax) {
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            analyse(variable)
+        } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+            noteInitializer(initializer)
+        } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
+            let hasStoredProperty = conditional.clauses.contains { clause in
+                guard case .decls(let members) = clause.elements else { return false }
+                return members.contains { member in
+                    guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { return false }
+                    return variable.bindings.contains { !$0.isComputed }
+                }
+            }
+            if hasStoredProperty { diagnose(conditional, .conditionalMembers) }
+        }
+    }
+
+    private mutating func noteInitializer(_ initializer: InitializerDeclSyntax) {
+        declaresInitializers = true
+        let signature = initializer.signature
+        guard initializer.optionalMark == nil, signature.parameterClause.parameters.isEmpty,
+            signature.effectSpecifiers == nil, initializer.genericParameterClause == nil
+        else { return }
+        // A protocol requirement's witness must be as visible as the type.
+        let required = max(access, .fileprivate)
+        if (initializer.modifiers.accessLevel ?? .internal) >= required { hasUsableDefaultInit = true }
+    }
+
+    private mutating func analyse(_ variable: VariableDeclSyntax) {
+        if variable.isStatic { return }
+        let isTransient = variable.attributes.attribute(named: "Transient") != nil
+        let storedBindings = variable.bindings.filter { !$0.isComputed }
+        if storedBindings.isEmpty { return }
+
+        if isTransient {
+            // `@Transient` checks its own declaration; here it only matters
+            // whether it starts with a value.
+            for binding in storedBindings where !Self.hasDefault(binding, in: variable) {
+                allPropertiesHaveDefaults = false
+            }
+            return
+        }
+        guard variable.bindings.count == 1, let binding = variable.bindings.first else {
+            diagnose(variable, .multipleBindings)
+            return
+        }
+        guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+            diagnose(binding.pattern, .unsupportedPattern)
+            return
+        }
+        let name = identifier.identifier.text
+        let columnName = name.withoutBackticks
+        if !Self.hasDefault(binding, in: variable) { allPropertiesHaveDefaults = false }
+
+        if variable.isLet {
+            diagnose(
+                variable.bindingSpecifier, .storedLet(name: columnName),
+                fixIt: FixIt(
+                    message: EntityFixIt.replaceLetWithVar,
+                    changes: [.replace(
+                        oldNode: Syntax(variable.bindingSpecifier),
+                        newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))]))
+            return
+        }
+        if variable.modifiers.contains(.lazy) {
+            diagnose(variable, .lazyProperty(name: columnName), fixIt: markTransientFixIt(variable))
+            return
+        }
+        for kind in [Keyword.weak, .unowned] where variable.modifiers.contains(kind) {
+            diagnose(variable, .referenceStorage(name: columnName, kind: "\(kind)"), fixIt: markTransientFixIt(variable))
+            return
+        }
+        if binding.hasObservers {
+            diagnose(variable, .propertyObservers(name: columnName))
+            return
+        }
+        if Self.reservedColumnNames.contains(columnName.lowercased()) {
+            diagnose(identifier, .reservedName(name: columnName))
+            return
+        }
+        if Self.protocolMemberNames.contains(columnName) {
+            diagnose(identifier, .protocolMemberName(name: columnName))
+            return
+        }
+        guard let (type, inferred) = storedType(of: binding, in: variable, name: columnName) else { return }
+
+        let attribute = variable.attributes.attribute(named: "Attribute")
+        properties.append(PersistedProperty(
+            name: name, columnName: columnName, type: type,
+            initializer: binding.initializer?.value, typeIsInferred: inferred,
+            options: attribute.map(AttributeArguments.init)?.options ?? [],
+            originalName: attribute.map(AttributeArguments.init)?.originalName,
+            node: Syntax(identifier)))
+    }
+
+    /// Whether a binding has a value before any initializer runs: an initial
+    /// value, or `nil` for a `var` spelled `T?`.
+    static func hasDefault(_ binding: PatternBindingSyntax, in variable: VariableDeclSyntax) -> Bool {
+        if binding.initializer != nil { return true }
+        guard !variable.isLet, let type = binding.typeAnnotation?.type else { return false }
+        let bare = TypeAnalysis.unparenthesized(type)
+        return bare.is(OptionalTypeSyntax.self) || bare.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+    }
+
+    private mutating func storedType(
+        of binding: PatternBindingSyntax, in variable: VariableDeclSyntax, name: String
+    ) -> (StoredType, inferred: Bool)? {
+        if let annotation = binding.typeAnnotation {
+            switch TypeAnalysis.verdict(for: annotation.type) {
+            case .supported(let type):
+                return (type, false)
+            case .unsupported(let reason):
+                diagnose(
+                    annotation.type,
+                    .unsupportedType(name: name, type: annotation.type.trimmedDescription, reason: reason),
+                    fixIt: markTransientFixIt(variable, ifDefault: Self.hasDefault(binding, in: variable)))
+            case .implicitlyUnwrapped(let wrapped):
+                let optional = TypeSyntax(OptionalTypeSyntax(wrappedType: TypeSyntax(IdentifierTypeSyntax(name: .identifier(wrapped)))))
+                    .with(\.trailingTrivia, annotation.type.trailingTrivia)
+                diagnose(
+                    annotation.type, .implicitlyUnwrappedOptional(name: name, type: wrapped),
+                    fixIt: FixIt(
+                        message: EntityFixIt.makeOptional(type: wrapped),
+                        changes: [.replace(oldNode: Syntax(annotation.type), newNode: Syntax(optional))]))
+            case .nestedOptional:
+                diagnose(annotation.type, .nestedOptional(name: name, type: annotation.type.trimmedDescription))
+            }
+            return nil
+        }
+        if let value = binding.initializer?.value, let inferred = TypeAnalysis.inferredType(of: value) {
+            return (StoredType(declared: inferred, wrapped: inferred, isOptional: false, isImplicitlyNil: false), true)
+        }
+        let suggestion = binding.initializer.flatMap { TypeAnalysis.suggestedType(of: $0.value) }
+        let annotated = binding.with(\.pattern, binding.pattern.with(\.trailingTrivia, []))
+            .with(\.typeAnnotation, TypeAnnotationSyntax(
+                colon: .colonToken(trailingTrivia: .space),
+                type: TypeSyntax(IdentifierTypeSyntax(
+                    name: .identifier(suggestion ?? "<#Type#>"), trailingTrivia: binding.pattern.trailingTrivia))))
+        diagnose(
+            binding.pattern, .missingTypeAnnotation(name: name),
+            fixIt: FixIt(
+                message: suggestion.map { EntityFixIt.addTypeAnnotation(type: $0) } ?? EntityFixIt.addTypePlaceholder,
+                changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
+        return nil
+    }
+
+    private func markTransientFixIt(_ variable: VariableDeclSyntax, ifDefault: Bool = true) -> FixIt? {
+        guard ifDefault else { return nil }
+        return FixIt.markTransient(variable)
+    }
+
+    private mutating func checkColumnNames() {
+        var seen: [String: String] = [:]
+        for property in properties {
+            let key = property.columnName.lowercased()
+            if let other = seen[key] {
+                diagnose(property.node, .duplicateColumn(name: property.columnName, other: other))
+            } else {
+                seen[key] = property.columnName
+            }
+        }
+    }
+
+    /// Each property's backing storage is `_name`; a member of that name
+    /// would be redeclared by the expansion.
+    private mutating func checkStorageNames(_ members: MemberBlockItemListSyntax) {
+        let storageNames = Set(properties.map(\.storageName))
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                let name = identifier.identifier.text.withoutBackticks
+                if storageNames.contains(name) {
+                    diagnose(identifier, .storageNameClash(name: name, property: String(name.dropFirst())))
+                }
+            }
+        }
+    }
+
+    // MARK: Reporting
+
+    private mutating func diagnose(_ node: some SyntaxProtocol, _ message: EntityDiagnostic, fixIt: FixIt? = nil) {
+        diagnostics.append(Diagnostic(node: node, message: message, fixIts: fixIt.map { [$0] } ?? []))
+    }
+}
+
+extension FixIt {
+    /// Puts `@Transient` in front of a declaration.
+    static func markTransient(_ variable: VariableDeclSyntax) -> FixIt {
+        let attribute = AttributeSyntax(
+            atSign: .atSignToken(leadingTrivia: variable.leadingTrivia),
+            attributeName: TypeSyntax(IdentifierTypeSyntax(name: .identifier("Transient"))),
+            trailingTrivia: .space)
+        var attributes = variable.attributes
+        attributes.insert(.attribute(attribute), at: attributes.startIndex)
+        let marked = variable.with(\.leadingTrivia, []).with(\.attributes, attributes)
+        return FixIt(
+            message: EntityFixIt.markTransient,
+            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))])
+    }
+}
+
+/// The arguments of an `@Attribute(...)`, read from its spelling.
+struct AttributeArguments {
+    var options: [String] = []
+    var originalName: String?
+    /// Arguments that are not what the macro understands.
+    var invalid: [(node: ExprSyntax, message: EntityDiagnostic)] = []
+
+    init(_ attribute: AttributeSyntax) {
+        for argument in attribute.argumentList {
+            if argument.label?.text == "originalName" {
+                if let value = argument.expression.plainStringLiteral, !value.isEmpty {
+                    originalName = value
+                } else if !argument.expression.is(NilLiteralExprSyntax.self) {
+                    invalid.append((argument.expression, .invalidName(label: "originalName")))
+                }
+                continue
+            }
+            if let member = argument.expression.as(MemberAccessExprSyntax.self),
+                ["unique", "indexed"].contains(member.declName.baseName.text)
+            {
+                let option = member.declName.baseName.text
+                if !options.contains(option) { options.append(option) }
+            } else {
+                invalid.append((argument.expression, .invalidAttributeOption(text: argument.expression.trimmedDescription)))
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@_PersistedProperty(index:)`, added by `@Entity` to each stored property:
+/// turns it into accessors over a private backing property, like
+/// `@Observable` does.
+///
+/// - The `init` accessor lets the class's own initializers assign the
+///   property before everything is initialized.
+/// - The setter ignores a value equal to the current one and otherwise
+///   reports the attribute to the object's context. Before insertion (an
+///   initializer assigning its properties) the report is ignored by
+///   `RecordState`, so such assignments are not updates.
+/// - `@Entity`'s `init(row:)` and `decodeAttribute(at:from:)` write the backing
+///   property directly, so reading from the store is never a change.
+public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let property = Property(declaration), let index = index(in: node) else { return [] }
+        let storage = property.storageName
+        return [
+            """
+            @storageRestrictions(initializes: \(raw: storage))
+            init(initialValue) {
+                \(raw: storage) = initialValue
+            }
+            """,
+            """
+            get {
+                \(raw: storage)
+            }
+            """,
+            """
+            set {
+                guard LiteRecord.AttributeCoding.isChange(\(raw: storage), newValue) else {
+                    return
+                }
+                \(raw: storage) = newValue
+                didChangeAttribute(at: \(raw: index))
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let property = Property(declaration), index(in: node) != nil else { return [] }
+        // No initial value here: the property's own initial value reaches the
+        // storage through the `init` accessor, and `T?` storage starts as nil.
+        return ["private var \(raw: property.storageName): \(raw: property.type)"]
+    }
+
+    private static func index(in node: AttributeSyntax) -> Int? {
+        guard let argument = node.argumentList.first(where: { $0.label?.text == "index" }),
+            let literal = argument.expression.as(IntegerLiteralExprSyntax.self)
+        else { return nil }
+        return Int(literal.literal.text)
+    }
+
+    /// The parts of a single-binding stored `var` that the expansion needs.
+    private struct Property {
+        var storageName: String
+        var type: String
+
+        init?(_ declaration: some DeclSyntaxProtocol) {
+            guard let variable = declaration.as(VariableDeclSyntax.self), !variable.isLet, !variable.isStatic,
+                variable.bindings.count == 1, let binding = variable.bindings.first,
+                binding.accessorBlock == nil,
+                let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+            else { return nil }
+            if let annotation = binding.typeAnnotation {
+                type = annotation.type.trimmedDescription
+            } else if let value = binding.initializer?.value, let inferred = TypeAnalysis.inferredType(of: value) {
+                type = inferred
+            } else {
+                return nil
+            }
+            storageName = "_" + identifier.identifier.text.withoutBackticks
+        }
+    }
+}

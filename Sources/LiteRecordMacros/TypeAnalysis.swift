@@ -1,0 +1,206 @@
+import SwiftSyntax
+
+/// A stored property's type as far as its spelling tells. The macro cannot see
+/// conformances: it emits generic calls and leaves the choice between the
+/// built-in, `RawRepresentable` and `Codable` encodings to overload resolution.
+/// Optionality, however, must be decided here, because `Optional` is itself
+/// `Codable` and would otherwise be stored as JSON.
+struct StoredType: Equatable {
+    /// The type as declared (or inferred), e.g. `String?`.
+    var declared: String
+    /// The type without its optional, e.g. `String`.
+    var wrapped: String
+    var isOptional: Bool
+    /// `T?` (not `Optional<T>`): only this spelling makes an uninitialized
+    /// `var` start as `nil`.
+    var isImplicitlyNil: Bool
+}
+
+enum TypeVerdict: Equatable {
+    case supported(StoredType)
+    case unsupported(reason: String)
+    case implicitlyUnwrapped(wrapped: String)
+    case nestedOptional
+}
+
+enum TypeAnalysis {
+    static func verdict(for type: TypeSyntax) -> TypeVerdict {
+        let type = unparenthesized(type)
+        if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return .implicitlyUnwrapped(wrapped: iuo.wrappedType.trimmedDescription)
+        }
+        var wrapped = type
+        var isOptional = false
+        var isSugared = false
+        if let inner = optionalWrapped(type) {
+            wrapped = unparenthesized(inner)
+            isOptional = true
+            isSugared = type.is(OptionalTypeSyntax.self)
+            if optionalWrapped(wrapped) != nil || wrapped.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                return .nestedOptional
+            }
+        }
+        if let reason = unsupportedReason(wrapped, nested: false) {
+            return .unsupported(reason: reason)
+        }
+        return .supported(StoredType(
+            declared: type.trimmedDescription, wrapped: wrapped.trimmedDescription,
+            isOptional: isOptional, isImplicitlyNil: isSugared))
+    }
+
+    /// `(T)` is `T`.
+    static func unparenthesized(_ type: TypeSyntax) -> TypeSyntax {
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1,
+            let element = tuple.elements.first, element.firstName == nil, element.ellipsis == nil
+        {
+            return unparenthesized(element.type)
+        }
+        return type
+    }
+
+    /// The wrapped type of `T?`, `Optional<T>` or `Swift.Optional<T>`.
+    static func optionalWrapped(_ type: TypeSyntax) -> TypeSyntax? {
+        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }
+        let genericArguments: GenericArgumentClauseSyntax?
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional" {
+            genericArguments = identifier.genericArgumentClause
+        } else if let member = type.as(MemberTypeSyntax.self), member.name.text == "Optional",
+            member.baseType.trimmedDescription == "Swift"
+        {
+            genericArguments = member.genericArgumentClause
+        } else {
+            return nil
+        }
+        guard let arguments = genericArguments?.arguments, arguments.count == 1,
+            case .type(let wrapped) = arguments.first?.argument
+        else { return nil }
+        return wrapped
+    }
+
+    /// Why values of `type` can never be stored, for the spellings that show
+    /// it; `nil` when the spelling gives no reason (the compiler then checks
+    /// the conformances).
+    static func unsupportedReason(_ type: TypeSyntax, nested: Bool) -> String? {
+        let type = unparenthesized(type)
+        let reason: String?
+        if type.is(FunctionTypeSyntax.self) {
+            reason = "a function type"
+        } else if let attributed = type.as(AttributedTypeSyntax.self) {
+            return unsupportedReason(attributed.baseType, nested: nested)
+        } else if type.is(TupleTypeSyntax.self) {
+            reason = "a tuple"
+        } else if let someOrAny = type.as(SomeOrAnyTypeSyntax.self) {
+            reason = someOrAny.someOrAnySpecifier.tokenKind == .keyword(.some)
+                ? "an opaque 'some' type" : "an existential 'any' type"
+        } else if type.is(CompositionTypeSyntax.self) {
+            reason = "a protocol composition"
+        } else if type.is(MetatypeTypeSyntax.self) {
+            reason = "a metatype"
+        } else if let identifier = type.as(IdentifierTypeSyntax.self) {
+            if ["Any", "AnyObject", "AnyClass"].contains(identifier.name.text) {
+                reason = "an existential type"
+            } else {
+                reason = identifier.genericArgumentClause.flatMap { argumentsReason($0) }
+                return reason
+            }
+        } else if let member = type.as(MemberTypeSyntax.self) {
+            return member.genericArgumentClause.flatMap { argumentsReason($0) }
+        } else if let array = type.as(ArrayTypeSyntax.self) {
+            return unsupportedReason(array.element, nested: true)
+        } else if let dictionary = type.as(DictionaryTypeSyntax.self) {
+            return unsupportedReason(dictionary.key, nested: true) ?? unsupportedReason(dictionary.value, nested: true)
+        } else if let optional = type.as(OptionalTypeSyntax.self) {
+            return unsupportedReason(optional.wrappedType, nested: true)
+        } else if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return unsupportedReason(iuo.wrappedType, nested: true)
+        } else {
+            reason = nil
+        }
+        guard let reason else { return nil }
+        return nested ? "it contains \(reason)" : reason
+    }
+
+    private static func argumentsReason(_ clause: GenericArgumentClauseSyntax) -> String? {
+        for argument in clause.arguments {
+            if case .type(let type) = argument.argument, let reason = unsupportedReason(type, nested: true) {
+                return reason
+            }
+        }
+        return nil
+    }
+
+    // MARK: Inference
+
+    /// The type of an initial value whose type the spelling settles: literals
+    /// (as Swift types them without context), homogeneous array literals and
+    /// `Type()` calls without arguments.
+    static func inferredType(of expression: ExprSyntax) -> String? {
+        if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if expression.is(StringLiteralExprSyntax.self) { return "String" }
+        if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            if prefix.expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
+            if prefix.expression.is(FloatLiteralExprSyntax.self) { return "Double" }
+            return nil
+        }
+        if let array = expression.as(ArrayExprSyntax.self), let first = array.elements.first {
+            guard let element = inferredType(of: first.expression),
+                array.elements.allSatisfy({ inferredType(of: $0.expression) == element })
+            else { return nil }
+            return "[\(element)]"
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+            call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty
+        {
+            // An argument-less initializer is not failable in practice, so the
+            // call's type is the type named.
+            return typeName(call.calledExpression)
+        }
+        return nil
+    }
+
+    /// A likely type for an initial value the macro cannot type with
+    /// certainty: `Date.now` suggests `Date`, `Foo(bar: 1)` suggests `Foo`.
+    static func suggestedType(of expression: ExprSyntax) -> String? {
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+            return typeName(base)
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            return typeName(call.calledExpression)
+        }
+        return nil
+    }
+
+    /// The type an expression names, when it is spelled like one: `UUID`,
+    /// `Foundation.Date`, `Set<String>`, `[String]`, `[String: Int]`.
+    static func typeName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            let name = reference.baseName.text.withoutBackticks
+            guard reference.argumentNames == nil, let first = name.first, first.isUppercase else { return nil }
+            return reference.trimmedDescription
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+            guard typeName(base) != nil, let first = member.declName.baseName.text.withoutBackticks.first,
+                first.isUppercase
+            else { return nil }
+            return member.trimmedDescription
+        }
+        if let generic = expression.as(GenericSpecializationExprSyntax.self) {
+            return typeName(generic.expression) == nil ? nil : generic.trimmedDescription
+        }
+        if let array = expression.as(ArrayExprSyntax.self), array.elements.count == 1,
+            let element = array.elements.first, element.trailingComma == nil
+        {
+            return typeName(element.expression).map { "[\($0)]" }
+        }
+        if let dictionary = expression.as(DictionaryExprSyntax.self),
+            case .elements(let elements) = dictionary.content, elements.count == 1,
+            let element = elements.first, element.trailingComma == nil,
+            let key = typeName(element.key), let value = typeName(element.value)
+        {
+            return "[\(key): \(value)]"
+        }
+        return nil
+    }
+}

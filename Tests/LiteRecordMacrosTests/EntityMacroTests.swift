@@ -1,0 +1,1065 @@
+import Testing
+
+/// `@Entity` expansions, compared whole.
+@Suite struct EntityMacroTests {
+    @Test func representativeEntity() {
+        assertExpansion(
+            """
+            @Entity
+            final class Person {
+                @Attribute(.unique) var identifier: UUID = UUID()
+                var name = ""
+                var age: Int = 0
+                var email: String?
+                @Attribute(originalName: "created") var createdAt: Date = .now
+                var mood: Mood = .calm
+                var tags: [String] = []
+                @Transient var scratch = 0
+                var initials: String { String(name.prefix(1)) }
+
+                init() {}
+                init(name: String, age: Int) {
+                    self.name = name
+                    self.age = age
+                }
+
+                func awakeFromInsert() { identifier = UUID() }
+            }
+            """,
+            expandedSource: #"""
+            final class Person {
+                var identifier: UUID {
+                    @storageRestrictions(initializes: _identifier)
+                    init(initialValue) {
+                        _identifier = initialValue
+                    }
+                    get {
+                        _identifier
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_identifier, newValue) else {
+                            return
+                        }
+                        _identifier = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _identifier: UUID
+                var name {
+                    @storageRestrictions(initializes: _name)
+                    init(initialValue) {
+                        _name = initialValue
+                    }
+                    get {
+                        _name
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_name, newValue) else {
+                            return
+                        }
+                        _name = newValue
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _name: String
+                var age: Int {
+                    @storageRestrictions(initializes: _age)
+                    init(initialValue) {
+                        _age = initialValue
+                    }
+                    get {
+                        _age
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_age, newValue) else {
+                            return
+                        }
+                        _age = newValue
+                        didChangeAttribute(at: 2)
+                    }
+                }
+
+                private var _age: Int
+                var email: String? {
+                    @storageRestrictions(initializes: _email)
+                    init(initialValue) {
+                        _email = initialValue
+                    }
+                    get {
+                        _email
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_email, newValue) else {
+                            return
+                        }
+                        _email = newValue
+                        didChangeAttribute(at: 3)
+                    }
+                }
+
+                private var _email: String?
+                var createdAt: Date {
+                    @storageRestrictions(initializes: _createdAt)
+                    init(initialValue) {
+                        _createdAt = initialValue
+                    }
+                    get {
+                        _createdAt
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_createdAt, newValue) else {
+                            return
+                        }
+                        _createdAt = newValue
+                        didChangeAttribute(at: 4)
+                    }
+                }
+
+                private var _createdAt: Date
+                var mood: Mood {
+                    @storageRestrictions(initializes: _mood)
+                    init(initialValue) {
+                        _mood = initialValue
+                    }
+                    get {
+                        _mood
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_mood, newValue) else {
+                            return
+                        }
+                        _mood = newValue
+                        didChangeAttribute(at: 5)
+                    }
+                }
+
+                private var _mood: Mood
+                var tags: [String] {
+                    @storageRestrictions(initializes: _tags)
+                    init(initialValue) {
+                        _tags = initialValue
+                    }
+                    get {
+                        _tags
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_tags, newValue) else {
+                            return
+                        }
+                        _tags = newValue
+                        didChangeAttribute(at: 6)
+                    }
+                }
+
+                private var _tags: [String]
+                var scratch = 0
+                var initials: String { String(name.prefix(1)) }
+
+                init() {}
+                init(name: String, age: Int) {
+                    self.name = name
+                    self.age = age
+                }
+
+                func awakeFromInsert() { identifier = UUID() }
+
+                var recordState = LiteRecord.RecordState()
+
+                static let entityName = "Person"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "identifier",
+                        type: LiteRecord.AttributeCoding.type(of: UUID.self),
+                        options: [.unique],
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(UUID())
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "name",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "age",
+                        type: LiteRecord.AttributeCoding.type(of: Int.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(0)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "email",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        isOptional: true
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "createdAt",
+                        type: LiteRecord.AttributeCoding.type(of: Date.self),
+                        originalName: "created",
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(.now as Date)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "mood",
+                        type: LiteRecord.AttributeCoding.type(of: Mood.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(.calm as Mood)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "tags",
+                        type: LiteRecord.AttributeCoding.type(of: [String].self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode([] as [String])
+                        }
+                    ),
+                ]
+
+                init(row: LiteRecord.Row) throws {
+                    _identifier = try row.decode(UUID.self, at: 0)
+                    _name = try row.decode(String.self, at: 1)
+                    _age = try row.decode(Int.self, at: 2)
+                    _email = try row.decodeOptional(String.self, at: 3)
+                    _createdAt = try row.decode(Date.self, at: 4)
+                    _mood = try row.decode(Mood.self, at: 5)
+                    _tags = try row.decode([String].self, at: 6)
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_identifier)
+                    case 1:
+                        try LiteRecord.AttributeCoding.encode(_name)
+                    case 2:
+                        try LiteRecord.AttributeCoding.encode(_age)
+                    case 3:
+                        try LiteRecord.AttributeCoding.encodeOptional(_email)
+                    case 4:
+                        try LiteRecord.AttributeCoding.encode(_createdAt)
+                    case 5:
+                        try LiteRecord.AttributeCoding.encode(_mood)
+                    case 6:
+                        try LiteRecord.AttributeCoding.encode(_tags)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _identifier = try row.decode(UUID.self, at: 0)
+                    case 1:
+                        _name = try row.decode(String.self, at: 1)
+                    case 2:
+                        _age = try row.decode(Int.self, at: 2)
+                    case 3:
+                        _email = try row.decodeOptional(String.self, at: 3)
+                    case 4:
+                        _createdAt = try row.decode(Date.self, at: 4)
+                    case 5:
+                        _mood = try row.decode(Mood.self, at: 5)
+                    case 6:
+                        _tags = try row.decode([String].self, at: 6)
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Person>) -> Int? {
+                    switch keyPath {
+                    case \Person.identifier:
+                        0
+                    case \Person.name:
+                        1
+                    case \Person.age:
+                        2
+                    case \Person.email:
+                        3
+                    case \Person.createdAt:
+                        4
+                    case \Person.mood:
+                        5
+                    case \Person.tags:
+                        6
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            }
+            """#)
+    }
+
+    @Test func publicEntityInAModelModule() {
+        assertExpansion(
+            """
+            @Entity(name: "Note", originalName: "Memo")
+            public final class Note {
+                @Attribute(.unique, .indexed) public var title: String = ""
+                public var body: String?
+                public private(set) var revision = 0
+            }
+            """,
+            expandedSource: #"""
+            public final class Note {
+                public var title: String {
+                    @storageRestrictions(initializes: _title)
+                    init(initialValue) {
+                        _title = initialValue
+                    }
+                    get {
+                        _title
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
+                            return
+                        }
+                        _title = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _title: String
+                public var body: String? {
+                    @storageRestrictions(initializes: _body)
+                    init(initialValue) {
+                        _body = initialValue
+                    }
+                    get {
+                        _body
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_body, newValue) else {
+                            return
+                        }
+                        _body = newValue
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _body: String?
+                public private(set) var revision {
+                    @storageRestrictions(initializes: _revision)
+                    init(initialValue) {
+                        _revision = initialValue
+                    }
+                    get {
+                        _revision
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_revision, newValue) else {
+                            return
+                        }
+                        _revision = newValue
+                        didChangeAttribute(at: 2)
+                    }
+                }
+
+                private var _revision: Int
+
+                public var recordState = LiteRecord.RecordState()
+
+                public static let entityName = "Note"
+
+                public static let entityOriginalName: String? = "Memo"
+
+                public static let tracksChanges = true
+
+                public static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "title",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        options: [.unique, .indexed],
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "body",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        isOptional: true
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "revision",
+                        type: LiteRecord.AttributeCoding.type(of: Int.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(0)
+                        }
+                    ),
+                ]
+
+                public init(row: LiteRecord.Row) throws {
+                    _title = try row.decode(String.self, at: 0)
+                    _body = try row.decodeOptional(String.self, at: 1)
+                    _revision = try row.decode(Int.self, at: 2)
+                }
+
+                public init() {
+                }
+
+                public func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_title)
+                    case 1:
+                        try LiteRecord.AttributeCoding.encodeOptional(_body)
+                    case 2:
+                        try LiteRecord.AttributeCoding.encode(_revision)
+                    default:
+                        .null
+                    }
+                }
+
+                public func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _title = try row.decode(String.self, at: 0)
+                    case 1:
+                        _body = try row.decodeOptional(String.self, at: 1)
+                    case 2:
+                        _revision = try row.decode(Int.self, at: 2)
+                    default:
+                        break
+                    }
+                }
+
+                public static func attributeIndex(for keyPath: PartialKeyPath<Note>) -> Int? {
+                    switch keyPath {
+                    case \Note.title:
+                        0
+                    case \Note.body:
+                        1
+                    case \Note.revision:
+                        2
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            }
+            """#)
+    }
+
+    @Test func entityWithoutDefaultsIsNotDefaultInitializable() {
+        assertExpansion(
+            """
+            @Entity
+            final class Label {
+                var text: String
+                var weight: Optional<Double>
+
+                init(text: String) {
+                    self.text = text
+                    self.weight = nil
+                }
+            }
+            """,
+            expandedSource: #"""
+            final class Label {
+                var text: String {
+                    @storageRestrictions(initializes: _text)
+                    init(initialValue) {
+                        _text = initialValue
+                    }
+                    get {
+                        _text
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
+                            return
+                        }
+                        _text = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _text: String
+                var weight: Optional<Double> {
+                    @storageRestrictions(initializes: _weight)
+                    init(initialValue) {
+                        _weight = initialValue
+                    }
+                    get {
+                        _weight
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_weight, newValue) else {
+                            return
+                        }
+                        _weight = newValue
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _weight: Optional<Double>
+
+                init(text: String) {
+                    self.text = text
+                    self.weight = nil
+                }
+
+                var recordState = LiteRecord.RecordState()
+
+                static let entityName = "Label"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "text",
+                        type: LiteRecord.AttributeCoding.type(of: String.self)
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "weight",
+                        type: LiteRecord.AttributeCoding.type(of: Double.self),
+                        isOptional: true
+                    ),
+                ]
+
+                init(row: LiteRecord.Row) throws {
+                    _text = try row.decode(String.self, at: 0)
+                    _weight = try row.decodeOptional(Double.self, at: 1)
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_text)
+                    case 1:
+                        try LiteRecord.AttributeCoding.encodeOptional(_weight)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _text = try row.decode(String.self, at: 0)
+                    case 1:
+                        _weight = try row.decodeOptional(Double.self, at: 1)
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Label>) -> Int? {
+                    switch keyPath {
+                    case \Label.text:
+                        0
+                    case \Label.weight:
+                        1
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Label: LiteRecord.Entity {
+            }
+            """#)
+    }
+
+    @Test func publicEntityWithAnInternalInitIsNotDefaultInitializable() {
+        assertExpansion(
+            """
+            @Entity
+            public final class Draft {
+                public var text = ""
+                init() {}
+            }
+            """,
+            expandedSource: #"""
+            public final class Draft {
+                public var text {
+                    @storageRestrictions(initializes: _text)
+                    init(initialValue) {
+                        _text = initialValue
+                    }
+                    get {
+                        _text
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
+                            return
+                        }
+                        _text = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _text: String
+                init() {}
+
+                public var recordState = LiteRecord.RecordState()
+
+                public static let entityName = "Draft"
+
+                public static let tracksChanges = true
+
+                public static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "text",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                ]
+
+                public init(row: LiteRecord.Row) throws {
+                    _text = try row.decode(String.self, at: 0)
+                }
+
+                public func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_text)
+                    default:
+                        .null
+                    }
+                }
+
+                public func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _text = try row.decode(String.self, at: 0)
+                    default:
+                        break
+                    }
+                }
+
+                public static func attributeIndex(for keyPath: PartialKeyPath<Draft>) -> Int? {
+                    switch keyPath {
+                    case \Draft.text:
+                        0
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Draft: LiteRecord.Entity {
+            }
+            """#)
+    }
+
+    @Test func inferredTypesAndUnusualNames() {
+        assertExpansion(
+            """
+            @Entity
+            package final class Sample {
+                var `default` = -1
+                var ratio = -0.5
+                var flag = true
+                var words = ["a", "b"]
+                var ids = [UUID]()
+                var counts = [String: Int]()
+                var stamp = Foundation.Date()
+                var level: Double = 1
+                var maybe: Optional<Int> = nil
+                static var shared = 0
+                @Transient lazy var cache: [Int] = []
+            }
+            """,
+            expandedSource: #"""
+            package final class Sample {
+                var `default` {
+                    @storageRestrictions(initializes: _default)
+                    init(initialValue) {
+                        _default = initialValue
+                    }
+                    get {
+                        _default
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_default, newValue) else {
+                            return
+                        }
+                        _default = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _default: Int
+                var ratio {
+                    @storageRestrictions(initializes: _ratio)
+                    init(initialValue) {
+                        _ratio = initialValue
+                    }
+                    get {
+                        _ratio
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_ratio, newValue) else {
+                            return
+                        }
+                        _ratio = newValue
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _ratio: Double
+                var flag {
+                    @storageRestrictions(initializes: _flag)
+                    init(initialValue) {
+                        _flag = initialValue
+                    }
+                    get {
+                        _flag
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_flag, newValue) else {
+                            return
+                        }
+                        _flag = newValue
+                        didChangeAttribute(at: 2)
+                    }
+                }
+
+                private var _flag: Bool
+                var words {
+                    @storageRestrictions(initializes: _words)
+                    init(initialValue) {
+                        _words = initialValue
+                    }
+                    get {
+                        _words
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_words, newValue) else {
+                            return
+                        }
+                        _words = newValue
+                        didChangeAttribute(at: 3)
+                    }
+                }
+
+                private var _words: [String]
+                var ids {
+                    @storageRestrictions(initializes: _ids)
+                    init(initialValue) {
+                        _ids = initialValue
+                    }
+                    get {
+                        _ids
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_ids, newValue) else {
+                            return
+                        }
+                        _ids = newValue
+                        didChangeAttribute(at: 4)
+                    }
+                }
+
+                private var _ids: [UUID]
+                var counts {
+                    @storageRestrictions(initializes: _counts)
+                    init(initialValue) {
+                        _counts = initialValue
+                    }
+                    get {
+                        _counts
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_counts, newValue) else {
+                            return
+                        }
+                        _counts = newValue
+                        didChangeAttribute(at: 5)
+                    }
+                }
+
+                private var _counts: [String: Int]
+                var stamp {
+                    @storageRestrictions(initializes: _stamp)
+                    init(initialValue) {
+                        _stamp = initialValue
+                    }
+                    get {
+                        _stamp
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_stamp, newValue) else {
+                            return
+                        }
+                        _stamp = newValue
+                        didChangeAttribute(at: 6)
+                    }
+                }
+
+                private var _stamp: Foundation.Date
+                var level: Double {
+                    @storageRestrictions(initializes: _level)
+                    init(initialValue) {
+                        _level = initialValue
+                    }
+                    get {
+                        _level
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_level, newValue) else {
+                            return
+                        }
+                        _level = newValue
+                        didChangeAttribute(at: 7)
+                    }
+                }
+
+                private var _level: Double
+                var maybe: Optional<Int> {
+                    @storageRestrictions(initializes: _maybe)
+                    init(initialValue) {
+                        _maybe = initialValue
+                    }
+                    get {
+                        _maybe
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_maybe, newValue) else {
+                            return
+                        }
+                        _maybe = newValue
+                        didChangeAttribute(at: 8)
+                    }
+                }
+
+                private var _maybe: Optional<Int>
+                static var shared = 0
+                lazy var cache: [Int] = []
+
+                package var recordState = LiteRecord.RecordState()
+
+                package static let entityName = "Sample"
+
+                package static let tracksChanges = true
+
+                package static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "default",
+                        type: LiteRecord.AttributeCoding.type(of: Int.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(-1)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "ratio",
+                        type: LiteRecord.AttributeCoding.type(of: Double.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(-0.5)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "flag",
+                        type: LiteRecord.AttributeCoding.type(of: Bool.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(true)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "words",
+                        type: LiteRecord.AttributeCoding.type(of: [String].self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(["a", "b"])
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "ids",
+                        type: LiteRecord.AttributeCoding.type(of: [UUID].self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode([UUID]())
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "counts",
+                        type: LiteRecord.AttributeCoding.type(of: [String: Int].self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode([String: Int]())
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "stamp",
+                        type: LiteRecord.AttributeCoding.type(of: Foundation.Date.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(Foundation.Date())
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "level",
+                        type: LiteRecord.AttributeCoding.type(of: Double.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode(1 as Double)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "maybe",
+                        type: LiteRecord.AttributeCoding.type(of: Int.self),
+                        isOptional: true,
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encodeOptional(nil as Optional<Int>)
+                        }
+                    ),
+                ]
+
+                package init(row: LiteRecord.Row) throws {
+                    _default = try row.decode(Int.self, at: 0)
+                    _ratio = try row.decode(Double.self, at: 1)
+                    _flag = try row.decode(Bool.self, at: 2)
+                    _words = try row.decode([String].self, at: 3)
+                    _ids = try row.decode([UUID].self, at: 4)
+                    _counts = try row.decode([String: Int].self, at: 5)
+                    _stamp = try row.decode(Foundation.Date.self, at: 6)
+                    _level = try row.decode(Double.self, at: 7)
+                    _maybe = try row.decodeOptional(Int.self, at: 8)
+                }
+
+                package init() {
+                }
+
+                package func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_default)
+                    case 1:
+                        try LiteRecord.AttributeCoding.encode(_ratio)
+                    case 2:
+                        try LiteRecord.AttributeCoding.encode(_flag)
+                    case 3:
+                        try LiteRecord.AttributeCoding.encode(_words)
+                    case 4:
+                        try LiteRecord.AttributeCoding.encode(_ids)
+                    case 5:
+                        try LiteRecord.AttributeCoding.encode(_counts)
+                    case 6:
+                        try LiteRecord.AttributeCoding.encode(_stamp)
+                    case 7:
+                        try LiteRecord.AttributeCoding.encode(_level)
+                    case 8:
+                        try LiteRecord.AttributeCoding.encodeOptional(_maybe)
+                    default:
+                        .null
+                    }
+                }
+
+                package func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _default = try row.decode(Int.self, at: 0)
+                    case 1:
+                        _ratio = try row.decode(Double.self, at: 1)
+                    case 2:
+                        _flag = try row.decode(Bool.self, at: 2)
+                    case 3:
+                        _words = try row.decode([String].self, at: 3)
+                    case 4:
+                        _ids = try row.decode([UUID].self, at: 4)
+                    case 5:
+                        _counts = try row.decode([String: Int].self, at: 5)
+                    case 6:
+                        _stamp = try row.decode(Foundation.Date.self, at: 6)
+                    case 7:
+                        _level = try row.decode(Double.self, at: 7)
+                    case 8:
+                        _maybe = try row.decodeOptional(Int.self, at: 8)
+                    default:
+                        break
+                    }
+                }
+
+                package static func attributeIndex(for keyPath: PartialKeyPath<Sample>) -> Int? {
+                    switch keyPath {
+                    case \Sample.`default`:
+                        0
+                    case \Sample.ratio:
+                        1
+                    case \Sample.flag:
+                        2
+                    case \Sample.words:
+                        3
+                    case \Sample.ids:
+                        4
+                    case \Sample.counts:
+                        5
+                    case \Sample.stamp:
+                        6
+                    case \Sample.level:
+                        7
+                    case \Sample.maybe:
+                        8
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            }
+            """#)
+    }
+
+    @Test func entityWithoutStoredProperties() {
+        assertExpansion(
+            """
+            @Entity
+            final class Marker {
+            }
+            """,
+            expandedSource: #"""
+            final class Marker {
+
+                var recordState = LiteRecord.RecordState()
+
+                static let entityName = "Marker"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = []
+
+                init(row: LiteRecord.Row) throws {
+                }
+
+                init() {
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Marker>) -> Int? {
+                    switch keyPath {
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            }
+            """#)
+    }
+}
