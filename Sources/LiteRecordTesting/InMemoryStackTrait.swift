@@ -30,7 +30,11 @@ public struct InMemoryStackTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let stack = try RecordStack(inMemoryWith: entities)
         defer { try? stack.close() }
-        try await RecordStack.withDefault(stack) { try await function() }
+        try await RecordStack.withDefault(stack) {
+            // Also closes a stack the test set up itself after a cleanUp().
+            defer { try? RecordStack.cleanUp() }
+            try await function()
+        }
     }
 }
 

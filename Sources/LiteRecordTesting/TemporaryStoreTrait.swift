@@ -32,7 +32,11 @@ public struct TemporaryStoreTrait: TestTrait, SuiteTrait, TestScoping {
         // Close before the folder goes, so SQLite has checkpointed and let go of
         // the -wal and -shm files.
         defer { try? stack.close() }
-        try await RecordStack.withDefault(stack) { try await function() }
+        try await RecordStack.withDefault(stack) {
+            // Also closes a stack the test set up itself after a cleanUp().
+            defer { try? RecordStack.cleanUp() }
+            try await function()
+        }
     }
 }
 
