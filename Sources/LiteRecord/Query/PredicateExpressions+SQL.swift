@@ -94,7 +94,7 @@ extension PredicateTranslator {
             return SQLFragment(base.sql, base.arguments, kind: .double, mayFail: base.mayFail)
         case .uuid where keyPath == \UUID.uuidString:
             return SQLFragment(base.sql, base.arguments, kind: .string, mayFail: base.mayFail)
-        case .rawRepresentable(let rawKind, _) where keyPath == Self.rawValueKeyPath(rootType):
+        case .rawRepresentable(let rawKind, _) where Self.isRawValue(keyPath, of: rootType, kind: rawKind):
             return SQLFragment(base.sql, base.arguments, kind: rawKind, mayFail: base.mayFail)
         default:
             throw unsupported(
@@ -102,9 +102,25 @@ extension PredicateTranslator {
         }
     }
 
-    private static func rawValueKeyPath(_ type: Any.Type) -> AnyKeyPath? {
-        guard let raw = type as? any RawRepresentable.Type else { return nil }
-        return rawValueKeyPath(of: raw)
+    /// Whether `keyPath` reads the raw value. A key path written in a predicate
+    /// (`\Status.rawValue`) is not equal to the protocol's `\R.rawValue`, so
+    /// for a `CaseIterable` type it is checked on every case instead.
+    private static func isRawValue(_ keyPath: AnyKeyPath, of type: Any.Type, kind: ValueKind) -> Bool {
+        if let enumerable = type as? any (RawRepresentable & CaseIterable).Type {
+            return readsRawValue(keyPath, of: enumerable, kind: kind)
+        }
+        guard let raw = type as? any RawRepresentable.Type else { return false }
+        return keyPath == rawValueKeyPath(of: raw)
+    }
+
+    private static func readsRawValue<R: RawRepresentable & CaseIterable>(
+        _ keyPath: AnyKeyPath, of type: R.Type, kind: ValueKind
+    ) -> Bool {
+        guard !R.allCases.isEmpty else { return false }
+        return R.allCases.allSatisfy { value in
+            guard let read = value[keyPath: keyPath], let readValue = kind.encode(read) else { return false }
+            return readValue == kind.encode(value.rawValue)
+        }
     }
 
     private static func rawValueKeyPath<R: RawRepresentable>(of type: R.Type) -> AnyKeyPath {

@@ -9,9 +9,20 @@ import Foundation
 /// approximating it in SQL. ASCII fast paths are used only where they are
 /// provably identical.
 enum SQLFunctions {
-    /// Orders text like Swift's `String` `<` and `==` (Unicode canonical
-    /// equivalence): `"é" == "e\u{301}"` and `"K" == "\u{212A}"`.
+    /// Compares text with Swift's own `String` `<` and `==` (Unicode canonical
+    /// equivalence: `"é" == "e\u{301}"`, `"K" == "\u{212A}"`), for the
+    /// comparisons of a predicate, which must agree with `evaluate` one pair at
+    /// a time.
     static let swiftCollation = "literecord_swift"
+    /// Orders text by its NFC-normalized Unicode scalars: the order Swift's
+    /// `String` `<` defines, as a total order. Swift's `<` itself is not one
+    /// when a string that is not in NFC is canonically equivalent to a proper
+    /// prefix of the other (`"\u{212A}"` vs `"K68"` compare neither less nor
+    /// greater), and no sort can reproduce an inconsistent comparator, so
+    /// `ORDER BY` uses this consistent equivalent; the two agree on every pair
+    /// Swift orders consistently, and both treat canonically equivalent
+    /// strings as equal.
+    static let swiftOrderCollation = "literecord_swift_order"
     /// Orders text like `String.StandardComparator.lexical`.
     static let lexicalCollation = "literecord_lexical"
 
@@ -49,6 +60,12 @@ enum SQLFunctions {
             if let result = UTF8Text.asciiCompare(left, right) { return result }
             let (a, b) = (UTF8Text.string(left), UTF8Text.string(right))
             return a < b ? -1 : (a == b ? 0 : 1)
+        }
+        try connection.createCollation(swiftOrderCollation) { left, right in
+            if let result = UTF8Text.asciiCompare(left, right) { return result }
+            let a = UTF8Text.string(left).precomposedStringWithCanonicalMapping.utf8
+            let b = UTF8Text.string(right).precomposedStringWithCanonicalMapping.utf8
+            return a.lexicographicallyPrecedes(b) ? -1 : (a.elementsEqual(b) ? 0 : 1)
         }
         try connection.createCollation(lexicalCollation) { left, right in
             UTF8Text.sign(String.StandardComparator.lexical.compare(UTF8Text.string(left), UTF8Text.string(right)))

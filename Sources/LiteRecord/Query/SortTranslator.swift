@@ -3,10 +3,11 @@ import Foundation
 /// Turns `SortDescriptor`s into an `ORDER BY` that orders rows exactly as
 /// `sorted(using:)` orders the objects.
 ///
-/// - Text is ordered by the collation that runs the descriptor's own
-///   comparison: Swift's `<` for a `Comparable` key path, the
-///   `String.StandardComparator` otherwise (`.localizedStandard` is the default
-///   for a `String` key path on Apple platforms).
+/// - Text is ordered by a collation that runs the descriptor's own comparison:
+///   the `String.StandardComparator` when there is one (`.localizedStandard`
+///   is the default for a `String` key path on Apple platforms), Swift's `<`
+///   for a `Comparable` key path (as the total order it is meant to be, see
+///   ``SQLFunctions/swiftOrderCollation``).
 /// - `nil` sorts before every value in ascending order, as Foundation's
 ///   optional comparison does and as SQLite's NULLs do.
 /// - The primary key breaks ties, because `sorted(using:)` is stable and the
@@ -45,7 +46,7 @@ enum SortTranslator {
                     T.self, "\(keyPath)",
                     "\(valueType.kind) values are not ordered the same way in SQL (an enum's `<` is its own, not its raw value's)")
             }
-            collation = valueType.kind.collation
+            collation = valueType.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
         }
         let direction = descriptor.order == .forward ? "ASC" : "DESC"
         return "\(Connection.quote(attribute.name))\(collation) \(direction)"
