@@ -107,9 +107,9 @@ extension Entity {
     /// let people = try Person.fetch(sql: "age > ? AND name LIKE ?", arguments: [30, "A%"], in: context)
     /// ```
     ///
-    /// The condition must be one SQL expression. It is wrapped in parentheses,
-    /// so it cannot end the statement: a `;` in it is a syntax error, and a
-    /// `--` comment reaches only to the end of the condition.
+    /// The condition must be one SQL expression: it is wrapped in parentheses,
+    /// a `--` comment in it reaches only to the end of the condition, and SQL
+    /// that would make a second statement is refused.
     ///
     /// - Throws: ``LiteRecordError`` of kind `.sqlite` for invalid SQL or a wrong
     ///   number of arguments, `.validationFailed` for an argument that cannot be
@@ -120,6 +120,10 @@ extension Entity {
         // parenthesis, which is then still part of the SQL.
         query.whereSQL = "(\(condition)\n)"
         query.arguments = try boundArguments(arguments)
+        let sql = try context.entity(for: Self.self).selectSQL + query.clauses
+        try context.store.withConnection("checking the SQL for \(entityName)") { connection in
+            try connection.requireSingleStatement(sql)
+        }
         return try context.fetch(Self.self, query)
     }
 

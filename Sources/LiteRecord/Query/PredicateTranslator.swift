@@ -100,7 +100,14 @@ final class PredicateTranslator {
     /// `PredicateExpressions.ForcedUnwrap<…>` becomes `ForcedUnwrap`; key paths
     /// are shown as written (`\Person.nickname`).
     static func name(of expression: Any) -> String {
-        if let keyPath = expression as? AnyKeyPath { return "`\(keyPath)`" }
+        if let keyPath = expression as? AnyKeyPath {
+            let written = "\(keyPath)"
+            // Outside Apple platforms a computed property's key path prints as
+            // `\String.<computed 0x… (UTF8View)>`; its types say more.
+            guard written.contains("<computed") else { return "`\(written)`" }
+            let keyPathType = type(of: keyPath)
+            return "a key path from \(keyPathType.rootType) to \(keyPathType.valueType)"
+        }
         let full = String(reflecting: type(of: expression))
         let base = full.split(separator: "<", maxSplits: 1).first.map(String.init) ?? full
         let last = base.split(separator: ".").last.map(String.init) ?? base

@@ -165,3 +165,26 @@ extension Connection {
         }
     }
 }
+
+extension Connection {
+    /// Throws unless `sql` is exactly one statement. `sqlite3_prepare` compiles
+    /// the first statement and silently ignores the rest, so SQL assembled
+    /// from a caller's text is checked for a tail first.
+    func requireSingleStatement(_ sql: String) throws {
+        let db = try liveHandle()
+        var statement: OpaquePointer?
+        let tailIsEmpty = try sql.withCString { text -> Bool in
+            var tail: UnsafePointer<CChar>?
+            let result = sqlite3_prepare_v3(db, text, -1, 0, &statement, &tail)
+            defer { sqlite3_finalize(statement) }
+            guard result == SQLITE_OK else { throw SQLiteError(resultCode: result, db: db, sql: sql) }
+            guard let tail else { return true }
+            return String(cString: tail).allSatisfy { $0.isWhitespace || $0 == ";" }
+        }
+        guard tailIsEmpty else {
+            throw SQLiteError(
+                extendedCode: SQLITE_ERROR, message: "the SQL holds more than one statement; only a condition is allowed",
+                sql: sql)
+        }
+    }
+}
