@@ -14,6 +14,9 @@ extension Entity {
     ///   that is not a stored attribute, `.unsupportedPredicate` for a predicate
     ///   without an exact SQL translation or a minimum/maximum of values SQL does
     ///   not order like Swift, `.sqlite` when an integer sum overflows.
+    // Disfavored so that an optional attribute picks the `V?` form (nils
+    // ignored) for `.count`, which both forms accept.
+    @_disfavoredOverload
     public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, matching predicate: Predicate<Self>? = nil,
         in context: RecordContext
@@ -47,6 +50,7 @@ extension Entity {
     ///
     /// - Throws: as the ungrouped aggregate, and `.unsupportedPredicate` for a
     ///   group attribute stored as JSON.
+    @_disfavoredOverload
     public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil, in context: RecordContext
@@ -69,7 +73,8 @@ extension Entity {
     /// ```swift
     /// let total = try Person.aggregate(.sum, of: \.age)
     /// ```
-    @MainActor public static func aggregate<V, R>(
+    @MainActor @_disfavoredOverload
+    public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, matching predicate: Predicate<Self>? = nil
     ) throws(LiteRecordError) -> R {
         try aggregate(function, of: keyPath, matching: predicate, in: RecordStack.current().mainContext)
@@ -83,7 +88,8 @@ extension Entity {
     }
 
     /// The grouped aggregate on the default stack's main context.
-    @MainActor public static func aggregate<V, R, G: Hashable>(
+    @MainActor @_disfavoredOverload
+    public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil
     ) throws(LiteRecordError) -> [G: R] {
