@@ -30,7 +30,20 @@ private let seededStack = Result { try QuerySeed.stack() }
         [SortDescriptor(\.nickname, comparator: .lexical, order: .reverse), SortDescriptor(\.small)],
         [SortDescriptor(\.weight)],
         [SortDescriptor(\.small, order: .reverse), SortDescriptor(\.rank, order: .reverse)],
+        [SortDescriptor(\.name, comparator: String.StandardComparator(.lexical, order: .reverse))],
+        // Assigning `order` after creation: Foundation keeps comparing values in
+        // the original order (and, for an optional String with a comparator,
+        // moves only the nils). The SQL must do the same.
+        [reordered(SortDescriptor(\.age)), SortDescriptor(\.name)],
+        [reordered(SortDescriptor(\.nickname, comparator: .lexical)), SortDescriptor(\.age)],
+        [reordered(SortDescriptor(\.rank, order: .reverse)), reordered(SortDescriptor(\.name, comparator: .lexical))],
     ]
+
+    private static func reordered(_ descriptor: SortDescriptor<QueryPerson>) -> SortDescriptor<QueryPerson> {
+        var copy = descriptor
+        copy.order = copy.order == .forward ? .reverse : .forward
+        return copy
+    }
 
     static let cases: [PredicateCase] =
         PredicateTable.comparisons() + PredicateTable.strings() + PredicateTable.optionals()

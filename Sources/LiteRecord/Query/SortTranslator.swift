@@ -48,8 +48,37 @@ enum SortTranslator {
             }
             collation = valueType.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
         }
-        let direction = descriptor.order == .forward ? "ASC" : "DESC"
-        return "\(Connection.quote(attribute.name))\(collation) \(direction)"
+        let orders = effectiveOrders(of: descriptor, isOptionalString: valueType.isOptional && descriptor.stringComparator != nil)
+        var term = "\(Connection.quote(attribute.name))\(collation) \(orders.values == .forward ? "ASC" : "DESC")"
+        // SQLite puts NULLs first ascending and last descending, as Foundation
+        // does for nil unless the two orders came apart (below).
+        if valueType.isOptional && orders.nils != orders.values {
+            term += orders.nils == .forward ? " NULLS FIRST" : " NULLS LAST"
+        }
+        return term
+    }
+
+    /// The orders `sorted(using:)` really applies to values and to nils.
+    ///
+    /// A descriptor's comparator keeps the order it was created with, and
+    /// Foundation compares values with that one; assigning `order` later changes
+    /// only the property (and, for an optional `String` with a string
+    /// comparator, where nils go). The comparator's order is not public, so it
+    /// is read with `Mirror`; when the layout is not the expected one, `order`
+    /// is taken at its word.
+    static func effectiveOrders<T>(of descriptor: SortDescriptor<T>, isOptionalString: Bool) -> (values: SortOrder, nils: SortOrder) {
+        let comparison = Mirror(reflecting: descriptor).children.first { $0.label == "comparison" }?.value
+        let values = comparison.flatMap { firstOrder(in: $0, depth: 0) } ?? descriptor.order
+        return (values, isOptionalString ? descriptor.order : values)
+    }
+
+    private static func firstOrder(in value: Any, depth: Int) -> SortOrder? {
+        guard depth < 6 else { return nil }
+        for child in Mirror(reflecting: value).children {
+            if child.label == "order", let order = child.value as? SortOrder { return order }
+            if let order = firstOrder(in: child.value, depth: depth + 1) { return order }
+        }
+        return nil
     }
 
     private static func refusal<T: Entity>(_ type: T.Type, _ subject: String, _ reason: String) -> LiteRecordError {
