@@ -77,6 +77,38 @@ private let seededStack = Result { try QuerySeed.stack() }
         #expect(texts.sorted().elementsEqual(nfc, by: ==))
     }
 
+    /// Where Swift's `String` `<` is inconsistent (`"\u{212A}"` vs `"K68"`:
+    /// neither is less, yet they are not equal), a predicate still selects
+    /// exactly what `evaluate` selects, pair by pair; sorting uses the NFC order.
+    @Test func comparisonsFollowSwiftWhereItsOrderIsInconsistent() throws {
+        let texts = ["\u{212A}", "K", "K68", "KA", "Kb", "e\u{301}", "é", "éa", "e\u{301}a", "Zoe\u{308}", "Zoë3", "Zoea"]
+        let context = try RecordStack(inMemoryWith: [QueryPerson.self]).newContext()
+        for text in texts {
+            let person = QueryPerson()
+            person.name = text
+            context.insert(person)
+        }
+        try context.save()
+        let everyone = try QueryPerson.findAll(in: context)
+        for bound in texts {
+            let predicates: [Predicate<QueryPerson>] = [
+                #Predicate { $0.name < bound }, #Predicate { $0.name > bound },
+                #Predicate { $0.name <= bound }, #Predicate { $0.name >= bound },
+                #Predicate { $0.name == bound }, #Predicate { $0.name != bound },
+                #Predicate { (bound...bound).contains($0.name) },
+            ]
+            for (index, predicate) in predicates.enumerated() {
+                let fetched = try QueryPerson.findAll(matching: predicate, in: context)
+                #expect(ids(fetched) == ids(try everyone.filter(predicate)), "predicate \(index) with \(bound.debugDescription)")
+            }
+        }
+        let sorted = try QueryPerson.findAll(sortedBy: [SortDescriptor(\.name)], in: context).map(\.name)
+        let nfc = texts.sorted {
+            Array($0.precomposedStringWithCanonicalMapping.utf8).lexicographicallyPrecedes(Array($1.precomposedStringWithCanonicalMapping.utf8))
+        }
+        #expect(sorted.elementsEqual(nfc, by: ==))
+    }
+
     @Test(arguments: cases)
     func matchesSwift(_ testCase: PredicateCase) throws {
         let context = try seededStack.get().newContext()

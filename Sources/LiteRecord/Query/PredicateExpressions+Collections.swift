@@ -30,17 +30,17 @@ extension PredicateExpressions.RangeExpressionContains: SQLTranslatable {
             throw translator.unsupported(self, "\(value.kind) values are not ordered the same way in SQL")
         }
         let bounds = try translator.rangeBounds(range, type: Element.Output.self, expression: self)
-        var parts: [SQLFragment.Part] = ["("]
-        if let lower = bounds.lower {
-            parts += [.sql(value), "\(value.kind.collation) >= ", .sql(lower)]
-        }
+        // `lower <= x && x <= upper` (or `x < upper`), as the range types test it.
+        var tests: [SQLFragment] = []
+        if let lower = bounds.lower { tests.append(translator.compare(value, .greaterThanOrEqual, lower)) }
         if let upper = bounds.upper {
-            if bounds.lower != nil { parts.append(" AND ") }
-            parts += [.sql(value), "\(value.kind.collation) \(bounds.includesUpper ? "<=" : "<") ", .sql(upper)]
+            tests.append(translator.compare(value, bounds.includesUpper ? .lessThanOrEqual : .lessThan, upper))
         }
-        if bounds.lower == nil && bounds.upper == nil { parts.append("1") }
-        parts.append(")")
-        return .bool(parts)
+        switch tests.count {
+        case 0: return SQLFragment("1", kind: .bool, mayFail: value.mayFail)
+        case 1: return tests[0]
+        default: return .bool(["(", .sql(tests[0]), " AND ", .sql(tests[1]), ")"])
+        }
     }
 }
 

@@ -26,14 +26,7 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
             throw translator.unsupported(
                 self, "\(left.kind) values are not ordered the same way in SQL (an enum's `<` is its own, not its raw value's)")
         }
-        let symbol =
-            switch op {
-            case .lessThan: "<"
-            case .lessThanOrEqual: "<="
-            case .greaterThan: ">"
-            case .greaterThanOrEqual: ">="
-            }
-        return .bool(["(", .sql(left), "\(left.kind.collation) \(symbol) ", .sql(right), ")"])
+        return translator.compare(left, op, right)
     }
 }
 
@@ -80,6 +73,37 @@ extension PredicateExpressions.Conditional: SQLTranslatable {
 }
 
 extension PredicateTranslator {
+    /// An ordering comparison of two translated values of one orderable kind.
+    ///
+    /// Text is compared by a function that runs Swift's own `<`, and the other
+    /// operators are derived from it the way `Comparable` derives them
+    /// (`a > b` is `b < a`, `a <= b` is `!(b < a)`). A collation would not do:
+    /// Swift's `String` `<` is not a total order for some canonically
+    /// equivalent prefixes (see ``SQLFunctions/swiftOrderCollation``), and
+    /// SQLite may swap a comparison's operands, which is only sound for a
+    /// consistent order.
+    func compare(_ left: SQLFragment, _ op: PredicateExpressions.ComparisonOperator, _ right: SQLFragment) -> SQLFragment {
+        guard left.kind == .string else {
+            let symbol =
+                switch op {
+                case .lessThan: "<"
+                case .lessThanOrEqual: "<="
+                case .greaterThan: ">"
+                case .greaterThanOrEqual: ">="
+                }
+            return .bool(["(", .sql(left), " \(symbol) ", .sql(right), ")"])
+        }
+        func less(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment {
+            .bool(["\(SQLFunctions.stringLess)(", .sql(a), ", ", .sql(b), ")"])
+        }
+        return switch op {
+        case .lessThan: less(left, right)
+        case .greaterThan: less(right, left)
+        case .lessThanOrEqual: .bool(["(NOT ", .sql(less(right, left)), ")"])
+        case .greaterThanOrEqual: .bool(["(NOT ", .sql(less(left, right)), ")"])
+        }
+    }
+
     /// `==` / `!=`: `=`/`<>` for values that cannot be nil, `IS`/`IS NOT` when
     /// either side can (in Swift `nil == nil` and `nil != 3` are both true).
     func equality(_ lhs: Any, _ rhs: Any, negated: Bool, expression: Any) throws(LiteRecordError) -> SQLFragment {

@@ -9,10 +9,9 @@ import Foundation
 /// approximating it in SQL. ASCII fast paths are used only where they are
 /// provably identical.
 enum SQLFunctions {
-    /// Compares text with Swift's own `String` `<` and `==` (Unicode canonical
-    /// equivalence: `"é" == "e\u{301}"`, `"K" == "\u{212A}"`), for the
-    /// comparisons of a predicate, which must agree with `evaluate` one pair at
-    /// a time.
+    /// Compares text with Swift's own `String` `==` (Unicode canonical
+    /// equivalence: `"é" == "e\u{301}"`, `"K" == "\u{212A}"`), for the `=`,
+    /// `IS` and `IN` of a predicate. (Ordering comparisons use ``stringLess``.)
     static let swiftCollation = "literecord_swift"
     /// Orders text by its NFC-normalized Unicode scalars: the order Swift's
     /// `String` `<` defines, as a total order. Swift's `<` itself is not one
@@ -26,6 +25,8 @@ enum SQLFunctions {
     /// Orders text like `String.StandardComparator.lexical`.
     static let lexicalCollation = "literecord_lexical"
 
+    /// 1 when Swift's `String` `<` says the first text is less, else 0.
+    static let stringLess = "literecord_less"
     static let contains = "literecord_contains"
     static let startsWith = "literecord_starts_with"
     static let characterCount = "literecord_count"
@@ -69,6 +70,16 @@ enum SQLFunctions {
         }
         try connection.createCollation(lexicalCollation) { left, right in
             UTF8Text.sign(String.StandardComparator.lexical.compare(UTF8Text.string(left), UTF8Text.string(right)))
+        }
+        try connection.createFunction(stringLess, argumentCount: 2) { arguments throws(FunctionError) in
+            if arguments.isNull(0) || arguments.isNull(1) { return .null }
+            let less = arguments.withUTF8(0) { left in
+                arguments.withUTF8(1) { right in
+                    if let result = UTF8Text.asciiCompare(left, right) { return result < 0 }
+                    return UTF8Text.string(left) < UTF8Text.string(right)
+                }
+            }
+            return .integer(less ? 1 : 0)
         }
         try connection.createFunction(contains, argumentCount: 2) { arguments throws(FunctionError) in
             try UTF8Text.search(arguments) { text, other in

@@ -48,7 +48,7 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
         return true
     }
 
-    /// Kinds whose SQL order (with ``SQLFunctions/swiftCollation`` for text) is
+    /// Kinds whose SQL order (through ``SQLFunctions/stringLess`` for text) is
     /// Swift's `<`. Stored UUIDs are uppercase hex, whose byte order is the
     /// order of UUID's bytes, which is how `UUID` compares.
     var isOrderable: Bool {
@@ -58,7 +58,7 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
         }
     }
 
-    /// ` COLLATE …` making SQL compare like Swift's `==` and `<`.
+    /// ` COLLATE …` making SQL's `=` and `IN` compare like Swift's `==`.
     var collation: String {
         self == .string ? " COLLATE \(SQLFunctions.swiftCollation)" : ""
     }
