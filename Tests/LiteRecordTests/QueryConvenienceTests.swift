@@ -52,6 +52,20 @@ import Testing
         #expect(calls == 10)
     }
 
+    // MARK: Requests
+
+    @Test func largeCapturedListsAndOddSlices() throws {
+        let everyone = try QueryPerson.findAll(in: context)
+        for size in [0, 1, 3, 1_000, 5_000] {
+            let ages = Array(0..<size)
+            let predicate = #Predicate<QueryPerson> { ages.contains($0.age) }
+            #expect(ids(try QueryPerson.findAll(matching: predicate, in: context)) == ids(try everyone.filter(predicate)))
+        }
+        #expect(try context.fetch(FetchRequest<QueryPerson>(fetchLimit: -3)).isEmpty)
+        #expect(try context.fetch(FetchRequest<QueryPerson>(fetchOffset: -3)).count == 300)
+        #expect(try context.count(FetchRequest<QueryPerson>(fetchLimit: 0)) == 0)
+    }
+
     // MARK: fetch(sql:)
 
     @Test func fetchSQLBindsArguments() throws {

@@ -106,6 +106,9 @@ extension PredicateTranslator {
         // are cached by text).
         var size = 1
         while size < arguments.count { size *= 2 }
+        // Past a few thousand, padding could cross SQLite's limit of 32,766
+        // bound values while the list itself fits.
+        if size > 4_096 { size = arguments.count }
         arguments += Array(repeating: last, count: size - arguments.count)
         let list = SQLFragment(
             "(" + Array(repeating: "?", count: size).joined(separator: ", ") + ")", arguments, kind: valueType.kind)
