@@ -103,6 +103,8 @@ final class Store: @unchecked Sendable {
         let connection: Connection
         do {
             connection = try Connection(path: url?.path, trace: makeTraceHandler())
+            // Predicates translate to SQL that relies on these collations and functions.
+            try SQLFunctions.install(on: connection)
         } catch {
             throw LiteRecordError.wrap(error, "opening the store at \(displayName)")
         }

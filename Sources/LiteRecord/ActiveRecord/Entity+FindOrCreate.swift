@@ -1,0 +1,102 @@
+import Foundation
+
+extension Entity where Self: DefaultInitializable {
+    /// The first record whose attribute equals `value`, or a new one with that
+    /// value — never a duplicate, even when several writers (tasks, stacks or
+    /// processes) race for the same value.
+    ///
+    /// ```swift
+    /// let tag = try Tag.findFirstOrCreate(byAttribute: "label", withValue: "swift", in: context)
+    /// ```
+    ///
+    /// The lookup and the insert run in one write transaction (`BEGIN
+    /// IMMEDIATE`, so no other writer can insert in between), which means a
+    /// new record is saved at once: the returned object is already stored,
+    /// with its other attributes at their defaults after `awakeFromInsert()`.
+    /// Equality is SQLite's, like the unique index's and
+    /// ``findFirst(byAttribute:withValue:in:)``'s.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.unknownAttribute` for a name the
+    ///   entity does not have, `.constraintViolation` when the new record breaks
+    ///   a constraint (a `nil` value for a non-optional attribute, another unique
+    ///   attribute), `.invalidObject` when the matching record is marked for
+    ///   deletion in `context`.
+    public static func findFirstOrCreate(
+        byAttribute attribute: String, withValue value: (any SQLValueConvertible)?, in context: RecordContext
+    ) throws(LiteRecordError) -> Self {
+        if let existing = try findFirst(byAttribute: attribute, withValue: value, in: context) { return existing }
+        let entity = try context.entity(for: Self.self)
+        let description = try Self.attribute(named: attribute)
+        guard let index = entity.attributeIndex(named: description.name) else {
+            throw LiteRecordError(.unknownAttribute, "\(entityName) has no attribute named '\(attribute)'")
+        }
+        let (condition, arguments) = try equalityClause(attribute, value)
+        let bound = arguments.first ?? .null
+
+        let object = Self()
+        object.awakeFromInsert()
+        var values: [SQLValue] = []
+        for position in entity.attributes.indices {
+            if position == index {
+                values.append(bound)
+                continue
+            }
+            do {
+                values.append(try object.encodeAttribute(at: position))
+            } catch {
+                throw LiteRecordError(.validationFailed, "\(entityName).\(entity.attributes[position].name) cannot be stored: \(error)")
+            }
+        }
+
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let findSQL = "SELECT \(key) FROM \(entity.quotedTable) WHERE \(condition) LIMIT 1"
+        let columns = ([key] + entity.attributes.map { Connection.quote($0.name) }).joined(separator: ", ")
+        let insertSQL = "\(entity.insertSQL) RETURNING \(columns)"
+        let tracksChanges = Self.tracksChanges
+        let outcome = try context.store.write("finding or creating \(entityName) by \(description.name)") { connection -> FindOrCreateOutcome in
+            if case .integer(let rowID)? = try connection.scalar(findSQL, arguments) {
+                return .found(rowID)
+            }
+            let statement = try connection.cachedStatement(insertSQL)
+            defer { statement.reset() }
+            try statement.bind(values)
+            guard try statement.step() else {
+                throw LiteRecordError(.sqlite, "inserting \(entityName) returned no row")
+            }
+            let row = Row(statement: statement, offset: 1, entityName: entityName)
+            // The stored form of the value, read back, is what the object holds.
+            try object.decodeAttribute(at: index, from: row)
+            let snapshot = tracksChanges ? nil : entity.attributes.indices.map { row.value(at: $0) }
+            return .created(statement.int64(at: 0), snapshot)
+        }
+        switch outcome {
+        case .found(let rowID):
+            // Another writer won the race between the first look and the transaction.
+            guard let found = try context.object(with: RecordID(entityName: entityName, rowID: rowID), as: Self.self) else {
+                throw LiteRecordError(.invalidObject, "the \(entityName) whose \(description.name) matches is marked for deletion in this context")
+            }
+            return found
+        case .created(let rowID, let snapshot):
+            context.register(object, rowID: rowID, snapshot: snapshot)
+            context.didSave?(ChangeSet(inserted: [RecordID(entityName: entityName, rowID: rowID)]))
+            return object
+        }
+    }
+
+    /// ``findFirstOrCreate(byAttribute:withValue:in:)`` on the default stack's
+    /// main context.
+    ///
+    /// ```swift
+    /// let tag = try Tag.findFirstOrCreate(byAttribute: "label", withValue: "swift")
+    /// ```
+    @MainActor public static func findFirstOrCreate(
+        byAttribute attribute: String, withValue value: (any SQLValueConvertible)?
+    ) throws(LiteRecordError) -> Self {
+        try findFirstOrCreate(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
+    }
+}
+
+private enum FindOrCreateOutcome {
+    case found(Int64)
+    case created(Int64, [SQLValue]?)
+}

@@ -1,0 +1,59 @@
+public import Foundation
+
+/// What to fetch: which records (a Foundation `Predicate`), in which order
+/// (`SortDescriptor`s), and which slice of the result.
+///
+/// ```swift
+/// let request = FetchRequest<Person>(
+///     predicate: #Predicate { $0.age > 30 },
+///     sortBy: [SortDescriptor(\.name)],
+///     fetchLimit: 20)
+/// let people = try context.fetch(request)
+/// ```
+///
+/// The predicate and the sort descriptors are translated to SQL; the result is
+/// exactly what `predicate.evaluate` and `sorted(using:)` would give over the
+/// stored objects, or the fetch throws `.unsupportedPredicate` naming the part
+/// that has no exact translation.
+public struct FetchRequest<T: Entity>: Sendable {
+    /// Which records to fetch; `nil` fetches all of them.
+    public var predicate: Predicate<T>?
+    /// The order of the results; ties (and an empty list) keep insertion order.
+    public var sortBy: [SortDescriptor<T>]
+    /// At most this many objects; `nil` for no limit. Negative counts as 0.
+    public var fetchLimit: Int?
+    /// How many matching objects to skip first. Negative counts as 0.
+    public var fetchOffset: Int
+
+    public init(
+        predicate: Predicate<T>? = nil,
+        sortBy: [SortDescriptor<T>] = [],
+        fetchLimit: Int? = nil,
+        fetchOffset: Int = 0
+    ) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+    }
+
+    /// The SQL below `SELECT … FROM <table>`.
+    func sqlQuery() throws(LiteRecordError) -> SQLQuery {
+        var query = SQLQuery()
+        (query.whereSQL, query.arguments) = try PredicateTranslator.condition(predicate)
+        query.orderBy = try SortTranslator.orderBy(sortBy)
+        query.limit = fetchLimit.map { max(0, $0) }
+        query.offset = fetchOffset > 0 ? fetchOffset : nil
+        return query
+    }
+}
+
+extension PredicateTranslator {
+    /// The `WHERE` condition selecting what `predicate` accepts; `nil` for no
+    /// predicate (every record).
+    static func condition<T: Entity>(_ predicate: Predicate<T>?) throws(LiteRecordError) -> (sql: String?, arguments: [SQLValue]) {
+        guard let predicate else { return (nil, []) }
+        let condition = try PredicateTranslator(predicate).translate()
+        return (condition.sql, condition.arguments)
+    }
+}

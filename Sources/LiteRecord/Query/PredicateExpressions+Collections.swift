@@ -1,0 +1,219 @@
+import Foundation
+
+// Membership in captured sequences and ranges, and the String searches.
+
+extension PredicateExpressions.SequenceContains: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        guard let captured = (sequence as? any ConstantExpression)?.constantValue,
+            let elements = Self.elements(of: captured)
+        else {
+            throw translator.unsupported(
+                self, "only a captured sequence's `contains` is translated (as IN); stored collections are JSON")
+        }
+        return try translator.membership(element, in: elements, type: RHS.Output.self, expression: self)
+    }
+
+    private static func elements(of value: Any) -> [Any]? {
+        guard let sequence = value as? any Sequence else { return nil }
+        return array(sequence)
+    }
+
+    private static func array<S: Sequence>(_ sequence: S) -> [Any] {
+        sequence.map { $0 as Any }
+    }
+}
+
+extension PredicateExpressions.RangeExpressionContains: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        let value = try translator.translate(element)
+        guard value.kind.isOrderable else {
+            throw translator.unsupported(self, "\(value.kind) values are not ordered the same way in SQL")
+        }
+        let bounds = try translator.rangeBounds(range, type: Element.Output.self, expression: self)
+        // `lower <= x && x <= upper` (or `x < upper`), as the range types test it.
+        var tests: [SQLFragment] = []
+        if let lower = bounds.lower { tests.append(translator.compare(value, .greaterThanOrEqual, lower)) }
+        if let upper = bounds.upper {
+            tests.append(translator.compare(value, bounds.includesUpper ? .lessThanOrEqual : .lessThan, upper))
+        }
+        switch tests.count {
+        case 0: return SQLFragment("1", kind: .bool, mayFail: value.mayFail)
+        case 1: return tests[0]
+        default: return .bool(["(", .sql(tests[0]), " AND ", .sql(tests[1]), ")"])
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.stringFunction(SQLFunctions.startsWith, base, prefix, expression: self)
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.stringFunction(SQLFunctions.contains, base, other, expression: self)
+    }
+}
+
+#if canImport(Darwin)
+// These expressions exist only in Apple's Foundation (swift-foundation has not
+// ported them); their SQL functions call the same String methods.
+
+extension PredicateExpressions.StringLocalizedStandardContains: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.stringFunction(SQLFunctions.localizedStandardContains, root, other, expression: self)
+    }
+}
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.stringFunction(
+            SQLFunctions.caseInsensitiveCompare, root, other, resultType: ComparisonResult.self, expression: self)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedCompare: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.stringFunction(
+            SQLFunctions.localizedCompare, root, other, resultType: ComparisonResult.self, expression: self)
+    }
+}
+#endif
+
+extension PredicateTranslator {
+    /// `captured.contains(value)` as `value IN (…)`, with Swift's `==` for text.
+    func membership(_ element: Any, in elements: [Any], type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
+        let value = try translate(element)
+        let valueType = ValueType(type)
+        guard valueType.kind.isSupported else {
+            throw unsupported(expression, "\(valueType.kind) values cannot be compared in SQL")
+        }
+        var arguments: [SQLValue] = []
+        var containsNil = false
+        for element in elements {
+            guard let encoded = valueType.kind.encode(element) else {
+                throw unsupported(expression, "a captured \(valueType.kind) element cannot be stored exactly (NaN or out of range)")
+            }
+            if encoded.isNull { containsNil = true } else { arguments.append(encoded) }
+        }
+        let isNull: SQLFragment = .bool(["(", .sql(value), " IS NULL)"])
+        guard let last = arguments.last else {
+            return containsNil ? isNull : SQLFragment("0", kind: .bool, mayFail: value.mayFail)
+        }
+        // Lists are padded to a power of two by repeating an element, so that a
+        // handful of statement texts serve every list length (prepared statements
+        // are cached by text).
+        var size = 1
+        while size < arguments.count { size *= 2 }
+        // Past a few thousand, padding could cross SQLite's limit of 32,766
+        // bound values while the list itself fits.
+        if size > 4_096 { size = arguments.count }
+        arguments += Array(repeating: last, count: size - arguments.count)
+        let list = SQLFragment(
+            "(" + Array(repeating: "?", count: size).joined(separator: ", ") + ")", arguments, kind: valueType.kind)
+        let test: SQLFragment = .bool(["(", .sql(value), "\(valueType.kind.collation) IN ", .sql(list), ")"])
+        if containsNil { return .bool(["(", .sql(isNull), " OR ", .sql(test), ")"]) }
+        // NULL IN (…) is NULL; Swift's contains(nil) is false.
+        return value.isOptional ? .bool(["COALESCE(", .sql(test), ", 0)"]) : test
+    }
+
+    struct RangeBounds {
+        var lower: SQLFragment?
+        var upper: SQLFragment?
+        var includesUpper: Bool
+    }
+
+    /// The bounds of a range built in the predicate (`a...b`, `a..<b`) or
+    /// captured (any standard range type).
+    func rangeBounds(_ range: Any, type: Any.Type, expression: Any) throws(LiteRecordError) -> RangeBounds {
+        if let built = range as? any RangeBuilder {
+            return RangeBounds(
+                lower: try translate(built.lowerExpression), upper: try translate(built.upperExpression),
+                includesUpper: built.includesUpper)
+        }
+        guard let captured = (range as? any ConstantExpression)?.constantValue,
+            let bounds = captured as? any CapturedRange
+        else {
+            throw unsupported(expression, "only ranges written in the predicate or captured standard ranges are translated")
+        }
+        let lower = try bounds.capturedLower.map { value throws(LiteRecordError) in
+            try constant(value, type: type, expression: expression)
+        }
+        let upper = try bounds.capturedUpper.map { value throws(LiteRecordError) in
+            try constant(value, type: type, expression: expression)
+        }
+        return RangeBounds(lower: lower, upper: upper, includesUpper: bounds.capturedIncludesUpper)
+    }
+
+    /// A String test or comparison computed by a SQL function that calls the
+    /// same Swift code `Predicate.evaluate` runs.
+    func stringFunction(
+        _ function: String, _ lhs: Any, _ rhs: Any, resultType: Any.Type = Bool.self, expression: Any
+    ) throws(LiteRecordError) -> SQLFragment {
+        let left = try translate(lhs)
+        let right = try translate(rhs)
+        guard left.kind == .string, right.kind == .string else {
+            throw unsupported(expression, "only String values are searched in SQL; other sequences are stored as JSON")
+        }
+        return .combine(
+            ["\(function)(", .sql(left), ", ", .sql(right), ")"], kind: ValueType(resultType).kind, isOptional: false)
+    }
+}
+
+/// `PredicateExpressions.ClosedRange` and `.Range`, whose bounds are
+/// expressions of their own.
+protocol RangeBuilder {
+    var lowerExpression: Any { get }
+    var upperExpression: Any { get }
+    var includesUpper: Bool { get }
+}
+
+extension PredicateExpressions.ClosedRange: RangeBuilder {
+    var lowerExpression: Any { lower }
+    var upperExpression: Any { upper }
+    var includesUpper: Bool { true }
+}
+
+extension PredicateExpressions.Range: RangeBuilder {
+    var lowerExpression: Any { lower }
+    var upperExpression: Any { upper }
+    var includesUpper: Bool { false }
+}
+
+/// The standard range types, as captured values.
+protocol CapturedRange {
+    var capturedLower: Any? { get }
+    var capturedUpper: Any? { get }
+    var capturedIncludesUpper: Bool { get }
+}
+
+extension ClosedRange: CapturedRange {
+    var capturedLower: Any? { lowerBound }
+    var capturedUpper: Any? { upperBound }
+    var capturedIncludesUpper: Bool { true }
+}
+
+extension Range: CapturedRange {
+    var capturedLower: Any? { lowerBound }
+    var capturedUpper: Any? { upperBound }
+    var capturedIncludesUpper: Bool { false }
+}
+
+extension PartialRangeFrom: CapturedRange {
+    var capturedLower: Any? { lowerBound }
+    var capturedUpper: Any? { nil }
+    var capturedIncludesUpper: Bool { false }
+}
+
+extension PartialRangeThrough: CapturedRange {
+    var capturedLower: Any? { nil }
+    var capturedUpper: Any? { upperBound }
+    var capturedIncludesUpper: Bool { true }
+}
+
+extension PartialRangeUpTo: CapturedRange {
+    var capturedLower: Any? { nil }
+    var capturedUpper: Any? { upperBound }
+    var capturedIncludesUpper: Bool { false }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+// Values, variables and key paths: the leaves of a predicate.
+
+extension PredicateExpressions.Value: SQLTranslatable, ConstantExpression {
+    var constantValue: Any? { value }
+
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        try translator.constant(value, type: Output.self, expression: self)
+    }
+}
+
+extension PredicateExpressions.NilLiteral: SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        let type = ValueType(Output.self)
+        return SQLFragment("NULL", kind: type.kind, isOptional: true)
+    }
+}
+
+extension PredicateExpressions.Variable: SQLTranslatable, VariableExpression {
+    var variableID: PredicateExpressions.VariableID { key }
+
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        switch translator.binding(of: key) {
+        case .value(let fragment)?:
+            return fragment
+        case .entity?:
+            throw translator.unsupported(
+                self, "the object itself cannot be compared in SQL; compare one of its attributes")
+        case nil:
+            throw translator.unsupported(self, "the variable is not bound by this predicate")
+        }
+    }
+}
+
+extension PredicateExpressions.KeyPath: SQLTranslatable, ConstantExpression {
+    var constantValue: Any? {
+        guard let root = (root as? any ConstantExpression)?.constantValue as? Root.Output else { return nil }
+        return root[keyPath: keyPath]
+    }
+
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
+        if let variable = root as? any VariableExpression, case .entity? = translator.binding(of: variable.variableID) {
+            return try translator.column(for: keyPath, type: Output.self)
+        }
+        if let value = constantValue {
+            return try translator.constant(value, type: Output.self, expression: self)
+        }
+        let base = try translator.translate(root)
+        return try translator.property(keyPath, of: base, rootType: Root.Output.self, type: Output.self)
+    }
+}
+
+extension PredicateTranslator {
+    /// A captured value, bound as an argument (or the literal `NULL`).
+    func constant(_ value: Any, type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
+        let valueType = ValueType(type)
+        guard valueType.kind.isSupported else {
+            throw unsupported(expression, "a captured \(valueType.kind) has no stored form to compare with")
+        }
+        guard let encoded = valueType.kind.encode(value) else {
+            throw unsupported(
+                expression, "the captured \(valueType.kind) value cannot be stored exactly (NaN or out of range)")
+        }
+        if encoded.isNull { return SQLFragment("NULL", kind: valueType.kind, isOptional: true) }
+        return SQLFragment("?", [encoded], kind: valueType.kind, isOptional: valueType.isOptional)
+    }
+
+    /// The column of an attribute key path such as `\Person.age`.
+    func column(for keyPath: AnyKeyPath, type: Any.Type) throws(LiteRecordError) -> SQLFragment {
+        guard let attribute = attribute(for: keyPath) else {
+            throw unsupported(
+                keyPath,
+                "it is not a stored attribute of \(entityName) (a @Transient or computed property, or an entity whose attributeIndex(for:) does not list it)")
+        }
+        let valueType = ValueType(type)
+        guard valueType.kind.isSupported else {
+            throw unsupported(
+                keyPath,
+                "\(entityName).\(attribute.name) is stored as \(attribute.type) (\(valueType.kind)), which SQL cannot compare the way Swift does")
+        }
+        return SQLFragment(Connection.quote(attribute.name), kind: valueType.kind, isOptional: valueType.isOptional)
+    }
+
+    /// A property of a computed value: the few whose SQL meaning is exact.
+    func property(_ keyPath: AnyKeyPath, of base: SQLFragment, rootType: Any.Type, type: Any.Type) throws(LiteRecordError) -> SQLFragment {
+        let valueType = ValueType(type)
+        switch base.kind {
+        case .string where keyPath == \String.count:
+            return .combine(["\(SQLFunctions.characterCount)(", .sql(base), ")"], kind: valueType.kind, isOptional: false)
+        case .string where keyPath == \String.isEmpty:
+            return .bool(["(", .sql(base), " = '')"])
+        case .date where keyPath == \Date.timeIntervalSinceReferenceDate:
+            return SQLFragment(base.sql, base.arguments, kind: .double, mayFail: base.mayFail)
+        case .uuid where keyPath == \UUID.uuidString:
+            return SQLFragment(base.sql, base.arguments, kind: .string, mayFail: base.mayFail)
+        case .rawRepresentable(let rawKind, _) where Self.isRawValue(keyPath, of: rootType, kind: rawKind):
+            return SQLFragment(base.sql, base.arguments, kind: rawKind, mayFail: base.mayFail)
+        default:
+            throw unsupported(
+                keyPath, "only stored attributes and a String's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
+        }
+    }
+
+    /// Whether `keyPath` reads the raw value. A key path written in a predicate
+    /// (`\Status.rawValue`) is not equal to the protocol's `\R.rawValue`, so
+    /// for a `CaseIterable` type it is checked on every case instead.
+    private static func isRawValue(_ keyPath: AnyKeyPath, of type: Any.Type, kind: ValueKind) -> Bool {
+        if let enumerable = type as? any (RawRepresentable & CaseIterable).Type {
+            return readsRawValue(keyPath, of: enumerable, kind: kind)
+        }
+        guard let raw = type as? any RawRepresentable.Type else { return false }
+        return keyPath == rawValueKeyPath(of: raw)
+    }
+
+    private static func readsRawValue<R: RawRepresentable & CaseIterable>(
+        _ keyPath: AnyKeyPath, of type: R.Type, kind: ValueKind
+    ) -> Bool {
+        guard !R.allCases.isEmpty else { return false }
+        return R.allCases.allSatisfy { value in
+            guard let read = value[keyPath: keyPath], let readValue = kind.encode(read) else { return false }
+            return readValue == kind.encode(value.rawValue)
+        }
+    }
+
+    private static func rawValueKeyPath<R: RawRepresentable>(of type: R.Type) -> AnyKeyPath {
+        \R.rawValue
+    }
+}

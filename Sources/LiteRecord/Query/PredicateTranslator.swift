@@ -1,0 +1,137 @@
+import Foundation
+
+/// A `PredicateExpressions` node that has an exact SQL translation.
+///
+/// Conformances are unconditional; children are translated through
+/// ``PredicateTranslator/translate(_:)``, which dynamically finds their
+/// conformance and names any child that has none.
+protocol SQLTranslatable {
+    func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment
+}
+
+/// A node whose value does not depend on the object being tested (a captured
+/// value, or a key path applied to one).
+protocol ConstantExpression {
+    var constantValue: Any? { get }
+}
+
+/// Gives a `PredicateExpressions.Variable` of any type its identity.
+protocol VariableExpression {
+    var variableID: PredicateExpressions.VariableID { get }
+}
+
+/// Turns a Foundation `Predicate` over an entity into a parameterized SQL
+/// condition that selects exactly the rows for which `predicate.evaluate`
+/// returns `true` — or throws `.unsupportedPredicate` naming the part that
+/// has no exact translation. It never guesses.
+final class PredicateTranslator {
+    enum Binding {
+        /// The predicate's input: the object whose attributes are columns.
+        case entity
+        /// A closure variable (`flatMap`'s), bound to the SQL of its value.
+        case value(SQLFragment)
+    }
+
+    let entityName: String
+    let attributes: [AttributeDescription]
+    private let attributeIndex: (AnyKeyPath) -> Int?
+    private var bindings: [PredicateExpressions.VariableID: Binding] = [:]
+    private let expression: any StandardPredicateExpression<Bool>
+
+    init<T: Entity>(_ predicate: Predicate<T>, for type: T.Type = T.self) {
+        entityName = T.entityName
+        attributes = T.attributes
+        attributeIndex = { keyPath in
+            (keyPath as? PartialKeyPath<T>).flatMap { T.attributeIndex(for: $0) }
+        }
+        expression = predicate.expression
+        bindings[predicate.variable.key] = .entity
+    }
+
+    /// The `WHERE` condition and its arguments.
+    func translate() throws(LiteRecordError) -> SQLFragment {
+        let fragment = try translate(expression)
+        guard fragment.kind == .bool, !fragment.isOptional else {
+            throw unsupported(expression, "the predicate does not produce a Bool")
+        }
+        return fragment
+    }
+
+    /// Translates one node of the expression tree.
+    func translate(_ expression: Any) throws(LiteRecordError) -> SQLFragment {
+        guard let node = expression as? any SQLTranslatable else {
+            throw unsupported(expression, Self.reason(forUntranslatable: expression))
+        }
+        return try node.sqlFragment(self)
+    }
+
+    /// Runs `body` with a closure variable bound to the SQL of its value.
+    func with<R>(
+        _ variable: PredicateExpressions.VariableID, boundTo value: SQLFragment,
+        _ body: () throws(LiteRecordError) -> R
+    ) throws(LiteRecordError) -> R {
+        let previous = bindings[variable]
+        bindings[variable] = .value(value)
+        defer { bindings[variable] = previous }
+        return try body()
+    }
+
+    func binding(of variable: PredicateExpressions.VariableID) -> Binding? {
+        bindings[variable]
+    }
+
+    /// The column of an attribute key path of the entity, or `nil` when the key
+    /// path is not a stored attribute.
+    func attribute(for keyPath: AnyKeyPath) -> AttributeDescription? {
+        guard let index = attributeIndex(keyPath), attributes.indices.contains(index) else { return nil }
+        return attributes[index]
+    }
+
+    // MARK: Errors
+
+    /// `.unsupportedPredicate` naming the expression (its node type, without the
+    /// generic noise) and why it has no exact SQL translation.
+    func unsupported(_ expression: Any, _ reason: String) -> LiteRecordError {
+        LiteRecordError(
+            .unsupportedPredicate,
+            "cannot translate \(Self.name(of: expression)) in a predicate on \(entityName) to SQL: \(reason)")
+    }
+
+    /// `PredicateExpressions.ForcedUnwrap<…>` becomes `ForcedUnwrap`; key paths
+    /// are shown as written (`\Person.nickname`).
+    static func name(of expression: Any) -> String {
+        if let keyPath = expression as? AnyKeyPath {
+            let written = "\(keyPath)"
+            // Outside Apple platforms a computed property's key path prints as
+            // `\String.<computed 0x… (UTF8View)>`; its types say more.
+            guard written.contains("<computed") else { return "`\(written)`" }
+            let keyPathType = type(of: keyPath)
+            return "a key path from \(keyPathType.rootType) to \(keyPathType.valueType)"
+        }
+        let full = String(reflecting: type(of: expression))
+        let base = full.split(separator: "<", maxSplits: 1).first.map(String.init) ?? full
+        let last = base.split(separator: ".").last.map(String.init) ?? base
+        return "`\(last)`"
+    }
+
+    private static func reason(forUntranslatable expression: Any) -> String {
+        let name = name(of: expression).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+        switch name {
+        case "ForcedUnwrap":
+            return "force-unwrapping (`!`) throws for nil values; use `??` or optional chaining instead"
+        case "ConditionalCast", "ForceCast", "TypeCheck":
+            return "type casts and type checks have no SQL equivalent"
+        case "SequenceContainsWhere", "SequenceAllSatisfy", "SequenceMaximum", "SequenceMinimum", "Filter":
+            return "closures over sequences cannot run in SQL; compute the value outside the predicate and capture it"
+        case "CollectionIndexSubscript", "CollectionRangeSubscript", "DictionaryKeySubscript",
+            "DictionaryKeyDefaultValueSubscript":
+            return "subscripts are not translated; read the element outside the predicate and capture it"
+        case "StringContainsRegex", "PredicateRegex":
+            return "regular expressions cannot run in SQL"
+        case "PredicateEvaluate", "ExpressionEvaluate":
+            return "nested predicates and expressions are not translated; write the condition inline"
+        default:
+            return "LiteRecord has no exact SQL translation for it"
+        }
+    }
+}

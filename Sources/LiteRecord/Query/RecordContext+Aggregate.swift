@@ -1,0 +1,88 @@
+import Foundation
+
+extension RecordContext {
+    /// One aggregate over the stored records `predicate` accepts.
+    func aggregate<T: Entity, V, R>(
+        _ aggregate: Aggregate<V, R>, of keyPath: PartialKeyPath<T>, matching predicate: Predicate<T>?
+    ) throws(LiteRecordError) -> R {
+        let entity = try entity(for: T.self)
+        let column = try aggregateColumn(keyPath, for: aggregate.function)
+        let condition = try PredicateTranslator.condition(predicate)
+        var sql = "SELECT \(aggregate.function.sql(column.sql, kind: column.kind)) FROM \(entity.quotedTable)"
+        if let whereSQL = condition.sql { sql += " WHERE \(whereSQL)" }
+        let value = try store.withConnection("computing the \(aggregate.function) of \(T.entityName).\(column.name)") { connection in
+            try connection.scalar(sql, condition.arguments) ?? .null
+        }
+        return try aggregate.decode(value)
+    }
+
+    /// The aggregate per distinct value of `group`. Groups are formed with
+    /// Swift's equality (canonically equivalent strings are one group), and
+    /// each key is read from a stored object of its group, so it is exactly the
+    /// value Swift would see.
+    func aggregate<T: Entity, V, R, G: Hashable>(
+        _ aggregate: Aggregate<V, R>, of keyPath: PartialKeyPath<T>, groupedBy group: KeyPath<T, G>,
+        matching predicate: Predicate<T>?
+    ) throws(LiteRecordError) -> [G: R] {
+        let entity = try entity(for: T.self)
+        let column = try aggregateColumn(keyPath, for: aggregate.function)
+        let groupColumn = try aggregateColumn(group, for: .count)
+        guard groupColumn.kind.isSupported else {
+            throw LiteRecordError(
+                .unsupportedPredicate,
+                "cannot group \(T.entityName) by \(groupColumn.name): \(groupColumn.kind) values cannot be compared in SQL")
+        }
+        let condition = try PredicateTranslator.condition(predicate)
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let orderCollation = groupColumn.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
+        var grouped = "FROM \(entity.quotedTable)"
+        if let whereSQL = condition.sql { grouped += " WHERE \(whereSQL)" }
+        grouped += " GROUP BY \(groupColumn.sql)\(orderCollation)"
+        let aggregateSQL = "SELECT MIN(\(key)), \(aggregate.function.sql(column.sql, kind: column.kind)) \(grouped)"
+        let keysSQL = "\(entity.selectSQL) WHERE \(key) IN (SELECT MIN(\(key)) \(grouped))"
+
+        let operation = "computing the \(aggregate.function) of \(T.entityName).\(column.name) by \(groupColumn.name)"
+        // One lock for both statements, so no write of this store lands between them.
+        let (values, keys) = try store.withConnection(operation) { connection -> ([(Int64, SQLValue)], [Int64: G]) in
+            let values = try connection.rows(aggregateSQL, condition.arguments).compactMap { row -> (Int64, SQLValue)? in
+                guard row.count == 2, case .integer(let representative) = row[0] else { return nil }
+                return (representative, row[1])
+            }
+            let statement = try connection.cachedStatement(keysSQL)
+            defer { statement.reset() }
+            try statement.bind(condition.arguments)
+            var keys: [Int64: G] = [:]
+            while try statement.step() {
+                // Read, not registered: the context's objects are left alone.
+                let object = try T(row: Row(statement: statement, offset: 1, entityName: T.entityName))
+                keys[statement.int64(at: 0)] = object[keyPath: group]
+            }
+            return (values, keys)
+        }
+        var result: [G: R] = [:]
+        for (representative, value) in values {
+            guard let groupKey = keys[representative] else { continue }
+            result[groupKey] = try aggregate.decode(value)
+        }
+        return result
+    }
+
+    /// The column an aggregate reads, checked against the function.
+    private func aggregateColumn<T: Entity>(
+        _ keyPath: PartialKeyPath<T>, for function: AggregateFunction
+    ) throws(LiteRecordError) -> (sql: String, name: String, kind: ValueKind) {
+        guard let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index) else {
+            throw LiteRecordError(
+                .unknownAttribute,
+                "\(keyPath) is not a stored attribute of \(T.entityName) (a @Transient or computed property cannot be aggregated in SQL)")
+        }
+        let attribute = T.attributes[index]
+        let kind = ValueType(type(of: keyPath).valueType).kind
+        if function == .min || function == .max, !kind.isOrderable {
+            throw LiteRecordError(
+                .unsupportedPredicate,
+                "cannot compute the \(function) of \(T.entityName).\(attribute.name): \(kind) values are not ordered the same way in SQL")
+        }
+        return (Connection.quote(attribute.name), attribute.name, kind)
+    }
+}

@@ -1,0 +1,72 @@
+extension RecordContext {
+    /// The objects a fetch request selects, in its order. Objects this context
+    /// already holds are reused (and refreshed, keeping unsaved edits);
+    /// objects marked for deletion are left out.
+    ///
+    /// ```swift
+    /// let adults = try context.fetch(FetchRequest<Person>(
+    ///     predicate: #Predicate { $0.age >= 18 },
+    ///     sortBy: [SortDescriptor(\.name)]))
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate` when the
+    ///   predicate or a sort descriptor has no exact SQL translation (the
+    ///   message names the part), or when the store cannot be read.
+    public func fetch<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> [T] {
+        try fetch(T.self, request.sqlQuery())
+    }
+
+    /// The number of objects ``fetch(_:)`` would return (the request's limit and
+    /// offset apply), counted by SQLite without reading the objects.
+    ///
+    /// ```swift
+    /// let n = try context.count(FetchRequest<Person>(predicate: #Predicate { $0.age >= 18 }))
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
+    ///   store cannot be read.
+    public func count<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> Int {
+        let query = try request.sqlQuery()
+        guard query.limit != nil || query.offset != nil else {
+            return try count(T.self, whereSQL: query.whereSQL, arguments: query.arguments)
+        }
+        let entity = try entity(for: T.self)
+        let limited = slice(query, of: entity)
+        let sql = "SELECT COUNT(*) FROM (\(limited))"
+        return try store.withConnection("counting \(T.entityName)") { connection in
+            guard case .integer(let count)? = try connection.scalar(sql, query.arguments) else { return 0 }
+            return Int(count)
+        }
+    }
+
+    /// Whether any stored record matches the request's predicate.
+    ///
+    /// ```swift
+    /// if try context.exists(FetchRequest<Person>(predicate: #Predicate { $0.name == "Ann" })) { … }
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
+    ///   store cannot be read.
+    public func exists<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> Bool {
+        let query = try request.sqlQuery()
+        let entity = try entity(for: T.self)
+        let sql = "SELECT EXISTS (\(slice(query, of: entity)))"
+        return try store.withConnection("checking for \(T.entityName)") { connection in
+            guard case .integer(let found)? = try connection.scalar(sql, query.arguments) else { return false }
+            return found != 0
+        }
+    }
+
+    /// `SELECT 1 FROM <table> WHERE … LIMIT … OFFSET …` (no ORDER BY unless a
+    /// slice needs one to be well defined).
+    private func slice(_ query: SQLQuery, of entity: EntityDescription) -> String {
+        var sql = "SELECT 1 FROM \(entity.quotedTable)"
+        if let whereSQL = query.whereSQL { sql += " WHERE \(whereSQL)" }
+        if query.limit != nil || query.offset != nil {
+            sql += " ORDER BY \(query.orderBy ?? Connection.quote(Model.primaryKeyColumn))"
+            sql += " LIMIT \(query.limit ?? -1)"
+            if let offset = query.offset { sql += " OFFSET \(offset)" }
+        }
+        return sql
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// What a Swift value in a predicate is, as far as SQL is concerned: it decides
+/// which operators have an exact SQL counterpart and how a captured value is
+/// bound.
+indirect enum ValueKind: Equatable, CustomStringConvertible {
+    case bool
+    /// A fixed-width integer; the bounds are the Swift type's, so that checked
+    /// arithmetic fails where Swift would trap.
+    case integer(IntegerBounds)
+    case double
+    /// Stored as a `Double`, so comparisons are exact, but arithmetic in SQL
+    /// would run at double precision where Swift rounds to `Float`.
+    case float
+    case string
+    case date
+    case uuid
+    case data
+    /// A `RawRepresentable` stored as its raw value: equal exactly when the raw
+    /// values are. Its own `<` (if any) is not the raw value's, so it is not
+    /// orderable in SQL.
+    case rawRepresentable(ValueKind, typeName: String)
+    /// A type with no exact SQL meaning (JSON-encoded values, `Decimal`, `URL`…).
+    case unsupported(typeName: String)
+
+    struct IntegerBounds: Equatable {
+        let min: Int64
+        let max: Int64
+        let typeName: String
+    }
+
+    var description: String {
+        switch self {
+        case .bool: "Bool"
+        case .integer(let bounds): bounds.typeName
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .date: "Date"
+        case .uuid: "UUID"
+        case .data: "Data"
+        case .rawRepresentable(_, let name), .unsupported(let name): name
+        }
+    }
+
+    var isSupported: Bool {
+        if case .unsupported = self { return false }
+        return true
+    }
+
+    /// Kinds whose SQL order (through ``SQLFunctions/stringLess`` for text) is
+    /// Swift's `<`. Stored UUIDs are uppercase hex, whose byte order is the
+    /// order of UUID's bytes, which is how `UUID` compares.
+    var isOrderable: Bool {
+        switch self {
+        case .integer, .double, .float, .string, .date, .uuid: true
+        default: false
+        }
+    }
+
+    /// ` COLLATE …` making SQL's `=` and `IN` compare like Swift's `==`.
+    var collation: String {
+        self == .string ? " COLLATE \(SQLFunctions.swiftCollation)" : ""
+    }
+}
+
+/// A Swift type seen through ``ValueKind``: its kind, and whether it is an
+/// `Optional` (whose `nil` is SQL `NULL`).
+struct ValueType {
+    let kind: ValueKind
+    let isOptional: Bool
+
+    init(kind: ValueKind, isOptional: Bool) {
+        self.kind = kind
+        self.isOptional = isOptional
+    }
+
+    init(_ type: Any.Type) {
+        if let optional = type as? any OptionalValue.Type {
+            let wrapped = ValueType(optional.wrappedType)
+            // SQL has one NULL: `.some(nil)` and `nil` cannot be told apart.
+            kind = wrapped.isOptional ? .unsupported(typeName: "\(type)") : wrapped.kind
+            isOptional = true
+        } else {
+            kind = Self.kind(of: type)
+            isOptional = false
+        }
+    }
+
+    private static func kind(of type: Any.Type) -> ValueKind {
+        if type == Bool.self { return .bool }
+        if type == String.self { return .string }
+        if type == Double.self { return .double }
+        if type == Float.self { return .float }
+        if type == Date.self { return .date }
+        if type == UUID.self { return .uuid }
+        if type == Data.self { return .data }
+        if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
+        if let raw = type as? any RawRepresentable.Type {
+            let rawKind = kind(of: rawValueType(of: raw))
+            switch rawKind {
+            case .bool, .integer, .double, .float, .string, .date, .uuid, .data:
+                return .rawRepresentable(rawKind, typeName: "\(type)")
+            default:
+                return .unsupported(typeName: "\(type)")
+            }
+        }
+        return .unsupported(typeName: "\(type)")
+    }
+
+    private static func bounds<I: FixedWidthInteger>(of type: I.Type) -> ValueKind.IntegerBounds {
+        ValueKind.IntegerBounds(min: Int64(clamping: I.min), max: Int64(clamping: I.max), typeName: "\(I.self)")
+    }
+
+    private static func rawValueType<R: RawRepresentable>(of type: R.Type) -> Any.Type {
+        R.RawValue.self
+    }
+}
+
+/// Lets the translator look inside `Optional` without knowing `Wrapped`.
+protocol OptionalValue {
+    static var wrappedType: Any.Type { get }
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
+    var wrappedValue: Any? {
+        switch self {
+        case .some(let value): value
+        case .none: nil
+        }
+    }
+}
+
+extension ValueKind {
+    /// The stored form of a captured value of this kind, exactly as the
+    /// entity's encoder would store it.
+    ///
+    /// - Returns: `nil` when the value has no stored form (NaN, a raw value that
+    ///   is not a stored type).
+    func encode(_ value: Any) -> SQLValue? {
+        if let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedValue else { return .null }
+            return encode(wrapped)
+        }
+        switch self {
+        case .rawRepresentable(let rawKind, _):
+            guard let raw = value as? any RawRepresentable else { return nil }
+            return rawKind.encode(Self.rawValue(of: raw))
+        case .unsupported:
+            return nil
+        default:
+            guard let convertible = value as? any SQLValueConvertible else { return nil }
+            // NaN (which SQLite would turn into NULL) and out-of-range unsigned
+            // values throw: there is nothing exact to bind.
+            return try? convertible.sqlValue()
+        }
+    }
+
+    private static func rawValue<R: RawRepresentable>(of value: R) -> Any {
+        value.rawValue
+    }
+}
