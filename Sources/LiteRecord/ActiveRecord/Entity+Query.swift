@@ -121,7 +121,7 @@ extension Entity {
         query.whereSQL = "(\(condition)\n)"
         query.arguments = try boundArguments(arguments)
         let sql = try context.entity(for: Self.self).selectSQL + query.clauses
-        try context.store.withConnection("checking the SQL for \(entityName)") { connection in
+        try context.reading("checking the SQL for \(entityName)") { connection in
             try connection.requireSingleStatement(sql)
         }
         return try context.fetch(Self.self, query)

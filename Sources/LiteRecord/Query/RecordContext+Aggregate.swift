@@ -10,7 +10,7 @@ extension RecordContext {
         let condition = try PredicateTranslator.condition(predicate)
         var sql = "SELECT \(aggregate.function.sql(column.sql, kind: column.kind)) FROM \(entity.quotedTable)"
         if let whereSQL = condition.sql { sql += " WHERE \(whereSQL)" }
-        let value = try store.withConnection("computing the \(aggregate.function) of \(T.entityName).\(column.name)") { connection in
+        let value = try reading("computing the \(aggregate.function) of \(T.entityName).\(column.name)") { connection in
             try connection.scalar(sql, condition.arguments) ?? .null
         }
         return try aggregate.decode(value)
@@ -43,7 +43,7 @@ extension RecordContext {
 
         let operation = "computing the \(aggregate.function) of \(T.entityName).\(column.name) by \(groupColumn.name)"
         // One lock for both statements, so no write of this store lands between them.
-        let (values, keys) = try store.withConnection(operation) { connection -> ([(Int64, SQLValue)], [Int64: G]) in
+        let (values, keys) = try reading(operation) { connection -> ([(Int64, SQLValue)], [Int64: G]) in
             let values = try connection.rows(aggregateSQL, condition.arguments).compactMap { row -> (Int64, SQLValue)? in
                 guard row.count == 2, case .integer(let representative) = row[0] else { return nil }
                 return (representative, row[1])

@@ -33,7 +33,7 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         let limited = slice(query, of: entity)
         let sql = "SELECT COUNT(*) FROM (\(limited))"
-        return try store.withConnection("counting \(T.entityName)") { connection in
+        return try reading("counting \(T.entityName)") { connection in
             guard case .integer(let count)? = try connection.scalar(sql, query.arguments) else { return 0 }
             return Int(count)
         }
@@ -51,7 +51,7 @@ extension RecordContext {
         let query = try request.sqlQuery()
         let entity = try entity(for: T.self)
         let sql = "SELECT EXISTS (\(slice(query, of: entity)))"
-        return try store.withConnection("checking for \(T.entityName)") { connection in
+        return try reading("checking for \(T.entityName)") { connection in
             guard case .integer(let found)? = try connection.scalar(sql, query.arguments) else { return false }
             return found != 0
         }
