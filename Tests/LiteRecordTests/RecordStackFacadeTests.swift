@@ -92,11 +92,8 @@ import Testing
         let expected = folder.file("Support/FacadeApp/Notes.sqlite")
         #expect(locator.url(forStoreNamed: "Notes") == expected)
         try RecordStack.withDefault(nil) {
-            // The locator is global facade state: only this test changes it, and
-            // restores it right after use.
-            let previous = RecordStack.locator
+            // The locator belongs to this scope's slot: other tests don't see it.
             RecordStack.locator = locator
-            defer { RecordStack.locator = previous }
             #expect(RecordStack.storeURL(forStoreNamed: "Notes") == expected)
             try RecordStack.setup(storeNamed: "Notes", entities: [HandWrittenPerson.self])
             try RecordStack.cleanUp()
@@ -105,6 +102,7 @@ import Testing
             try RecordStack.cleanUp()
             #expect(FileManager.default.fileExists(atPath: folder.file("Support/FacadeApp/FacadeApp.sqlite").path))
         }
+        #expect(RecordStack.locator.applicationName != "FacadeApp", "the global locator is untouched")
     }
 
     @Test func concurrentSetupAndCleanUpNeverRace() async throws {

@@ -10,6 +10,8 @@ extension RecordStack {
             var stack: RecordStack?
             /// Set by `cleanUp()`, so the `.notSetUp` message can say so.
             var wasCleanedUp = false
+            /// How store names resolve to files in this scope; `nil` for the default.
+            var locator: StoreLocator?
         }
 
         let state = Mutex(State())
@@ -23,15 +25,14 @@ extension RecordStack {
     static let globalSlot = Slot()
     static var slot: Slot { taskSlot ?? globalSlot }
 
-    /// Settings of the static facade: how store names resolve to files.
-    private static let facadeLocator = Mutex<StoreLocator?>(nil)
-
     /// The locator that `setup(storeNamed:)` and ``storeURL(forStoreNamed:)``
     /// use. Defaults to `StoreLocator()`; replace it to change the directories
-    /// or application name.
+    /// or application name. Like the default stack, it belongs to the current
+    /// scope: set inside `withDefault` (or a test trait), it changes nothing
+    /// outside.
     public static var locator: StoreLocator {
-        get { facadeLocator.withLock { $0 } ?? StoreLocator() }
-        set { facadeLocator.withLock { $0 = newValue } }
+        get { slot.state.withLock { $0.locator } ?? StoreLocator() }
+        set { slot.state.withLock { $0.locator = newValue } }
     }
 
     // MARK: The default stack
