@@ -85,6 +85,11 @@ public struct Row {
     ///   value matches no case.
     public func decode<T: RawRepresentable>(_ type: T.Type = T.self, at index: Int) throws -> T
     where T.RawValue: AttributeValue {
+        try decodeRawValue(T.self, at: index)
+    }
+
+    private func decodeRawValue<T: RawRepresentable>(_ type: T.Type, at index: Int) throws -> T
+    where T.RawValue: AttributeValue {
         let raw = try T.RawValue.read(from: self, at: index)
         guard let value = T(rawValue: raw) else {
             throw LiteRecordError(
@@ -135,13 +140,7 @@ public struct Row {
 
     public func decode<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T
     where T.RawValue: AttributeValue {
-        let raw = try T.RawValue.read(from: self, at: index)
-        guard let value = T(rawValue: raw) else {
-            throw LiteRecordError(
-                .decodingFailed,
-                "\(entityName).\(columnName(index)) holds \(raw), which is not a valid \(T.self) raw value")
-        }
-        return value
+        try decodeRawValue(T.self, at: index)
     }
 
     public func decodeOptional<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T?
