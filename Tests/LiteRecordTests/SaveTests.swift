@@ -119,6 +119,18 @@ import Testing
         #expect(statements == ["BEGIN IMMEDIATE TRANSACTION", "DELETE FROM \"Person\" WHERE \"Z_PK\" = ?", "COMMIT TRANSACTION"])
     }
 
+    @Test func manyDeletesRunInBatches() throws {
+        for index in 0..<1_200 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
+        context.insert(HandWrittenNote(text: "kept"))
+        try context.save()
+        for person in try HandWrittenPerson.findAll(in: context) { context.delete(person) }
+        let (_, statements) = try stack.recordingSQL { try context.save() }
+        let deletes = statements.filter { $0.hasPrefix("DELETE") }
+        #expect(deletes.count == 3, "500 + 500 + 200")
+        #expect(try HandWrittenPerson.count(in: stack.newContext()) == 0)
+        #expect(try HandWrittenNote.count(in: stack.newContext()) == 1)
+    }
+
     @Test func deleteFreesAUniqueValueForAnInsertInTheSameSave() throws {
         let ann = HandWrittenPerson(name: "Ann", age: 31)
         context.insert(ann)

@@ -93,31 +93,24 @@ extension RecordContext {
     }
 
     /// Runs the plan's statements: deletions first (they may free unique
-    /// values), then updates, then inserts.
+    /// values), then updates, then inserts. Statements are looked up once per
+    /// entity (or per set of changed columns), not once per object.
     private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
         var outcome = SaveOutcome()
-        for object in plan.deletes {
-            guard let rowID = object.recordState.rowID,
-                let entity = store.model.entity(for: type(of: object))
-            else { continue }
-            let statement = try connection.cachedStatement(entity.deleteSQL)
-            try statement.bind(.integer(rowID), at: 1)
-            try statement.run()
-        }
-        var updateSQL: [UpdateKey: String] = [:]
+        try executeDeletes(plan.deletes, on: connection)
+
+        var updateStatements: [UpdateKey: Statement] = [:]
         for (object, indexes) in plan.updates {
-            guard let rowID = object.recordState.rowID, let entity = store.model.entity(for: type(of: object)) else {
-                continue
-            }
+            guard let rowID = object.recordState.rowID else { continue }
             let key = UpdateKey(type: ObjectIdentifier(type(of: object)), indexes: indexes)
-            let sql: String
-            if let cached = updateSQL[key] {
-                sql = cached
+            let statement: Statement
+            if let cached = updateStatements[key] {
+                statement = cached
+                statement.rewind()
             } else {
-                sql = entity.updateSQL(indexes)
-                updateSQL[key] = sql
+                statement = try connection.cachedStatement(try entity(for: type(of: object)).updateSQL(indexes))
+                updateStatements[key] = statement
             }
-            let statement = try connection.cachedStatement(sql)
             var parameter: Int32 = 1
             for index in indexes {
                 try statement.bind(try encode(object, index), at: parameter)
@@ -126,22 +119,59 @@ extension RecordContext {
             try statement.bind(.integer(rowID), at: parameter)
             try statement.run()
         }
+
+        var insertStatements: [ObjectIdentifier: (statement: Statement, count: Int)] = [:]
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
         for object in plan.inserts {
-            let objectType = type(of: object)
-            guard let entity = store.model.entity(for: objectType) else {
-                throw LiteRecordError(
-                    .invalidObject,
-                    "\(objectType.entityName) is not an entity of this store's model; add \(objectType).self to the entities given to setup")
+            let typeID = ObjectIdentifier(type(of: object))
+            let insert: (statement: Statement, count: Int)
+            if let cached = insertStatements[typeID] {
+                insert = cached
+                insert.statement.rewind()
+            } else {
+                let entity = try entity(for: type(of: object))
+                insert = (try connection.cachedStatement(entity.insertSQL), entity.attributes.count)
+                insertStatements[typeID] = insert
             }
-            let statement = try connection.cachedStatement(entity.insertSQL)
-            for index in entity.attributes.indices {
-                try statement.bind(try encode(object, index), at: Int32(index + 1))
+            for index in 0..<insert.count {
+                try insert.statement.bind(try encode(object, index), at: Int32(index + 1))
             }
-            try statement.run()
+            try insert.statement.run()
             outcome.insertedRowIDs.append(connection.lastInsertedRowID)
         }
         return outcome
+    }
+
+    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most; well
+    /// under SQLite's limit of 32,766 bound parameters
+    /// (https://sqlite.org/limits.html#max_variable_number).
+    static let deleteBatchSize = 500
+
+    /// Deletes rows by primary key: one statement per object for a few, one
+    /// per batch of ``deleteBatchSize`` for many.
+    private func executeDeletes(_ objects: [any Entity], on connection: Connection) throws {
+        var rowIDs: [ObjectIdentifier: (entity: EntityDescription, rowIDs: [Int64])] = [:]
+        for object in objects {
+            guard let rowID = object.recordState.rowID else { continue }
+            let typeID = ObjectIdentifier(type(of: object))
+            if rowIDs[typeID] == nil { rowIDs[typeID] = (try entity(for: type(of: object)), []) }
+            rowIDs[typeID]?.rowIDs.append(rowID)
+        }
+        for (entity, ids) in rowIDs.values {
+            var start = 0
+            while start < ids.count {
+                let batch = ids[start..<min(start + Self.deleteBatchSize, ids.count)]
+                let sql = batch.count == 1
+                    ? entity.deleteSQL
+                    : "DELETE FROM \(entity.quotedTable) WHERE \(Connection.quote(Model.primaryKeyColumn)) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+                let statement = try connection.cachedStatement(sql)
+                for (offset, rowID) in batch.enumerated() {
+                    try statement.bind(.integer(rowID), at: Int32(offset + 1))
+                }
+                try statement.run()
+                start += batch.count
+            }
+        }
     }
 
     private struct UpdateKey: Hashable {

@@ -192,11 +192,13 @@ public final class RecordContext {
 
     /// Registers a freshly read object as saved.
     func register<T: Entity>(_ object: T, rowID: Int64, snapshot: [SQLValue]?) {
-        object.recordState.context = self
-        object.recordState.rowID = rowID
-        object.recordState.phase = .managed
-        object.recordState.changes.removeAll()
-        object.recordState.snapshot = snapshot
+        // One write of the whole state instead of five through the protocol.
+        var state = RecordState()
+        state.context = self
+        state.rowID = rowID
+        state.phase = .managed
+        state.snapshot = snapshot
+        object.recordState = state
         registered[ObjectKey(type: ObjectIdentifier(T.self), rowID: rowID)] = object
         if !T.tracksChanges { untracked[ObjectIdentifier(object)] = object }
     }

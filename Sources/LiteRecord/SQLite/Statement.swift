@@ -29,6 +29,13 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Makes the statement ready to run again, keeping its bindings (each of
+    /// which the caller is about to replace anyway).
+    @inline(__always)
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     func bind(_ values: [SQLValue]) throws {
         guard values.count == parameterCount else {
             throw SQLiteError(
