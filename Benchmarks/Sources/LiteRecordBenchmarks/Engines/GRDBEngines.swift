@@ -30,7 +30,7 @@ enum GRDBSupport {
 }
 
 /// GRDB with raw rows: cached statements and a row cursor, columns read by index.
-struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
+struct GRDBRowsEngine: SynchronousEngine {
     let name = "grdb-rows"
     let itemTable = ItemTable.shared
     let templateFamily = "shared"
@@ -49,7 +49,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         return items
     }
 
-    func syncInsert(_ rows: [ItemValues], _ context: RunContext) throws {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         try queue.write { db in
@@ -61,7 +61,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncFetch(_ context: RunContext) throws -> Checksum {
+    func fetch(_ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let items = try queue.read(Self.fetchAll)
@@ -71,7 +71,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncQuery(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let results = try queue.read { db in
@@ -89,7 +89,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncUpdate(_ context: RunContext) throws {
+    func update(_ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         let items = try queue.read(Self.fetchAll)
         context.stopwatch.start()
@@ -102,7 +102,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncDelete(_ context: RunContext) throws {
+    func delete(_ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         let items = try queue.read(Self.fetchAll)
         context.stopwatch.start()
@@ -113,7 +113,7 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncEnumerate(_ context: RunContext) throws -> Checksum {
+    func enumerate(_ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let checksum = try queue.read { db in
@@ -126,8 +126,12 @@ struct GRDBRowsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncOpen(_ context: RunContext) throws -> Checksum {
+    func open(_ context: RunContext) throws -> Checksum {
         try GRDBSupport.openModel(context)
+    }
+
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws {
+        try SharedTemplates.make(kind, at: path, count: count)
     }
 
 }
@@ -166,12 +170,12 @@ struct ItemRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
+struct GRDBRecordsEngine: SynchronousEngine {
     let name = "grdb-records"
     let itemTable = ItemTable.shared
     let templateFamily = "shared"
 
-    func syncInsert(_ rows: [ItemValues], _ context: RunContext) throws {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         try queue.write { db in
@@ -180,7 +184,7 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncFetch(_ context: RunContext) throws -> Checksum {
+    func fetch(_ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let records = try queue.read { try ItemRecord.fetchAll($0) }
@@ -190,7 +194,7 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncQuery(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let results = try queue.read { db in
@@ -208,7 +212,7 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncUpdate(_ context: RunContext) throws {
+    func update(_ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         let records = try queue.read { try ItemRecord.fetchAll($0) }
         context.stopwatch.start()
@@ -221,7 +225,7 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncDelete(_ context: RunContext) throws {
+    func delete(_ context: RunContext) throws {
         let queue = try GRDBSupport.openWarm(context.store)
         let records = try queue.read { try ItemRecord.fetchAll($0) }
         context.stopwatch.start()
@@ -231,7 +235,7 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         context.stopwatch.stop()
     }
 
-    func syncEnumerate(_ context: RunContext) throws -> Checksum {
+    func enumerate(_ context: RunContext) throws -> Checksum {
         let queue = try GRDBSupport.openWarm(context.store)
         context.stopwatch.start()
         let checksum = try queue.read { db in
@@ -244,36 +248,12 @@ struct GRDBRecordsEngine: BenchmarkEngine, SynchronousEngine {
         return checksum
     }
 
-    func syncOpen(_ context: RunContext) throws -> Checksum {
+    func open(_ context: RunContext) throws -> Checksum {
         try GRDBSupport.openModel(context)
     }
 
-}
-
-/// GRDB's synchronous `read`/`write` are what a GRDB app calls outside async
-/// code; inside an `async` function the compiler picks the async overloads,
-/// which hop to another executor. The engines are written synchronously and
-/// the protocol's async methods forward to them.
-protocol SynchronousEngine {
-    func syncInsert(_ rows: [ItemValues], _ context: RunContext) throws
-    func syncFetch(_ context: RunContext) throws -> Checksum
-    func syncQuery(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum
-    func syncUpdate(_ context: RunContext) throws
-    func syncDelete(_ context: RunContext) throws
-    func syncEnumerate(_ context: RunContext) throws -> Checksum
-    func syncOpen(_ context: RunContext) throws -> Checksum
-}
-
-extension SynchronousEngine {
-    func insert(_ rows: [ItemValues], _ context: RunContext) async throws { try syncInsert(rows, context) }
-    func fetch(_ context: RunContext) async throws -> Checksum { try syncFetch(context) }
-    func query(_ lowerBounds: [Int], _ context: RunContext) async throws -> Checksum { try syncQuery(lowerBounds, context) }
-    func update(_ context: RunContext) async throws { try syncUpdate(context) }
-    func delete(_ context: RunContext) async throws { try syncDelete(context) }
-    func enumerate(_ context: RunContext) async throws -> Checksum { try syncEnumerate(context) }
-    func open(_ context: RunContext) async throws -> Checksum { try syncOpen(context) }
-
-    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) async throws {
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws {
         try SharedTemplates.make(kind, at: path, count: count)
     }
+
 }

@@ -242,7 +242,7 @@ let modelEntities: [any Entity.Type] = [
 
 // MARK: The engine
 
-struct LiteRecordEngine: BenchmarkEngine {
+struct LiteRecordEngine: SynchronousEngine {
     let name = "literecord"
     let itemTable = ItemTable(table: "Item", key: "Z_PK")
     let templateFamily = "literecord"
@@ -260,7 +260,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         return (stack, context)
     }
 
-    func insert(_ rows: [ItemValues], _ context: RunContext) async throws {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws {
         let stack = try openStack(context.store)
         let records = stack.newContext()
         context.stopwatch.start()
@@ -270,7 +270,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         try stack.close()
     }
 
-    func fetch(_ context: RunContext) async throws -> Checksum {
+    func fetch(_ context: RunContext) throws -> Checksum {
         let (stack, records) = try openWarm(context.store)
         context.stopwatch.start()
         let items = try Item.findAll(in: records)
@@ -281,7 +281,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         return checksum
     }
 
-    func query(_ lowerBounds: [Int], _ context: RunContext) async throws -> Checksum {
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
         let (stack, records) = try openWarm(context.store)
         var results: [[Item]] = []
         context.stopwatch.start()
@@ -318,7 +318,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         return Array(matches.prefix(limit))
     }
 
-    func update(_ context: RunContext) async throws {
+    func update(_ context: RunContext) throws {
         let (stack, records) = try openWarm(context.store)
         let items = try Item.findAll(in: records)
         context.stopwatch.start()
@@ -328,7 +328,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         try stack.close()
     }
 
-    func delete(_ context: RunContext) async throws {
+    func delete(_ context: RunContext) throws {
         let (stack, records) = try openWarm(context.store)
         let items = try Item.findAll(in: records)
         context.stopwatch.start()
@@ -338,7 +338,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         try stack.close()
     }
 
-    func enumerate(_ context: RunContext) async throws -> Checksum {
+    func enumerate(_ context: RunContext) throws -> Checksum {
         let (stack, records) = try openWarm(context.store)
         _ = records
         var checksum = Checksum()
@@ -361,7 +361,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         return checksum
     }
 
-    func open(_ context: RunContext) async throws -> Checksum {
+    func open(_ context: RunContext) throws -> Checksum {
         context.stopwatch.start()
         let stack = try RecordStack(storeAt: URL(fileURLWithPath: context.store), entities: modelEntities)
         let count = try ModelEntity<E0>.count(in: stack.newContext())
@@ -370,7 +370,7 @@ struct LiteRecordEngine: BenchmarkEngine {
         return Checksum(rowCount: count)
     }
 
-    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) async throws {
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws {
         let url = URL(fileURLWithPath: path)
         switch kind {
         case .empty:

@@ -2,7 +2,7 @@ import BenchSQLite
 
 /// The physical-limit baseline: the C API with prepared statements reused,
 /// bind/step/column by index, values read into plain structs.
-struct RawCEngine: BenchmarkEngine {
+struct RawCEngine: SynchronousEngine {
     let name = "raw-c"
     let itemTable = ItemTable.shared
     let templateFamily = "shared"
@@ -42,7 +42,7 @@ struct RawCEngine: BenchmarkEngine {
                 score: statement.double(4), created: statement.double(5), email: statement.optionalString(6)))
     }
 
-    func insert(_ rows: [ItemValues], _ context: RunContext) async throws {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws {
         let db = try connect(context)
         context.stopwatch.start()
         try db.execute("BEGIN IMMEDIATE")
@@ -59,7 +59,7 @@ struct RawCEngine: BenchmarkEngine {
         return items
     }
 
-    func fetch(_ context: RunContext) async throws -> Checksum {
+    func fetch(_ context: RunContext) throws -> Checksum {
         let db = try connect(context)
         context.stopwatch.start()
         let items = try fetchAll(db)
@@ -69,7 +69,7 @@ struct RawCEngine: BenchmarkEngine {
         return checksum
     }
 
-    func query(_ lowerBounds: [Int], _ context: RunContext) async throws -> Checksum {
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
         let db = try connect(context)
         var results: [[Item]] = []
         results.reserveCapacity(lowerBounds.count)
@@ -89,7 +89,7 @@ struct RawCEngine: BenchmarkEngine {
         return checksum
     }
 
-    func update(_ context: RunContext) async throws {
+    func update(_ context: RunContext) throws {
         let db = try connect(context)
         let items = try fetchAll(db)
         context.stopwatch.start()
@@ -105,7 +105,7 @@ struct RawCEngine: BenchmarkEngine {
         context.stopwatch.stop()
     }
 
-    func delete(_ context: RunContext) async throws {
+    func delete(_ context: RunContext) throws {
         let db = try connect(context)
         let items = try fetchAll(db)
         context.stopwatch.start()
@@ -120,7 +120,7 @@ struct RawCEngine: BenchmarkEngine {
         context.stopwatch.stop()
     }
 
-    func enumerate(_ context: RunContext) async throws -> Checksum {
+    func enumerate(_ context: RunContext) throws -> Checksum {
         let db = try connect(context)
         var checksum = Checksum()
         context.stopwatch.start()
@@ -140,7 +140,7 @@ struct RawCEngine: BenchmarkEngine {
         return checksum
     }
 
-    func open(_ context: RunContext) async throws -> Checksum {
+    func open(_ context: RunContext) throws -> Checksum {
         context.stopwatch.start()
         let db = try RawDatabase(path: context.store)
         try db.applyBenchmarkPragmas()
@@ -149,7 +149,7 @@ struct RawCEngine: BenchmarkEngine {
         return Checksum(rowCount: Int(count))
     }
 
-    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) async throws {
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws {
         try SharedTemplates.make(kind, at: path, count: count)
     }
 }

@@ -25,7 +25,7 @@ struct Cell: Codable, Sendable {
 struct Driver {
     let options: Options
 
-    func run() async throws -> Bool {
+    func run() throws -> Bool {
         let started = ContinuousClock.now
         let engines = options.engines.compactMap(Engines.named)
         let scratch = FileManager.default.temporaryDirectory
@@ -35,7 +35,7 @@ struct Driver {
 
         let loadBefore = Machine.loadAverage
         log("LiteRecord benchmarks: \(engines.count) engines × \(options.workloads.count) workloads, 1 warm-up + \(options.runs) runs each; N = \(options.count)")
-        let templates = try await makeTemplates(engines, in: scratch)
+        let templates = try makeTemplates(engines, in: scratch)
 
         var cells: [Cell] = []
         for workload in options.workloads {
@@ -83,7 +83,7 @@ struct Driver {
     }
 
     /// Writes each starting store once per engine family; runs copy them.
-    private func makeTemplates(_ engines: [any BenchmarkEngine], in folder: URL) async throws -> [TemplateKey: String] {
+    private func makeTemplates(_ engines: [any BenchmarkEngine], in folder: URL) throws -> [TemplateKey: String] {
         var templates: [TemplateKey: String] = [:]
         for workload in options.workloads {
             for engine in engines {
@@ -92,7 +92,7 @@ struct Driver {
                 if templates[key] != nil { continue }
                 let path = folder.appendingPathComponent("template-\(key.family)-\(key.kind.rawValue)-\(key.rows).sqlite").path
                 let clock = ContinuousClock.now
-                try await engine.makeTemplate(key.kind, at: path, count: key.rows)
+                try engine.makeTemplate(key.kind, at: path, count: key.rows)
                 for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
                     throw SQLiteFailure(code: 0, message: "template \(path) was not checkpointed (\(suffix) left behind)")
                 }

@@ -2,25 +2,25 @@ import Foundation
 
 @main
 enum LiteRecordBenchmarks {
-    static func main() async {
-        await run(Array(CommandLine.arguments.dropFirst()))
+    static func main() {
+        run(Array(CommandLine.arguments.dropFirst()))
     }
 
-    static func run(_ arguments: [String]) async {
+    static func run(_ arguments: [String]) {
         do {
             let options = try Options.parse(arguments)
             switch options.mode {
             case .driver:
-                let ok = try await Driver(options: options).run()
+                let ok = try Driver(options: options).run()
                 if !ok { exit(1) }
             case .child:
                 let (engine, workload) = try single(options)
-                let result = try await ChildRunner.run(
+                let result = try ChildRunner.run(
                     engine: engine, workload: workload, store: options.store, count: options.rowCount(for: workload))
                 try ChildRunner.printResult(result)
             case .prepare:
                 let (engine, workload) = try single(options)
-                try await engine.makeTemplate(workload.template, at: options.store, count: options.rowCount(for: workload))
+                try engine.makeTemplate(workload.template, at: options.store, count: options.rowCount(for: workload))
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -58,10 +58,15 @@ struct RunContext {
     let stopwatch: Stopwatch
 }
 
-/// One engine under test. Each method prepares what it needs from the store
-/// at `context.store`, times only the workload with `context.stopwatch`, and
-/// returns a checksum of what it read (write workloads return `nil`; the
-/// harness reads the file back instead).
+/// One engine under test. Each workload method prepares what it needs from
+/// the store at `context.store`, times only the workload with
+/// `context.stopwatch`, and returns a checksum of what it read (write
+/// workloads return nothing; the harness reads the file back instead).
+///
+/// Engines are synchronous (`SynchronousEngine`) unless their API is async
+/// (`AsynchronousEngine`, Fluent): a synchronous child never starts the Swift
+/// concurrency runtime, which valgrind 3.19 cannot run, so those children can
+/// be profiled with callgrind.
 protocol BenchmarkEngine: Sendable {
     var name: String { get }
     var itemTable: ItemTable { get }
@@ -71,18 +76,30 @@ protocol BenchmarkEngine: Sendable {
     /// too slow for the time budget of `make bench` (see `FluentEngine`).
     func rowDivisor(for workload: Workload) -> Int
 
+    /// Creates the store a workload starts from (only LiteRecord needs its own;
+    /// the others share templates written with the C API).
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws
+}
+
+protocol SynchronousEngine: BenchmarkEngine {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws
+    func fetch(_ context: RunContext) throws -> Checksum
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum
+    func update(_ context: RunContext) throws
+    func delete(_ context: RunContext) throws
+    func enumerate(_ context: RunContext) throws -> Checksum
+    /// Returns the row count of `e0` as the checksum's count.
+    func open(_ context: RunContext) throws -> Checksum
+}
+
+protocol AsynchronousEngine: BenchmarkEngine {
     func insert(_ rows: [ItemValues], _ context: RunContext) async throws
     func fetch(_ context: RunContext) async throws -> Checksum
     func query(_ lowerBounds: [Int], _ context: RunContext) async throws -> Checksum
     func update(_ context: RunContext) async throws
     func delete(_ context: RunContext) async throws
     func enumerate(_ context: RunContext) async throws -> Checksum
-    /// Returns the row count of `e0` as the checksum's count.
     func open(_ context: RunContext) async throws -> Checksum
-
-    /// Creates the store a workload starts from (only LiteRecord needs its own;
-    /// the others share templates written with the C API).
-    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) async throws
 }
 
 extension BenchmarkEngine {
