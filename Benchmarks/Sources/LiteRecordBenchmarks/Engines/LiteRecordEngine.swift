@@ -98,7 +98,10 @@ final class Item: Entity {
         _email = values.email
     }
 
-    static var tracksChanges: Bool { true }
+    // What the macro generates: a constant name (the protocol's default,
+    // `String(describing: self)`, goes through reflection on every call).
+    static let entityName = "Item"
+    static let tracksChanges = true
 
     static let attributes: [AttributeDescription] = [
         AttributeDescription("uuid", type: .uuid),
@@ -190,7 +193,7 @@ final class ModelEntity<Tag: ModelEntityTag>: Entity {
     var note: String?
     var flag = false
 
-    static var entityName: String { "e\(Tag.index)" }
+    static var entityName: String { "e\(Tag.index)" }  // generic classes cannot have stored statics
     static var tracksChanges: Bool { true }
     static var attributes: [AttributeDescription] {
         [
