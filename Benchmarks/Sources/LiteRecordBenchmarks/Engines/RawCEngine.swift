@@ -1,0 +1,155 @@
+import BenchSQLite
+
+/// The physical-limit baseline: the C API with prepared statements reused,
+/// bind/step/column by index, values read into plain structs.
+struct RawCEngine: SynchronousEngine {
+    let name = "raw-c"
+    let itemTable = ItemTable.shared
+    let templateFamily = "shared"
+
+    /// A fetched row: the id plus the column values.
+    struct Item {
+        var id: Int64
+        var values: ItemValues
+    }
+
+    private func connect(_ context: RunContext) throws -> RawDatabase {
+        let db = try RawDatabase(path: context.store)
+        try db.applyBenchmarkPragmas()
+        // Parse the schema before the clock starts, as every engine does.
+        _ = try db.scalarInt("SELECT count(*) FROM sqlite_master")
+        return db
+    }
+
+    @inline(__always)
+    static func insert(_ row: ItemValues, with statement: RawStatement) throws {
+        statement.reset()
+        statement.bind(row.uuid, at: 1)
+        statement.bind(row.name, at: 2)
+        statement.bind(Int64(row.age), at: 3)
+        statement.bind(row.score, at: 4)
+        statement.bind(row.created, at: 5)
+        statement.bind(row.email, at: 6)
+        _ = try statement.step()
+    }
+
+    @inline(__always)
+    private static func item(_ statement: RawStatement) -> Item {
+        Item(
+            id: statement.int64(0),
+            values: ItemValues(
+                uuid: statement.string(1), name: statement.string(2), age: Int(statement.int64(3)),
+                score: statement.double(4), created: statement.double(5), email: statement.optionalString(6)))
+    }
+
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws {
+        let db = try connect(context)
+        context.stopwatch.start()
+        try db.execute("BEGIN IMMEDIATE")
+        let statement = try db.prepare(SharedSchema.insert)
+        for row in rows { try Self.insert(row, with: statement) }
+        try db.execute("COMMIT")
+        context.stopwatch.stop()
+    }
+
+    private func fetchAll(_ db: RawDatabase) throws -> [Item] {
+        let statement = try db.prepare(SharedSchema.selectAll)
+        var items: [Item] = []
+        while try statement.step() { items.append(Self.item(statement)) }
+        return items
+    }
+
+    func fetch(_ context: RunContext) throws -> Checksum {
+        let db = try connect(context)
+        context.stopwatch.start()
+        let items = try fetchAll(db)
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for item in items { checksum.add(item.values) }
+        return checksum
+    }
+
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum {
+        let db = try connect(context)
+        var results: [[Item]] = []
+        results.reserveCapacity(lowerBounds.count)
+        context.stopwatch.start()
+        let statement = try db.prepare(SharedSchema.query)
+        for lower in lowerBounds {
+            statement.reset()
+            statement.bind(Int64(lower), at: 1)
+            statement.bind(Int64(lower + 2), at: 2)
+            var items: [Item] = []
+            while try statement.step() { items.append(Self.item(statement)) }
+            results.append(items)
+        }
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for item in results.joined() { checksum.add(item.values) }
+        return checksum
+    }
+
+    func update(_ context: RunContext) throws {
+        let db = try connect(context)
+        let items = try fetchAll(db)
+        context.stopwatch.start()
+        try db.execute("BEGIN IMMEDIATE")
+        let statement = try db.prepare(SharedSchema.updateScore)
+        for item in items {
+            statement.reset()
+            statement.bind(Dataset.updatedScore(item.values.score), at: 1)
+            statement.bind(item.id, at: 2)
+            _ = try statement.step()
+        }
+        try db.execute("COMMIT")
+        context.stopwatch.stop()
+    }
+
+    func delete(_ context: RunContext) throws {
+        let db = try connect(context)
+        let items = try fetchAll(db)
+        context.stopwatch.start()
+        try db.execute("BEGIN IMMEDIATE")
+        let statement = try db.prepare(SharedSchema.delete)
+        for item in items {
+            statement.reset()
+            statement.bind(item.id, at: 1)
+            _ = try statement.step()
+        }
+        try db.execute("COMMIT")
+        context.stopwatch.stop()
+    }
+
+    func enumerate(_ context: RunContext) throws -> Checksum {
+        let db = try connect(context)
+        var checksum = Checksum()
+        context.stopwatch.start()
+        let statement = try db.prepare(SharedSchema.selectAll)
+        while try statement.step() {
+            // Hash the column bytes in place: no per-row allocation at all.
+            var hasher = RowHasher()
+            hasher.add(bytes: statement.bytes(1))
+            hasher.add(bytes: statement.bytes(2))
+            hasher.add(UInt64(bitPattern: statement.int64(3)))
+            hasher.add(statement.double(4).bitPattern)
+            hasher.add(statement.double(5).bitPattern)
+            if statement.isNull(6) { hasher.addNull() } else { hasher.add(bytes: statement.bytes(6)) }
+            checksum.addRowHash(hasher.value)
+        }
+        context.stopwatch.stop()
+        return checksum
+    }
+
+    func open(_ context: RunContext) throws -> Checksum {
+        context.stopwatch.start()
+        let db = try RawDatabase(path: context.store)
+        try db.applyBenchmarkPragmas()
+        let count = try db.scalarInt("SELECT count(*) FROM e0")
+        context.stopwatch.stop()
+        return Checksum(rowCount: Int(count))
+    }
+
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws {
+        try SharedTemplates.make(kind, at: path, count: count)
+    }
+}

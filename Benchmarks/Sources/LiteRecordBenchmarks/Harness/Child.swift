@@ -1,0 +1,105 @@
+import Foundation
+
+/// What a child process prints as its last line: one JSON object.
+struct ChildResult: Codable, Sendable {
+    var engine: String
+    var workload: String
+    var milliseconds: Double
+    var peakResidentKiB: Int
+    var checksum: String
+}
+
+/// One measurement in its own process: the engine runs the workload on the
+/// store the driver prepared, then the result goes to standard output.
+enum ChildRunner {
+    static func run(engine: any BenchmarkEngine, workload: Workload, store: String, count: Int) throws -> ChildResult {
+        let stopwatch = Stopwatch()
+        let context = RunContext(store: store, count: count, stopwatch: stopwatch)
+        // Generated before anything is timed, identical for every engine.
+        let rows = workload == .insert ? Dataset.rows(count) : []
+        let lowerBounds = Dataset.queryLowerBounds()
+        var checksum: Checksum?
+        if let engine = engine as? any SynchronousEngine {
+            checksum = try perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context)
+        } else if let engine = engine as? any AsynchronousEngine {
+            let outcome = waitFor { try await perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context) }
+            checksum = try outcome.get()
+        }
+        // Read the peak before the verification below allocates anything.
+        let peak = Machine.peakResidentKiB()
+        if workload.verifiesStore {
+            checksum = try StoreVerifier.checksum(path: store, table: engine.itemTable)
+        }
+        return ChildResult(
+            engine: engine.name, workload: workload.rawValue, milliseconds: stopwatch.milliseconds,
+            peakResidentKiB: peak, checksum: checksum?.text ?? "-")
+    }
+
+    private static func perform(
+        _ workload: Workload, on engine: any SynchronousEngine, rows: [ItemValues], lowerBounds: [Int], _ context: RunContext
+    ) throws -> Checksum? {
+        switch workload {
+        case .insert: try engine.insert(rows, context)
+        case .fetch: return try engine.fetch(context)
+        case .query: return try engine.query(lowerBounds, context)
+        case .update: try engine.update(context)
+        case .delete: try engine.delete(context)
+        case .enumerate: return try engine.enumerate(context)
+        case .open: return try engine.open(context)
+        }
+        return nil
+    }
+
+    private static func perform(
+        _ workload: Workload, on engine: any AsynchronousEngine, rows: [ItemValues], lowerBounds: [Int], _ context: RunContext
+    ) async throws -> Checksum? {
+        switch workload {
+        case .insert: try await engine.insert(rows, context)
+        case .fetch: return try await engine.fetch(context)
+        case .query: return try await engine.query(lowerBounds, context)
+        case .update: try await engine.update(context)
+        case .delete: try await engine.delete(context)
+        case .enumerate: return try await engine.enumerate(context)
+        case .open: return try await engine.open(context)
+        }
+        return nil
+    }
+
+    /// Runs async work from synchronous code by blocking this thread: only the
+    /// Fluent children start Swift concurrency at all.
+    private static func waitFor<T>(_ body: @escaping () async throws -> T) -> Result<T, any Error> {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        let work = UncheckedSendable(body)
+        Task.detached {
+            do {
+                box.result = .success(try await work.value())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return box.result ?? .failure(SQLiteFailure(code: 0, message: "no result"))
+    }
+
+    static func printResult(_ result: ChildResult) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(result), as: UTF8.self))
+    }
+}
+
+/// Carries the async body and its result across the detached task.
+private final class ResultBox<T>: @unchecked Sendable {
+    // @unchecked: written once by the task before it signals the semaphore,
+    // read by the waiting thread only after the signal.
+    var result: Result<T, any Error>?
+}
+
+private struct UncheckedSendable<T>: @unchecked Sendable {
+    // @unchecked: the closure (and the non-Sendable context it captures) is
+    // used by the detached task only, while the creating thread blocks.
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// The aggregated runs of one engine on one workload.
+struct Cell: Codable, Sendable {
+    var engine: String
+    var workload: String
+    /// The rows the workload ran on (N, or fewer for a slow engine).
+    var rows: Int
+    var runsMilliseconds: [Double]
+    var medianMilliseconds: Double
+    /// Median over the faster median of the low-level engines, same run
+    /// (per row when the engine ran on fewer rows than they did).
+    var ratioToBestLowLevel: Double?
+    var peakResidentMiB: Double
+    var checksum: String
+    /// The checksum computed from the generator for the same rows.
+    var expectedChecksum: String
+    var checksumAgrees: Bool
+}
+
+/// Runs every engine × workload in child processes: for each workload, a
+/// warm-up round then `runs` measured rounds, each round running every engine
+/// once (interleaved, so that a load spike on this shared machine hits all
+/// engines alike rather than one), each run on a fresh copy of a template.
+struct Driver {
+    let options: Options
+
+    func run() throws -> Bool {
+        let started = ContinuousClock.now
+        let engines = options.engines.compactMap(Engines.named)
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("literecord-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        let loadBefore = Machine.loadAverage
+        log("LiteRecord benchmarks: \(engines.count) engines × \(options.workloads.count) workloads, 1 warm-up + \(options.runs) runs each; N = \(options.count)")
+        let templates = try makeTemplates(engines, in: scratch)
+
+        var cells: [Cell] = []
+        for workload in options.workloads {
+            var runs: [String: [ChildResult]] = [:]
+            for round in 0...options.runs {
+                for engine in engines {
+                    let key = TemplateKey(
+                        family: engine.templateFamily, kind: workload.template, rows: options.rowCount(for: workload, engine: engine))
+                    let result = try runChild(engine, workload, rows: key.rows, template: templates[key] ?? "", in: scratch)
+                    if round > 0 { runs[engine.name, default: []].append(result) }
+                }
+            }
+            let workloadCells = aggregate(workload, engines: engines, runs: runs)
+            for cell in workloadCells {
+                log("  \(pad(workload.rawValue, 9)) \(pad(cell.engine, 12)) \(format(cell.medianMilliseconds)) ms"
+                    + "  ×\(cell.ratioToBestLowLevel.map { String(format: "%.2f", $0) } ?? "-")"
+                    + "  \(String(format: "%.1f", cell.peakResidentMiB)) MB\(cell.checksumAgrees ? "" : "  CHECKSUM MISMATCH")")
+            }
+            cells += workloadCells
+        }
+
+        let report = Report(
+            cells: cells, options: options, machine: .current(loadBefore: loadBefore),
+            wallSeconds: (ContinuousClock.now - started).asSeconds)
+        print(report.markdownTables())
+        if options.writeReport ?? options.isFullRun {
+            let benchmarks = Report.packageDirectory
+            try report.markdown().write(to: benchmarks.deletingLastPathComponent().appendingPathComponent("Docs/Performance.md"), atomically: true, encoding: .utf8)
+            try report.json().write(to: benchmarks.appendingPathComponent("results.json"))
+            log("wrote Docs/Performance.md and Benchmarks/results.json")
+        } else {
+            log("partial run: Docs/Performance.md and results.json left as they were (pass --report to write them)")
+        }
+        let agree = cells.allSatisfy(\.checksumAgrees)
+        if !agree { log("error: engines disagree on the data (see CHECKSUM MISMATCH above)") }
+        return agree
+    }
+
+    // MARK: Templates
+
+    struct TemplateKey: Hashable {
+        let family: String
+        let kind: TemplateKind
+        let rows: Int
+    }
+
+    /// Writes each starting store once per engine family; runs copy them.
+    private func makeTemplates(_ engines: [any BenchmarkEngine], in folder: URL) throws -> [TemplateKey: String] {
+        var templates: [TemplateKey: String] = [:]
+        for workload in options.workloads {
+            for engine in engines {
+                let key = TemplateKey(
+                    family: engine.templateFamily, kind: workload.template, rows: options.rowCount(for: workload, engine: engine))
+                if templates[key] != nil { continue }
+                let path = folder.appendingPathComponent("template-\(key.family)-\(key.kind.rawValue)-\(key.rows).sqlite").path
+                let clock = ContinuousClock.now
+                try engine.makeTemplate(key.kind, at: path, count: key.rows)
+                for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    throw SQLiteFailure(code: 0, message: "template \(path) was not checkpointed (\(suffix) left behind)")
+                }
+                log("  template \(key.family)/\(key.kind.rawValue)/\(key.rows): \(format((ContinuousClock.now - clock).asMilliseconds)) ms")
+                templates[key] = path
+            }
+        }
+        return templates
+    }
+
+    // MARK: Children
+
+    private func runChild(
+        _ engine: any BenchmarkEngine, _ workload: Workload, rows: Int, template: String, in folder: URL
+    ) throws -> ChildResult {
+        let store = folder.appendingPathComponent("run-\(engine.name)-\(workload.rawValue).sqlite").path
+        let files = [store, store + "-wal", store + "-shm"]
+        for file in files { try? FileManager.default.removeItem(atPath: file) }
+        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+        try FileManager.default.copyItem(atPath: template, toPath: store)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Machine.executablePath)
+        process.arguments = [
+            "--child", "--engine", engine.name, "--workload", workload.rawValue,
+            "--n", "\(rows)", "--enumerate-n", "\(rows)", "--store", store,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") })
+        else {
+            throw SQLiteFailure(
+                code: process.terminationStatus,
+                message: "the \(engine.name) \(workload.rawValue) child failed (exit \(process.terminationStatus)): \(text)")
+        }
+        return try JSONDecoder().decode(ChildResult.self, from: Data(line.utf8))
+    }
+
+    // MARK: Aggregation
+
+    private func aggregate(_ workload: Workload, engines: [any BenchmarkEngine], runs: [String: [ChildResult]]) -> [Cell] {
+        let medians = runs.mapValues { median($0.map(\.milliseconds)) }
+        let rows = Dictionary(uniqueKeysWithValues: engines.map { ($0.name, options.rowCount(for: workload, engine: $0)) })
+        // The baseline per row, so that an engine run on fewer rows compares fairly.
+        let baselinePerRow = Engines.baselineNames.compactMap { name -> Double? in
+            guard let median = medians[name], let count = rows[name] else { return nil }
+            return median / Double(max(count, 1))
+        }.min()
+        var expected: [Int: String] = [:]
+        return engines.compactMap { engine in
+            guard let results = runs[engine.name], let median = medians[engine.name], let count = rows[engine.name] else {
+                return nil
+            }
+            if expected[count] == nil { expected[count] = Expected.checksum(workload, count: count) }
+            let reference = expected[count] ?? ""
+            return Cell(
+                engine: engine.name, workload: workload.rawValue, rows: count, runsMilliseconds: results.map(\.milliseconds),
+                medianMilliseconds: median,
+                ratioToBestLowLevel: baselinePerRow.map { median / Double(max(count, 1)) / $0 },
+                peakResidentMiB: self.median(results.map { Double($0.peakResidentKiB) / 1024 }),
+                checksum: results[0].checksum, expectedChecksum: reference,
+                checksumAgrees: results.allSatisfy { $0.checksum == reference })
+        }
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    private func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+func format(_ milliseconds: Double) -> String {
+    milliseconds >= 100 ? String(format: "%.0f", milliseconds) : String(format: "%.1f", milliseconds)
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+extension Duration {
+    var asMilliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+
+    var asSeconds: Double { asMilliseconds / 1000 }
+}

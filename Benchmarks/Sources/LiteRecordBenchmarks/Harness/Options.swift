@@ -1,0 +1,110 @@
+import Foundation
+
+/// Command-line options. Without `--child` or `--prepare` the program is the
+/// driver: it runs every engine × workload in child processes and reports.
+///
+///     LiteRecordBenchmarks [--engines a,b] [--workloads x,y] [--runs 5] [--n 100000]
+///                          [--enumerate-n 1000000] [--full-size] [--report | --no-report]
+///     LiteRecordBenchmarks --child --engine E --workload W --n N --store PATH
+///     LiteRecordBenchmarks --prepare --engine E --workload W --n N --store PATH
+///
+/// `--prepare` writes the store a workload starts from, so that one child can
+/// be run by hand under a profiler:
+///
+///     valgrind --tool=callgrind .build/release/LiteRecordBenchmarks --child …
+struct Options {
+    enum Mode { case driver, child, prepare }
+
+    var mode = Mode.driver
+    var engines = Engines.all.map(\.name)
+    var workloads = Workload.allCases
+    var runs = 5
+    var count = 100_000
+    var enumerateCount = 1_000_000
+    /// `nil`: write the reports only for a full run with the default sizes.
+    var writeReport: Bool?
+    var store = ""
+    /// Ignore the engines' row divisors: every engine runs at N.
+    var fullSize = false
+
+    var isFullRun: Bool {
+        engines == Engines.all.map(\.name) && workloads == Workload.allCases && runs >= 5 && count == 100_000
+            && enumerateCount == 1_000_000
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let value = iterator.next() else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        func number(_ flag: String) throws -> Int {
+            let text = try value(flag)
+            guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= 0 else {
+                throw UsageError("\(flag) needs a non-negative number, not '\(text)'")
+            }
+            return number
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--child": options.mode = .child
+            case "--prepare": options.mode = .prepare
+            case "--engine", "--engines":
+                options.engines = try value(argument).split(separator: ",").map(String.init)
+                for name in options.engines where Engines.named(name) == nil {
+                    throw UsageError("unknown engine '\(name)'; engines: \(Engines.all.map(\.name).joined(separator: ", "))")
+                }
+            case "--workload", "--workloads":
+                options.workloads = try value(argument).split(separator: ",").map { name in
+                    guard let workload = Workload(rawValue: String(name)) else {
+                        throw UsageError("unknown workload '\(name)'; workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    return workload
+                }
+            case "--runs": options.runs = try number(argument)
+            case "--n": options.count = try number(argument)
+            case "--enumerate-n": options.enumerateCount = try number(argument)
+            case "--store": options.store = try value(argument)
+            case "--full-size": options.fullSize = true
+            case "--report": options.writeReport = true
+            case "--no-report": options.writeReport = false
+            case "-h", "--help":
+                throw UsageError(nil)
+            default:
+                throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return options
+    }
+
+    /// The rows in the store a workload starts from (or inserts).
+    func rowCount(for workload: Workload) -> Int {
+        switch workload {
+        case .enumerate: enumerateCount
+        case .open: 0
+        default: count
+        }
+    }
+
+    /// The rows `engine` runs `workload` on.
+    func rowCount(for workload: Workload, engine: any BenchmarkEngine) -> Int {
+        fullSize ? rowCount(for: workload) : rowCount(for: workload) / engine.rowDivisor(for: workload)
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let message: String?
+    init(_ message: String?) { self.message = message }
+
+    var description: String {
+        let usage = """
+            usage: LiteRecordBenchmarks [--engines \(Engines.all.map(\.name).joined(separator: ","))]
+                                        [--workloads \(Workload.allCases.map(\.rawValue).joined(separator: ","))]
+                                        [--runs 5] [--n 100000] [--enumerate-n 1000000] [--full-size]
+                                        [--report | --no-report]
+                   LiteRecordBenchmarks --child | --prepare --engine E --workload W --n N --store PATH
+            """
+        return message.map { "error: \($0)\n\(usage)" } ?? usage
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import FluentSQLiteDriver
+import GRDB
+
+/// The machine a run happened on.
+struct MachineInfo: Codable, Sendable {
+    var date: String
+    var cpu: String
+    var cores: Int
+    var memoryGiB: Double
+    var os: String
+    var swift: String
+    var sqlite: String
+    var fluentSQLite: String
+    var loadAverageBefore: String
+    var loadAverageAfter: String
+
+    static func current(loadBefore: String) -> MachineInfo {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let grdbSQLite = (try? DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") }) ?? nil
+        return MachineInfo(
+            date: formatter.string(from: Date()), cpu: Machine.cpuModel, cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryGiB: (Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+            os: Machine.operatingSystem, swift: Machine.swiftVersion,
+            sqlite: RawDatabase.libraryVersion + (grdbSQLite.map { $0 == RawDatabase.libraryVersion ? "" : " (GRDB: \($0))" } ?? ""),
+            fluentSQLite: SQLiteConnection.libraryVersionString(),
+            loadAverageBefore: loadBefore, loadAverageAfter: Machine.loadAverage)
+    }
+}
+
+/// The LiteRecord targets of the benchmark issue.
+struct Target {
+    enum Kind {
+        case ratio(Double)
+        case fasterThanGRDBRecords
+        case peakResidentBelow(megabytes: Double)
+        case medianBelow(milliseconds: Double)
+    }
+
+    let workload: Workload?
+    let kind: Kind
+
+    static let all: [Target] = [
+        Target(workload: .insert, kind: .ratio(1.5)),
+        Target(workload: .fetch, kind: .ratio(2.0)),
+        Target(workload: .query, kind: .ratio(1.3)),
+        Target(workload: .update, kind: .ratio(1.5)),
+        Target(workload: .delete, kind: .ratio(1.5)),
+        Target(workload: nil, kind: .fasterThanGRDBRecords),
+        Target(workload: .enumerate, kind: .peakResidentBelow(megabytes: 64)),
+        Target(workload: .open, kind: .medianBelow(milliseconds: 10)),
+    ]
+}
+
+/// Turns the cells of a run into `Docs/Performance.md` and `results.json`.
+struct Report {
+    let cells: [Cell]
+    let options: Options
+    let machine: MachineInfo
+    let wallSeconds: Double
+
+    /// `Benchmarks/`: the folder of this package.
+    static var packageDirectory: URL {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if FileManager.default.fileExists(atPath: cwd.appendingPathComponent("Sources/LiteRecordBenchmarks").path) {
+            return cwd
+        }
+        // …/Benchmarks/Sources/LiteRecordBenchmarks/Harness/Report.swift
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    private func cell(_ engine: String, _ workload: Workload) -> Cell? {
+        cells.first { $0.engine == engine && $0.workload == workload.rawValue }
+    }
+
+    // MARK: Markdown
+
+    func markdownTables() -> String {
+        var lines = [
+            "| workload | engine | rows | median ms | × best low-level | peak RSS MB | runs ms | checksum |",
+            "|---|---|--:|--:|--:|--:|---|---|",
+        ]
+        for cell in cells {
+            let reduced = cells.contains { $0.workload == cell.workload && $0.rows > cell.rows }
+            let ratio = (cell.ratioToBestLowLevel.map { String(format: "%.2f", $0) } ?? "–") + (reduced ? " per row" : "")
+            let runs = cell.runsMilliseconds.map(format).joined(separator: ", ")
+            let checksum = cell.checksumAgrees ? "ok `\(cell.checksum)`" : "**MISMATCH** `\(cell.checksum)` ≠ `\(cell.expectedChecksum)`"
+            lines.append(
+                "| \(cell.workload) | \(cell.engine) | \(cell.rows.formatted()) | \(format(cell.medianMilliseconds)) | \(ratio) | "
+                    + "\(String(format: "%.1f", cell.peakResidentMiB)) | \(runs) | \(checksum) |")
+        }
+        lines += ["", "LiteRecord against the targets:", "", "| target | measured | met |", "|---|---|---|"]
+        lines += targetRows()
+        return lines.joined(separator: "\n")
+    }
+
+    private func targetRows() -> [String] {
+        Target.all.compactMap { target -> String? in
+            switch target.kind {
+            case .ratio(let limit):
+                guard let workload = target.workload, let cell = cell("literecord", workload), let ratio = cell.ratioToBestLowLevel
+                else { return nil }
+                return "| \(workload.rawValue) ≤ \(limit)× best low-level | \(String(format: "%.2f", ratio))× | \(ratio <= limit ? "yes" : "**no**") |"
+            case .fasterThanGRDBRecords:
+                let pairs = Workload.allCases.compactMap { workload -> (Workload, Double, Double)? in
+                    guard let mine = cell("literecord", workload), let theirs = cell("grdb-records", workload) else { return nil }
+                    return (workload, mine.medianMilliseconds, theirs.medianMilliseconds)
+                }
+                guard !pairs.isEmpty else { return nil }
+                let slower = pairs.filter { $0.1 >= $0.2 }.map { "\($0.0.rawValue) (\(format($0.1)) vs \(format($0.2)) ms)" }
+                return "| faster than GRDB records on every workload | slower on: \(slower.isEmpty ? "none" : slower.joined(separator: ", ")) | \(slower.isEmpty ? "yes" : "**no**") |"
+            case .peakResidentBelow(let megabytes):
+                guard let workload = target.workload, let cell = cell("literecord", workload) else { return nil }
+                return "| \(workload.rawValue) peak RSS < \(Int(megabytes)) MB | \(String(format: "%.1f", cell.peakResidentMiB)) MB | \(cell.peakResidentMiB < megabytes ? "yes" : "**no**") |"
+            case .medianBelow(let milliseconds):
+                guard let workload = target.workload, let cell = cell("literecord", workload) else { return nil }
+                return "| \(workload.rawValue) < \(Int(milliseconds)) ms | \(format(cell.medianMilliseconds)) ms | \(cell.medianMilliseconds < milliseconds ? "yes" : "**no**") |"
+            }
+        }
+    }
+
+    func markdown() -> String {
+        """
+        # Performance
+
+        <!-- Generated by `make bench` (Benchmarks/Sources/LiteRecordBenchmarks/Harness/Report.swift). Do not edit: the next run overwrites it. -->
+
+        LiteRecord promises an object layer — contexts, an identity map, change
+        tracking — that costs little more than raw SQLite and clearly less than
+        the best Swift record layer. This page is the evidence, measured in one
+        run on one machine. Run `make bench` to measure yours.
+
+        ## Method
+
+        - **Harness.** `Benchmarks/` is a separate SwiftPM package (so the
+          library never builds GRDB or Fluent), built in release mode. Its
+          executable is both the driver and the measured program: for every
+          engine × workload the driver copies a prepared store to a fresh file,
+          re-launches itself on it in a child process, and collects one JSON
+          line — elapsed milliseconds of the timed part, peak resident memory
+          (`VmHWM` from `/proc/self/status`, which covers the whole child) and
+          a checksum. The file and its `-wal`/`-shm` are deleted afterwards.
+        - **Repetitions.** Per workload: one warm-up round, then
+          \(options.runs) measured rounds; each round runs every engine once,
+          interleaved, so that load spikes on a shared machine spread over all
+          engines. The table shows the median and every run.
+        - **Ratio.** "× best low-level" divides an engine's median by the
+          faster of the raw-C and GRDB-raw-rows medians of the same workload in
+          the same run.
+        - **What is timed.** Only the workload: opening the store, the fetch
+          that gives an update or delete its objects, generating the data and
+          computing checksums happen before the clock starts or after it stops.
+          Every engine reads once before timing so that the schema is parsed
+          and connections are open. The open workload is the exception: it
+          times opening the store and its first read (`count` of one table).
+        - **Data.** One table, `item(id INTEGER PRIMARY KEY, uuid TEXT NOT NULL,
+          name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL,
+          created REAL NOT NULL, email TEXT NULL)` with an index on `age`, WAL
+          and `synchronous = NORMAL` for every engine. Rows come from a seeded
+          SplitMix64 generator: uppercase UUID text, unique ASCII names (so
+          `ORDER BY name` has no ties), ages 18–99, scores, creation dates as
+          seconds since 2001, and an email on 80% of the rows. LiteRecord
+          creates its own table from its model (same columns; its key column is
+          `Z_PK`, and it adds a metadata table).
+        - **Checksum.** Row count plus the wrapping sum of an FNV-1a hash of each
+          row's values. Read workloads hash what the engine returned; write
+          workloads hash what the file holds afterwards, read back with the C
+          API. The driver computes the expected checksum from the generator
+          alone (for the query workload by filtering, sorting and cutting in
+          Swift); every run of every engine must match it, or `make bench` fails.
+        - **Engines.** `raw-c`: the C API (libsqlite3) with prepared statements
+          reused, bind/step/column by index, rows read into plain structs — the
+          physical limit. `grdb-rows`: GRDB \(grdbVersion) cached statements and
+          `Row` cursors, columns by index. `grdb-records`: a `Codable` struct
+          with `FetchableRecord & PersistableRecord` (`UUID`/`Date` properties
+          stored as the same text and reals), saved with `insert`,
+          `update(_:columns:)` and `delete`. `fluent`: a `Model` class on
+          fluent-sqlite-driver (`String`/`Double` for `uuid`/`created` so the
+          file stays identical); bulk insert uses `[Model].create(on:)` in
+          batches of 1,000, updates and deletes go model by model in one
+          transaction. Fluent needs about half a millisecond per saved model
+          here, so the full matrix would not fit the 20 minutes of `make bench`:
+          its insert, fetch, update, delete and enumerate runs use a tenth of
+          the rows (the `rows` column), and their ratio is per row. Run
+          `swift run -c release LiteRecordBenchmarks --engines fluent --full-size`
+          in `Benchmarks/` to measure it at full size. Fluent runs on the SQLite that sqlite-nio compiles in
+          (\(machine.fluentSQLite), with `SQLITE_SECURE_DELETE`), the others on
+          the system's. `literecord`: the public API as a user writes it — a
+          `RecordStack`, a context, `insert`/`delete` then one `save()`,
+          `findAll`.
+        - **Workloads** (N = \(options.count.formatted())): \(Workload.allCases.map { "`\($0.rawValue)` — \($0.summary)" }.joined(separator: "; ")).
+
+        ## Machine
+
+        | | |
+        |---|---|
+        | date | \(machine.date) |
+        | CPU | \(machine.cpu), \(machine.cores) cores (`nproc`) |
+        | memory | \(machine.memoryGiB) GiB |
+        | OS | \(machine.os) |
+        | Swift | \(machine.swift) |
+        | SQLite | \(machine.sqlite) (raw C, GRDB, LiteRecord); \(machine.fluentSQLite) (Fluent, vendored) |
+        | load average (1/5/15 min) | before: \(machine.loadAverageBefore); after: \(machine.loadAverageAfter) |
+        | wall time of the measurements | \(String(format: "%.0f", wallSeconds)) s |
+
+        ## Results
+
+        \(markdownTables())
+
+        ## Known limits of this run
+
+        - LiteRecord's entity is written by hand against the `Entity` protocol,
+          mirroring what `@Entity` generates (backing storage, setters that skip
+          equal values and report changes, so a save writes only changed
+          columns). It becomes a real `@Entity` class when the macro lands.
+        - **The query and enumerate rows of LiteRecord measure stopgaps**: the
+          public API of this build has no range predicate, no sort-and-limit
+          fetch and no public streaming. `query` fetches every object of the
+          three ages (≈ 3,700 instead of 100) and sorts and cuts in Swift;
+          `enumerate` streams one age at a time through a fresh context. Both
+          switch to `#Predicate`/`SortDescriptor` and the streaming API when the
+          query layer lands (see `// TODO(query)` in
+          `Benchmarks/Sources/LiteRecordBenchmarks/Engines/LiteRecordEngine.swift`).
+        - This is a shared 2-core machine: medians move by several percent
+          between runs. Compare ratios within one run, not milliseconds across
+          runs. For instruction-exact comparisons profile one child with
+          `valgrind --tool=callgrind` (see `Benchmarks/README.md`).
+
+        """
+    }
+
+    private var grdbVersion: String { "7.10.0" }
+
+    // MARK: JSON
+
+    struct Document: Codable {
+        var machine: MachineInfo
+        var count: Int
+        var enumerateCount: Int
+        var runs: Int
+        var wallSeconds: Double
+        var results: [Cell]
+    }
+
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(
+            Document(
+                machine: machine, count: options.count, enumerateCount: options.enumerateCount, runs: options.runs,
+                wallSeconds: wallSeconds, results: cells))
+    }
+}

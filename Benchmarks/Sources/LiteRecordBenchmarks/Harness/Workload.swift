@@ -1,0 +1,120 @@
+import Foundation
+
+/// What one child process measures.
+enum Workload: String, CaseIterable, Sendable {
+    case insert, fetch, query, update, delete, enumerate, open
+
+    var summary: String {
+        switch self {
+        case .insert: "insert N rows in one transaction / save"
+        case .fetch: "fetch all N rows into values or objects"
+        case .query: "200 × `age BETWEEN x AND x+2 ORDER BY name LIMIT 100`"
+        case .update: "set `score` on every fetched object, one save"
+        case .delete: "delete every fetched object, one save"
+        case .enumerate: "stream 1,000,000 rows (peak RSS is the point)"
+        case .open: "open an existing 10-entity store, first read"
+        }
+    }
+
+    /// Which prepared store the run starts from.
+    var template: TemplateKind {
+        switch self {
+        case .insert: .empty
+        case .fetch, .query, .update, .delete: .items
+        case .enumerate: .manyItems
+        case .open: .model
+        }
+    }
+
+    /// Write workloads are checked by reading the file afterwards.
+    var verifiesStore: Bool { self == .insert || self == .update || self == .delete }
+}
+
+enum TemplateKind: String, CaseIterable, Sendable {
+    case empty, items, manyItems, model
+}
+
+/// Times the part of a run that counts; everything else (opening the store,
+/// fetching the objects an update needs, computing checksums) stays outside.
+final class Stopwatch {
+    private var startedAt: ContinuousClock.Instant?
+    private(set) var elapsed: Duration = .zero
+
+    func start() { startedAt = .now }
+
+    func stop() {
+        if let startedAt { elapsed += ContinuousClock.now - startedAt }
+        startedAt = nil
+    }
+
+    var milliseconds: Double { elapsed.asMilliseconds }
+}
+
+/// The parameters of one measured run.
+struct RunContext {
+    let store: String
+    /// Rows in the store (or to insert).
+    let count: Int
+    let stopwatch: Stopwatch
+}
+
+/// One engine under test. Each workload method prepares what it needs from
+/// the store at `context.store`, times only the workload with
+/// `context.stopwatch`, and returns a checksum of what it read (write
+/// workloads return nothing; the harness reads the file back instead).
+///
+/// Engines are synchronous (`SynchronousEngine`) unless their API is async
+/// (`AsynchronousEngine`, Fluent): a synchronous child never starts the Swift
+/// concurrency runtime, which valgrind 3.19 cannot run, so those children can
+/// be profiled with callgrind.
+protocol BenchmarkEngine: Sendable {
+    var name: String { get }
+    var itemTable: ItemTable { get }
+    /// Engines of one family start from the same template files.
+    var templateFamily: String { get }
+    /// Runs the workload on N / this many rows: 1 except where an engine is
+    /// too slow for the time budget of `make bench` (see `FluentEngine`).
+    func rowDivisor(for workload: Workload) -> Int
+
+    /// Creates the store a workload starts from (only LiteRecord needs its own;
+    /// the others share templates written with the C API).
+    func makeTemplate(_ kind: TemplateKind, at path: String, count: Int) throws
+}
+
+protocol SynchronousEngine: BenchmarkEngine {
+    func insert(_ rows: [ItemValues], _ context: RunContext) throws
+    func fetch(_ context: RunContext) throws -> Checksum
+    func query(_ lowerBounds: [Int], _ context: RunContext) throws -> Checksum
+    func update(_ context: RunContext) throws
+    func delete(_ context: RunContext) throws
+    func enumerate(_ context: RunContext) throws -> Checksum
+    /// Returns the row count of `e0` as the checksum's count.
+    func open(_ context: RunContext) throws -> Checksum
+}
+
+protocol AsynchronousEngine: BenchmarkEngine {
+    func insert(_ rows: [ItemValues], _ context: RunContext) async throws
+    func fetch(_ context: RunContext) async throws -> Checksum
+    func query(_ lowerBounds: [Int], _ context: RunContext) async throws -> Checksum
+    func update(_ context: RunContext) async throws
+    func delete(_ context: RunContext) async throws
+    func enumerate(_ context: RunContext) async throws -> Checksum
+    func open(_ context: RunContext) async throws -> Checksum
+}
+
+extension BenchmarkEngine {
+    func rowDivisor(for workload: Workload) -> Int { 1 }
+}
+
+enum Engines {
+    static let all: [any BenchmarkEngine] = [
+        RawCEngine(), GRDBRowsEngine(), GRDBRecordsEngine(), FluentEngine(), LiteRecordEngine(),
+    ]
+
+    /// The engines whose faster median is the baseline of every ratio.
+    static let baselineNames = ["raw-c", "grdb-rows"]
+
+    static func named(_ name: String) -> (any BenchmarkEngine)? {
+        all.first { $0.name == name }
+    }
+}
