@@ -211,18 +211,13 @@ struct Report {
 
         ## Known limits of this run
 
-        - LiteRecord's entity is written by hand against the `Entity` protocol,
-          mirroring what `@Entity` generates (backing storage, setters that skip
-          equal values and report changes, so a save writes only changed
-          columns). It becomes a real `@Entity` class when the macro lands.
-        - **The query and enumerate rows of LiteRecord measure stopgaps**: the
-          public API of this build has no range predicate, no sort-and-limit
-          fetch and no public streaming. `query` fetches every object of the
-          three ages (≈ 3,700 instead of 100) and sorts and cuts in Swift;
-          `enumerate` streams one age at a time through a fresh context. Both
-          switch to `#Predicate`/`SortDescriptor` and the streaming API when the
-          query layer lands (see `// TODO(query)` in
-          `Benchmarks/Sources/LiteRecordBenchmarks/Engines/LiteRecordEngine.swift`).
+        - LiteRecord runs through its public API as a user writes it: `@Entity`
+          classes, `context.insert` + one `save()`, `findAll`, `FetchRequest`
+          with `#Predicate` and `SortDescriptor`, `enumerate(batchSize:)`.
+        - LiteRecord's string sort and string predicates call Swift's own
+          comparison (so results match `sorted(using:)` and
+          `predicate.evaluate` exactly), which costs a function call per
+          comparison that the other engines' binary collation does not pay.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
           runs. For instruction-exact comparisons profile one child with
