@@ -25,12 +25,13 @@ extension RecordContext {
             return
         }
         let plan = try prepareSave()
-        let outcome = try store.write("saving \(plan.summary)") { connection in
+        let (outcome, changes) = try store.write("saving \(plan.summary)") { connection in
             let outcome = try execute(plan, on: connection)
-            store.noteCommitted(changeSet(plan, outcome))
-            return outcome
+            let changes = changeSet(plan, outcome)
+            store.noteCommitted(changes)
+            return (outcome, changes)
         }
-        apply(plan, outcome: outcome)
+        apply(plan, outcome: outcome, changes: changes)
     }
 
     /// The work of one save, collected before anything is written.
@@ -191,8 +192,7 @@ extension RecordContext {
 
     /// After the commit: registers inserted objects, clears change marks and
     /// forgets deleted objects, then reports the change set.
-    private func apply(_ plan: SavePlan, outcome: SaveOutcome) {
-        let changes = changeSet(plan, outcome)
+    private func apply(_ plan: SavePlan, outcome: SaveOutcome, changes: ChangeSet) {
         for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
             let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)

@@ -212,11 +212,8 @@ public final class RecordContext {
         untracked.removeValue(forKey: id)
         updated.removeValue(forKey: id)
         deleted.removeValue(forKey: id)
-        object.recordState.phase = .unmanaged
-        object.recordState.context = nil
-        object.recordState.rowID = nil
-        object.recordState.snapshot = nil
-        object.recordState.changes.removeAll()
+        // One write of a fresh (unmanaged) state instead of five through the protocol.
+        object.recordState = RecordState()
     }
 
     func registeredObject(_ type: any Entity.Type, rowID: Int64) -> (any Entity)? {
@@ -238,11 +235,7 @@ public final class RecordContext {
     }
 
     private func detach(_ object: any Entity) {
-        object.recordState.phase = .unmanaged
-        object.recordState.context = nil
-        object.recordState.rowID = nil
-        object.recordState.snapshot = nil
-        object.recordState.changes.removeAll()
+        object.recordState = RecordState()
     }
 
     deinit {

@@ -18,6 +18,10 @@ final class Connection {
     /// Receives every statement SQLite runs on this connection with its
     /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
     typealias TraceHandler = @Sendable (_ sql: String, _ nanoseconds: Int64) -> Void
+    /// Asked before each statement's text is turned into a `String`: tracing
+    /// runs for every statement, so the common "nobody listens" case must cost
+    /// no allocation.
+    typealias TraceFilter = @Sendable () -> Bool
 
     struct OpenOptions {
         var readOnly = false
@@ -26,7 +30,10 @@ final class Connection {
     }
 
     /// Opens `path` (or a private in-memory database when `path` is `nil`).
-    init(path: String?, options: OpenOptions = OpenOptions(), trace: TraceHandler? = nil) throws {
+    init(
+        path: String?, options: OpenOptions = OpenOptions(), trace: TraceHandler? = nil,
+        traceFilter: @escaping TraceFilter = { true }
+    ) throws {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
@@ -43,7 +50,7 @@ final class Connection {
         let milliseconds = options.busyTimeout.components.seconds * 1000
             + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
-        if let trace { installTrace(trace) }
+        if let trace { installTrace(trace, filter: traceFilter) }
     }
 
     deinit {
@@ -195,18 +202,23 @@ final class Connection {
 
     private final class TraceBox {
         let handler: TraceHandler
-        init(handler: @escaping TraceHandler) { self.handler = handler }
+        let filter: TraceFilter
+        init(handler: @escaping TraceHandler, filter: @escaping TraceFilter) {
+            self.handler = handler
+            self.filter = filter
+        }
     }
 
-    private func installTrace(_ handler: @escaping TraceHandler) {
+    private func installTrace(_ handler: @escaping TraceHandler, filter: @escaping TraceFilter) {
         guard let handle else { return }
-        let box = Unmanaged.passRetained(TraceBox(handler: handler))
+        let box = Unmanaged.passRetained(TraceBox(handler: handler, filter: filter))
         traceBox = box
         sqlite3_trace_v2(
             handle, UInt32(SQLITE_TRACE_PROFILE),
             { _, context, statement, nanoseconds in
                 guard let context, let statement else { return 0 }
                 let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                guard box.filter() else { return 0 }
                 // sqlite3_sql is the text as prepared: bound values never appear.
                 let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
                 let duration = nanoseconds?.load(as: Int64.self) ?? 0

@@ -102,7 +102,11 @@ final class Store: @unchecked Sendable {
     private func openConnection() throws(LiteRecordError) -> Connection {
         let connection: Connection
         do {
-            connection = try Connection(path: url?.path, trace: makeTraceHandler())
+            let observers = self.observers
+            let logsSQL = logger.logLevel <= .trace
+            connection = try Connection(
+                path: url?.path, trace: makeTraceHandler(),
+                traceFilter: { logsSQL || observers.isObserved })
             // Predicates translate to SQL that relies on these collations and functions.
             try SQLFunctions.install(on: connection)
         } catch {
@@ -346,17 +350,26 @@ final class Store: @unchecked Sendable {
 /// on whichever thread runs the statement.
 final class SQLObservers: Sendable {
     private let state = Mutex<(next: UInt64, observers: [UInt64: @Sendable (String) -> Void])>((0, [:]))
+    /// How many observers there are, readable without taking the lock.
+    private let count = Atomic<Int>(0)
+
+    /// Whether anyone listens; checked for every statement.
+    var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
 
     func add(_ observer: @escaping @Sendable (String) -> Void) -> UInt64 {
         state.withLock { state in
             state.next += 1
             state.observers[state.next] = observer
+            count.store(state.observers.count, ordering: .relaxed)
             return state.next
         }
     }
 
     func remove(_ token: UInt64) {
-        _ = state.withLock { $0.observers.removeValue(forKey: token) }
+        state.withLock { state in
+            state.observers.removeValue(forKey: token)
+            count.store(state.observers.count, ordering: .relaxed)
+        }
     }
 
     func notify(_ sql: String) {
