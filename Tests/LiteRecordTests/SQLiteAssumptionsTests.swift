@@ -127,3 +127,29 @@ let sqliteConstraintUnique: Int32 = 2067
         #expect(throws: SQLiteError.self) { _ = try db.cachedStatement("SELECT 1") }
     }
 }
+
+@Suite struct UUIDTextTests {
+    @Test func formatsExactlyLikeFoundation() {
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            #expect(UUIDText.format(uuid) == uuid.uuidString)
+        }
+    }
+
+    @Test func parsesWhatFoundationParses() {
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            let upper = Array(uuid.uuidString.utf8)
+            let lower = Array(uuid.uuidString.lowercased().utf8)
+            #expect(upper.withUnsafeBufferPointer(UUIDText.parse) == uuid)
+            #expect(lower.withUnsafeBufferPointer(UUIDText.parse) == uuid)
+        }
+    }
+
+    @Test func rejectsMalformedText() {
+        for text in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
+                     "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer(UUIDText.parse) == nil, "\(text)")
+        }
+    }
+}

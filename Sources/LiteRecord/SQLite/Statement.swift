@@ -133,6 +133,14 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the column's UTF-8 bytes, without making a String.
+    @inline(__always)
+    func withText<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let bytes = sqlite3_column_text(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return body(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
     @inline(__always)
     func data(at column: Int32) -> Data {
         // The pointer must be read before the byte count (SQLite's documented order).
