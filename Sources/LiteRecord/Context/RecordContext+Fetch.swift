@@ -160,20 +160,30 @@ extension RecordContext {
     }
 
     private func refetchOpened<T: Entity>(_ object: T) throws {
-        guard let rowID = object.recordState.rowID else { return }
-        let entity = try entity(for: T.self)
-        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
-        let found = try reading("re-reading \(T.entityName)") { connection -> Bool in
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(.integer(rowID), at: 1)
-            guard try statement.step() else { return false }
-            let row = Row(statement: statement, offset: 1, entityName: T.entityName)
+        try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
             object.recordState.changes.removeAll()
             if !T.tracksChanges {
                 object.recordState.snapshot = entity.attributes.indices.map { row.value(at: $0) }
             }
+        }
+    }
+
+    /// Reads the stored row of a saved object and hands it to `body`; an object
+    /// whose row is gone is forgotten instead. The one place that selects a
+    /// single record by primary key, for re-reading, refreshing and merging.
+    func withStoredRow<T: Entity>(
+        of object: T, _ operation: @autoclosure () -> String, _ body: (Row, EntityDescription) throws -> Void
+    ) throws {
+        guard let rowID = object.recordState.rowID else { return }
+        let entity = try entity(for: T.self)
+        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let found = try reading(operation()) { connection -> Bool in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(.integer(rowID), at: 1)
+            guard try statement.step() else { return false }
+            try body(Row(statement: statement, offset: 1, entityName: entity.name), entity)
             return true
         }
         if !found { unregister(object) }

@@ -117,17 +117,8 @@ extension RecordContext {
     }
 
     private func reloadOpened<T: Entity>(_ object: T) throws {
-        guard let rowID = object.recordState.rowID else { return }
-        let entity = try entity(for: T.self)
-        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
-        let found = try reading("merging \(T.entityName)") { connection -> Bool in
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(.integer(rowID), at: 1)
-            guard try statement.step() else { return false }
-            try refresh(object, from: Row(statement: statement, offset: 1, entityName: T.entityName), attributeCount: entity.attributes.count)
-            return true
+        try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
+            try refresh(object, from: row, attributeCount: entity.attributes.count)
         }
-        if !found { unregister(object) }
     }
 }
