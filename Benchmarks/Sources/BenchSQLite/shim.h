@@ -8,4 +8,14 @@ static inline sqlite3_destructor_type bench_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+// Callgrind counts only the timed part of a run when started with
+// `--collect-atstart=no`: the stopwatch toggles collection. Outside valgrind
+// these are a few no-op instructions; without valgrind's headers, nothing.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+static inline void bench_profile_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }
+#else
+static inline void bench_profile_toggle(void) {}
+#endif
+
 #endif

@@ -1,3 +1,4 @@
+import BenchSQLite
 import Foundation
 
 /// What one child process measures.
@@ -40,11 +41,15 @@ final class Stopwatch {
     private var startedAt: ContinuousClock.Instant?
     private(set) var elapsed: Duration = .zero
 
-    func start() { startedAt = .now }
+    func start() {
+        bench_profile_toggle()
+        startedAt = .now
+    }
 
     func stop() {
         if let startedAt { elapsed += ContinuousClock.now - startedAt }
         startedAt = nil
+        bench_profile_toggle()
     }
 
     var milliseconds: Double { elapsed.asMilliseconds }
