@@ -73,7 +73,7 @@ struct EntityMembers {
 
     var declarations: [DeclSyntax] {
         var result: [DeclSyntax] = [
-            "\(raw: access)var recordState = LiteRecord.RecordState()",
+            "\(raw: access)let recordState = LiteRecord.RecordState()",
             "\(raw: access)static let entityName = \(raw: model.entityName.quoted)",
         ]
         if let originalName = model.originalName {

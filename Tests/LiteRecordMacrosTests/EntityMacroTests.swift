@@ -165,7 +165,7 @@ import Testing
 
                 func awakeFromInsert() { identifier = UUID() }
 
-                var recordState = LiteRecord.RecordState()
+                let recordState = LiteRecord.RecordState()
 
                 static let entityName = "Person"
 
@@ -369,7 +369,7 @@ import Testing
 
                 private var _revision: Int
 
-                public var recordState = LiteRecord.RecordState()
+                public let recordState = LiteRecord.RecordState()
 
                 public static let entityName = "Note"
 
@@ -512,7 +512,7 @@ import Testing
                     self.weight = nil
                 }
 
-                var recordState = LiteRecord.RecordState()
+                let recordState = LiteRecord.RecordState()
 
                 static let entityName = "Label"
 
@@ -605,7 +605,7 @@ import Testing
                 private var _text: String
                 init() {}
 
-                public var recordState = LiteRecord.RecordState()
+                public let recordState = LiteRecord.RecordState()
 
                 public static let entityName = "Draft"
 
@@ -843,7 +843,7 @@ import Testing
                 static var shared = 0
                 lazy var cache: [Int] = []
 
-                package var recordState = LiteRecord.RecordState()
+                package let recordState = LiteRecord.RecordState()
 
                 package static let entityName = "Sample"
 
@@ -1022,7 +1022,7 @@ import Testing
             expandedSource: #"""
             final class Marker {
 
-                var recordState = LiteRecord.RecordState()
+                let recordState = LiteRecord.RecordState()
 
                 static let entityName = "Marker"
 

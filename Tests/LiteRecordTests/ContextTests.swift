@@ -207,7 +207,7 @@ import Testing
         // The column allows NULL (as if another program wrote the store), but the
         // property is non-optional: a clear error, not a crash.
         final class Loose: Entity {
-            var recordState = RecordState()
+            let recordState = RecordState()
             var age = 0
             static let attributes = [AttributeDescription("age", type: .int, isOptional: true)]
             init() {}

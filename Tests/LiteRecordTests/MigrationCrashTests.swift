@@ -15,7 +15,7 @@ private enum Crash {
     /// Base.Person with `age` as Double (a CAST rebuild of every row) and a
     /// new optional `email`, so the migration rewrites the table and both indexes.
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

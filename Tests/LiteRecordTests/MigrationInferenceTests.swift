@@ -7,7 +7,7 @@ import Testing
 
 private enum EntityAdded {
     final class Note: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string, [.unique])] }
@@ -17,7 +17,7 @@ private enum EntityAdded {
 private enum EntityRenamed {
     final class Human: Versioned {
         static let entityOriginalName: String? = "Person"
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes }
@@ -26,7 +26,7 @@ private enum EntityRenamed {
 
 private enum AttributeAdded {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -44,7 +44,7 @@ private enum AttributeAdded {
 private enum AttributeAddedUnliteralDefault {
     final class Person: Versioned {
         // ADD COLUMN cannot take a default with a NUL byte: this goes through a rebuild.
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -55,7 +55,7 @@ private enum AttributeAddedUnliteralDefault {
 
 private enum AttributeRemoved {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -66,7 +66,7 @@ private enum AttributeRemoved {
 
 private enum IndexedAttributeRemoved {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -77,7 +77,7 @@ private enum IndexedAttributeRemoved {
 
 private enum AttributeRenamed {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -93,7 +93,7 @@ private enum AttributeRenamed {
 
 private enum BecameNonOptional {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -107,7 +107,7 @@ private enum BecameNonOptional {
 
 private enum BecameOptional {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -121,7 +121,7 @@ private enum BecameOptional {
 
 private enum NumericTypes {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -135,7 +135,7 @@ private enum NumericTypes {
 
 private enum IntegerWidth {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -149,7 +149,7 @@ private enum IntegerWidth {
 
 private enum IndexesChanged {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -165,7 +165,7 @@ private enum CaseOnly {
     enum V1 {
         final class Person: Versioned {
             static let entityName = "person"
-            var recordState = RecordState()
+            let recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] { [attr("name", .string), attr("nick", .string, optional: true, [.indexed])] }
@@ -175,7 +175,7 @@ private enum CaseOnly {
     enum V2 {
         final class Person: Versioned {
             static let entityOriginalName: String? = "person"
-            var recordState = RecordState()
+            let recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] {

@@ -4,7 +4,7 @@ import Testing
 
 private enum WithEmail {
     final class Person: Versioned {
-        var recordState = RecordState()
+        let recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

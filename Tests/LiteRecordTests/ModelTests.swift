@@ -49,7 +49,7 @@ import Testing
 
     @Test func reservedAndDuplicateAttributeNamesAreRejected() {
         final class Bad: Entity {
-            var recordState = RecordState()
+            let recordState = RecordState()
             nonisolated(unsafe) static var attributes: [AttributeDescription] = []
             init(row: Row) throws {}
             func encodeAttribute(at index: Int) throws -> SQLValue { .null }
@@ -65,7 +65,7 @@ import Testing
 
     @Test func reservedEntityNamesAreRejected() {
         final class sqlite_thing: Entity {
-            var recordState = RecordState()
+            let recordState = RecordState()
             static let attributes: [AttributeDescription] = []
             init(row: Row) throws {}
             func encodeAttribute(at index: Int) throws -> SQLValue { .null }

@@ -5,7 +5,7 @@ import Testing
 /// The demo's `Note` entity as the `literecord` binary declares it, so the
 /// test can open a store the binary wrote.
 final class CLINote: Entity {
-    var recordState = RecordState()
+    let recordState = RecordState()
     var title = ""
     static let entityName = "Note"
     static let attributes: [AttributeDescription] = [

@@ -92,7 +92,7 @@ import Testing
 
     @Test func unstorableValueIsAValidationError() throws {
         final class Measure: Entity {
-            var recordState = RecordState()
+            let recordState = RecordState()
             var value = 0.0
             static let attributes = [AttributeDescription("value", type: .double)]
             init() {}

@@ -25,14 +25,15 @@ extension RecordContext {
     /// Pushes this child's inserts, changes and deletions into its parent.
     func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
         for object in inserted { object.willSave() }
-        for object in Array(updated.values) { object.willSave() }
+        for object in collectUpdated() { object.willSave() }
+        let changed = collectUpdated()
         for object in inserted { try validateForPush(object) }
-        for object in updated.values { try validateForPush(object) }
+        for object in changed { try validateForPush(object) }
 
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
         var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
-        for object in updated.values {
+        for object in changed {
             let indexes = object.recordState.changes.indexes
             guard !indexes.isEmpty else { continue }
             updates.append((object, try parentObject(for: object, in: parent), indexes))
@@ -42,8 +43,9 @@ extension RecordContext {
             guard !indexes.isEmpty else { continue }
             updates.append((object, try parentObject(for: object, in: parent), indexes))
         }
+        let deleted = collectDeleted()
         var deletions: [any Entity] = []
-        for object in deleted.values {
+        for object in deleted {
             deletions.append(try parentObject(for: object, in: parent))
         }
         var copies: [(child: any Entity, parent: any Entity)] = []
@@ -58,25 +60,24 @@ extension RecordContext {
             child.recordState.changes.removeAll()
             if !type(of: child).tracksChanges { child.recordState.snapshot = encodedValues(child) }
         }
-        updated.removeAll()
         for target in deletions { parent.delete(target) }
-        for object in deleted.values {
+        for object in deleted {
             pushed.removeValue(forKey: ObjectIdentifier(object))
             unregister(object)
         }
-        deleted.removeAll()
+        clearChangeLists()
         for (child, copy) in copies {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far
             // as this child is concerned, though it has no row id yet.
-            child.recordState.phase = .managed
-            child.recordState.changes.removeAll()
-            child.recordState.snapshot = encodedValues(child)
+            let state = child.recordState
+            state.phase = .managed
+            state.changes.removeAll()
+            state.snapshot = encodedValues(child)
             pushed[ObjectIdentifier(child)] = (child, copy)
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
         }
         inserted.removeAll()
-        insertedIDs.removeAll()
     }
 
     private func validateForPush(_ object: any Entity) throws(LiteRecordError) {

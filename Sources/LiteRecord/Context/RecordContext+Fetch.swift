@@ -45,9 +45,11 @@ extension RecordContext {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.arguments)
+            let table = identityMap.table(for: T.self)
+            let attributeCount = entity.attributes.count
             var results: [T] = []
             while try statement.step() {
-                if let object = try materialize(T.self, statement: statement, attributeCount: entity.attributes.count) {
+                if let object = try materialize(T.self, statement: statement, attributeCount: attributeCount, table: table) {
                     results.append(object)
                 }
             }
@@ -96,8 +98,9 @@ extension RecordContext {
                         let object = try T(row: row)
                         // Streamed objects are not registered (that is what keeps memory
                         // bounded), but they know which record they are.
-                        object.recordState.rowID = rowID
-                        object.recordState.phase = .managed
+                        let state = object.recordState
+                        state.rowID = rowID
+                        state.phase = .managed
                         batch.append((rowID, object))
                     }
                 }
@@ -115,10 +118,12 @@ extension RecordContext {
     /// The object for the statement's current row: the registered one
     /// (refreshed) or a new one registered now; `nil` for a pending deletion.
     @inline(__always)
-    private func materialize<T: Entity>(_ type: T.Type, statement: Statement, attributeCount: Int) throws -> T? {
+    private func materialize<T: Entity>(
+        _ type: T.Type, statement: Statement, attributeCount: Int, table: ObjectTable
+    ) throws -> T? {
         let rowID = statement.int64(at: 0)
         let row = Row(statement: statement, offset: 1, entityName: T.entityName)
-        if let existing = registeredObject(T.self, rowID: rowID) {
+        if let existing = table[rowID] {
             // The identity map is keyed by entity type, so the object is a T.
             let object = unsafeDowncast(existing as AnyObject, to: T.self)
             guard object.recordState.phase != .deleted else { return nil }
@@ -127,7 +132,7 @@ extension RecordContext {
         }
         let object = try T(row: row)
         let snapshot = T.tracksChanges ? nil : (0..<attributeCount).map { row.value(at: $0) }
-        register(object, rowID: rowID, snapshot: snapshot)
+        register(object, rowID: rowID, snapshot: snapshot, in: table)
         if parent != nil, try !overlayAncestors(object, rowID: rowID) {
             unregister(object)
             return nil
@@ -194,7 +199,6 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T) throws(LiteRecordError) {
         guard object.recordState.context === self, object.recordState.phase == .managed else { return }
-        updated.removeValue(forKey: ObjectIdentifier(object))
         try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
     }
 

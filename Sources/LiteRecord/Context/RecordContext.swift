@@ -20,23 +20,21 @@ public final class RecordContext {
     /// The context whose save this context's save feeds, for a child context.
     public let parent: RecordContext?
 
-    struct ObjectKey: Hashable {
-        let type: ObjectIdentifier
-        let rowID: Int64
-    }
-
-    /// Saved objects, by entity and row id: the identity map.
-    var registered: [ObjectKey: any Entity] = [:]
+    /// Saved objects, by entity and row id.
+    let identityMap = IdentityMap()
     /// Saved objects of entities that do not track their own changes; a save
     /// compares each against its snapshot.
     var untracked: [ObjectIdentifier: any Entity] = [:]
     /// Objects inserted since the last save, in insertion order.
     var inserted: [any Entity] = []
-    var insertedIDs: Set<ObjectIdentifier> = []
-    /// Saved objects whose tracked attributes changed since the last save.
-    var updated: [ObjectIdentifier: any Entity] = [:]
-    /// Saved objects to delete at the next save.
-    var deleted: [ObjectIdentifier: any Entity] = [:]
+    /// Saved objects changed since the last save, in the order of their first
+    /// change. Each is listed once (`isListedAsUpdated`); entries whose changes
+    /// were dropped since, or that were deleted or forgotten, stay until the
+    /// next save collects the list (see ``collectUpdated()``).
+    var updatedList: [any Entity] = []
+    /// Saved objects marked for deletion, in the order of their deletion; like
+    /// `updatedList`, it may hold objects whose deletion was taken back.
+    var deletedList: [any Entity] = []
     /// For a child context: objects it inserted and pushed to its parent, by
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
@@ -95,16 +93,15 @@ public final class RecordContext {
         let state = object.recordState
         switch state.phase {
         case .unmanaged:
-            object.recordState.context = self
-            object.recordState.phase = .inserted
-            object.recordState.changes.removeAll()
+            state.context = self
+            state.phase = .inserted
+            state.changes.removeAll()
             inserted.append(object)
-            insertedIDs.insert(ObjectIdentifier(object))
             if awake { object.awakeFromInsert() }
         case .deleted where state.context === self:
-            // Inserting a deleted object takes the deletion back.
-            object.recordState.phase = .managed
-            deleted.removeValue(forKey: ObjectIdentifier(object))
+            // Inserting a deleted object takes the deletion back; the next save
+            // skips it on the list of deleted objects.
+            state.phase = .managed
         case .inserted, .managed, .deleted:
             if state.context !== self {
                 pendingErrors.append(LiteRecordError(
@@ -126,14 +123,16 @@ public final class RecordContext {
                     : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
         }
-        let id = ObjectIdentifier(object)
         switch state.phase {
         case .inserted:
             forgetInserted(object)
         case .managed:
-            object.recordState.phase = .deleted
-            updated.removeValue(forKey: id)
-            deleted[id] = object
+            // A pending update of the object is skipped by the save from now on.
+            state.phase = .deleted
+            if !state.isListedAsDeleted {
+                state.isListedAsDeleted = true
+                deletedList.append(object)
+            }
         case .deleted, .unmanaged:
             break
         }
@@ -141,17 +140,20 @@ public final class RecordContext {
 
     private func forgetInserted(_ object: any Entity) {
         let id = ObjectIdentifier(object)
-        insertedIDs.remove(id)
-        inserted.removeAll { ObjectIdentifier($0) == id }
-        object.recordState.phase = .unmanaged
-        object.recordState.context = nil
+        // Searched from the end: an object deleted right after its insertion
+        // is usually the last one inserted.
+        if let position = inserted.lastIndex(where: { ObjectIdentifier($0) == id }) {
+            inserted.remove(at: position)
+        }
+        object.recordState.detach()
     }
 
     // MARK: State
 
     /// Whether the context holds unsaved inserts, changes or deletions.
     public var hasChanges: Bool {
-        if !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !pendingErrors.isEmpty { return true }
+        if !inserted.isEmpty || !pendingErrors.isEmpty { return true }
+        if updatedList.contains(where: isPendingUpdate) || deletedList.contains(where: isPendingDeletion) { return true }
         return untracked.values.contains { isChangedUntracked($0) }
     }
 
@@ -159,17 +161,72 @@ public final class RecordContext {
     public var insertedObjects: [any Entity] { inserted }
     /// The saved objects changed since the last save.
     public var updatedObjects: [any Entity] {
-        Array(updated.values) + untracked.values.filter { isChangedUntracked($0) }
+        collectUpdated() + untracked.values.filter { isChangedUntracked($0) }
     }
     /// The objects marked for deletion.
-    public var deletedObjects: [any Entity] { Array(deleted.values) }
+    public var deletedObjects: [any Entity] { collectDeleted() }
     /// Every object the context currently knows, saved or inserted.
-    public var registeredObjects: [any Entity] { Array(registered.values) + inserted }
+    public var registeredObjects: [any Entity] { identityMap.objects + inserted }
 
     /// Called by an object's generated setter on its first change since it was
     /// fetched or saved.
-    func objectDidChange(_ object: some Entity) {
-        updated[ObjectIdentifier(object)] = object
+    @usableFromInline
+    func objectDidChange(_ object: any Entity) {
+        object.recordState.isListedAsUpdated = true
+        updatedList.append(object)
+    }
+
+    private func isPendingUpdate(_ object: any Entity) -> Bool {
+        let state = object.recordState
+        return state.isListedAsUpdated && state.phase == .managed && !state.changes.isEmpty && state.context === self
+    }
+
+    private func isPendingDeletion(_ object: any Entity) -> Bool {
+        let state = object.recordState
+        return state.isListedAsDeleted && state.phase == .deleted && state.context === self
+    }
+
+    /// The saved objects with tracked changes to write, each once, in the
+    /// order of their first change. Compacts the list to exactly these.
+    @discardableResult
+    func collectUpdated() -> [any Entity] {
+        updatedList = collect(updatedList, \.isListedAsUpdated, isPendingUpdate)
+        return updatedList
+    }
+
+    /// The saved objects to delete, each once. Compacts the list to exactly these.
+    @discardableResult
+    func collectDeleted() -> [any Entity] {
+        deletedList = collect(deletedList, \.isListedAsDeleted, isPendingDeletion)
+        return deletedList
+    }
+
+    /// The listed objects that `isPending` accepts, without duplicates (an
+    /// object forgotten and registered again can be listed twice); their flag
+    /// stays set, every other listed object's flag is cleared.
+    private func collect(
+        _ list: [any Entity], _ flag: ReferenceWritableKeyPath<RecordState, Bool>,
+        _ isPending: (any Entity) -> Bool
+    ) -> [any Entity] {
+        var result: [any Entity] = []
+        result.reserveCapacity(list.count)
+        for object in list {
+            let state = object.recordState
+            guard state[keyPath: flag] else { continue }
+            if isPending(object) { result.append(object) }
+            // Cleared for now so a duplicate entry is skipped; set again below.
+            state[keyPath: flag] = false
+        }
+        for object in result { object.recordState[keyPath: flag] = true }
+        return result
+    }
+
+    /// Empties the lists of changed and deleted objects.
+    func clearChangeLists() {
+        for object in updatedList { object.recordState.isListedAsUpdated = false }
+        for object in deletedList { object.recordState.isListedAsDeleted = false }
+        updatedList.removeAll()
+        deletedList.removeAll()
     }
 
     func isChangedUntracked(_ object: any Entity) -> Bool {
@@ -191,57 +248,59 @@ public final class RecordContext {
     // MARK: Registering
 
     /// Registers a freshly read object as saved.
+    @inline(__always)
     func register<T: Entity>(_ object: T, rowID: Int64, snapshot: [SQLValue]?) {
-        // One write of the whole state instead of five through the protocol.
-        var state = RecordState()
-        state.context = self
-        state.rowID = rowID
-        state.phase = .managed
+        register(object, rowID: rowID, snapshot: snapshot, in: identityMap.table(for: T.self))
+    }
+
+    /// Registers a freshly read object in `table`, the identity map's table of
+    /// its entity (looked up once by a fetch, not once per row).
+    @inline(__always)
+    func register<T: Entity>(_ object: T, rowID: Int64, snapshot: [SQLValue]?, in table: ObjectTable) {
+        let state = object.recordState
+        state.manage(in: self, rowID: rowID)
         state.snapshot = snapshot
-        object.recordState = state
-        registered[ObjectKey(type: ObjectIdentifier(T.self), rowID: rowID)] = object
+        table.insert(object, rowID: rowID)
         if !T.tracksChanges { untracked[ObjectIdentifier(object)] = object }
     }
 
-    /// Forgets a saved object (deleted, or gone from the store).
+    /// Forgets a saved object (deleted, or gone from the store). It stays on
+    /// the lists of changed or deleted objects until the next save drops it.
     func unregister(_ object: any Entity) {
-        let id = ObjectIdentifier(object)
-        if let rowID = object.recordState.rowID {
-            registered.removeValue(forKey: ObjectKey(type: ObjectIdentifier(type(of: object)), rowID: rowID))
+        let state = object.recordState
+        if let rowID = state.rowID {
+            identityMap.table(for: type(of: object)).remove(rowID)
         }
-        untracked.removeValue(forKey: id)
-        updated.removeValue(forKey: id)
-        deleted.removeValue(forKey: id)
-        // One write of a fresh (unmanaged) state instead of five through the protocol.
-        object.recordState = RecordState()
+        if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
+        state.detach()
     }
 
     func registeredObject(_ type: any Entity.Type, rowID: Int64) -> (any Entity)? {
-        registered[ObjectKey(type: ObjectIdentifier(type), rowID: rowID)]
+        identityMap.object(type, rowID: rowID)
     }
 
     /// Forgets every object and every unsaved change. Objects fetched earlier
     /// are detached: they keep their values but no longer belong to a context.
     public func reset() {
-        for object in registered.values { detach(object) }
-        for object in inserted { detach(object) }
-        registered.removeAll()
+        detachAll()
+        identityMap.removeAll()
         untracked.removeAll()
         inserted.removeAll()
-        insertedIDs.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
+        pushed.removeAll()
         pendingErrors.removeAll()
     }
 
-    private func detach(_ object: any Entity) {
-        object.recordState = RecordState()
+    private func detachAll() {
+        for object in identityMap.objects { object.recordState.detach() }
+        for object in inserted { object.recordState.detach() }
+        for (child, _) in pushed.values { child.recordState.detach() }
     }
 
     deinit {
         // Objects may outlive their context; they must not point at it.
-        for object in registered.values { detach(object) }
-        for object in inserted { detach(object) }
+        detachAll()
     }
 }
 
@@ -267,23 +326,33 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
             self = sets.first ?? ChangeSet()
             return
         }
+        // Membership in sets, order from the lists, the net result filtered once
+        // at the end: linear in the number of ids, however many saves there were.
         var inserted: [RecordID] = []
         var updated: [RecordID] = []
         var deleted: [RecordID] = []
         var insertedSet = Set<RecordID>()
+        var updatedSet = Set<RecordID>()
+        var deletedSet = Set<RecordID>()
         for set in sets {
             for id in set.inserted where insertedSet.insert(id).inserted { inserted.append(id) }
-            for id in set.updated where !insertedSet.contains(id) && !updated.contains(id) { updated.append(id) }
+            for id in set.updated where !insertedSet.contains(id) && updatedSet.insert(id).inserted {
+                updated.append(id)
+            }
             for id in set.deleted {
-                if insertedSet.remove(id) != nil {
-                    inserted.removeAll { $0 == id }
-                } else {
-                    updated.removeAll { $0 == id }
-                    if !deleted.contains(id) { deleted.append(id) }
+                if insertedSet.remove(id) == nil {
+                    updatedSet.remove(id)
+                    if deletedSet.insert(id).inserted { deleted.append(id) }
                 }
             }
         }
-        self.init(inserted: inserted, updated: updated, deleted: deleted)
+        func net(_ list: [RecordID], _ remaining: Set<RecordID>) -> [RecordID] {
+            // A row id can come back (deleted, then reused by an insert): keep
+            // its first place only.
+            var seen = Set<RecordID>()
+            return list.filter { remaining.contains($0) && seen.insert($0).inserted }
+        }
+        self.init(inserted: net(inserted, insertedSet), updated: net(updated, updatedSet), deleted: deleted)
     }
 
     /// The names of the entities the change set touches.

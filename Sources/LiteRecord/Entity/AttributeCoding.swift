@@ -27,18 +27,18 @@ public enum AttributeCoding {
 
     // MARK: Encoding
 
-    @inline(__always)
+    @inlinable
     public static func encode<T: AttributeValue>(_ value: T) throws -> SQLValue { try value.sqlValue() }
     public static func encode<T: RawRepresentable>(_ value: T) throws -> SQLValue where T.RawValue: AttributeValue {
         try value.rawValue.sqlValue()
     }
     public static func encode<T: Codable>(_ value: T) throws -> SQLValue { try encodeJSON(value) }
-    @inline(__always)
+    @inlinable
     public static func encode<T: AttributeValue & Codable>(_ value: T) throws -> SQLValue { try value.sqlValue() }
     public static func encode<T: RawRepresentable & Codable>(_ value: T) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.rawValue.sqlValue() }
 
-    @inline(__always)
+    @inlinable
     public static func encodeOptional<T: AttributeValue>(_ value: T?) throws -> SQLValue {
         try value.map { try $0.sqlValue() } ?? .null
     }
@@ -47,7 +47,7 @@ public enum AttributeCoding {
     public static func encodeOptional<T: Codable>(_ value: T?) throws -> SQLValue {
         try value.map { try encodeJSON($0) } ?? .null
     }
-    @inline(__always)
+    @inlinable
     public static func encodeOptional<T: AttributeValue & Codable>(_ value: T?) throws -> SQLValue {
         try value.map { try $0.sqlValue() } ?? .null
     }
@@ -70,8 +70,8 @@ public enum AttributeCoding {
 
     /// Whether a setter's new value differs from the old one. Equatable values
     /// are compared; anything else always counts as changed.
-    @inline(__always)
+    @inlinable
     public static func isChange<T: Equatable>(_ old: T, _ new: T) -> Bool { old != new }
-    @inline(__always)
+    @inlinable
     public static func isChange<T>(_ old: T, _ new: T) -> Bool { true }
 }

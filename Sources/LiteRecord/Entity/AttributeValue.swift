@@ -302,33 +302,37 @@ enum UUIDText {
     /// The UUID spelled by 36 bytes of hex digits and dashes (either case), or
     /// `nil` for anything else.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard text.count == 36 else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            var position = 0
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    guard text[position] == UInt8(ascii: "-") else { return false }
-                    position += 1
+        guard text.count == 36, let base = text.baseAddress else { return nil }
+        let dash = UInt8(ascii: "-")
+        guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return nil }
+        return nibbles.withUnsafeBufferPointer { nibble -> UUID? in
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            // Invalid characters map to 0xFF: one test of the high bits at the end.
+            var seen: UInt8 = 0
+            withUnsafeMutableBytes(of: &bytes) { out in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { position += 1 }
+                    let high = nibble[Int(base[position])]
+                    let low = nibble[Int(base[position + 1])]
+                    seen |= high | low
+                    out[index] = high &<< 4 | low
+                    position += 2
                 }
-                guard let high = nibble(text[position]), let low = nibble(text[position + 1]) else { return false }
-                out[index] = high << 4 | low
-                position += 2
             }
-            return true
+            return seen & 0xF0 == 0 ? UUID(uuid: bytes) : nil
         }
-        return parsed ? UUID(uuid: bytes) : nil
     }
 
-    @inline(__always)
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        default: nil
+    /// The value of each byte as a hex digit, 0xFF for other bytes.
+    private static let nibbles: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in "0123456789ABCDEF".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+            if value >= 10 { table[Int(character | 0x20)] = UInt8(value) }  // a…f
         }
-    }
+        return table
+    }()
 }
 
 extension URL: AttributeValue {

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// final class Tag: Entity {
-///     var recordState = RecordState()
+///     let recordState = RecordState()
 ///     var label = ""
 ///
 ///     static let attributes = [AttributeDescription("label", type: .string)]
@@ -34,8 +34,8 @@ public protocol Entity: AnyObject, SendableMetatype {
     static var tracksChanges: Bool { get }
 
     /// The context's bookkeeping for this object. Declare it as
-    /// `var recordState = RecordState()` and never touch it.
-    var recordState: RecordState { get set }
+    /// `let recordState = RecordState()` and never touch it.
+    var recordState: RecordState { get }
 
     /// Creates an object from a fetched row, without running the type's own
     /// initializers. Attribute `i` is at `row` index `i`.
@@ -81,11 +81,13 @@ extension Entity {
 
     /// The context this object is registered in, if any.
     public var context: RecordContext? {
-        recordState.phase == .unmanaged ? nil : recordState.context
+        let state = recordState
+        return state.phase == .unmanaged ? nil : state.context
     }
 
     /// Reports a change of the attribute at `index` to the object's context.
     /// Generated setters call it after storing a different value.
+    @inlinable
     public func didChangeAttribute(at index: Int) {
         if let context = recordState.attributeDidChange(at: index) {
             context.objectDidChange(self)

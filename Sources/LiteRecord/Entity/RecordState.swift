@@ -1,16 +1,20 @@
-/// The bookkeeping a context keeps inside each entity object: which context it
+/// The bookkeeping a context keeps for each entity object: which context it
 /// belongs to, its row id, its life-cycle phase and which attributes changed.
 ///
-/// An entity declares one stored property of this type and otherwise leaves it
-/// alone; the `@Entity` macro declares it for you.
+/// An entity holds one of these and otherwise leaves it alone; the `@Entity`
+/// macro declares it for you.
 ///
 /// ```swift
 /// final class Tag: Entity {
-///     var recordState = RecordState()
+///     let recordState = RecordState()
 ///     …
 /// }
 /// ```
-public struct RecordState {
+///
+/// It is a class so that the context reads and updates it in place: reading a
+/// value type through the `Entity` protocol would copy all of it on every
+/// access, which the fetch, update and delete paths do once per object.
+public final class RecordState {
     enum Phase: UInt8 {
         /// Not known to any context (new, or deleted and saved).
         case unmanaged
@@ -22,60 +26,101 @@ public struct RecordState {
         case deleted
     }
 
-    weak var context: RecordContext?
-    var rowID: Int64?
-    var phase: Phase = .unmanaged
-    var changes = AttributeMask()
+    // Only the object's own context touches these, on the context's thread or
+    // actor, and never while another access to the same field is in progress:
+    // the runtime's exclusivity bookkeeping would cost more than the work.
+    @exclusivity(unchecked) weak var context: RecordContext?
+    @exclusivity(unchecked) var rowID: Int64?
+    @exclusivity(unchecked) var phase: Phase = .unmanaged
+    @exclusivity(unchecked) var changes = AttributeMask()
     /// The stored values as last read or written, kept for entities that do not
     /// track their own changes, so that a save can find what changed.
-    var snapshot: [SQLValue]?
+    @exclusivity(unchecked) var snapshot: [SQLValue]?
+    /// Whether the object is on its context's list of changed objects (it is
+    /// put there once, on its first change since the last save).
+    @exclusivity(unchecked) var isListedAsUpdated = false
+    /// Whether the object is on its context's list of deleted objects.
+    @exclusivity(unchecked) var isListedAsDeleted = false
 
     public init() {}
 
     /// Records that the attribute at `index` was given a new value. Returns the
-    /// context to notify when this is the object's first pending change.
+    /// context to notify when the object is not yet on its list of changed
+    /// objects.
     ///
-    /// Called by the accessors the `@Entity` macro generates; an entity that does
-    /// not track its changes never calls it.
-    public mutating func attributeDidChange(at index: Int) -> RecordContext? {
+    /// Called through ``Entity/didChangeAttribute(at:)`` by the accessors the
+    /// `@Entity` macro generates; an entity that does not track its changes
+    /// never calls it.
+    public func attributeDidChange(at index: Int) -> RecordContext? {
         // Before insertion (an initializer assigning its properties) and for
         // inserted objects every attribute is written anyway: nothing to track.
         guard phase == .managed else { return nil }
-        let wasClean = changes.isEmpty
         changes.insert(index)
-        return wasClean ? context : nil
+        return isListedAsUpdated ? nil : context
+    }
+
+    /// Makes the object saved and registered in `context`.
+    func manage(in context: RecordContext, rowID: Int64) {
+        self.context = context
+        self.rowID = rowID
+        phase = .managed
+        changes.removeAll()
+    }
+
+    /// Forgets the context: the object is unmanaged again, keeping its values.
+    func detach() {
+        context = nil
+        rowID = nil
+        phase = .unmanaged
+        changes.removeAll()
+        snapshot = nil
+        isListedAsUpdated = false
+        isListedAsDeleted = false
     }
 }
 
 /// A set of attribute indexes: a bit mask for the first 64, a set beyond.
 struct AttributeMask: Hashable {
     private var bits: UInt64 = 0
-    private var overflow: Set<Int> = []
+    private var overflow: Set<Int>?
 
-    var isEmpty: Bool { bits == 0 && overflow.isEmpty }
+    var isEmpty: Bool { bits == 0 && overflow == nil }
 
+    @inline(__always)
     mutating func insert(_ index: Int) {
-        if index < 64 { bits |= 1 << UInt64(index) } else { overflow.insert(index) }
+        if index < 64 {
+            bits |= 1 << UInt64(index)
+        } else {
+            overflow = (overflow ?? []).union([index])
+        }
     }
 
     func contains(_ index: Int) -> Bool {
-        index < 64 ? bits & (1 << UInt64(index)) != 0 : overflow.contains(index)
+        index < 64 ? bits & (1 << UInt64(index)) != 0 : overflow?.contains(index) ?? false
     }
 
     mutating func removeAll() {
         bits = 0
-        overflow.removeAll()
+        overflow = nil
     }
 
     /// The indexes in ascending order.
     var indexes: [Int] {
         var result: [Int] = []
+        result.reserveCapacity(bits.nonzeroBitCount + (overflow?.count ?? 0))
         var remaining = bits
         while remaining != 0 {
             let index = remaining.trailingZeroBitCount
             result.append(index)
             remaining &= remaining - 1
         }
-        return result + overflow.sorted()
+        if let overflow { result += overflow.sorted() }
+        return result
+    }
+
+    init() {}
+
+    init(_ indexes: some Sequence<Int>) {
+        for index in indexes { insert(index) }
     }
 }

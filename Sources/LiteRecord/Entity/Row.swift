@@ -68,13 +68,13 @@ public struct Row {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the column is
     ///   `NULL` or its value does not fit `type`.
-    @inline(__always)
+    @inlinable
     public func decode<T: AttributeValue>(_ type: T.Type = T.self, at index: Int) throws -> T {
         try T.read(from: self, at: index)
     }
 
     /// Decodes an optional attribute: `nil` for `NULL`.
-    @inline(__always)
+    @inlinable
     public func decodeOptional<T: AttributeValue>(_ type: T.Type = T.self, at index: Int) throws -> T? {
         isNull(at: index) ? nil : try T.read(from: self, at: index)
     }
@@ -128,12 +128,12 @@ public struct Row {
     // Overloads that settle ambiguity for types that fit more than one family
     // (every built-in value is also Codable; most enums are both).
 
-    @inline(__always)
+    @inlinable
     public func decode<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         try T.read(from: self, at: index)
     }
 
-    @inline(__always)
+    @inlinable
     public func decodeOptional<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
         isNull(at: index) ? nil : try T.read(from: self, at: index)
     }
