@@ -148,7 +148,12 @@ let sqliteConstraintUnique: Int32 = 2067
 
     @Test func rejectsMalformedText() {
         for text in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
-                     "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0"] {
+                     "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
+                     // Neighbours of the digit ranges, a space, and a two-byte character.
+                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5:", "E621E1F8-C36C-495A-93FC-0C247A3E6E5@",
+                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5`", "E621E1F8-C36C-495A-93FC-0C247A3E6E5/",
+                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5 ", "E621E1F8-C36C-495A-93FC-0C247A3E6Eé",
+                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5g", "E621E1F8+C36C-495A-93FC-0C247A3E6E5F"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer(UUIDText.parse) == nil, "\(text)")
         }
     }

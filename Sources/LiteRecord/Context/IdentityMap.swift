@@ -45,11 +45,14 @@ final class IdentityMap {
 }
 
 /// Objects by row id: linear probing over a power-of-two table, at most 3/4
-/// full, with backward-shift deletion (no tombstones).
+/// full, with backward-shift deletion (no tombstones). Probing reads only the
+/// plain `occupied` and `keys` arrays, never an object reference, so a search
+/// does no reference counting.
 final class ObjectTable {
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var shift: UInt64
+    @exclusivity(unchecked) private var occupied: UnsafeMutablePointer<Bool>
     @exclusivity(unchecked) private var keys: UnsafeMutablePointer<Int64>
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<(any Entity)?>
 
@@ -58,15 +61,26 @@ final class ObjectTable {
         while capacity < minimum { capacity <<= 1 }
         self.capacity = capacity
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        keys = .allocate(capacity: capacity)
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
+        (occupied, keys, slots) = Self.allocate(capacity)
     }
 
     deinit {
         slots.deinitialize(count: capacity)
         slots.deallocate()
         keys.deallocate()
+        occupied.deallocate()
+    }
+
+    private static func allocate(
+        _ capacity: Int
+    ) -> (UnsafeMutablePointer<Bool>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<(any Entity)?>) {
+        let occupied = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+        occupied.initialize(repeating: false, count: capacity)
+        let keys = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+        keys.initialize(repeating: 0, count: capacity)
+        let slots = UnsafeMutablePointer<(any Entity)?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return (occupied, keys, slots)
     }
 
     /// Where the search for `rowID` starts: Fibonacci hashing spreads the
@@ -81,7 +95,7 @@ final class ObjectTable {
     private func slot(of rowID: Int64) -> (index: Int, found: Bool) {
         let mask = capacity - 1
         var index = home(rowID)
-        while slots[index] != nil {
+        while occupied[index] {
             if keys[index] == rowID { return (index, true) }
             index = (index + 1) & mask
         }
@@ -98,6 +112,7 @@ final class ObjectTable {
         if (count + 1) * 4 > capacity * 3 { grow() }
         let (index, found) = slot(of: rowID)
         if !found {
+            occupied[index] = true
             keys[index] = rowID
             count += 1
         }
@@ -115,7 +130,7 @@ final class ObjectTable {
         let mask = capacity - 1
         var hole = found
         var next = (hole + 1) & mask
-        while slots[next] != nil {
+        while occupied[next] {
             let distanceFromHome = (next - home(keys[next])) & mask
             if distanceFromHome >= (next - hole) & mask {
                 keys[hole] = keys[next]
@@ -124,6 +139,7 @@ final class ObjectTable {
             }
             next = (next + 1) & mask
         }
+        occupied[hole] = false
         slots[hole] = nil
         count -= 1
         return removed
@@ -137,30 +153,28 @@ final class ObjectTable {
     var objects: [any Entity] {
         var result: [any Entity] = []
         result.reserveCapacity(count)
-        for index in 0..<capacity {
+        for index in 0..<capacity where occupied[index] {
             if let object = slots[index] { result.append(object) }
         }
         return result
     }
 
     private func grow() {
-        let oldCapacity = capacity
-        let oldKeys = keys
-        let oldSlots = slots
+        let (oldCapacity, oldOccupied, oldKeys, oldSlots) = (capacity, occupied, keys, slots)
         capacity = oldCapacity * 2
         shift -= 1
-        keys = .allocate(capacity: capacity)
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
+        (occupied, keys, slots) = Self.allocate(capacity)
         let mask = capacity - 1
-        for index in 0..<oldCapacity {
-            guard let object = (oldSlots + index).move() else { continue }
+        for index in 0..<oldCapacity where oldOccupied[index] {
             var target = home(oldKeys[index])
-            while slots[target] != nil { target = (target + 1) & mask }
+            while occupied[target] { target = (target + 1) & mask }
+            occupied[target] = true
             keys[target] = oldKeys[index]
-            slots[target] = object
+            (slots + target).pointee = (oldSlots + index).move()
         }
+        // Moved out above: what is left are nils, which own nothing.
         oldSlots.deallocate()
         oldKeys.deallocate()
+        oldOccupied.deallocate()
     }
 }

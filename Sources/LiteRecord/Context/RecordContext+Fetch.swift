@@ -47,13 +47,15 @@ extension RecordContext {
             try statement.bind(query.arguments)
             let table = identityMap.table(for: T.self)
             let attributeCount = entity.attributes.count
-            var results: [T] = []
+            // Collected as AnyObject and typed once at the end: appending to a
+            // [T] in this unspecialized code looks up [T]'s metadata per row.
+            var objects: [AnyObject] = []
             while try statement.step() {
                 if let object = try materialize(T.self, statement: statement, attributeCount: attributeCount, table: table) {
-                    results.append(object)
+                    objects.append(object)
                 }
             }
-            return results
+            return Self.typed(objects, as: T.self)
         }
     }
 
@@ -112,6 +114,16 @@ extension RecordContext {
                 try withErrorContext("enumerating \(T.entityName)") { try body(object) }
             }
             offset += size
+        }
+    }
+
+    /// `objects`, every one a `T`, as a `[T]`.
+    static func typed<T: AnyObject>(_ objects: [AnyObject], as type: T.Type) -> [T] {
+        Array(unsafeUninitializedCapacity: objects.count) { buffer, count in
+            for (index, object) in objects.enumerated() {
+                buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
+            }
+            count = objects.count
         }
     }
 
@@ -198,7 +210,7 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T) throws(LiteRecordError) {
-        guard object.recordState.context === self, object.recordState.phase == .managed else { return }
+        guard object.recordState.belongs(to: self), object.recordState.phase == .managed else { return }
         try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
     }
 

@@ -86,17 +86,19 @@ extension RecordContext {
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
-        // willSave may change properties, which registers more updates: call it
-        // first, then collect.
+        var changed = collectUpdated()
+        let listed = (updatedList.count, deletedList.count)
         for object in inserted { object.willSave() }
-        for object in collectUpdated() { object.willSave() }
+        for object in changed { object.willSave() }
         for object in untracked.values where isChangedUntracked(object) { object.willSave() }
+        // willSave may have changed or deleted other objects: collect again then.
+        if updatedList.count != listed.0 || deletedList.count != listed.1 { changed = collectUpdated() }
 
         var updates: [PlannedRow] = []
-        updates.reserveCapacity(updatedList.count)
-        for object in collectUpdated() {
+        updates.reserveCapacity(changed.count)
+        for object in changed {
             let state = object.recordState
-            guard let rowID = state.rowID else { continue }
+            guard state.phase == .managed, let rowID = state.rowID else { continue }
             updates.append(PlannedRow(object, rowID: rowID, changes: state.changes))
         }
         for object in untracked.values where object.recordState.phase == .managed {
@@ -281,10 +283,17 @@ extension RecordContext {
         for update in plan.updates {
             let state = update.object.recordState
             state.changes.removeAll()
+            state.listings.remove(.updated)
             if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
         }
         for deletion in plan.deletes { unregister(deletion.object) }
-        clearChangeLists()
+        // Every entry of the lists was just planned, so each flag is now clear:
+        // written updates above, deleted objects by `unregister`.
+        assert(updatedList.allSatisfy { !$0.recordState.listings.contains(.updated) })
+        assert(deletedList.allSatisfy { !$0.recordState.listings.contains(.deleted) })
+        updatedList.removeAll()
+        deletedList.removeAll()
+        listsMayRepeat = []
         if !changes.isEmpty {
             store.logger.debug("saved", metadata: ["changes": "\(changes)"])
             didSave?(changes)

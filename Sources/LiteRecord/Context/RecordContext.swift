@@ -35,6 +35,10 @@ public final class RecordContext {
     /// Saved objects marked for deletion, in the order of their deletion; like
     /// `updatedList`, it may hold objects whose deletion was taken back.
     var deletedList: [any Entity] = []
+    /// The lists that may hold an object twice: set when an object left this
+    /// context while listed (its stale entry stays, and it can be listed again
+    /// once it is back), cleared when the list is next compacted.
+    var listsMayRepeat: RecordState.Listings = []
     /// For a child context: objects it inserted and pushed to its parent, by
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
@@ -93,17 +97,17 @@ public final class RecordContext {
         let state = object.recordState
         switch state.phase {
         case .unmanaged:
-            state.context = self
+            state.attach(to: self)
             state.phase = .inserted
             state.changes.removeAll()
             inserted.append(object)
             if awake { object.awakeFromInsert() }
-        case .deleted where state.context === self:
+        case .deleted where state.belongs(to: self):
             // Inserting a deleted object takes the deletion back; the next save
             // skips it on the list of deleted objects.
             state.phase = .managed
         case .inserted, .managed, .deleted:
-            if state.context !== self {
+            if !state.belongs(to: self) {
                 pendingErrors.append(LiteRecordError(
                     .invalidObject,
                     "a \(T.entityName) object that belongs to another context was inserted; use `object.inContext(context)` to get it in this one"))
@@ -115,7 +119,7 @@ public final class RecordContext {
     /// and not yet saved is simply dropped.
     public func delete<T: Entity>(_ object: T) {
         let state = object.recordState
-        guard state.context === self, state.phase != .unmanaged else {
+        guard state.belongs(to: self), state.phase != .unmanaged else {
             pendingErrors.append(LiteRecordError(
                 .invalidObject,
                 state.phase == .unmanaged
@@ -129,8 +133,8 @@ public final class RecordContext {
         case .managed:
             // A pending update of the object is skipped by the save from now on.
             state.phase = .deleted
-            if !state.isListedAsDeleted {
-                state.isListedAsDeleted = true
+            if !state.listings.contains(.deleted) {
+                state.listings.insert(.deleted)
                 deletedList.append(object)
             }
         case .deleted, .unmanaged:
@@ -172,61 +176,94 @@ public final class RecordContext {
     /// fetched or saved.
     @usableFromInline
     func objectDidChange(_ object: any Entity) {
-        object.recordState.isListedAsUpdated = true
+        object.recordState.listings.insert(.updated)
         updatedList.append(object)
     }
 
     private func isPendingUpdate(_ object: any Entity) -> Bool {
         let state = object.recordState
-        return state.isListedAsUpdated && state.phase == .managed && !state.changes.isEmpty && state.context === self
+        return state.listings.contains(.updated) && state.phase == .managed && !state.changes.isEmpty && state.belongs(to: self)
     }
 
     private func isPendingDeletion(_ object: any Entity) -> Bool {
         let state = object.recordState
-        return state.isListedAsDeleted && state.phase == .deleted && state.context === self
+        return state.listings.contains(.deleted) && state.phase == .deleted && state.belongs(to: self)
     }
 
     /// The saved objects with tracked changes to write, each once, in the
-    /// order of their first change. Compacts the list to exactly these.
+    /// order of their first change. Compacts the list; deleted objects with
+    /// changes stay on it, since taking the deletion back makes them updates.
     @discardableResult
     func collectUpdated() -> [any Entity] {
-        updatedList = collect(updatedList, \.isListedAsUpdated, isPendingUpdate)
-        return updatedList
+        let (kept, pending) = compact(updatedList, .updated) { state in
+            guard !state.changes.isEmpty, state.belongs(to: self) else { return .drop }
+            switch state.phase {
+            case .managed: return .pending
+            case .deleted: return .keep
+            case .inserted, .unmanaged: return .drop
+            }
+        }
+        updatedList = kept
+        return pending
     }
 
     /// The saved objects to delete, each once. Compacts the list to exactly these.
     @discardableResult
     func collectDeleted() -> [any Entity] {
-        deletedList = collect(deletedList, \.isListedAsDeleted, isPendingDeletion)
-        return deletedList
+        let (kept, pending) = compact(deletedList, .deleted) { state in
+            state.phase == .deleted && state.belongs(to: self) ? .pending : .drop
+        }
+        deletedList = kept
+        return pending
     }
 
-    /// The listed objects that `isPending` accepts, without duplicates (an
-    /// object forgotten and registered again can be listed twice); their flag
-    /// stays set, every other listed object's flag is cleared.
-    private func collect(
-        _ list: [any Entity], _ flag: ReferenceWritableKeyPath<RecordState, Bool>,
-        _ isPending: (any Entity) -> Bool
-    ) -> [any Entity] {
-        var result: [any Entity] = []
-        result.reserveCapacity(list.count)
+    private enum Listing {
+        /// Stays listed and is returned.
+        case pending
+        /// Stays listed, not returned.
+        case keep
+        /// Leaves the list.
+        case drop
+    }
+
+    /// Sorts a list's entries with `listing`, without duplicates (see
+    /// `listsMayRepeat`). The flag stays set on the objects kept and is
+    /// cleared on the others; entries whose flag is clear are stale.
+    private func compact(
+        _ list: [any Entity], _ flag: RecordState.Listings,
+        _ listing: (RecordState) -> Listing
+    ) -> (kept: [any Entity], pending: [any Entity]) {
+        let mayRepeat = listsMayRepeat.contains(flag)
+        listsMayRepeat.remove(flag)
+        var seen = Set<ObjectIdentifier>()
+        var kept: [any Entity] = []
+        var pending: [any Entity] = []
+        kept.reserveCapacity(list.count)
+        pending.reserveCapacity(list.count)
         for object in list {
             let state = object.recordState
-            guard state[keyPath: flag] else { continue }
-            if isPending(object) { result.append(object) }
-            // Cleared for now so a duplicate entry is skipped; set again below.
-            state[keyPath: flag] = false
+            guard state.listings.contains(flag) else { continue }
+            if mayRepeat, !seen.insert(ObjectIdentifier(object)).inserted { continue }
+            switch listing(state) {
+            case .pending:
+                pending.append(object)
+                kept.append(object)
+            case .keep:
+                kept.append(object)
+            case .drop:
+                state.listings.remove(flag)
+            }
         }
-        for object in result { object.recordState[keyPath: flag] = true }
-        return result
+        return (kept, pending)
     }
 
     /// Empties the lists of changed and deleted objects.
     func clearChangeLists() {
-        for object in updatedList { object.recordState.isListedAsUpdated = false }
-        for object in deletedList { object.recordState.isListedAsDeleted = false }
+        for object in updatedList { object.recordState.listings.remove(.updated) }
+        for object in deletedList { object.recordState.listings.remove(.deleted) }
         updatedList.removeAll()
         deletedList.removeAll()
+        listsMayRepeat = []
     }
 
     func isChangedUntracked(_ object: any Entity) -> Bool {
@@ -271,6 +308,7 @@ public final class RecordContext {
         if let rowID = state.rowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
+        listsMayRepeat.formUnion(state.listings)
         if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
         state.detach()
     }
@@ -288,6 +326,7 @@ public final class RecordContext {
         inserted.removeAll()
         updatedList.removeAll()
         deletedList.removeAll()
+        listsMayRepeat = []
         pushed.removeAll()
         pendingErrors.removeAll()
     }

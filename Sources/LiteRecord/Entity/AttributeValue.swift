@@ -60,18 +60,24 @@ func decodingError<T>(_ value: SQLValue, as type: T.Type) -> LiteRecordError {
 // MARK: Integers
 
 extension AttributeValue where Self: FixedWidthInteger {
-    public init(sqlValue: SQLValue) throws {
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+
+    // The bodies, inlined into each built-in type's own witnesses below so that
+    // they run specialized instead of through the generic integer protocols.
+
+    @inline(__always)
+    static func integer(from sqlValue: SQLValue) throws -> Self {
         guard case .integer(let value) = sqlValue, let exact = Self(exactly: value) else {
-            if case .real(let value) = sqlValue, let exact = Self(exactly: value) {
-                self = exact
-                return
-            }
+            if case .real(let value) = sqlValue, let exact = Self(exactly: value) { return exact }
             throw decodingError(sqlValue, as: Self.self)
         }
-        self = exact
+        return exact
     }
 
-    public func sqlValue() throws -> SQLValue {
+    @inline(__always)
+    func integerSQLValue() throws -> SQLValue {
         guard let value = Int64(exactly: self) else {
             throw LiteRecordError(.validationFailed, "\(Self.self) value above Int64.max cannot be stored in SQLite's 64-bit integers")
         }
@@ -79,7 +85,7 @@ extension AttributeValue where Self: FixedWidthInteger {
     }
 
     @inline(__always)
-    public static func read(from row: Row, at index: Int) throws -> Self {
+    static func readInteger(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
         guard statement.storageClass(at: column) == SQLITE_INTEGER else {
@@ -94,16 +100,75 @@ extension AttributeValue where Self: FixedWidthInteger {
     }
 }
 
-extension Int: AttributeValue { public static var attributeType: AttributeType { .int } }
-extension Int8: AttributeValue { public static var attributeType: AttributeType { .int8 } }
-extension Int16: AttributeValue { public static var attributeType: AttributeType { .int16 } }
-extension Int32: AttributeValue { public static var attributeType: AttributeType { .int32 } }
-extension Int64: AttributeValue { public static var attributeType: AttributeType { .int64 } }
-extension UInt: AttributeValue { public static var attributeType: AttributeType { .uint } }
-extension UInt8: AttributeValue { public static var attributeType: AttributeType { .uint8 } }
-extension UInt16: AttributeValue { public static var attributeType: AttributeType { .uint16 } }
-extension UInt32: AttributeValue { public static var attributeType: AttributeType { .uint32 } }
-extension UInt64: AttributeValue { public static var attributeType: AttributeType { .uint64 } }
+extension Int: AttributeValue {
+    public static var attributeType: AttributeType { .int }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension Int8: AttributeValue {
+    public static var attributeType: AttributeType { .int8 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension Int16: AttributeValue {
+    public static var attributeType: AttributeType { .int16 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension Int32: AttributeValue {
+    public static var attributeType: AttributeType { .int32 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension Int64: AttributeValue {
+    public static var attributeType: AttributeType { .int64 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension UInt: AttributeValue {
+    public static var attributeType: AttributeType { .uint }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension UInt8: AttributeValue {
+    public static var attributeType: AttributeType { .uint8 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension UInt16: AttributeValue {
+    public static var attributeType: AttributeType { .uint16 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension UInt32: AttributeValue {
+    public static var attributeType: AttributeType { .uint32 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
+
+extension UInt64: AttributeValue {
+    public static var attributeType: AttributeType { .uint64 }
+    public init(sqlValue: SQLValue) throws { self = try Self.integer(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try integerSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readInteger(from: row, at: index) }
+}
 
 // MARK: Bool
 
@@ -135,15 +200,21 @@ extension Bool: AttributeValue {
 // MARK: Floating point
 
 extension AttributeValue where Self: BinaryFloatingPoint {
-    public init(sqlValue: SQLValue) throws {
+    public init(sqlValue: SQLValue) throws { self = try Self.floatingPoint(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try floatingPointSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readFloatingPoint(from: row, at: index) }
+
+    @inline(__always)
+    static func floatingPoint(from sqlValue: SQLValue) throws -> Self {
         switch sqlValue {
-        case .real(let value): self = Self(value)
-        case .integer(let value): self = Self(value)
+        case .real(let value): Self(value)
+        case .integer(let value): Self(value)
         default: throw decodingError(sqlValue, as: Self.self)
         }
     }
 
-    public func sqlValue() throws -> SQLValue {
+    @inline(__always)
+    func floatingPointSQLValue() throws -> SQLValue {
         // SQLite turns a bound NaN into NULL; refuse instead of losing the value.
         guard !isNaN else {
             throw LiteRecordError(.validationFailed, "NaN cannot be stored: SQLite would store it as NULL")
@@ -152,7 +223,7 @@ extension AttributeValue where Self: BinaryFloatingPoint {
     }
 
     @inline(__always)
-    public static func read(from row: Row, at index: Int) throws -> Self {
+    static func readFloatingPoint(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let column = row.column(index)
         switch statement.storageClass(at: column) {
@@ -163,8 +234,18 @@ extension AttributeValue where Self: BinaryFloatingPoint {
     }
 }
 
-extension Double: AttributeValue { public static var attributeType: AttributeType { .double } }
-extension Float: AttributeValue { public static var attributeType: AttributeType { .float } }
+extension Double: AttributeValue {
+    public static var attributeType: AttributeType { .double }
+    public init(sqlValue: SQLValue) throws { self = try Self.floatingPoint(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try floatingPointSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readFloatingPoint(from: row, at: index) }
+}
+extension Float: AttributeValue {
+    public static var attributeType: AttributeType { .float }
+    public init(sqlValue: SQLValue) throws { self = try Self.floatingPoint(from: sqlValue) }
+    public func sqlValue() throws -> SQLValue { try floatingPointSQLValue() }
+    public static func read(from row: Row, at index: Int) throws -> Self { try readFloatingPoint(from: row, at: index) }
+}
 
 // MARK: Text and bytes
 
@@ -279,24 +360,30 @@ extension UUID: AttributeValue {
 /// Fast conversions between `UUID` and its canonical uppercase text
 /// (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
 enum UUIDText {
-    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     static func format(_ uuid: UUID) -> String {
         withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { buffer in
-                var out = 0
-                for (offset, byte) in bytes.enumerated() {
-                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
+                guard let out = buffer.baseAddress else { return 0 }
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
                     }
-                    buffer[out] = digits[Int(byte >> 4)]
-                    buffer[out + 1] = digits[Int(byte & 0x0F)]
-                    out += 2
+                    let byte = bytes[index]
+                    out[position] = hexDigit(byte &>> 4)
+                    out[position + 1] = hexDigit(byte & 0x0F)
+                    position += 2
                 }
-                return out
+                return 36
             }
         }
+    }
+
+    /// The uppercase hex digit of a value below 16.
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &- 10 &+ value
     }
 
     /// The UUID spelled by 36 bytes of hex digits and dashes (either case), or
@@ -306,21 +393,26 @@ enum UUIDText {
         let dash = UInt8(ascii: "-")
         guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return nil }
         return nibbles.withUnsafeBufferPointer { nibble -> UUID? in
-            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             // Invalid characters map to 0xFF: one test of the high bits at the end.
             var seen: UInt8 = 0
-            withUnsafeMutableBytes(of: &bytes) { out in
-                var position = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 { position += 1 }
-                    let high = nibble[Int(base[position])]
-                    let low = nibble[Int(base[position + 1])]
-                    seen |= high | low
-                    out[index] = high &<< 4 | low
-                    position += 2
+            @inline(__always)
+            func digits(_ range: Range<Int>, into value: inout UInt64) {
+                for position in range {
+                    let digit = nibble[Int(base[position])]
+                    seen |= digit
+                    value = value &<< 4 | UInt64(digit)
                 }
             }
-            return seen & 0xF0 == 0 ? UUID(uuid: bytes) : nil
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            digits(0..<8, into: &high)
+            digits(9..<13, into: &high)
+            digits(14..<18, into: &high)
+            digits(19..<23, into: &low)
+            digits(24..<36, into: &low)
+            guard seen & 0xF0 == 0 else { return nil }
+            // The 16 bytes in text order: each half big-endian.
+            return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
         }
     }
 

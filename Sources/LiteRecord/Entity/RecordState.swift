@@ -29,18 +29,26 @@ public final class RecordState {
     // Only the object's own context touches these, on the context's thread or
     // actor, and never while another access to the same field is in progress:
     // the runtime's exclusivity bookkeeping would cost more than the work.
-    @exclusivity(unchecked) weak var context: RecordContext?
+    @exclusivity(unchecked) private(set) weak var context: RecordContext?
+    /// The identity of `context`, for comparing without loading the weak
+    /// reference. A context detaches its objects when it goes away, so this
+    /// never names a context that no longer exists.
+    @exclusivity(unchecked) private(set) var owner: ObjectIdentifier?
     @exclusivity(unchecked) var rowID: Int64?
     @exclusivity(unchecked) var phase: Phase = .unmanaged
     @exclusivity(unchecked) var changes = AttributeMask()
     /// The stored values as last read or written, kept for entities that do not
     /// track their own changes, so that a save can find what changed.
     @exclusivity(unchecked) var snapshot: [SQLValue]?
-    /// Whether the object is on its context's list of changed objects (it is
-    /// put there once, on its first change since the last save).
-    @exclusivity(unchecked) var isListedAsUpdated = false
-    /// Whether the object is on its context's list of deleted objects.
-    @exclusivity(unchecked) var isListedAsDeleted = false
+    /// The context's lists the object is on: changed objects (put there
+    /// once, on the first change since the last save) and deleted objects.
+    @exclusivity(unchecked) var listings: Listings = []
+
+    struct Listings: OptionSet {
+        let rawValue: UInt8
+        static let updated = Listings(rawValue: 1)
+        static let deleted = Listings(rawValue: 2)
+    }
 
     public init() {}
 
@@ -56,12 +64,23 @@ public final class RecordState {
         // inserted objects every attribute is written anyway: nothing to track.
         guard phase == .managed else { return nil }
         changes.insert(index)
-        return isListedAsUpdated ? nil : context
+        return listings.contains(.updated) ? nil : context
+    }
+
+    /// Whether the object belongs to `context`.
+    @inline(__always)
+    func belongs(to context: RecordContext) -> Bool {
+        owner == ObjectIdentifier(context)
+    }
+
+    func attach(to context: RecordContext) {
+        self.context = context
+        owner = ObjectIdentifier(context)
     }
 
     /// Makes the object saved and registered in `context`.
     func manage(in context: RecordContext, rowID: Int64) {
-        self.context = context
+        attach(to: context)
         self.rowID = rowID
         phase = .managed
         changes.removeAll()
@@ -70,12 +89,12 @@ public final class RecordState {
     /// Forgets the context: the object is unmanaged again, keeping its values.
     func detach() {
         context = nil
+        owner = nil
         rowID = nil
         phase = .unmanaged
         changes.removeAll()
         snapshot = nil
-        isListedAsUpdated = false
-        isListedAsDeleted = false
+        listings = []
     }
 }
 

@@ -57,12 +57,15 @@ enum SQLFunctions {
     }
 
     static func install(on connection: Connection) throws {
-        try connection.createCollation(swiftCollation) { left, right in
+        // Both orders agree with byte order on ASCII text: the C fast path
+        // handles that, the closures see only other text (and keep their own
+        // ASCII check for direct callers).
+        try connection.createCollation(swiftCollation, asciiFastPath: true) { left, right in
             if let result = UTF8Text.asciiCompare(left, right) { return result }
             let (a, b) = (UTF8Text.string(left), UTF8Text.string(right))
             return a < b ? -1 : (a == b ? 0 : 1)
         }
-        try connection.createCollation(swiftOrderCollation) { left, right in
+        try connection.createCollation(swiftOrderCollation, asciiFastPath: true) { left, right in
             if let result = UTF8Text.asciiCompare(left, right) { return result }
             let a = UTF8Text.string(left).precomposedStringWithCanonicalMapping.utf8
             let b = UTF8Text.string(right).precomposedStringWithCanonicalMapping.utf8

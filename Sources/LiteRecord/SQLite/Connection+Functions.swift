@@ -73,22 +73,28 @@ extension Connection {
     /// Registers a collating sequence usable as `COLLATE name`
     /// (https://sqlite.org/c3ref/create_collation.html). SQLite owns the
     /// closure from then on and releases it when the connection closes.
-    func createCollation(_ name: String, _ compare: @escaping CollationFunction) throws {
+    ///
+    /// With `asciiFastPath`, two plain-ASCII strings are compared byte by byte
+    /// in C and `compare` sees only the others: use it only where `compare`
+    /// orders ASCII text by its bytes.
+    func createCollation(_ name: String, asciiFastPath: Bool = false, _ compare: @escaping CollationFunction) throws {
         let db = try liveHandle()
         let box = Unmanaged.passRetained(CollationBox(compare)).toOpaque()
-        let result = sqlite3_create_collation_v2(
-            db, name, SQLITE_UTF8, box,
-            { context, leftCount, left, rightCount, right in
-                guard let context else { return 0 }
-                let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()
-                return box.compare(
-                    UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
-                    UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
-            },
-            { context in
-                guard let context else { return }
-                Unmanaged<CollationBox>.fromOpaque(context).release()
-            })
+        let callCompare: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+            context, leftCount, left, rightCount, right in
+            guard let context else { return 0 }
+            let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()
+            return box.compare(
+                UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
+                UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
+        }
+        let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+            guard let context else { return }
+            Unmanaged<CollationBox>.fromOpaque(context).release()
+        }
+        let result = asciiFastPath
+            ? literecord_create_ascii_first_collation(db, name, callCompare, release, box)
+            : sqlite3_create_collation_v2(db, name, SQLITE_UTF8, box, callCompare, release)
         guard result == SQLITE_OK else {
             // Unlike create_function_v2, a failing create_collation_v2 does not
             // call the destructor: the box is ours to release.

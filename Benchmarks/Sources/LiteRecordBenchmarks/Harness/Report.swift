@@ -155,6 +155,10 @@ struct Report {
           Every engine reads once before timing so that the schema is parsed
           and connections are open. The open workload is the exception: it
           times opening the store and its first read (`count` of one table).
+          The record engines' insert times inserting and saving objects built
+          beforehand: building them from the dataset's text is the user's own
+          code (Foundation's `UUID(uuidString:)` alone costs about as much as
+          the save), the same for LiteRecord, GRDB records and Fluent.
         - **Data.** One table, `item(id INTEGER PRIMARY KEY, uuid TEXT NOT NULL,
           name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL,
           created REAL NOT NULL, email TEXT NULL)` with an index on `age`, WAL
