@@ -8,7 +8,10 @@ import Foundation
 /// or ``Entity/decodeAttribute(at:from:)``); it must not be stored.
 public struct Row {
     /// The statement positioned on the row, when the row comes from a fetch.
-    let statement: Statement?
+    /// Not retained: a row lives only during the call it is passed to, while
+    /// its statement is held by the code that stepped it (and column reads do
+    /// no reference counting).
+    unowned(unsafe) let statement: Statement?
     /// The values, when the row was built in memory (copying between contexts).
     let values: [SQLValue]
     /// The statement column of attribute 0.
