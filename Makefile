@@ -37,8 +37,14 @@ check-temp:
 demo: deps
 	$(SWIFT) run literecord demo
 
+## bench: the benchmark suite in Benchmarks/, built in release mode. The @Entity
+## macro is built first, in debug mode, and handed to that build: the macro
+## only writes source code, and a release build of swift-syntax would take
+## longer than everything else (see LITERECORD_MACRO_PLUGIN in Package.swift).
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release LiteRecordBenchmarks
+	$(SWIFT) build --target LiteRecordMacros
+	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) run -c release LiteRecordBenchmarks
 
 docs: deps
 	$(SWIFT) build --target LiteRecord -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs

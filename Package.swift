@@ -7,6 +7,17 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// A prebuilt `@Entity` macro plugin, for `make bench` only.
+///
+/// The benchmarks are built in release mode, and a release build of
+/// swift-syntax takes longer on a small machine than everything else put
+/// together. The macro only writes source code, which is the same whichever
+/// way the macro itself was compiled, so `make bench` builds it in debug mode
+/// first and names it here; LiteRecord then does not depend on the macro
+/// target, and `Benchmarks/Package.swift` hands the plugin to the compiler.
+/// Leave it unset everywhere else.
+let prebuiltMacroPlugin = Context.environment["LITERECORD_MACRO_PLUGIN"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "LiteRecord",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -41,9 +52,8 @@ let package = Package(
             name: "LiteRecord",
             dependencies: [
                 "CSQLite",
-                "LiteRecordMacros",
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ] + (prebuiltMacroPlugin == nil ? ["LiteRecordMacros"] : []),
             swiftSettings: strictSettings
         ),
         .target(

@@ -7,6 +7,15 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The `@Entity` macro plugin built beforehand in debug mode by `make bench`
+/// (see `LITERECORD_MACRO_PLUGIN` in the library's Package.swift): the macro
+/// writes the same code either way, and skipping swift-syntax's release build
+/// saves most of the build time. Unset, the macro is built here as usual.
+let macroPlugin = Context.environment["LITERECORD_MACRO_PLUGIN"].flatMap { $0.isEmpty ? nil : $0 }
+let macroSettings: [SwiftSetting] = macroPlugin.map {
+    [.unsafeFlags(["-load-plugin-executable", "\($0)#LiteRecordMacros"])]
+} ?? []
+
 let package = Package(
     name: "LiteRecordBenchmarks",
     platforms: [.macOS(.v15)],
@@ -35,7 +44,7 @@ let package = Package(
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + macroSettings
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -131,6 +131,20 @@ private let seededStack = Result { try QuerySeed.stack() }
         }
     }
 
+    /// Translations are cached by descriptor: a descriptor whose `order` was
+    /// assigned after creation must not share an entry with the one it now
+    /// looks like, and a repeated translation gives the same SQL.
+    @Test func cachedSortTranslationsKeepReorderedDescriptorsApart() throws {
+        let plain = [SortDescriptor<QueryPerson>(\.age, order: .reverse)]
+        let reorderedAge = [Self.reordered(SortDescriptor<QueryPerson>(\.age))]
+        #expect(plain[0].order == reorderedAge[0].order)
+        let first = try SortTranslator.orderBy(plain)
+        let second = try SortTranslator.orderBy(reorderedAge)
+        #expect(first != second)
+        #expect(try SortTranslator.orderBy(plain) == first)
+        #expect(try SortTranslator.orderBy(reorderedAge) == second)
+    }
+
     @Test func sortsWithoutPredicateMatchSwift() throws {
         let context = try seededStack.get().newContext()
         let everyone = try QueryPerson.findAll(in: context)

@@ -46,12 +46,17 @@ extension RecordContext {
             defer { statement.reset() }
             try statement.bind(query.arguments)
             let table = identityMap.table(for: T.self)
+            // A statement returns each row once: when the context held none of
+            // these objects before, no row can be one it holds.
+            let mayHoldRows = table.count > 0
             let attributeCount = entity.attributes.count
             // Collected as AnyObject and typed once at the end: appending to a
             // [T] in this unspecialized code looks up [T]'s metadata per row.
             var objects: [AnyObject] = []
             while try statement.step() {
-                if let object = try materialize(T.self, statement: statement, attributeCount: attributeCount, table: table) {
+                if let object = try materialize(
+                    T.self, statement: statement, attributeCount: attributeCount, table: table, lookUp: mayHoldRows)
+                {
                     objects.append(object)
                 }
             }
@@ -131,11 +136,11 @@ extension RecordContext {
     /// (refreshed) or a new one registered now; `nil` for a pending deletion.
     @inline(__always)
     private func materialize<T: Entity>(
-        _ type: T.Type, statement: Statement, attributeCount: Int, table: ObjectTable
+        _ type: T.Type, statement: Statement, attributeCount: Int, table: ObjectTable, lookUp: Bool
     ) throws -> T? {
         let rowID = statement.int64(at: 0)
         let row = Row(statement: statement, offset: 1, entityName: T.entityName)
-        if let existing = table[rowID] {
+        if lookUp, let existing = table[rowID] {
             // The identity map is keyed by entity type, so the object is a T.
             let object = unsafeDowncast(existing as AnyObject, to: T.self)
             guard object.recordState.phase != .deleted else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Turns `SortDescriptor`s into an `ORDER BY` that orders rows exactly as
 /// `sorted(using:)` orders the objects.
@@ -15,6 +16,31 @@ import Foundation
 enum SortTranslator {
     static func orderBy<T: Entity>(_ descriptors: [SortDescriptor<T>]) throws(LiteRecordError) -> String? {
         guard !descriptors.isEmpty else { return nil }
+        // Translating reads each descriptor's comparator with `Mirror`, which
+        // costs more than a small query itself: translations are kept. Equal
+        // descriptors translate alike: `==` compares their comparators too,
+        // including the order a comparator was created with.
+        let key = TranslationKey(descriptors)
+        if let cached = translations.withLock({ $0[key] }) { return cached }
+        let orderBy = try translate(descriptors)
+        translations.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[key] = orderBy
+        }
+        return orderBy
+    }
+
+    /// Translated `ORDER BY`s, by their descriptors (whose type names the entity).
+    private static let translations = Mutex<[TranslationKey: String]>([:])
+
+    /// Sort descriptors of any entity as a dictionary key.
+    private struct TranslationKey: Hashable, @unchecked Sendable {
+        // Only Sendable values go in (see init); AnyHashable merely hides their type.
+        let descriptors: AnyHashable
+        init(_ descriptors: some Hashable & Sendable) { self.descriptors = AnyHashable(descriptors) }
+    }
+
+    private static func translate<T: Entity>(_ descriptors: [SortDescriptor<T>]) throws(LiteRecordError) -> String {
         var terms: [String] = []
         for descriptor in descriptors {
             terms.append(try term(for: descriptor))
