@@ -42,7 +42,7 @@ demo: deps
 ## only writes source code, and a release build of swift-syntax would take
 ## longer than everything else (see LITERECORD_MACRO_PLUGIN in Package.swift).
 bench: deps
-	$(SWIFT) build --target LiteRecordMacros
+	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
 

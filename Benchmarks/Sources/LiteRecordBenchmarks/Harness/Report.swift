@@ -218,10 +218,17 @@ struct Report {
         - LiteRecord runs through its public API as a user writes it: `@Entity`
           classes, `context.insert` + one `save()`, `findAll`, `FetchRequest`
           with `#Predicate` and `SortDescriptor`, `enumerate(batchSize:)`.
-        - LiteRecord's string sort and string predicates call Swift's own
+        - LiteRecord's string sort and string predicates use Swift's own
           comparison (so results match `sorted(using:)` and
-          `predicate.evaluate` exactly), which costs a function call per
-          comparison that the other engines' binary collation does not pay.
+          `predicate.evaluate` exactly). Two ASCII strings are compared in C,
+          byte by byte; anything else calls Swift. Either way SQLite compares
+          through a collation, a little slower than the others' built-in
+          binary one, and `ORDER BY` adds the primary key to break ties as
+          `sorted(using:)` does.
+        - The benchmark binary is a release build; the `@Entity` macro that
+          generated LiteRecord's entity code ran as a debug build (`make
+          bench` skips swift-syntax's release build). The generated code is
+          the same either way.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
           runs. For instruction-exact comparisons profile one child with
