@@ -2,8 +2,7 @@
 #define LITERECORD_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
-#include <stdint.h>
-#include <string.h>
+#include <stddef.h>
 
 // SQLITE_TRANSIENT is a macro over a function-pointer cast that Swift cannot
 // import; expose it as a typed constant so the SQLite layer can ask SQLite to
@@ -20,8 +19,8 @@ static inline int literecord_db_config_int(sqlite3 *db, int op, int value, int *
 // A collation whose comparisons of two plain-ASCII strings never leave C.
 //
 // Swift orders and equates ASCII text byte by byte, so for the Swift-string
-// collations two ASCII strings compare with memcmp here; anything else goes
-// to `fallback` (Swift code) with `context`. An ORDER BY over a few thousand
+// collations text whose first difference lies in ASCII is decided here;
+// anything else goes to `fallback` (Swift code) with `context`. An ORDER BY over a few thousand
 // names makes tens of thousands of comparisons, and a call into Swift for
 // each cost more than the rest of the query.
 typedef int (*literecord_compare_function)(void *context, int, const void *, int, const void *);
@@ -33,28 +32,29 @@ struct literecord_collation {
     void *context;
 };
 
-static inline int literecord_is_ascii(const unsigned char *bytes, int count) {
-    // Eight bytes at a time: one OR per word, one test of the high bits.
-    uint64_t seen = 0;
-    int index = 0;
-    for (; index + 8 <= count; index += 8) {
-        uint64_t word;
-        memcpy(&word, bytes + index, sizeof word);
-        seen |= word;
-    }
-    for (; index < count; index++) seen |= bytes[index];
-    return (seen & 0x8080808080808080ULL) == 0;
-}
-
 static int literecord_ascii_first_compare(void *argument, int leftCount, const void *left, int rightCount,
                                           const void *right) {
-    struct literecord_collation *collation = argument;
-    if (literecord_is_ascii(left, leftCount) && literecord_is_ascii(right, rightCount)) {
-        int common = leftCount < rightCount ? leftCount : rightCount;
-        int order = common > 0 ? memcmp(left, right, (size_t)common) : 0;
-        if (order != 0) return order < 0 ? -1 : 1;
-        return leftCount == rightCount ? 0 : (leftCount < rightCount ? -1 : 1);
+    const unsigned char *a = left, *b = right;
+    int common = leftCount < rightCount ? leftCount : rightCount;
+    int index = 0;
+    while (index < common && a[index] == b[index] && a[index] < 0x80) index++;
+    // Up to `index` both are the same ASCII bytes. The byte at `index` decides
+    // when the two bytes there are ASCII and so is the byte after each (or the
+    // text ends): NFC composes only a non-ASCII mark with the character before
+    // it, so nothing later changes the characters up to `index`.
+    int leftNext = index + 1 >= leftCount || a[index + 1] < 0x80;
+    int rightNext = index + 1 >= rightCount || b[index + 1] < 0x80;
+    if (index < common) {
+        if (a[index] != b[index] && a[index] < 0x80 && b[index] < 0x80 && leftNext && rightNext) {
+            return a[index] < b[index] ? -1 : 1;
+        }
+    } else if (leftCount == rightCount) {
+        return 0;
+    } else if (leftCount > rightCount ? a[index] < 0x80 : b[index] < 0x80) {
+        // One is an ASCII prefix of the other, which goes on with an ASCII byte.
+        return leftCount < rightCount ? -1 : 1;
     }
+    struct literecord_collation *collation = argument;
     return collation->fallback(collation->context, leftCount, left, rightCount, right);
 }
 
