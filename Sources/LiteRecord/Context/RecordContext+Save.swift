@@ -246,28 +246,27 @@ extension RecordContext {
     /// The records a plan's statements wrote.
     private func changeSet(_ plan: SavePlan, _ outcome: SaveOutcome) -> ChangeSet {
         ChangeSet(
-            inserted: zip(plan.inserts, outcome.insertedRowIDs).map { object, rowID in
-                RecordID(entityName: type(of: object).entityName, rowID: rowID)
-            },
-            updated: Self.recordIDs(plan.updates),
-            deleted: Self.recordIDs(plan.deletes))
+            inserted: Self.recordIDs(zip(plan.inserts, outcome.insertedRowIDs).lazy.map { ($0, $1) }),
+            updated: Self.recordIDs(plan.updates.lazy.map { ($0.object, $0.rowID) }),
+            deleted: Self.recordIDs(plan.deletes.lazy.map { ($0.object, $0.rowID) }))
     }
 
-    /// The ids of planned rows, asking each entity for its name once per run
-    /// of rows of that entity.
-    private static func recordIDs(_ rows: [PlannedRow]) -> [RecordID] {
+    /// The ids of saved objects, asking each entity for its name once per run
+    /// of objects of that entity.
+    private static func recordIDs(_ rows: some Collection<(any Entity, Int64)>) -> [RecordID] {
         var ids: [RecordID] = []
         ids.reserveCapacity(rows.count)
         var current: (entity: ObjectIdentifier, name: String)?
-        for row in rows {
+        for (object, rowID) in rows {
+            let entity = ObjectIdentifier(type(of: object))
             let name: String
-            if let current, current.entity == row.entity {
+            if let current, current.entity == entity {
                 name = current.name
             } else {
-                name = type(of: row.object).entityName
+                name = type(of: object).entityName
             }
-            current = (row.entity, name)
-            ids.append(RecordID(entityName: name, rowID: row.rowID))
+            current = (entity, name)
+            ids.append(RecordID(entityName: name, rowID: rowID))
         }
         return ids
     }
@@ -275,6 +274,10 @@ extension RecordContext {
     /// After the commit: registers inserted objects, clears change marks and
     /// forgets deleted objects, then reports the change set.
     private func apply(_ plan: SavePlan, outcome: SaveOutcome, changes: ChangeSet) {
+        if let first = plan.inserts.first, plan.inserts.count > 1 {
+            // Room for all of them at once rather than growing step by step.
+            identityMap.table(for: type(of: first)).reserve(plan.inserts.count)
+        }
         for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
             let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)

@@ -362,28 +362,31 @@ extension UUID: AttributeValue {
 enum UUIDText {
     static func format(_ uuid: UUID) -> String {
         withUnsafeBytes(of: uuid.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                guard let out = buffer.baseAddress else { return 0 }
-                var position = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
+            hexPairs.withUnsafeBufferPointer { pairs in
+                String(unsafeUninitializedCapacity: 36) { buffer in
+                    guard let out = UnsafeMutableRawPointer(buffer.baseAddress) else { return 0 }
+                    var position = 0
+                    for index in 0..<16 {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: position, as: UInt8.self)
+                            position += 1
+                        }
+                        out.storeBytes(of: pairs[Int(bytes[index])], toByteOffset: position, as: UInt16.self)
+                        position += 2
                     }
-                    let byte = bytes[index]
-                    out[position] = hexDigit(byte &>> 4)
-                    out[position + 1] = hexDigit(byte & 0x0F)
-                    position += 2
+                    return 36
                 }
-                return 36
             }
         }
     }
 
-    /// The uppercase hex digit of a value below 16.
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &- 10 &+ value
+    /// The two uppercase hex digits of each byte value, in memory order.
+    private static let hexPairs: [UInt16] = (0..<256).map { value in
+        func digit(_ nibble: Int) -> UInt8 { Array("0123456789ABCDEF".utf8)[nibble] }
+        let high = digit(value >> 4)
+        let low = digit(value & 0x0F)
+        // Stored as a UInt16, so the first character goes in the first byte.
+        return UInt16(littleEndian: UInt16(high) | UInt16(low) << 8)
     }
 
     /// The UUID spelled by 36 bytes of hex digits and dashes (either case), or
