@@ -106,6 +106,26 @@ import Testing
         #expect(try storedAges() == [0, 9])
     }
 
+    /// An object forgotten by one context while listed there, then saved and
+    /// changed in another: compacting or saving the first context must leave
+    /// the second's bookkeeping alone.
+    @Test func aStaleEntryDoesNotTouchTheObjectsNewContext() throws {
+        let ann = try savedPeople(1)[0]
+        ann.age = 5
+        #expect(try MacroPerson.truncateAll(in: context) == 1)
+        let other = stack.newContext()
+        other.insert(ann)
+        try other.save()
+        ann.age = 42
+        #expect(context.updatedObjects.isEmpty)  // compacts this context's list
+        let bob = MacroPerson(name: "Bob", age: 7)
+        context.insert(bob)
+        try context.save()  // clears this context's lists
+        #expect(other.updatedObjects.count == 1)
+        try other.save()
+        #expect(try storedAges() == [7, 42])
+    }
+
     @Test func refreshDropsTheObjectFromThePendingUpdates() throws {
         let ann = try savedPeople(1)[0]
         ann.age = 12

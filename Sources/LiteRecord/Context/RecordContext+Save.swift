@@ -290,10 +290,11 @@ extension RecordContext {
             if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
         }
         for deletion in plan.deletes { unregister(deletion.object) }
-        // Every entry of the lists was just planned, so each flag is now clear:
-        // written updates above, deleted objects by `unregister`.
-        assert(updatedList.allSatisfy { !$0.recordState.listings.contains(.updated) })
-        assert(deletedList.allSatisfy { !$0.recordState.listings.contains(.deleted) })
+        // Every entry of the lists that is still this context's was just
+        // planned, so its flag is now clear: written updates above, deleted
+        // objects by `unregister`.
+        assert(updatedList.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.updated)) })
+        assert(deletedList.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.deleted)) })
         updatedList.removeAll()
         deletedList.removeAll()
         listsMayRepeat = []

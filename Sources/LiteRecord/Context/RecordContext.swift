@@ -28,9 +28,9 @@ public final class RecordContext {
     /// Objects inserted since the last save, in insertion order.
     var inserted: [any Entity] = []
     /// Saved objects changed since the last save, in the order of their first
-    /// change. Each is listed once (`isListedAsUpdated`); entries whose changes
-    /// were dropped since, or that were deleted or forgotten, stay until the
-    /// next save collects the list (see ``collectUpdated()``).
+    /// change. Each is listed once (the `.updated` listing on its state);
+    /// entries whose changes were dropped since, or that were deleted or
+    /// forgotten, stay until the list is next compacted (``collectUpdated()``).
     var updatedList: [any Entity] = []
     /// Saved objects marked for deletion, in the order of their deletion; like
     /// `updatedList`, it may hold objects whose deletion was taken back.
@@ -251,7 +251,9 @@ public final class RecordContext {
             case .keep:
                 kept.append(object)
             case .drop:
-                state.listings.remove(flag)
+                // A stale entry for an object that now belongs to another
+                // context: the flag is that context's, leave it.
+                if state.belongs(to: self) { state.listings.remove(flag) }
             }
         }
         return (kept, pending)
@@ -259,8 +261,13 @@ public final class RecordContext {
 
     /// Empties the lists of changed and deleted objects.
     func clearChangeLists() {
-        for object in updatedList { object.recordState.listings.remove(.updated) }
-        for object in deletedList { object.recordState.listings.remove(.deleted) }
+        // Only this context's flags: a stale entry may be another context's object now.
+        for object in updatedList where object.recordState.belongs(to: self) {
+            object.recordState.listings.remove(.updated)
+        }
+        for object in deletedList where object.recordState.belongs(to: self) {
+            object.recordState.listings.remove(.deleted)
+        }
         updatedList.removeAll()
         deletedList.removeAll()
         listsMayRepeat = []
