@@ -41,7 +41,11 @@ struct Driver {
         for workload in options.workloads {
             var runs: [String: [ChildResult]] = [:]
             for round in 0...options.runs {
-                for engine in engines {
+                // The order turns by one engine each round, so that no engine
+                // always runs right after the same one (after Fluent's large
+                // process, say) and position effects spread over all of them.
+                let start = engines.isEmpty ? 0 : round % engines.count
+                for engine in engines[start...] + engines[..<start] {
                     let key = TemplateKey(
                         family: engine.templateFamily, kind: workload.template, rows: options.rowCount(for: workload, engine: engine))
                     let result = try runChild(engine, workload, rows: key.rows, template: templates[key] ?? "", in: scratch)

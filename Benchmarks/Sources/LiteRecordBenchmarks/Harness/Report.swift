@@ -145,7 +145,9 @@ struct Report {
         - **Repetitions.** Per workload: one warm-up round, then
           \(options.runs) measured rounds; each round runs every engine once,
           interleaved, so that load spikes on a shared machine spread over all
-          engines. The table shows the median and every run.
+          engines, and the order turns by one engine each round, so that no
+          engine always follows the same one. The table shows the median and
+          every run (in round order).
         - **Ratio.** "× best low-level" divides an engine's median by the
           faster of the raw-C and GRDB-raw-rows medians of the same workload in
           the same run.
