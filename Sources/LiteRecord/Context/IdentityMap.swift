@@ -36,8 +36,6 @@ final class IdentityMap {
         tables.values.flatMap(\.objects)
     }
 
-    var isEmpty: Bool { tables.values.allSatisfy { $0.count == 0 } }
-
     func removeAll() {
         tables.removeAll()
         recent = nil

@@ -182,27 +182,36 @@ public final class RecordContext {
 
     private func isPendingUpdate(_ object: any Entity) -> Bool {
         let state = object.recordState
-        return state.listings.contains(.updated) && state.phase == .managed && !state.changes.isEmpty && state.belongs(to: self)
+        return state.listings.contains(.updated) && updateListing(state) == .pending
     }
 
     private func isPendingDeletion(_ object: any Entity) -> Bool {
         let state = object.recordState
-        return state.listings.contains(.deleted) && state.phase == .deleted && state.belongs(to: self)
+        return state.listings.contains(.deleted) && deletionListing(state) == .pending
+    }
+
+    /// Where an entry of the list of changed objects stands: deleted objects
+    /// with changes stay listed, since taking the deletion back makes them
+    /// updates again.
+    private func updateListing(_ state: RecordState) -> Listing {
+        guard !state.changes.isEmpty, state.belongs(to: self) else { return .drop }
+        switch state.phase {
+        case .managed: return .pending
+        case .deleted: return .keep
+        case .inserted, .unmanaged: return .drop
+        }
+    }
+
+    /// Where an entry of the list of deleted objects stands.
+    private func deletionListing(_ state: RecordState) -> Listing {
+        state.phase == .deleted && state.belongs(to: self) ? .pending : .drop
     }
 
     /// The saved objects with tracked changes to write, each once, in the
-    /// order of their first change. Compacts the list; deleted objects with
-    /// changes stay on it, since taking the deletion back makes them updates.
+    /// order of their first change. Compacts the list (``updateListing(_:)``).
     @discardableResult
     func collectUpdated() -> [any Entity] {
-        let (kept, pending) = compact(updatedList, .updated) { state in
-            guard !state.changes.isEmpty, state.belongs(to: self) else { return .drop }
-            switch state.phase {
-            case .managed: return .pending
-            case .deleted: return .keep
-            case .inserted, .unmanaged: return .drop
-            }
-        }
+        let (kept, pending) = compact(updatedList, .updated, updateListing)
         updatedList = kept
         return pending
     }
@@ -210,9 +219,7 @@ public final class RecordContext {
     /// The saved objects to delete, each once. Compacts the list to exactly these.
     @discardableResult
     func collectDeleted() -> [any Entity] {
-        let (kept, pending) = compact(deletedList, .deleted) { state in
-            state.phase == .deleted && state.belongs(to: self) ? .pending : .drop
-        }
+        let (kept, pending) = compact(deletedList, .deleted, deletionListing)
         deletedList = kept
         return pending
     }
