@@ -25,6 +25,7 @@ build: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	./scripts/check-public-api.sh
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory check-temp
 

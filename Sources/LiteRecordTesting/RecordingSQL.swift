@@ -16,6 +16,8 @@ public func recordingSQL<T>(on stack: RecordStack? = nil, _ body: () throws -> T
 }
 
 /// The async form of ``recordingSQL(on:_:)``.
+///
+/// - Throws: `.notSetUp` when there is no default stack, or what `body` throws.
 public func recordingSQL<T>(
     on stack: RecordStack? = nil, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
 ) async throws -> (result: T, statements: [String]) {

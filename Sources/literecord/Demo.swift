@@ -57,7 +57,7 @@ struct Tour {
         say("Setting up twice is an error, not a silent no-op")
         do {
             try RecordStack.setupInMemory(entities: [Note.self])
-        } catch {
+        } catch let error as LiteRecordError {
             show("\(error.kind): \(error.message)")
         }
 
@@ -101,7 +101,7 @@ struct Tour {
         say("Mistakes are clear errors, and the store stays intact")
         do {
             _ = try Note.findFirst(byAttribute: "titel", withValue: "x")
-        } catch {
+        } catch let error as LiteRecordError {
             show("\(error.kind): \(error.message)")
         }
 
@@ -117,7 +117,7 @@ struct Tour {
         try RecordStack.cleanUp()
         do {
             _ = try Note.count()
-        } catch {
+        } catch let error as LiteRecordError {
             show("after cleanUp(): \(error.kind): \(error.message)")
         }
         print("\nDone.")

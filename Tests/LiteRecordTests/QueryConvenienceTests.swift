@@ -153,7 +153,7 @@ import Testing
         do {
             _ = try QueryPerson.findAll(matching: #Predicate { $0.age / zero == 1 }, in: context)
             Issue.record("no error")
-        } catch {
+        } catch let error as LiteRecordError {
             #expect(error.message.contains("division by zero"))
         }
     }

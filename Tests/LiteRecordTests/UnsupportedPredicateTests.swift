@@ -114,7 +114,7 @@ import Testing
         do {
             _ = try QueryPerson.findAll(matching: #Predicate { $0.nickname! == "Bee" }, in: context)
             Issue.record("accepted")
-        } catch {
+        } catch let error as LiteRecordError {
             #expect(error.message.contains("QueryPerson"))
             #expect(error.message.contains("`??`"))
         }

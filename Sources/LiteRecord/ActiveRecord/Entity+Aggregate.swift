@@ -20,7 +20,7 @@ extension Entity {
     public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, matching predicate: Predicate<Self>? = nil,
         in context: RecordContext
-    ) throws(LiteRecordError) -> R {
+    ) throws -> R {
         try context.aggregate(function, of: keyPath, matching: predicate)
     }
 
@@ -34,7 +34,7 @@ extension Entity {
     public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V?>, matching predicate: Predicate<Self>? = nil,
         in context: RecordContext
-    ) throws(LiteRecordError) -> R {
+    ) throws -> R {
         try context.aggregate(function, of: keyPath, matching: predicate)
     }
 
@@ -54,15 +54,17 @@ extension Entity {
     public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil, in context: RecordContext
-    ) throws(LiteRecordError) -> [G: R] {
+    ) throws -> [G: R] {
         try context.aggregate(function, of: keyPath, groupedBy: group, matching: predicate)
     }
 
     /// The aggregate of an optional attribute for each distinct value of `group`.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V?>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil, in context: RecordContext
-    ) throws(LiteRecordError) -> [G: R] {
+    ) throws -> [G: R] {
         try context.aggregate(function, of: keyPath, groupedBy: group, matching: predicate)
     }
 
@@ -73,34 +75,42 @@ extension Entity {
     /// ```swift
     /// let total = try Person.aggregate(.sum, of: \.age)
     /// ```
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor @_disfavoredOverload
     public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, matching predicate: Predicate<Self>? = nil
-    ) throws(LiteRecordError) -> R {
+    ) throws -> R {
         try aggregate(function, of: keyPath, matching: predicate, in: RecordStack.current().mainContext)
     }
 
     /// The optional-attribute aggregate on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func aggregate<V, R>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V?>, matching predicate: Predicate<Self>? = nil
-    ) throws(LiteRecordError) -> R {
+    ) throws -> R {
         try aggregate(function, of: keyPath, matching: predicate, in: RecordStack.current().mainContext)
     }
 
     /// The grouped aggregate on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor @_disfavoredOverload
     public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil
-    ) throws(LiteRecordError) -> [G: R] {
+    ) throws -> [G: R] {
         try aggregate(function, of: keyPath, groupedBy: group, matching: predicate, in: RecordStack.current().mainContext)
     }
 
     /// The grouped optional-attribute aggregate on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func aggregate<V, R, G: Hashable>(
         _ function: Aggregate<V, R>, of keyPath: KeyPath<Self, V?>, groupedBy group: KeyPath<Self, G>,
         matching predicate: Predicate<Self>? = nil
-    ) throws(LiteRecordError) -> [G: R] {
+    ) throws -> [G: R] {
         try aggregate(function, of: keyPath, groupedBy: group, matching: predicate, in: RecordStack.current().mainContext)
     }
 }

@@ -15,7 +15,7 @@ extension Entity where Self: DefaultInitializable {
     /// ``create(in:)`` in the default stack's main context.
     ///
     /// - Throws: `.notSetUp` before `RecordStack.setup…`.
-    @MainActor public static func create() throws(LiteRecordError) -> Self {
+    @MainActor public static func create() throws -> Self {
         create(in: try RecordStack.current().mainContext)
     }
 }

@@ -8,7 +8,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or belongs to another context.
-    public func delete(in context: RecordContext) throws(LiteRecordError) {
+    public func delete(in context: RecordContext) throws {
         guard recordState.phase != .unmanaged else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) was never inserted or saved, so there is nothing to delete")
         }
@@ -23,7 +23,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or saved.
-    @MainActor public func delete() throws(LiteRecordError) {
+    @MainActor public func delete() throws {
         guard let context = self.context else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) was never inserted or saved, so there is nothing to delete")
         }
@@ -39,13 +39,15 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be written.
     @discardableResult
-    public static func truncateAll(in context: RecordContext) throws(LiteRecordError) -> Int {
+    public static func truncateAll(in context: RecordContext) throws -> Int {
         try context.deleteAll(Self.self, whereSQL: nil, arguments: [])
     }
 
     /// ``truncateAll(in:)`` on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor @discardableResult
-    public static func truncateAll() throws(LiteRecordError) -> Int {
+    public static func truncateAll() throws -> Int {
         try truncateAll(in: RecordStack.current().mainContext)
     }
 
@@ -58,7 +60,7 @@ extension Entity {
     public func inContext(_ context: RecordContext) -> Self? {
         guard let id = recordID else { return nil }
         do {
-            return try context.object(with: id, as: Self.self)
+            return try context.existingObject(with: id, as: Self.self)
         } catch {
             context.store.logger.warning("inContext could not read the record", metadata: ["record": "\(id)", "error": "\(error)"])
             return nil

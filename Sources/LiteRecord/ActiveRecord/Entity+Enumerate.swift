@@ -51,6 +51,8 @@ extension Entity {
     /// ```swift
     /// try Person.enumerate(matching: #Predicate { $0.age > 30 }) { person in print(person.name) }
     /// ```
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func enumerate(
         matching predicate: Predicate<Self>? = nil, sortedBy sortDescriptors: [SortDescriptor<Self>] = [],
         batchSize: Int = 500, _ body: (Self) throws -> Void

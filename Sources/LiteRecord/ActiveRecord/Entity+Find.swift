@@ -6,7 +6,7 @@ extension Entity {
     /// ```
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
-    public static func findAll(in context: RecordContext) throws(LiteRecordError) -> [Self] {
+    public static func findAll(in context: RecordContext) throws -> [Self] {
         try context.fetch(Self.self, SQLQuery())
     }
 
@@ -18,7 +18,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unknownAttribute` for a name the
     ///   entity does not have.
-    public static func findAll(sortedBy attribute: String, ascending: Bool = true, in context: RecordContext) throws(LiteRecordError) -> [Self] {
+    public static func findAll(sortedBy attribute: String, ascending: Bool = true, in context: RecordContext) throws -> [Self] {
         var query = SQLQuery()
         query.orderBy = try orderClause(attribute, ascending: ascending)
         return try context.fetch(Self.self, query)
@@ -34,7 +34,7 @@ extension Entity {
     ///   entity does not have. The value is always bound, never spliced into SQL.
     public static func findFirst(
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?, in context: RecordContext
-    ) throws(LiteRecordError) -> Self? {
+    ) throws -> Self? {
         var query = SQLQuery()
         let (condition, arguments) = try equalityClause(attribute, value)
         query.whereSQL = condition
@@ -52,7 +52,7 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.unknownAttribute`.
     public static func find(
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?, in context: RecordContext
-    ) throws(LiteRecordError) -> [Self] {
+    ) throws -> [Self] {
         var query = SQLQuery()
         let (condition, arguments) = try equalityClause(attribute, value)
         query.whereSQL = condition
@@ -63,7 +63,7 @@ extension Entity {
     /// The number of stored records.
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
-    public static func count(in context: RecordContext) throws(LiteRecordError) -> Int {
+    public static func count(in context: RecordContext) throws -> Int {
         try context.count(Self.self, whereSQL: nil, arguments: [])
     }
 
@@ -72,27 +72,35 @@ extension Entity {
     /// ``findAll(in:)`` on the default stack's main context.
     ///
     /// - Throws: `.notSetUp` before `RecordStack.setup…`.
-    @MainActor public static func findAll() throws(LiteRecordError) -> [Self] {
+    @MainActor public static func findAll() throws -> [Self] {
         try findAll(in: RecordStack.current().mainContext)
     }
 
     /// ``findAll(sortedBy:ascending:in:)`` on the default stack's main context.
-    @MainActor public static func findAll(sortedBy attribute: String, ascending: Bool = true) throws(LiteRecordError) -> [Self] {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func findAll(sortedBy attribute: String, ascending: Bool = true) throws -> [Self] {
         try findAll(sortedBy: attribute, ascending: ascending, in: RecordStack.current().mainContext)
     }
 
     /// ``findFirst(byAttribute:withValue:in:)`` on the default stack's main context.
-    @MainActor public static func findFirst(byAttribute attribute: String, withValue value: (any SQLValueConvertible)?) throws(LiteRecordError) -> Self? {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func findFirst(byAttribute attribute: String, withValue value: (any SQLValueConvertible)?) throws -> Self? {
         try findFirst(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
     }
 
     /// ``find(byAttribute:withValue:in:)`` on the default stack's main context.
-    @MainActor public static func find(byAttribute attribute: String, withValue value: (any SQLValueConvertible)?) throws(LiteRecordError) -> [Self] {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func find(byAttribute attribute: String, withValue value: (any SQLValueConvertible)?) throws -> [Self] {
         try find(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
     }
 
     /// ``count(in:)`` on the default stack's main context.
-    @MainActor public static func count() throws(LiteRecordError) -> Int {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func count() throws -> Int {
         try count(in: RecordStack.current().mainContext)
     }
 }

@@ -23,7 +23,7 @@ extension Entity where Self: DefaultInitializable {
     ///   deletion in `context`.
     public static func findFirstOrCreate(
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?, in context: RecordContext
-    ) throws(LiteRecordError) -> Self {
+    ) throws -> Self {
         if let existing = try findFirst(byAttribute: attribute, withValue: value, in: context) { return existing }
         let entity = try context.entity(for: Self.self)
         let description = try Self.attribute(named: attribute)
@@ -72,7 +72,7 @@ extension Entity where Self: DefaultInitializable {
         switch outcome {
         case .found(let rowID):
             // Another writer won the race between the first look and the transaction.
-            guard let found = try context.object(with: RecordID(entityName: entityName, rowID: rowID), as: Self.self) else {
+            guard let found = try context.existingObject(with: RecordID(entityName: entityName, rowID: rowID), as: Self.self) else {
                 throw LiteRecordError(.invalidObject, "the \(entityName) whose \(description.name) matches is marked for deletion in this context")
             }
             return found
@@ -89,9 +89,11 @@ extension Entity where Self: DefaultInitializable {
     /// ```swift
     /// let tag = try Tag.findFirstOrCreate(byAttribute: "label", withValue: "swift")
     /// ```
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func findFirstOrCreate(
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?
-    ) throws(LiteRecordError) -> Self {
+    ) throws -> Self {
         try findFirstOrCreate(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
     }
 }

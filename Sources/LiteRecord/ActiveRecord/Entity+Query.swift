@@ -9,7 +9,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate` naming the
     ///   part of the predicate or sort descriptors with no exact SQL translation.
-    public static func fetch(_ request: FetchRequest<Self>, in context: RecordContext) throws(LiteRecordError) -> [Self] {
+    public static func fetch(_ request: FetchRequest<Self>, in context: RecordContext) throws -> [Self] {
         try context.fetch(request)
     }
 
@@ -25,7 +25,7 @@ extension Entity {
     ///   part with no exact SQL translation, or when the store cannot be read.
     public static func findAll(
         matching predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>] = [], in context: RecordContext
-    ) throws(LiteRecordError) -> [Self] {
+    ) throws -> [Self] {
         try context.fetch(FetchRequest(predicate: predicate, sortBy: sortDescriptors))
     }
 
@@ -37,7 +37,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate` for a sort
     ///   descriptor with no exact SQL translation.
-    public static func findAll(sortedBy sortDescriptors: [SortDescriptor<Self>], in context: RecordContext) throws(LiteRecordError) -> [Self] {
+    public static func findAll(sortedBy sortDescriptors: [SortDescriptor<Self>], in context: RecordContext) throws -> [Self] {
         try context.fetch(FetchRequest(sortBy: sortDescriptors))
     }
 
@@ -53,7 +53,7 @@ extension Entity {
     ///   store cannot be read.
     public static func findFirst(
         matching predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>] = [], in context: RecordContext
-    ) throws(LiteRecordError) -> Self? {
+    ) throws -> Self? {
         try context.fetch(FetchRequest(predicate: predicate, sortBy: sortDescriptors, fetchLimit: 1)).first
     }
 
@@ -65,7 +65,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
-    public static func count(matching predicate: Predicate<Self>, in context: RecordContext) throws(LiteRecordError) -> Int {
+    public static func count(matching predicate: Predicate<Self>, in context: RecordContext) throws -> Int {
         try context.count(FetchRequest(predicate: predicate))
     }
 
@@ -77,7 +77,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
-    public static func exists(matching predicate: Predicate<Self>, in context: RecordContext) throws(LiteRecordError) -> Bool {
+    public static func exists(matching predicate: Predicate<Self>, in context: RecordContext) throws -> Bool {
         try context.exists(FetchRequest(predicate: predicate))
     }
 
@@ -94,7 +94,7 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be written.
     @discardableResult
-    public static func deleteAll(matching predicate: Predicate<Self>, in context: RecordContext) throws(LiteRecordError) -> Int {
+    public static func deleteAll(matching predicate: Predicate<Self>, in context: RecordContext) throws -> Int {
         let condition = try PredicateTranslator.condition(predicate)
         return try context.deleteAll(Self.self, whereSQL: condition.sql, arguments: condition.arguments)
     }
@@ -114,7 +114,7 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.sqlite` for invalid SQL or a wrong
     ///   number of arguments, `.validationFailed` for an argument that cannot be
     ///   stored (NaN).
-    public static func fetch(sql condition: String, arguments: [any SQLValueConvertible] = [], in context: RecordContext) throws(LiteRecordError) -> [Self] {
+    public static func fetch(sql condition: String, arguments: [any SQLValueConvertible] = [], in context: RecordContext) throws -> [Self] {
         var query = SQLQuery()
         // The newline ends a `--` comment in the condition before the closing
         // parenthesis, which is then still part of the SQL.
@@ -147,7 +147,7 @@ extension Entity {
     /// ``fetch(_:in:)`` on the default stack's main context.
     ///
     /// - Throws: `.notSetUp` before `RecordStack.setup…`, `.unsupportedPredicate`.
-    @MainActor public static func fetch(_ request: FetchRequest<Self>) throws(LiteRecordError) -> [Self] {
+    @MainActor public static func fetch(_ request: FetchRequest<Self>) throws -> [Self] {
         try fetch(request, in: RecordStack.current().mainContext)
     }
 
@@ -160,35 +160,45 @@ extension Entity {
     /// - Throws: `.notSetUp` before `RecordStack.setup…`, `.unsupportedPredicate`.
     @MainActor public static func findAll(
         matching predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>] = []
-    ) throws(LiteRecordError) -> [Self] {
+    ) throws -> [Self] {
         try findAll(matching: predicate, sortedBy: sortDescriptors, in: RecordStack.current().mainContext)
     }
 
     /// ``findAll(sortedBy:in:)`` on the default stack's main context.
-    @MainActor public static func findAll(sortedBy sortDescriptors: [SortDescriptor<Self>]) throws(LiteRecordError) -> [Self] {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func findAll(sortedBy sortDescriptors: [SortDescriptor<Self>]) throws -> [Self] {
         try findAll(sortedBy: sortDescriptors, in: RecordStack.current().mainContext)
     }
 
     /// ``findFirst(matching:sortedBy:in:)`` on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func findFirst(
         matching predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>] = []
-    ) throws(LiteRecordError) -> Self? {
+    ) throws -> Self? {
         try findFirst(matching: predicate, sortedBy: sortDescriptors, in: RecordStack.current().mainContext)
     }
 
     /// ``count(matching:in:)`` on the default stack's main context.
-    @MainActor public static func count(matching predicate: Predicate<Self>) throws(LiteRecordError) -> Int {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func count(matching predicate: Predicate<Self>) throws -> Int {
         try count(matching: predicate, in: RecordStack.current().mainContext)
     }
 
     /// ``exists(matching:in:)`` on the default stack's main context.
-    @MainActor public static func exists(matching predicate: Predicate<Self>) throws(LiteRecordError) -> Bool {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func exists(matching predicate: Predicate<Self>) throws -> Bool {
         try exists(matching: predicate, in: RecordStack.current().mainContext)
     }
 
     /// ``deleteAll(matching:in:)`` on the default stack's main context.
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor @discardableResult
-    public static func deleteAll(matching predicate: Predicate<Self>) throws(LiteRecordError) -> Int {
+    public static func deleteAll(matching predicate: Predicate<Self>) throws -> Int {
         try deleteAll(matching: predicate, in: RecordStack.current().mainContext)
     }
 
@@ -197,7 +207,9 @@ extension Entity {
     /// ```swift
     /// let people = try Person.fetch(sql: "age > ? AND name LIKE ?", arguments: [30, "A%"])
     /// ```
-    @MainActor public static func fetch(sql condition: String, arguments: [any SQLValueConvertible] = []) throws(LiteRecordError) -> [Self] {
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func fetch(sql condition: String, arguments: [any SQLValueConvertible] = []) throws -> [Self] {
         try fetch(sql: condition, arguments: arguments, in: RecordStack.current().mainContext)
     }
 }

@@ -9,7 +9,7 @@ extension Entity {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object
     ///   belongs to another context, or the save's error.
-    public func save(in context: RecordContext) throws(LiteRecordError) {
+    public func save(in context: RecordContext) throws {
         if recordState.phase == .unmanaged {
             context.insert(self)
         } else if recordState.context !== context {
@@ -22,7 +22,7 @@ extension Entity {
     /// stack's main context first.
     ///
     /// - Throws: `.notSetUp` before setup, or the save's error.
-    @MainActor public func save() throws(LiteRecordError) {
+    @MainActor public func save() throws {
         if let context = self.context {
             try context.save()
         } else {

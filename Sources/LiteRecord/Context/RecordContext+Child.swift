@@ -103,7 +103,7 @@ extension RecordContext {
     }
 
     private func counterpart<T: Entity>(of object: T, id: RecordID) throws(LiteRecordError) -> (any Entity)? {
-        try self.object(with: id, as: T.self)
+        try self.existingObject(with: id, as: T.self)
     }
 
     /// A new, unmanaged object of the same type holding the same values.

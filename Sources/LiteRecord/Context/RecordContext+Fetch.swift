@@ -214,7 +214,7 @@ extension RecordContext {
     /// Discards the in-memory changes of one object and reloads it from the store.
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
-    public func refresh<T: Entity>(_ object: T) throws(LiteRecordError) {
+    public func refresh<T: Entity>(_ object: T) throws {
         guard object.recordState.belongs(to: self), object.recordState.phase == .managed else { return }
         try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
     }
@@ -239,7 +239,12 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read or `T` is not
     ///   the record's entity.
-    public func object<T: Entity>(with id: RecordID, as type: T.Type = T.self) throws(LiteRecordError) -> T? {
+    public func object<T: Entity>(with id: RecordID, as type: T.Type = T.self) throws -> T? {
+        try existingObject(with: id, as: T.self)
+    }
+
+    /// ``object(with:as:)`` with its error typed, for the library's own callers.
+    func existingObject<T: Entity>(with id: RecordID, as type: T.Type) throws(LiteRecordError) -> T? {
         guard id.entityName == T.entityName else {
             throw LiteRecordError(.invalidObject, "\(id) is a record of \(id.entityName), not of \(T.entityName)")
         }

@@ -14,7 +14,7 @@ extension RecordContext {
     ///   `validateForSave()` threw, or a value cannot be stored),
     ///   `.constraintViolation` (UNIQUE, NOT NULL), `.invalidObject` (misuse
     ///   found by `insert` or `delete`), `.storeUnavailable` or `.sqlite`.
-    public func save() throws(LiteRecordError) {
+    public func save() throws {
         if let error = pendingErrors.first {
             pendingErrors.removeAll()
             throw error

@@ -44,10 +44,16 @@ public protocol Entity: AnyObject, SendableMetatype {
     init(row: Row) throws
 
     /// The stored form of the attribute at `index`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` when the value
+    ///   cannot be stored exactly.
     func encodeAttribute(at index: Int) throws -> SQLValue
 
     /// Replaces the attribute at `index` with the value in `row` (used to refresh
     /// an object with newer data from the store).
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the stored
+    ///   value cannot become the property's type.
     func decodeAttribute(at index: Int, from row: Row) throws
 
     /// The attribute index a key path refers to, for queries and sorting.

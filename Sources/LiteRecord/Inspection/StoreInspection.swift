@@ -44,7 +44,7 @@ public struct StoreInspection: Sendable {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when there is
     ///   no such file, `.corruptStore` when it is not a SQLite database.
-    public init(storeAt url: URL) throws(LiteRecordError) {
+    public init(storeAt url: URL) throws {
         let connection = try StoreInspection.openReadOnly(url)
         defer { connection.close() }
         self.url = url
@@ -136,7 +136,7 @@ public struct StoreCheck: Sendable {
     ///
     /// - Throws: ``LiteRecordError`` when the file cannot be opened at all
     ///   (missing: `.storeUnavailable`; not a database: `.corruptStore`).
-    public init(storeAt url: URL) throws(LiteRecordError) {
+    public init(storeAt url: URL) throws {
         let connection = try StoreInspection.openReadOnly(url)
         defer { connection.close() }
         var problems: [String] = []

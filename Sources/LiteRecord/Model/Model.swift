@@ -21,7 +21,7 @@ public struct Model: Sendable {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel` for an empty list,
     ///   duplicate entity or attribute names, or reserved names.
-    public init(entities types: [any Entity.Type]) throws(LiteRecordError) {
+    public init(entities types: [any Entity.Type]) throws {
         guard !types.isEmpty else {
             throw LiteRecordError(.invalidModel, "the model has no entities: pass the entity types to setup, e.g. `entities: [Note.self]`")
         }

@@ -12,7 +12,7 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate` when the
     ///   predicate or a sort descriptor has no exact SQL translation (the
     ///   message names the part), or when the store cannot be read.
-    public func fetch<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> [T] {
+    public func fetch<T: Entity>(_ request: FetchRequest<T>) throws -> [T] {
         try fetch(T.self, request.sqlQuery())
     }
 
@@ -25,7 +25,7 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
-    public func count<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> Int {
+    public func count<T: Entity>(_ request: FetchRequest<T>) throws -> Int {
         let query = try request.sqlQuery()
         guard query.limit != nil || query.offset != nil else {
             return try count(T.self, whereSQL: query.whereSQL, arguments: query.arguments)
@@ -47,7 +47,7 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
-    public func exists<T: Entity>(_ request: FetchRequest<T>) throws(LiteRecordError) -> Bool {
+    public func exists<T: Entity>(_ request: FetchRequest<T>) throws -> Bool {
         let query = try request.sqlQuery()
         let entity = try entity(for: T.self)
         let sql = "SELECT EXISTS (\(slice(query, of: entity)))"

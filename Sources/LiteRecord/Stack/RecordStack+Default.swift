@@ -42,7 +42,7 @@ extension RecordStack {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.notSetUp`, saying which call is
     ///   missing.
-    public static func current() throws(LiteRecordError) -> RecordStack {
+    public static func current() throws -> RecordStack {
         let state = slot.state.withLock { ($0.stack, $0.wasCleanedUp) }
         if let stack = state.0 { return stack }
         throw notSetUpError(wasCleanedUp: state.1)
@@ -61,8 +61,8 @@ extension RecordStack {
     }
 
     /// Installs `make()`'s stack as the default, unless one is already there.
-    private static func install(_ make: () throws(LiteRecordError) -> RecordStack) throws(LiteRecordError) {
-        try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> Void in
+    private static func install(_ make: () throws -> RecordStack) throws {
+        try slot.state.withLock { (state: inout Slot.State) throws -> Void in
             if let existing = state.stack {
                 throw LiteRecordError(
                     .alreadySetUp,
@@ -78,7 +78,7 @@ extension RecordStack {
     /// Sets up the default stack with the store `<applicationName>.sqlite`.
     ///
     /// - Throws: see ``setup(storeNamed:entities:onModelMismatch:)``.
-    public static func setup(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws(LiteRecordError) {
+    public static func setup(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws {
         try setup(storeNamed: locator.defaultStoreName, entities: entities, onModelMismatch: onModelMismatch)
     }
 
@@ -94,9 +94,9 @@ extension RecordStack {
     ///   `.invalidModel`, `.corruptStore` or `.storeUnavailable`.
     public static func setup(
         storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
-    ) throws(LiteRecordError) {
+    ) throws {
         let url = locator.url(forStoreNamed: name)
-        try install { () throws(LiteRecordError) in
+        try install {
             try RecordStack(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
         }
     }
@@ -106,8 +106,8 @@ extension RecordStack {
     /// - Throws: see ``setup(storeNamed:entities:onModelMismatch:)``.
     public static func setup(
         storeAt url: URL, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
-    ) throws(LiteRecordError) {
-        try install { () throws(LiteRecordError) in
+    ) throws {
+        try install {
             try RecordStack(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
         }
     }
@@ -119,13 +119,15 @@ extension RecordStack {
     /// ```
     ///
     /// - Throws: ``LiteRecordError`` of kind `.alreadySetUp` or `.invalidModel`.
-    public static func setupInMemory(entities: [any Entity.Type]) throws(LiteRecordError) {
-        try install { () throws(LiteRecordError) in try RecordStack(inMemoryWith: entities) }
+    public static func setupInMemory(entities: [any Entity.Type]) throws {
+        try install { try RecordStack(inMemoryWith: entities) }
     }
 
     /// Sets up the default stack with `<applicationName>.sqlite`, migrating it
     /// when it was written by an older model.
-    public static func setupAutoMigrating(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws(LiteRecordError) {
+    ///
+    /// - Throws: see ``setupAutoMigrating(storeNamed:entities:onModelMismatch:)``.
+    public static func setupAutoMigrating(entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail) throws {
         try setupAutoMigrating(storeNamed: locator.defaultStoreName, entities: entities, onModelMismatch: onModelMismatch)
     }
 
@@ -141,17 +143,19 @@ extension RecordStack {
     ///   `.corruptStore` or `.storeUnavailable`.
     public static func setupAutoMigrating(
         storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
-    ) throws(LiteRecordError) {
+    ) throws {
         let url = locator.url(forStoreNamed: name)
         try setupAutoMigrating(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
     }
 
     /// Sets up the default stack with the store file at `url`, migrating it when
     /// needed. See ``setupAutoMigrating(storeNamed:entities:onModelMismatch:)``.
+    ///
+    /// - Throws: ``LiteRecordError``, as ``setupAutoMigrating(storeNamed:entities:onModelMismatch:)``.
     public static func setupAutoMigrating(
         storeAt url: URL, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
-    ) throws(LiteRecordError) {
-        try install { () throws(LiteRecordError) in
+    ) throws {
+        try install {
             try RecordStack(storeAt: url, entities: entities, migration: .automatic, onModelMismatch: onModelMismatch)
         }
     }
@@ -161,7 +165,7 @@ extension RecordStack {
     /// set up.
     ///
     /// - Throws: ``LiteRecordError`` when closing the store fails.
-    public static func cleanUp() throws(LiteRecordError) {
+    public static func cleanUp() throws {
         let stack = slot.state.withLock { state -> RecordStack? in
             let stack = state.stack
             state.stack = nil
@@ -219,6 +223,8 @@ extension RecordStack {
     ///     try await Note.count()
     /// }
     /// ```
+    ///
+    /// - Throws: what `body` throws, unchanged.
     public static func withDefault<T>(
         _ stack: RecordStack?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
@@ -226,6 +232,8 @@ extension RecordStack {
     }
 
     /// The synchronous form of ``withDefault(_:_:)-(_,()->T)``.
+    ///
+    /// - Throws: what `body` throws, unchanged.
     public static func withDefault<T>(_ stack: RecordStack?, _ body: () throws -> T) rethrows -> T {
         try $taskSlot.withValue(Slot(stack: stack)) { try body() }
     }

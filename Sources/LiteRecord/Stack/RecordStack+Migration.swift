@@ -31,7 +31,7 @@ extension RecordStack {
     ///   list, `.modelMismatch` when the file is a SQLite database LiteRecord
     ///   did not create, `.corruptStore` or `.storeUnavailable` when it cannot
     ///   be read.
-    public static func requiresMigration(storeNamed name: String, entities: [any Entity.Type]) throws(LiteRecordError) -> Bool {
+    public static func requiresMigration(storeNamed name: String, entities: [any Entity.Type]) throws -> Bool {
         try requiresMigration(storeAt: locator.url(forStoreNamed: name), entities: entities)
     }
 
@@ -40,7 +40,7 @@ extension RecordStack {
     /// not created. See ``requiresMigration(storeNamed:entities:)``.
     ///
     /// - Throws: see ``requiresMigration(storeNamed:entities:)``.
-    public static func requiresMigration(storeAt url: URL, entities: [any Entity.Type]) throws(LiteRecordError) -> Bool {
+    public static func requiresMigration(storeAt url: URL, entities: [any Entity.Type]) throws -> Bool {
         let model = try Model(entities: entities)
         let path = url.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return false }

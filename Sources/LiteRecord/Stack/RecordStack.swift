@@ -33,7 +33,7 @@ public final class RecordStack: Sendable {
         entities: [any Entity.Type],
         migration: MigrationMode = .none,
         onModelMismatch: ModelMismatchPolicy = .fail
-    ) throws(LiteRecordError) {
+    ) throws {
         let model = try Model(entities: entities)
         let store = try Store(
             location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
@@ -45,7 +45,7 @@ public final class RecordStack: Sendable {
     /// stack is closed or released.
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel`.
-    public convenience init(inMemoryWith entities: [any Entity.Type]) throws(LiteRecordError) {
+    public convenience init(inMemoryWith entities: [any Entity.Type]) throws {
         let model = try Model(entities: entities)
         let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail, logger: LogSettings.current)
         self.init(store: store)
@@ -86,7 +86,7 @@ public final class RecordStack: Sendable {
     ///
     /// - Throws: never today; declared so that a failing checkpoint can be
     ///   reported in the future without breaking callers.
-    public func close() throws(LiteRecordError) {
+    public func close() throws {
         store.close()
     }
 
@@ -100,7 +100,9 @@ public final class RecordStack: Sendable {
     /// let (_, statements) = try stack.recordingSQL { try context.save() }
     /// #expect(statements.isEmpty)
     /// ```
-    public func recordingSQL<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, statements: [String]) {
+    ///
+    /// - Throws: what `body` throws, unchanged.
+    public func recordingSQL<T>(_ body: () throws -> T) rethrows -> (result: T, statements: [String]) {
         let recorder = StatementRecorder()
         let token = store.addObserver { recorder.append($0) }
         defer { store.removeObserver(token) }
@@ -109,6 +111,8 @@ public final class RecordStack: Sendable {
     }
 
     /// The async form of ``recordingSQL(_:)``.
+    ///
+    /// - Throws: what `body` throws, unchanged.
     public func recordingSQL<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> (result: T, statements: [String]) {
