@@ -10,6 +10,19 @@ enum LogSettings {
             return logger
         }()))
 
+    /// Whether SQL statements are logged (the level is `.trace`): an atomic
+    /// flag, because SQLite's trace callback asks for every statement.
+    private static let tracing = Atomic<Bool>(false)
+
+    static var tracesSQL: Bool { tracing.load(ordering: .relaxed) }
+
+    static func setLevel(_ level: Logger.Level) {
+        state.withLock { state in
+            state.level = level
+            tracing.store(level <= .trace, ordering: .relaxed)
+        }
+    }
+
     /// The logger to use now, at the current level.
     static var current: Logger {
         state.withLock { state in
@@ -29,10 +42,10 @@ extension RecordStack {
     /// RecordStack.logLevel = .trace
     /// ```
     ///
-    /// Stacks created after the change use the new level.
+    /// The level takes effect at once, for open stacks too.
     public static var logLevel: Logger.Level {
         get { LogSettings.state.withLock { $0.level } }
-        set { LogSettings.state.withLock { $0.level = newValue } }
+        set { LogSettings.setLevel(newValue) }
     }
 
     /// The logger LiteRecord writes to (label `LiteRecord`); replace it to send

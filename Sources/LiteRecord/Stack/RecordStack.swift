@@ -36,8 +36,7 @@ public final class RecordStack: Sendable {
     ) throws {
         let model = try Model(entities: entities)
         let store = try Store(
-            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
-            logger: LogSettings.current)
+            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch)
         self.init(store: store)
     }
 
@@ -47,7 +46,7 @@ public final class RecordStack: Sendable {
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel`.
     public convenience init(inMemoryWith entities: [any Entity.Type]) throws {
         let model = try Model(entities: entities)
-        let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail, logger: LogSettings.current)
+        let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail)
         self.init(store: store)
     }
 

@@ -19,7 +19,9 @@ final class Store: @unchecked Sendable {
 
     let location: Location
     let model: Model
-    let logger: Logger
+    /// The library's logger at the current ``RecordStack/logLevel``, read on
+    /// each use so that a level set while the store is open takes effect.
+    var logger: Logger { LogSettings.current }
     private let lock = NSRecursiveLock()
     private var connection: Connection?
     private let observers = SQLObservers()
@@ -46,10 +48,9 @@ final class Store: @unchecked Sendable {
     /// A human-readable name for messages: the path, or "in-memory store".
     var displayName: String { url?.path ?? "in-memory store" }
 
-    init(location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy, logger: Logger) throws(LiteRecordError) {
+    init(location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy) throws(LiteRecordError) {
         self.location = location
         self.model = model
-        self.logger = logger
         self.unavailableError = nil
         if case .file(let url) = location {
             try Self.createParentDirectory(of: url)
@@ -82,7 +83,6 @@ final class Store: @unchecked Sendable {
     init(unavailable error: LiteRecordError) {
         location = .memory
         model = Model()
-        logger = LogSettings.current
         unavailableError = error
     }
 
@@ -103,10 +103,9 @@ final class Store: @unchecked Sendable {
         let connection: Connection
         do {
             let observers = self.observers
-            let logsSQL = logger.logLevel <= .trace
             connection = try Connection(
                 path: url?.path, trace: makeTraceHandler(),
-                traceFilter: { logsSQL || observers.isObserved })
+                traceFilter: { LogSettings.tracesSQL || observers.isObserved })
             // Predicates translate to SQL that relies on these collations and functions.
             try SQLFunctions.install(on: connection)
         } catch {
@@ -116,11 +115,10 @@ final class Store: @unchecked Sendable {
     }
 
     private func makeTraceHandler() -> Connection.TraceHandler {
-        let logger = self.logger
         let observers = self.observers
         return { sql, nanoseconds in
-            if logger.logLevel <= .trace {
-                logger.trace("\(sql)", metadata: ["ms": "\(Double(nanoseconds) / 1_000_000)"])
+            if LogSettings.tracesSQL {
+                LogSettings.current.trace("\(sql)", metadata: ["ms": "\(Double(nanoseconds) / 1_000_000)"])
             }
             observers.notify(sql)
         }
