@@ -21,5 +21,11 @@ struct Locate: ParsableCommand {
         }
         print(url.path)
         print("rule: \(source) (\(rule))")
+        if app == nil {
+            // This tool's own name is never the application's: say what was assumed.
+            print(
+                "application name: \(locator.applicationName) (\(locator.applicationNameSource), assumed; "
+                    + "pass --app NAME for your application's folder)")
+        }
     }
 }

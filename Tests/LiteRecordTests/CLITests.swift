@@ -41,6 +41,13 @@ import LiteRecord
         #expect(output.text.contains("rule: default"))
     }
 
+    @Test func locateWithoutAppSaysWhatItAssumed() throws {
+        let output = try run("locate", "Notes")
+        #expect(output.status == 0)
+        #expect(output.text.contains("application name: literecord (the executable's name, assumed"))
+        #expect(output.text.contains("--app NAME"))
+    }
+
     @Test func inspectShowsEntitiesColumnsAndCounts() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")

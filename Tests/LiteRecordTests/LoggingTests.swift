@@ -40,6 +40,32 @@ import Testing
         #expect(captured.messages.count { $0.contains("LoggedNote") } == before)
     }
 
+    /// A renamed binary opens a store in another folder; the log says where
+    /// the store is, which rule chose it and where the application name came from.
+    @Test func namedSetupLogsWhereTheStoreIsAndWhy() throws {
+        let captured = CapturedLog()
+        let (previousLevel, previousLogger) = (RecordStack.logLevel, RecordStack.logger)
+        defer {
+            RecordStack.logLevel = previousLevel
+            RecordStack.logger = previousLogger
+        }
+        RecordStack.logger = Logger(label: "LiteRecord") { _ in captured }
+        RecordStack.logLevel = .info
+        let folder = try TemporaryDirectory()
+        try RecordStack.withDefault(nil) {
+            RecordStack.locator = StoreLocator(
+                applicationName: "LoggedApp", documentsDirectory: folder.file("Documents"),
+                applicationSupportDirectory: folder.file("Support"))
+            try RecordStack.setup(storeNamed: "Logged", entities: [LoggedNote.self])
+            try RecordStack.cleanUp()
+        }
+        let line = try #require(captured.entries.first { $0.message == "store located" })
+        #expect(line.level == .info)
+        #expect(line.metadata["store"] == "\(folder.file("Support/LoggedApp/Logged.sqlite").path)")
+        #expect(line.metadata["rule"] == "default")
+        #expect(line.metadata["applicationName"] == "LoggedApp (given explicitly)")
+    }
+
     @Test func errorsDoNotShowValuesUnlessEnabled() {
         let error = LiteRecordError(.constraintViolation, "saving failed", sqlite: nil, arguments: [.text("secret")])
         #expect(!error.description.contains("secret"))
@@ -56,12 +82,19 @@ final class LoggedNote {
 final class CapturedLog: LogHandler, @unchecked Sendable {
     // @unchecked: `lines` is only touched under `lock`; the level and
     // metadata are set once, before the handler is shared.
+    struct Entry {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+    }
+
     private let lock = NSLock()
-    private var lines: [String] = []
+    private var lines: [Entry] = []
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
 
-    var messages: [String] { lock.withLock { lines } }
+    var entries: [Entry] { lock.withLock { lines } }
+    var messages: [String] { entries.map(\.message) }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -69,6 +102,9 @@ final class CapturedLog: LogHandler, @unchecked Sendable {
     }
 
     func log(event: LogEvent) {
-        lock.withLock { lines.append("\(event.message)") }
+        let entry = Entry(
+            level: event.level, message: "\(event.message)",
+            metadata: (event.metadata ?? [:]).mapValues { "\($0)" })
+        lock.withLock { lines.append(entry) }
     }
 }

@@ -18,6 +18,15 @@ import LiteRecord
         try Data().write(to: url)
     }
 
+    @Test func theApplicationNameSaysWhereItCameFrom() {
+        #expect(locator.applicationNameSource == .explicit)
+        // Tests run without a bundle identifier: the name is the executable's,
+        // which is what makes a renamed binary look for another store.
+        let assumed = StoreLocator()
+        #expect(assumed.applicationNameSource == .processName)
+        #expect(assumed.applicationName == ProcessInfo.processInfo.processName)
+    }
+
     @Test func defaultIsApplicationSupportOfTheApp() {
         let (url, source) = locator.resolve(storeNamed: "Notes.sqlite")
         #expect(source == .default)

@@ -61,6 +61,21 @@ extension RecordStack {
     }
 
     /// Installs `make()`'s stack as the default, unless one is already there.
+    /// The store's URL from ``locator``, logged at `.info` with the rule that
+    /// chose it and where the application name came from: a renamed binary
+    /// otherwise opens a new, empty store elsewhere without a word.
+    private static func resolveLogging(storeNamed name: String) -> URL {
+        let locator = self.locator
+        let (url, source) = locator.resolve(storeNamed: name)
+        LogSettings.current.info(
+            "store located",
+            metadata: [
+                "store": "\(url.path)", "rule": "\(source)",
+                "applicationName": "\(locator.applicationName) (\(locator.applicationNameSource))",
+            ])
+        return url
+    }
+
     private static func install(_ make: () throws -> RecordStack) throws {
         try slot.state.withLock { (state: inout Slot.State) throws -> Void in
             if let existing = state.stack {
@@ -95,7 +110,7 @@ extension RecordStack {
     public static func setup(
         storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
     ) throws {
-        let url = locator.url(forStoreNamed: name)
+        let url = resolveLogging(storeNamed: name)
         try install {
             try RecordStack(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
         }
@@ -144,7 +159,7 @@ extension RecordStack {
     public static func setupAutoMigrating(
         storeNamed name: String, entities: [any Entity.Type], onModelMismatch: ModelMismatchPolicy = .fail
     ) throws {
-        let url = locator.url(forStoreNamed: name)
+        let url = resolveLogging(storeNamed: name)
         try setupAutoMigrating(storeAt: url, entities: entities, onModelMismatch: onModelMismatch)
     }
 

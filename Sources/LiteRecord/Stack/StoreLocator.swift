@@ -26,10 +26,32 @@ public struct StoreLocator: Sendable {
         public var description: String { rawValue }
     }
 
+    /// Where ``applicationName`` came from.
+    public enum ApplicationNameSource: String, Sendable, CustomStringConvertible {
+        /// Given to ``init(applicationName:documentsDirectory:applicationSupportDirectory:)``.
+        case explicit
+        /// The main bundle's identifier.
+        case bundleIdentifier
+        /// The running executable's name: it changes when the binary is
+        /// renamed, and with it the store's folder. Pin the name with
+        /// `RecordStack.locator = StoreLocator(applicationName: "MyApp")`.
+        case processName
+
+        public var description: String {
+            switch self {
+            case .explicit: "given explicitly"
+            case .bundleIdentifier: "the bundle identifier"
+            case .processName: "the executable's name"
+            }
+        }
+    }
+
     /// The application's name: the folder inside Application Support and the
     /// default store name. An explicit name wins, then the bundle identifier,
     /// then the process name.
     public let applicationName: String
+    /// Which rule chose ``applicationName``.
+    public let applicationNameSource: ApplicationNameSource
     public let documentsDirectory: URL
     public let applicationSupportDirectory: URL
 
@@ -40,7 +62,12 @@ public struct StoreLocator: Sendable {
 
     /// A locator with any of its inputs replaced, for tests or unusual layouts.
     public init(applicationName: String? = nil, documentsDirectory: URL? = nil, applicationSupportDirectory: URL? = nil) {
-        self.applicationName = Self.sanitized(applicationName ?? Self.defaultApplicationName)
+        if let applicationName {
+            (self.applicationName, applicationNameSource) = (Self.sanitized(applicationName), .explicit)
+        } else {
+            let (name, source) = Self.defaultApplicationName
+            (self.applicationName, applicationNameSource) = (Self.sanitized(name), source)
+        }
         let fileManager = FileManager.default
         let home = fileManager.homeDirectoryForCurrentUser
         self.documentsDirectory = documentsDirectory
@@ -52,10 +79,10 @@ public struct StoreLocator: Sendable {
     }
 
     /// Bundle identifier, else the process name, else "LiteRecord".
-    static var defaultApplicationName: String {
-        if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return identifier }
+    static var defaultApplicationName: (String, ApplicationNameSource) {
+        if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return (identifier, .bundleIdentifier) }
         let process = ProcessInfo.processInfo.processName
-        return process.isEmpty ? "LiteRecord" : process
+        return (process.isEmpty ? "LiteRecord" : process, .processName)
     }
 
     /// A name usable as one path component.
