@@ -19,7 +19,11 @@ extension Entity {
         return attribute
     }
 
-    /// `"column" = ?` (or `IS NULL`) for an attribute named by the caller.
+    /// `"column" = ?` (or `IS NULL`) for an attribute named by the caller,
+    /// true exactly when Swift's `==` is: text compares by canonical
+    /// equivalence, as `#Predicate` does. Unique and indexed text is stored
+    /// in NFC, so its lookup binds the value in NFC and compares bytes, which
+    /// keeps the index usable; other text uses the Swift collation.
     static func equalityClause(_ name: String, _ value: (any SQLValueConvertible)?) throws(LiteRecordError) -> (String, [SQLValue]) {
         let attribute = try attribute(named: name)
         let column = Connection.quote(attribute.name)
@@ -32,17 +36,22 @@ extension Entity {
             throw LiteRecordError(.validationFailed, "the value for \(entityName).\(name) cannot be bound: \(error)")
         }
         if bound.isNull { return ("\(column) IS NULL", []) }
-        return ("\(column) = ?", [bound])
+        guard attribute.type == .string, case .text = bound else { return ("\(column) = ?", [bound]) }
+        if attribute.storesCanonicalText { return ("\(column) = ?", [bound.canonicalText]) }
+        return ("\(column) = ? COLLATE \(SQLFunctions.swiftCollation)", [bound])
     }
 
-    /// `ORDER BY` terms for a comma-separated list of attribute names.
+    /// `ORDER BY` terms for a comma-separated list of attribute names; text
+    /// sorts as a `SortDescriptor` on it does (Swift's `<`, canonically
+    /// equivalent texts together).
     static func orderClause(_ names: String, ascending: Bool) throws(LiteRecordError) -> String {
         let parts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !parts.isEmpty else { throw LiteRecordError(.unknownAttribute, "no attribute given to sort \(entityName) by") }
         var terms: [String] = []
         for part in parts {
             let attribute = try attribute(named: part)
-            terms.append("\(Connection.quote(attribute.name)) \(ascending ? "ASC" : "DESC")")
+            let collation = attribute.type == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
+            terms.append("\(Connection.quote(attribute.name))\(collation) \(ascending ? "ASC" : "DESC")")
         }
         return terms.joined(separator: ", ")
     }

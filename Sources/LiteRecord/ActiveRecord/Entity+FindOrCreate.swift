@@ -42,7 +42,8 @@ extension Entity where Self: DefaultInitializable {
                 continue
             }
             do {
-                values.append(try object.encodeAttribute(at: position))
+                let value = try object.encodeAttribute(at: position)
+                values.append(entity.attributes[position].storesCanonicalText ? value.canonicalText : value)
             } catch {
                 throw LiteRecordError(.validationFailed, "\(entityName).\(entity.attributes[position].name) cannot be stored: \(error)")
             }

@@ -153,26 +153,32 @@ extension RecordContext {
         try executeDeletes(plan.deletes, on: connection)
         try executeUpdates(plan.updates, on: connection)
 
-        var insertStatements: [ObjectIdentifier: (statement: Statement, count: Int)] = [:]
-        var current: (type: ObjectIdentifier, statement: Statement, count: Int)?
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int])
+        var insertStatements: [ObjectIdentifier: Insert] = [:]
+        var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
         for object in plan.inserts {
             let typeID = ObjectIdentifier(type(of: object))
-            let insert: (statement: Statement, count: Int)
+            let insert: Insert
             if let current, current.type == typeID {
-                insert = (current.statement, current.count)
+                insert = current.insert
                 insert.statement.rewind()
             } else if let cached = insertStatements[typeID] {
                 insert = cached
                 insert.statement.rewind()
             } else {
                 let entity = try entity(for: type(of: object))
-                insert = (try connection.cachedStatement(entity.insertSQL), entity.attributes.count)
+                insert = (
+                    try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
+                    entity.canonicalTextAttributes)
                 insertStatements[typeID] = insert
             }
-            current = (typeID, insert.statement, insert.count)
+            current = (typeID, insert)
             for index in 0..<insert.count {
                 try insert.statement.bind(try encode(object, index), at: Int32(index + 1))
+            }
+            for index in insert.canonicalText {
+                try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
             }
             try insert.statement.run()
             outcome.insertedRowIDs.append(connection.lastInsertedRowID)
@@ -187,28 +193,38 @@ extension RecordContext {
             let entity: ObjectIdentifier
             let changes: AttributeMask
         }
-        var statements: [Key: (statement: Statement, indexes: [Int])] = [:]
-        var current: (key: Key, statement: Statement, indexes: [Int])?
+        /// A statement, the attributes it sets (in parameter order) and which of
+        /// them store canonical text (as parameter offsets).
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int])
+        var statements: [Key: Update] = [:]
+        var current: (key: Key, update: Update)?
         for update in updates {
             let key = Key(entity: update.entity, changes: update.changes)
-            let statement: Statement
-            let indexes: [Int]
+            let planned: Update
             if let current, current.key == key {
-                (statement, indexes) = (current.statement, current.indexes)
-                statement.rewind()
+                planned = current.update
+                planned.statement.rewind()
             } else if let cached = statements[key] {
-                (statement, indexes) = cached
-                statement.rewind()
+                planned = cached
+                planned.statement.rewind()
             } else {
-                indexes = update.changes.indexes
-                statement = try connection.cachedStatement(try entity(for: type(of: update.object)).updateSQL(indexes))
-                statements[key] = (statement, indexes)
+                let indexes = update.changes.indexes
+                let entity = try entity(for: type(of: update.object))
+                let canonical = entity.canonicalTextAttributes
+                planned = (
+                    try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
+                    canonical.isEmpty ? [] : indexes.indices.filter { canonical.contains(indexes[$0]) })
+                statements[key] = planned
             }
-            current = (key, statement, indexes)
+            current = (key, planned)
+            let (statement, indexes) = (planned.statement, planned.indexes)
             var parameter: Int32 = 1
             for index in indexes {
                 try statement.bind(try encode(update.object, index), at: parameter)
                 parameter += 1
+            }
+            for offset in planned.canonicalText {
+                try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
             }
             try statement.bind(.integer(update.rowID), at: parameter)
             try statement.run()

@@ -14,6 +14,11 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// `DELETE FROM <table> WHERE "Z_PK" = ?`, built once.
     let deleteSQL: String
     let tracksChanges: Bool
+    /// The indexes of the `String` attributes whose stored text is normalized
+    /// to NFC: the unique and indexed ones. Their index compares bytes, so
+    /// storing one form of each canonically equivalent text is what lets an
+    /// indexed lookup agree with Swift's `==`.
+    let canonicalTextAttributes: [Int]
 
     init(type: any Entity.Type) {
         self.type = type
@@ -21,6 +26,8 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         self.originalName = type.entityOriginalName
         self.attributes = type.attributes
         self.tracksChanges = type.tracksChanges
+        let attributes = type.attributes
+        self.canonicalTextAttributes = attributes.indices.filter { attributes[$0].storesCanonicalText }
         let table = Connection.quote(type.entityName)
         let key = Connection.quote(Model.primaryKeyColumn)
         let columns = attributes.map { Connection.quote($0.name) }
@@ -53,5 +60,20 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
 
     var schema: EntitySchema {
         EntitySchema(name: name, originalName: originalName, attributes: attributes.map(\.schema))
+    }
+}
+
+extension AttributeDescription {
+    /// Whether the attribute's text is stored in NFC (see
+    /// ``EntityDescription/canonicalTextAttributes``).
+    var storesCanonicalText: Bool { type == .string && (isUnique || isIndexed) }
+}
+
+extension SQLValue {
+    /// Text in Unicode Normalization Form C; any other value unchanged.
+    /// ASCII text is already in NFC and is returned as it is.
+    var canonicalText: SQLValue {
+        guard case .text(let text) = self, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return self }
+        return .text(text.precomposedStringWithCanonicalMapping)
     }
 }
