@@ -61,7 +61,7 @@ extension RecordStack {
     }
 
     /// Installs `make()`'s stack as the default, unless one is already there.
-    private static func install(_ make: () throws(LiteRecordError) -> RecordStack) throws(LiteRecordError) {
+    static func install(_ make: () throws(LiteRecordError) -> RecordStack) throws(LiteRecordError) {
         try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> Void in
             if let existing = state.stack {
                 throw LiteRecordError(
