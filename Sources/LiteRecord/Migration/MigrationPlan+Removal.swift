@@ -110,7 +110,7 @@ struct DataRemoval {
     /// Why the migration is refused, naming what would be lost and the way to
     /// allow it.
     var refusal: String {
-        let advice = "pass migration: .plan(plan) or setupAutoMigrating(…, plan: plan) with \(declaration)"
+        let advice = "declare it with let plan = \(declaration) and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)"
         if let attribute {
             return "\(entity): attribute '\(attribute)' is not in the model, but \(records) stored record(s) hold a value for it, which the migration would delete; if it was left out by mistake, add it back; to delete the values, \(advice)"
         }

@@ -103,6 +103,10 @@ extension Migrator {
         for old in older.dropFirst(MigrationReport.keptCopyLimit - 1) {
             do {
                 try FileManager.default.removeItem(at: old.url)
+                // A copy someone opened may have grown companions.
+                for suffix in ["-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: old.url.path + suffix)
+                }
                 report.deletedCopies.append(old.url)
                 log("deleted the oldest kept copy \(old.url.path)", &report)
             } catch {
