@@ -24,6 +24,7 @@ struct Inspect: ParsableCommand {
             print("model:        \(fingerprint) (entities: \(report.entityNames.joined(separator: ", ")))")
             if let created = report.createdAt { print("created:      \(created)") }
             if !report.migrationSteps.isEmpty { print("migrations:   \(report.migrationSteps.joined(separator: ", "))") }
+            for copy in report.preMigrationCopies { print("copy:         \(copy.path) (before a migration)") }
         } else {
             print("model:        none (not a LiteRecord store)")
         }

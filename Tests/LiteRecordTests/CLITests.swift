@@ -48,6 +48,17 @@ import LiteRecord
         #expect(output.text.contains("--app NAME"))
     }
 
+    @Test func inspectListsCopiesKeptBeforeMigrations() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("people.sqlite")
+        try RecordStack(storeAt: url, entities: [HandWrittenPerson.self]).close()
+        let copy = folder.file("people.sqlite.pre-migration-20260101T000000Z")
+        try FileManager.default.copyItem(at: url, to: copy)
+        let output = try run("inspect", url.path)
+        #expect(output.status == 0)
+        #expect(output.text.contains("copy:         \(copy.path) (before a migration)"))
+    }
+
     @Test func inspectShowsEntitiesColumnsAndCounts() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")

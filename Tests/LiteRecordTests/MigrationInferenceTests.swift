@@ -208,7 +208,9 @@ struct MigrationInferenceTests {
     @Test func entityRemovedDropsItsTable() throws {
         let store = try Base.store(withNotes: true)
         defer { store.cleanUp() }
-        let stack = try store.open([Base.Person.self])
+        // Its notes are deleted with it, so the removal must be declared
+        // (MigrationRemovalTests covers the refusal).
+        let stack = try store.open([Base.Person.self], plan: MigrationPlan().removeEntity("Note"))
         #expect(stack.lastMigrationReport?.droppedTables == ["Note"])
         #expect(try stack.all(Base.Person.self).count == 3)
         try stack.close()
@@ -269,7 +271,7 @@ struct MigrationInferenceTests {
     @Test func attributeRemovedIsADropColumn() throws {
         let store = try Base.store()
         defer { store.cleanUp() }
-        let stack = try store.open([AttributeRemoved.Person.self])
+        let stack = try store.open([AttributeRemoved.Person.self], plan: MigrationPlan().removeAttribute("nick", of: "Person"))
         let report = try #require(stack.lastMigrationReport)
         #expect(report.alteredTables == ["Person"])
         #expect(report.rebuiltTables.isEmpty)
@@ -284,7 +286,7 @@ struct MigrationInferenceTests {
         defer { store.cleanUp() }
         // Gaps in Z_PK must survive the rebuild: record IDs are Z_PK values.
         try store.inspect { try $0.execute("DELETE FROM Person WHERE name = 'Ann'") }
-        let stack = try store.open([IndexedAttributeRemoved.Person.self])
+        let stack = try store.open([IndexedAttributeRemoved.Person.self], plan: MigrationPlan().removeAttribute("age", of: "Person"))
         #expect(stack.lastMigrationReport?.rebuiltTables == ["Person"])
         #expect(stack.lastMigrationReport?.droppedIndexes == ["literecord_index:Person.age"])
         try stack.close()

@@ -125,7 +125,7 @@ struct MigrationPlanTests {
     @Test func aStepReadsARemovedColumnBeforeItIsDropped() throws {
         let store = try Base.store()
         defer { store.cleanUp() }
-        let plan = MigrationPlan().step("nick-length") { db in
+        let plan = MigrationPlan().removeAttribute("nick", of: "Person").step("nick-length") { db in
             try db.execute("UPDATE Person SET nickLength = length(coalesce(nick, ''))")
         }
         let stack = try store.open([NickLength.Person.self], plan: plan)
@@ -137,7 +137,7 @@ struct MigrationPlanTests {
     @Test func aStepReadsARemovedEntityBeforeItsTableIsDropped() throws {
         let store = try Base.store(withNotes: true)
         defer { store.cleanUp() }
-        let plan = MigrationPlan().step("count-notes") { db in
+        let plan = MigrationPlan().removeEntity("Note").step("count-notes") { db in
             try db.execute("UPDATE Person SET noteCount = (SELECT COUNT(*) FROM Note)")
         }
         let stack = try store.open([NoteCount.Person.self], plan: plan)

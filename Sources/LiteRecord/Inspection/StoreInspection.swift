@@ -36,6 +36,16 @@ public struct StoreInspection: Sendable {
     /// Custom migration steps that have run.
     public let migrationSteps: [String]
     public let tables: [Table]
+    /// Copies of the store taken before migrations, next to it and newest
+    /// first: those kept after a migration that removed tables or columns
+    /// (`<store>.pre-migration-<UTC timestamp>`, see
+    /// ``MigrationReport/keptCopyURL``) and any left by a failed or
+    /// interrupted migration (`<store>.pre-migration-<model fingerprint>`).
+    ///
+    /// ```swift
+    /// for copy in try StoreInspection(storeAt: url).preMigrationCopies { print(copy.path) }
+    /// ```
+    public let preMigrationCopies: [URL]
 
     /// Whether the file carries LiteRecord's metadata.
     public var isLiteRecordStore: Bool { modelFingerprint != nil }
@@ -63,6 +73,7 @@ public struct StoreInspection: Sendable {
         createdAt = facts.createdAt
         migrationSteps = facts.steps
         tables = facts.tables
+        preMigrationCopies = PreMigrationCopies.all(of: url)
     }
 
     private struct Facts {

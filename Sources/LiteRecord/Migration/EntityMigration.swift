@@ -18,6 +18,9 @@ struct EntityMigration {
     var handedToSteps: [HandedColumn] = []
     /// Read-only checks of the stored data, run before anything is written.
     var dataChecks: [DataCheck] = []
+    /// Stored columns the new model has no attribute for: dropped with their
+    /// values once the steps (if any) have run.
+    var removedColumns: [String] = []
 
     /// A column whose values a custom step must provide.
     struct HandedColumn {
@@ -138,6 +141,7 @@ struct EntityMigration {
         }
 
         let current = old.attributes.map(ColumnSpec.init)
+        removedColumns = old.attributes.map(\.name).filter { !matched.contains($0) }
         guard stepsPending else {
             first = TableTransform(table: entity.name, current: current, target: direct)
             dataChecks = checks

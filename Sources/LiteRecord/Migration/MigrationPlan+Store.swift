@@ -13,6 +13,10 @@ extension MigrationPlan {
                 throw LiteRecordError(.migrationFailed, "the MigrationPlan has two steps named '\(step.name)'; step names must be unique, because the store records each name once it ran")
             }
         }
+        for removal in removals where removal.entity.isEmpty || removal.attribute?.isEmpty == true {
+            let what = removal.attribute == nil ? "removeEntity" : "removeAttribute"
+            throw LiteRecordError(.migrationFailed, "a MigrationPlan \(what) declaration has an empty name; name the stored entity (and attribute) whose data may be deleted")
+        }
     }
 }
 

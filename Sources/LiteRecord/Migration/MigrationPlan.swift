@@ -14,6 +14,11 @@
 /// every step of its plan as done. If a step throws, the whole migration is
 /// rolled back and opening the store throws `.migrationFailed`.
 ///
+/// A plan also declares which entities and attributes may be removed with
+/// the data they hold (``removeEntity(_:)``, ``removeAttribute(_:of:)``):
+/// without such a declaration a migration that would delete stored records
+/// or values is refused.
+///
 /// ```swift
 /// let plan = MigrationPlan()
 ///     .step("fill-nick") { db in try db.execute("UPDATE Person SET nick = name") }
@@ -30,6 +35,10 @@ public struct MigrationPlan: Sendable {
 
     /// The steps, in the order they run.
     public private(set) var steps: [Step] = []
+
+    /// The entities and attributes whose stored data the plan allows a
+    /// migration to delete (see ``removeEntity(_:)``).
+    var removals: [DeclaredRemoval] = []
 
     public init() {}
 

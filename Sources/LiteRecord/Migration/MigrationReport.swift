@@ -31,16 +31,45 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     public internal(set) var alteredTables: [String] = []
     /// Tables rebuilt by copying their rows into a new table.
     public internal(set) var rebuiltTables: [String] = []
+    /// Columns of removed attributes that were dropped, as `Entity.attribute`
+    /// (the entity under its new name), e.g. `["Person.nick"]`. Like
+    /// ``droppedTables``, only what held no data or what the ``MigrationPlan``
+    /// declared (``MigrationPlan/removeAttribute(_:of:)``).
+    public internal(set) var droppedColumns: [String] = []
     public internal(set) var createdIndexes: [String] = []
     public internal(set) var droppedIndexes: [String] = []
     /// The ``MigrationPlan`` steps that ran, in order.
     public internal(set) var customSteps: [String] = []
     /// Every action in the order it ran: the same lines that were logged.
     public internal(set) var actions: [String] = []
-    /// Where the copy taken before migrating a file store was written. It is
-    /// removed once the migration commits, so after a success this names a
-    /// file that no longer exists.
+    /// Where the copy taken before migrating a file store was written. Unless
+    /// the migration removed a table or column, it is removed once the
+    /// migration commits, so after such a success this names a file that no
+    /// longer exists; see ``keptCopyURL``.
     public internal(set) var backupURL: URL?
+    /// The copy of the store as it was before this migration, kept because the
+    /// migration removed tables or columns (``droppedTables``,
+    /// ``droppedColumns``): `<store>.pre-migration-<UTC timestamp>` next to the
+    /// store, e.g. `Notes.sqlite.pre-migration-20261122T212115Z`. `nil` when
+    /// nothing was removed (or for an in-memory store).
+    ///
+    /// To go back, close every stack on the store, move the store and its
+    /// `-wal`/`-shm` files away, and copy this file to the store's path; it
+    /// holds the old model, so open it with that model's entities. LiteRecord
+    /// keeps the newest ``keptCopyLimit`` such copies of a store and deletes
+    /// older ones when it keeps a new one.
+    ///
+    /// ```swift
+    /// if let copy = stack.lastMigrationReport?.keptCopyURL { print("old data kept at \(copy.path)") }
+    /// ```
+    public internal(set) var keptCopyURL: URL?
+    /// Older kept copies deleted when this one was kept, so that no more than
+    /// ``keptCopyLimit`` pile up next to the store.
+    public internal(set) var deletedCopies: [URL] = []
+
+    /// How many pre-migration copies of a store LiteRecord keeps (see
+    /// ``keptCopyURL``): 3.
+    public static let keptCopyLimit = 3
 
     init(from: String, to: String) {
         fromFingerprint = from
@@ -53,6 +82,9 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
             && rebuiltTables.isEmpty && createdIndexes.isEmpty && droppedIndexes.isEmpty
     }
 
+    /// Whether the migration dropped a table or a column.
+    var removedData: Bool { !droppedTables.isEmpty || !droppedColumns.isEmpty }
+
     public var description: String {
         var parts: [String] = []
         func add(_ label: String, _ items: [String]) {
@@ -63,9 +95,11 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
         add("altered", alteredTables)
         add("rebuilt", rebuiltTables)
         add("dropped", droppedTables)
+        add("dropped column", droppedColumns)
         add("created index", createdIndexes)
         add("dropped index", droppedIndexes)
         add("ran step", customSteps)
+        if let keptCopyURL { parts.append("kept the old store at \(keptCopyURL.path)") }
         let summary = parts.isEmpty ? "nothing to change" : parts.joined(separator: "; ")
         return "migrated model \(fromFingerprint) → \(toFingerprint): \(summary)"
     }

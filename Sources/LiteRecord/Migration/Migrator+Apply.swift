@@ -41,6 +41,9 @@ extension Migrator {
             if let second = entity.second { try transform(second, &report) }
             try verifyStorageClasses(entity)
         }
+        for entity in work.entities {
+            for column in entity.removedColumns { report.note(\.droppedColumns, "\(entity.entity.name).\(column)") }
+        }
         if !work.steps.isEmpty {
             try dropTables(work.dropped, &report)
         }

@@ -14,7 +14,8 @@ extension LiteRecordError {
 /// The work is decided in ``prepare()`` by reading only, so that a refused
 /// migration leaves the file byte-identical. ``run(_:)`` then copies a file
 /// store aside, applies everything in one transaction on the store's own
-/// connection, records the new model, and removes the copy.
+/// connection, records the new model, and removes the copy — or keeps it
+/// when the migration dropped a table or column (``PreMigrationCopies``).
 struct Migrator {
     let connection: Connection
     let store: Store
@@ -32,6 +33,9 @@ struct Migrator {
         var entities: [EntityMigration] = []
         /// The plan's steps this store has not run yet.
         var steps: [MigrationPlan.Step] = []
+        /// Stored data the migration deletes: only what holds nothing, or
+        /// what the plan declares.
+        var removals: [DataRemoval] = []
     }
 
     /// Decides the migration, reading the store but never writing to it.
@@ -63,6 +67,10 @@ struct Migrator {
                     if let problem = try check.problem(in: connection) { refusals.append(problem) }
                 }
             }
+            // A missing entity or attribute may be a slip in the setup call as
+            // much as a removal: its data is deleted only when the plan says so.
+            work.removals = try dataRemovals(work)
+            refusals += work.removals.filter { !$0.isAllowed }.map(\.refusal)
             try refuseIfNeeded(refusals)
             return work
         }
@@ -85,6 +93,7 @@ struct Migrator {
         report.changes = work.changes.map(\.description)
         log("migrating \(store.displayName) from model \(from.fingerprint) to \(to.fingerprint)", &report)
         for change in work.changes { log("change: \(change)", &report) }
+        for removal in work.removals { log(removal.summary, &report) }
 
         let version = try withErrorContext("reading the store's data version") { try dataVersion() }
         let backup = try takeBackup()
@@ -108,7 +117,14 @@ struct Migrator {
         } catch {
             throw failure(error, backup: backup)
         }
-        if let backup { removeBackup(backup) }
+        if let backup {
+            if report.removedData {
+                // The copy is the only way back to what the migration deleted.
+                keepBackup(backup, &report)
+            } else {
+                removeBackup(backup)
+            }
+        }
         store.logger.info("\(report)", metadata: ["store": "\(store.displayName)"])
         return report
     }

@@ -60,11 +60,10 @@ extension RecordStack {
                 : "LiteRecord is not set up: \(advice)")
     }
 
-    /// Installs `make()`'s stack as the default, unless one is already there.
     /// The store's URL from ``locator``, logged at `.info` with the rule that
     /// chose it and where the application name came from: a renamed binary
     /// otherwise opens a new, empty store elsewhere without a word.
-    private static func resolveLogging(storeNamed name: String) -> URL {
+    static func resolveLogging(storeNamed name: String) -> URL {
         let locator = self.locator
         let (url, source) = locator.resolve(storeNamed: name)
         LogSettings.current.info(
@@ -76,7 +75,8 @@ extension RecordStack {
         return url
     }
 
-    private static func install(_ make: () throws -> RecordStack) throws {
+    /// Installs `make()`'s stack as the default, unless one is already there.
+    static func install(_ make: () throws -> RecordStack) throws {
         try slot.state.withLock { (state: inout Slot.State) throws -> Void in
             if let existing = state.stack {
                 throw LiteRecordError(

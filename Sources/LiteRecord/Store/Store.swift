@@ -176,9 +176,13 @@ final class Store: @unchecked Sendable {
         switch migration {
         case .none:
             let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
+            // A removal is as likely a slip in the entity list as a decision, so
+            // the advice is the declaration, never a setup that would infer it.
+            let advice = changes.removalAdvice
+                ?? "Use setupAutoMigrating (or migration: .automatic) to migrate it"
             throw LiteRecordError(
                 .modelMismatch,
-                "\(displayName) was written by a different model:\n\(summary)\nUse setupAutoMigrating (or migration: .automatic) to migrate it, or onModelMismatch: .moveAsideAndRecreate to start over; the store was left untouched")
+                "\(displayName) was written by a different model:\n\(summary)\n\(advice), or onModelMismatch: .moveAsideAndRecreate to start over; the store was left untouched")
         case .automatic:
             try migrate(connection, stored: stored, plan: nil)
         case .plan(let plan):

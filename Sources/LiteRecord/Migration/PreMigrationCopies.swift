@@ -1,0 +1,119 @@
+import Foundation
+
+/// The copies of a store taken before migrations, as files next to it.
+///
+/// While a migration runs its copy is `<store>.pre-migration-<old model
+/// fingerprint>` (so that failed attempts replace one copy). A migration that
+/// removed tables or columns keeps the copy under
+/// `<store>.pre-migration-<UTC timestamp>`, and only the newest
+/// ``MigrationReport/keptCopyLimit`` of those are kept.
+enum PreMigrationCopies {
+    static let marker = ".pre-migration-"
+
+    /// A kept copy and when it was kept, from its name.
+    struct Kept {
+        let url: URL
+        let stamp: String
+        let attempt: Int
+    }
+
+    /// Every pre-migration copy of the store at `store` (kept ones and ones
+    /// left by failed or interrupted migrations), newest first by name.
+    static func all(of store: URL) -> [URL] {
+        let folder = store.deletingLastPathComponent()
+        let prefix = store.lastPathComponent + marker
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names
+            .filter { name in
+                name.hasPrefix(prefix) && !["-wal", "-shm", "-journal"].contains { name.hasSuffix($0) }
+            }
+            .sorted(by: >)
+            .map { folder.appendingPathComponent($0) }
+    }
+
+    /// The copies kept after migrations that removed data, newest first.
+    static func kept(of store: URL) -> [Kept] {
+        let prefix = store.lastPathComponent + marker
+        return all(of: store).compactMap { url -> Kept? in
+            let suffix = url.lastPathComponent.dropFirst(prefix.count)
+            let parts = suffix.split(separator: "-", maxSplits: 1)
+            guard let stamp = parts.first, isStamp(stamp) else { return nil }
+            var attempt = 1
+            if parts.count == 2 {
+                guard let number = Int(parts[1]), number > 1 else { return nil }
+                attempt = number
+            }
+            return Kept(url: url, stamp: String(stamp), attempt: attempt)
+        }
+        .sorted { ($0.stamp, $0.attempt) > ($1.stamp, $1.attempt) }
+    }
+
+    /// `yyyyMMddTHHmmssZ`, as ``stamp(_:)`` writes it.
+    private static func isStamp(_ text: Substring) -> Bool {
+        let characters = Array(text)
+        guard characters.count == 16, characters[8] == "T", characters[15] == "Z" else { return false }
+        return (characters[0..<8] + characters[9..<15]).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+
+    /// A free name for a copy kept now: the timestamp, with `-2`, `-3`, … when
+    /// a copy of the same second exists.
+    static func keptName(for store: URL, at date: Date) -> URL {
+        let base = store.path + marker + stamp(date)
+        var path = base
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: path) {
+            attempt += 1
+            path = "\(base)-\(attempt)"
+        }
+        return URL(fileURLWithPath: path)
+    }
+}
+
+extension Migrator {
+    /// Keeps the copy taken before a migration that removed data under a
+    /// timestamped name, then deletes the oldest kept copies beyond
+    /// ``MigrationReport/keptCopyLimit``. Failing to rename leaves the copy
+    /// under its first name: it is never deleted for that.
+    func keepBackup(_ backup: URL, _ report: inout MigrationReport) {
+        guard let url = store.url else { return }
+        let kept = PreMigrationCopies.keptName(for: url, at: Date())
+        do {
+            try FileManager.default.moveItem(at: backup, to: kept)
+            report.keptCopyURL = kept
+        } catch {
+            store.logger.warning(
+                "could not rename the pre-migration copy; it stays under its first name",
+                metadata: ["copy": "\(backup.path)", "error": "\(error.localizedDescription)"])
+            report.keptCopyURL = backup
+            log("kept the store as it was before the migration at \(backup.path)", &report)
+            return
+        }
+        log("kept the store as it was before the migration at \(kept.path)", &report)
+        // The copy just kept always counts as the newest, even if the clock
+        // went back since an older one was named.
+        let older = PreMigrationCopies.kept(of: url).filter { $0.url.path != kept.path }
+        for old in older.dropFirst(MigrationReport.keptCopyLimit - 1) {
+            do {
+                try FileManager.default.removeItem(at: old.url)
+                // A copy someone opened may have grown companions.
+                for suffix in ["-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: old.url.path + suffix)
+                }
+                report.deletedCopies.append(old.url)
+                log("deleted the oldest kept copy \(old.url.path)", &report)
+            } catch {
+                store.logger.warning(
+                    "could not delete an old pre-migration copy",
+                    metadata: ["copy": "\(old.url.path)", "error": "\(error.localizedDescription)"])
+            }
+        }
+    }
+}
