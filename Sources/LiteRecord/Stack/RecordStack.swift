@@ -12,7 +12,10 @@ import Logging
 ///
 /// A stack is `Sendable`: share it between tasks freely. Its contexts are not;
 /// the main context belongs to the main actor and `write`/`read` hand a fresh
-/// context to their closure.
+/// context to their closure. The entity conveniences without `in:` use the
+/// main context, so they are `@MainActor`; off the main actor, pass a context.
+/// The "Common compiler errors" section of `Docs/GettingStarted.md` shows the
+/// messages these rules produce and the fix for each.
 public final class RecordStack: Sendable {
     let store: Store
     private let main: MainContextBox
