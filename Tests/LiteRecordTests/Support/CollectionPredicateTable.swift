@@ -17,6 +17,8 @@ enum CollectionPredicateTable {
         let nul = "\u{0}"
         let backslashU = "\\u0000"
         let empty = ""
+        let wanted = ["café", "K", "Null\u{0}byte", "a"]
+        let wantedSet: Set<String> = ["b", "Cafe\u{301}", ""]
         return [
             CollectionPredicateCase(name: "tags.contains(swift)", predicate: #Predicate { $0.tags.contains("swift") }),
             CollectionPredicateCase(name: "tags.contains(café) (either spelling)", predicate: #Predicate { $0.tags.contains(cafe) }),
@@ -47,6 +49,12 @@ enum CollectionPredicateTable {
             CollectionPredicateCase(
                 name: "holder in tags.contains { $0 == holder.name }",
                 predicate: #Predicate { holder in holder.tags.contains { $0 == holder.name } }),
+            CollectionPredicateCase(
+                name: "captured.contains { $0 == holder.name }",
+                predicate: #Predicate { holder in wanted.contains { $0 == holder.name } }),
+            CollectionPredicateCase(
+                name: "captured set.allSatisfy { $0 != holder.key }",
+                predicate: #Predicate { holder in wantedSet.allSatisfy { $0 != holder.key } }),
             CollectionPredicateCase(name: "tags.allSatisfy { isEmpty }", predicate: #Predicate { $0.tags.allSatisfy { $0.isEmpty } }),
             CollectionPredicateCase(name: "tags.allSatisfy { count < 3 }", predicate: #Predicate { $0.tags.allSatisfy { $0.count < 3 } }),
             CollectionPredicateCase(name: "!tags.allSatisfy { !contains(\\0) }", predicate: #Predicate { !$0.tags.allSatisfy { !$0.contains(nul) } }),
