@@ -92,6 +92,23 @@ private let collectionStack = Result { try CollectionSeed.stack() }
         }
     }
 
+    /// The first query, on API.md's own entity (macro-generated, its
+    /// table named by `@Entity(name: "Person")`, not by the class).
+    @Test func theDocumentedEntityFindsByTag() throws {
+        let context = try RecordStack(inMemoryWith: [APIExamplePerson.self]).newContext()
+        for (name, tags) in [("Ann", ["classic", "friend"]), ("Bob", ["classics"]), ("Cy", []), ("Di", ["classic"])] {
+            let person = APIExamplePerson(name: name, age: 30)
+            person.tags = tags
+            context.insert(person)
+        }
+        try context.save()
+        let found = try APIExamplePerson.findAll(
+            matching: #Predicate { $0.tags.contains("classic") }, sortedBy: [SortDescriptor(\.name)], in: context)
+        #expect(found.map(\.name) == ["Ann", "Di"])
+        #expect(try APIExamplePerson.count(matching: #Predicate { $0.tags.isEmpty }, in: context) == 1)
+        #expect(try APIExamplePerson.deleteAll(matching: #Predicate { $0.tags.count > 1 }, in: context) == 1)
+    }
+
     private func ids(_ holders: [CollectionHolder]) -> [Int64] {
         holders.map { $0.recordID?.rowID ?? -1 }
     }
