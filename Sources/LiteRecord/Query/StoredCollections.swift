@@ -84,9 +84,11 @@ extension PredicateTranslator {
     /// text, by value for numbers).
     func storedMembership(_ collection: SQLFragment, element elementKind: ValueKind, value: Any) throws(LiteRecordError) -> SQLFragment {
         let needle = try translate(value)
-        let found = each(collection, elementKind, negated: false) { element in
-            .bool(["(", .sql(element), "\(elementKind.collation) = ", .sql(needle), ")"])
-        }
+        let alias = nextEachAlias()
+        let element = elementValue(of: collection, kind: elementKind, alias: alias)
+        let found = each(
+            collection, alias: alias, negated: false,
+            where: .bool(["(", .sql(element), "\(elementKind.collation) = ", .sql(needle), ")"]))
         // Swift evaluates the value before looking at the elements, so a value
         // whose computation fails (checked arithmetic) must fail even for an
         // empty collection; `IS NULL` forces it (it is never NULL).
@@ -114,20 +116,15 @@ extension PredicateTranslator {
         }
         // json_each yields the elements in order and EXISTS stops at the first
         // row, so the test runs on the elements Swift's loop would reach.
-        return each(collection, elementKind, alias: alias, negated: allSatisfy) { _ in
-            allSatisfy ? .bool(["(NOT ", .sql(condition), ")"]) : condition
-        }
+        return each(
+            collection, alias: alias, negated: allSatisfy,
+            where: allSatisfy ? .bool(["(NOT ", .sql(condition), ")"]) : condition)
     }
 
-    /// `EXISTS (SELECT 1 FROM json_each(collection) WHERE condition)`, or
+    /// `EXISTS (SELECT 1 FROM json_each(collection) AS alias WHERE test)`, or
     /// `NOT EXISTS` when `negated`.
-    private func each(
-        _ collection: SQLFragment, _ elementKind: ValueKind, alias: String? = nil, negated: Bool,
-        _ condition: (SQLFragment) -> SQLFragment
-    ) -> SQLFragment {
-        let alias = alias ?? nextEachAlias()
-        let test = condition(elementValue(of: collection, kind: elementKind, alias: alias))
-        return .bool([
+    private func each(_ collection: SQLFragment, alias: String, negated: Bool, where test: SQLFragment) -> SQLFragment {
+        .bool([
             negated ? "(NOT EXISTS (SELECT 1 FROM json_each(" : "(EXISTS (SELECT 1 FROM json_each(", .sql(collection),
             ") AS \(alias) WHERE ", .sql(test), "))",
         ])
