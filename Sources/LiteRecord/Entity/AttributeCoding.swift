@@ -54,7 +54,10 @@ public enum AttributeCoding {
     public static func encodeOptional<T: RawRepresentable & Codable>(_ value: T?) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.map { try $0.rawValue.sqlValue() } ?? .null }
 
-    private static func encodeJSON<T: Encodable>(_ value: T) throws -> SQLValue {
+    /// The JSON text stored for a `Codable` attribute (also what predicates
+    /// bind for a captured collection, and how they check that a
+    /// `RawRepresentable` element is stored as its raw value).
+    static func encodeJSON<T: Encodable>(_ value: T) throws -> SQLValue {
         let encoder = JSONEncoder()
         // Sorted keys make equal values encode to equal text, so comparisons and
         // change detection on JSON columns are stable.
