@@ -31,9 +31,11 @@ struct Label: RawRepresentable, Codable, Hashable {
         do {
             _ = try CollectionHolder.findAll(matching: predicate, in: context)
             Issue.record("accepted a predicate naming \(expected)", sourceLocation: sourceLocation)
-        } catch {
+        } catch let error as LiteRecordError {
             #expect(error.kind == .unsupportedPredicate, "\(error)", sourceLocation: sourceLocation)
             #expect(error.message.contains(expected), "\(error.message)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("not a LiteRecordError: \(error)", sourceLocation: sourceLocation)
         }
     }
 
