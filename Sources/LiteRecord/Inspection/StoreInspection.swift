@@ -105,12 +105,12 @@ public struct StoreInspection: Sendable {
         }
     }
 
+    /// Opens `url` for reading without leaving anything beside it (see
+    /// ``Store/readingOptions(for:)``).
     static func openReadOnly(_ url: URL) throws(LiteRecordError) -> Connection {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw LiteRecordError(.storeUnavailable, "there is no store at \(url.path)")
-        }
+        if let error = Store.missingFileError(url.path) { throw error }
         do {
-            let connection = try Connection(path: url.path, options: .init(readOnly: true, create: false))
+            let connection = try Connection(path: url.path, options: Store.readingOptions(for: url.path))
             // Opening is lazy; touching the schema tells a database from other bytes.
             _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
             return connection
