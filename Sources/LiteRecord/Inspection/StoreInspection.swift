@@ -57,7 +57,10 @@ public struct StoreInspection: Sendable {
         let facts = try withErrorContext("inspecting \(url.path)") { () -> Facts in
             try Facts(connection)
         }
-        journalMode = facts.journalMode
+        // Opened immutable (nothing else had it open), SQLite reports the mode
+        // it read with, not the file's: the header's write version 2 means WAL
+        // (https://sqlite.org/fileformat2.html#file_format_version_numbers).
+        journalMode = StoreInspection.headerSaysWAL(url) ? "wal" : facts.journalMode
         modelFingerprint = facts.fingerprint
         entityNames = facts.entityNames
         createdAt = facts.createdAt
@@ -103,6 +106,13 @@ public struct StoreInspection: Sendable {
                 tables.append(Table(name: name, columns: columns, rowCount: count, indexes: indexes.sorted()))
             }
         }
+    }
+
+    static func headerSaysWAL(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2
     }
 
     /// Opens `url` for reading without leaving anything beside it (see
