@@ -27,7 +27,7 @@ struct CrashWriter: AsyncParsableCommand {
             let batch = self.batch
             try await stack.write { context in
                 for index in 0..<batch {
-                    context.insert(Note(title: "save-\(save)-\(index)", body: String(repeating: "x", count: 200), stars: save))
+                    context.insert(Note(title: "save-\(save)-\(index)", stars: save))
                 }
                 if let counter = try Note.findFirst(byAttribute: "title", withValue: "counter", in: context) {
                     counter.stars = save

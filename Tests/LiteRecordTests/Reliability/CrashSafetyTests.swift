@@ -9,7 +9,7 @@ import Testing
 /// through every trial, so each one also recovers the previous crash.
 @Suite struct CrashSafetyTests {
     static let trials = 20
-    static let batch = 50
+    static let batch = 25
 
     /// What the store holds: the counter and the row count of each save number.
     struct Contents {

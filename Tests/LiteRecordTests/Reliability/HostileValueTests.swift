@@ -74,7 +74,7 @@ import Synchronization
     /// that refusals do not hide the other values of most cases.
     static func wideUnsigned<T: FixedWidthInteger & UnsignedInteger>(_ rng: inout any SeededRandomNumberGenerator, as: T.Type = T.self) -> T {
         if Int.random(in: 0..<20, using: &rng) == 0 { return T.random(in: T(Int64.max)...T.max, using: &rng) }
-        return T(integer(&rng, as: Int64.self).magnitude)
+        return T(min(integer(&rng, as: Int64.self).magnitude, UInt64(Int64.max)))
     }
 
     /// A Unicode scalar from anywhere (no surrogates), NUL and controls often.
@@ -198,6 +198,7 @@ import Synchronization
 
     final class Tally: Sendable {
         let counts = Mutex<(roundTripped: Int, refused: Int, bytes: Int, largest: Int)>((0, 0, 0, 0))
+        let reasons = Mutex<[String: Int]>([:])
     }
 
     @Test func everyValueRoundTripsOrIsRefused() async throws {
@@ -241,6 +242,8 @@ import Synchronization
                 #expect(!refusals.isEmpty, "refused values that should round-trip: \(error.message)")
                 #expect(refusals.contains { error.message.contains($0) }, "expected one of \(refusals): \(error.message)")
                 tally.counts.withLock { $0.refused += 1 }
+                let attribute = String(error.message.prefix { $0 != ":" }.dropFirst("AllTypes.".count))
+                tally.reasons.withLock { $0[attribute, default: 0] += 1 }
                 return
             }
             #expect(refusals.isEmpty, "saved values that should have been refused: \(refusals)")
@@ -278,8 +281,9 @@ import Synchronization
             }
         }
         let counts = tally.counts.withLock { $0 }
+        let reasons = tally.reasons.withLock { $0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         print(
-            "[reliability] hostile values: \(Self.cases) cases, \(counts.roundTripped) round-tripped exactly, \(counts.refused) refused with .validationFailed, \(counts.bytes / 1024) KiB of Data (largest \(counts.largest) bytes), \(ContinuousClock.now - started)"
+            "[reliability] hostile values: \(Self.cases) cases, \(counts.roundTripped) round-tripped exactly, \(counts.refused) refused with .validationFailed (first refused attribute: \(reasons.joined(separator: ", "))), \(counts.bytes / 1024) KiB of Data (largest \(counts.largest) bytes), \(ContinuousClock.now - started)"
         )
         #expect(counts.roundTripped + counts.refused == Self.cases)
     }
