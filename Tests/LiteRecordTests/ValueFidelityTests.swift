@@ -165,4 +165,18 @@ import Testing
         let error = try #require(throws: LiteRecordError.self) { try context.save() }
         #expect(error.kind == .validationFailed && error.message.contains("AllTypes.double"), "\(error)")
     }
+
+    /// Refusing to store -0.0 does not stop a query from comparing with it:
+    /// SQL, like Swift, calls it equal to 0.0.
+    @Test func queriesMayStillCompareWithNegativeZero() throws {
+        let stack = try RecordStack(inMemoryWith: [AllTypes.self])
+        defer { try? stack.close() }
+        let context = stack.newContext()
+        context.insert(AllTypes())
+        try context.save()
+        #expect(try AllTypes.find(byAttribute: "double", withValue: -0.0, in: context).count == 1)
+        #expect(try AllTypes.fetch(sql: "\"float\" = ?", arguments: [Float(-0.0)], in: context).count == 1)
+        let zero = -0.0
+        #expect(try AllTypes.count(matching: #Predicate<AllTypes> { $0.double == zero }, in: context) == 1)
+    }
 }

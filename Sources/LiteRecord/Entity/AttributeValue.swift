@@ -489,6 +489,20 @@ extension Decimal: AttributeValue {
     }
 }
 
+extension SQLValueConvertible {
+    /// The value to bind where SQL only compares it (a predicate, a
+    /// `find(byAttribute:)` value, a `fetch(sql:)` argument): as
+    /// ``sqlValue()``, except that `-0.0` binds as `0.0`. SQL compares the two
+    /// as equal, as Swift does; only storing `-0.0` is refused.
+    func comparisonValue() throws -> SQLValue {
+        switch self {
+        case let value as Double where value == 0: .real(0)
+        case let value as Float where value == 0: .real(0)
+        default: try sqlValue()
+        }
+    }
+}
+
 extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
     public func sqlValue() throws -> SQLValue {
         switch self {
