@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Tests only: the property-based hostile-value checks of the reliability suite.
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         // The only place that sees C: a system library over libsqlite3-dev.
@@ -71,7 +73,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LiteRecordTests",
-            dependencies: ["LiteRecord", "LiteRecordTesting", "CSQLite"],
+            dependencies: [
+                "LiteRecord", "LiteRecordTesting", "CSQLite",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

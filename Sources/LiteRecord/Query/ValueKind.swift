@@ -166,8 +166,9 @@ extension ValueKind {
         default:
             guard let convertible = value as? any SQLValueConvertible else { return nil }
             // NaN (which SQLite would turn into NULL) and out-of-range unsigned
-            // values throw: there is nothing exact to bind.
-            return try? convertible.sqlValue()
+            // values throw: there is nothing exact to bind. -0.0 binds as 0.0,
+            // which SQL and Swift both call equal.
+            return try? convertible.comparisonValue()
         }
     }
 
