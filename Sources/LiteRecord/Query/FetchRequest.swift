@@ -24,6 +24,14 @@ public struct FetchRequest<T: Entity>: Sendable {
     public var fetchLimit: Int?
     /// How many matching objects to skip first. Negative counts as 0.
     public var fetchOffset: Int
+    /// Case-insensitive text conditions, all of which must hold as well as
+    /// ``predicate`` (see ``TextMatch``).
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Book>(sortBy: [SortDescriptor(\.title)])
+    /// request.textMatches = [.caseInsensitive(\.title, contains: "dune")]
+    /// ```
+    public var textMatches: [TextMatch<T>] = []
 
     public init(
         predicate: Predicate<T>? = nil,
@@ -40,7 +48,7 @@ public struct FetchRequest<T: Entity>: Sendable {
     /// The SQL below `SELECT … FROM <table>`.
     func sqlQuery() throws(LiteRecordError) -> SQLQuery {
         var query = SQLQuery()
-        (query.whereSQL, query.arguments) = try PredicateTranslator.condition(predicate)
+        (query.whereSQL, query.arguments) = try Self.combine(PredicateTranslator.condition(predicate), with: textMatches)
         query.orderBy = try SortTranslator.orderBy(sortBy)
         query.limit = fetchLimit.map { max(0, $0) }
         query.offset = fetchOffset > 0 ? fetchOffset : nil

@@ -125,6 +125,7 @@ enum SQLFunctions {
             return .text(decoded)
         }
         try installArithmetic(on: connection)
+        try installTextMatching(on: connection)
         #if canImport(Darwin)
         try installLocalized(on: connection)
         #endif
