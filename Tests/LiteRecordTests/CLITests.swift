@@ -93,6 +93,23 @@ import LiteRecord
         #expect(missing.text.contains("no store"))
     }
 
+    @Test func locateFindsAnExistingStoreInApplicationSupport() throws {
+        // Application Support is $XDG_DATA_HOME on Linux; Documents cannot be
+        // moved from outside, so the Documents rule is the demo's to show.
+        let home = try TemporaryDirectory()
+        let share = home.url.appendingPathComponent("share", isDirectory: true)
+        let folder = share.appendingPathComponent("CLILocate", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try RecordStack(storeAt: folder.appendingPathComponent("Notes.sqlite"), entities: [HandWrittenPerson.self]).close()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = share.path
+        let output = try Reliability.run(Reliability.binary(), ["locate", "Notes", "--app", "CLILocate"], environment: environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.hasPrefix(folder.appendingPathComponent("Notes.sqlite").path + "\n"))
+        #expect(output.standardOutput.contains("rule: applicationSupport (an existing file in Application Support/CLILocate)"))
+        #expect(!output.standardOutput.contains("application name:"), "--app was given: nothing assumed")
+    }
+
     @Test func demoRunsInMemory() throws {
         let output = try run("demo", "--in-memory")
         #expect(output.status == 0)
