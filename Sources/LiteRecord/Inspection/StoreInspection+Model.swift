@@ -17,14 +17,18 @@ extension StoreInspection {
 
     /// An attribute as the model description kept in the store records it.
     public struct StoredAttribute: Sendable {
+        /// The attribute's name, which is also its column's name.
         public let name: String
         /// The attribute type's canonical name, such as `"int64"` or `"string"`
         /// (see ``AttributeType``).
         public let type: String
         /// The SQLite column type the attribute is stored as.
         public let columnType: String
+        /// Whether the attribute may be `nil` (its column allows `NULL`).
         public let isOptional: Bool
+        /// Whether the attribute is `@Attribute(.unique)`.
         public let isUnique: Bool
+        /// Whether the attribute is `@Attribute(.indexed)`.
         public let isIndexed: Bool
     }
 
