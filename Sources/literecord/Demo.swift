@@ -28,7 +28,11 @@ struct Demo: AsyncParsableCommand {
             throw Failure.report("demo", "\(folder.path): the demo's folder cannot be created: \(error.message)", code: Failure.couldNotRun)
         }
         var tour = Tour(folder: folder, inMemory: inMemory)
-        try await tour.run()
+        do {
+            try await tour.run()
+        } catch {
+            throw Failure.report("demo", error)
+        }
         if keepFolder {
             print("\nThe store is kept at \(tour.storeURL.path)")
             print("(with the other files of the tour in \(folder.path); `literecord inspect` reads them)")
@@ -149,6 +153,7 @@ struct Tour {
         show("truncateAll() removed \(try Note.truncateAll()) notes in one statement")
 
         if inMemory {
+            endStep()
             print("\n(Skipping the migration step: migrating needs a store file; run without --in-memory.)")
         } else {
             try migrate()
