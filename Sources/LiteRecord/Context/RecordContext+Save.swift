@@ -153,7 +153,7 @@ extension RecordContext {
         try executeDeletes(plan.deletes, on: connection)
         try executeUpdates(plan.updates, on: connection)
 
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int])
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
@@ -168,17 +168,21 @@ extension RecordContext {
                 insert.statement.rewind()
             } else {
                 let entity = try entity(for: type(of: object))
+                // nil rather than empty: copying the tuple per object then costs no retain.
+                let canonical = entity.canonicalTextAttributes
                 insert = (
                     try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    entity.canonicalTextAttributes)
+                    canonical.isEmpty ? nil : canonical)
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
             for index in 0..<insert.count {
                 try insert.statement.bind(try encode(object, index), at: Int32(index + 1))
             }
-            for index in insert.canonicalText {
-                try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
+            if let canonical = insert.canonicalText {
+                for index in canonical {
+                    try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
+                }
             }
             try insert.statement.run()
             outcome.insertedRowIDs.append(connection.lastInsertedRowID)
@@ -194,37 +198,41 @@ extension RecordContext {
             let changes: AttributeMask
         }
         /// A statement, the attributes it sets (in parameter order) and which of
-        /// them store canonical text (as parameter offsets).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int])
+        /// them store canonical text (as parameter offsets; nil for none, so
+        /// that copying the tuple per object costs no retain).
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?)
         var statements: [Key: Update] = [:]
-        var current: (key: Key, update: Update)?
+        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?)?
         for update in updates {
             let key = Key(entity: update.entity, changes: update.changes)
-            let planned: Update
+            let statement: Statement
+            let indexes: [Int]
+            let canonicalText: [Int]?
             if let current, current.key == key {
-                planned = current.update
-                planned.statement.rewind()
+                (statement, indexes, canonicalText) = (current.statement, current.indexes, current.canonicalText)
+                statement.rewind()
             } else if let cached = statements[key] {
-                planned = cached
-                planned.statement.rewind()
+                (statement, indexes, canonicalText) = cached
+                statement.rewind()
             } else {
-                let indexes = update.changes.indexes
+                indexes = update.changes.indexes
                 let entity = try entity(for: type(of: update.object))
                 let canonical = entity.canonicalTextAttributes
-                planned = (
-                    try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
-                    canonical.isEmpty ? [] : indexes.indices.filter { canonical.contains(indexes[$0]) })
-                statements[key] = planned
+                let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
+                canonicalText = offsets.isEmpty ? nil : offsets
+                statement = try connection.cachedStatement(entity.updateSQL(indexes))
+                statements[key] = (statement, indexes, canonicalText)
             }
-            current = (key, planned)
-            let (statement, indexes) = (planned.statement, planned.indexes)
+            current = (key, statement, indexes, canonicalText)
             var parameter: Int32 = 1
             for index in indexes {
                 try statement.bind(try encode(update.object, index), at: parameter)
                 parameter += 1
             }
-            for offset in planned.canonicalText {
-                try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
+            if let canonicalText {
+                for offset in canonicalText {
+                    try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
+                }
             }
             try statement.bind(.integer(update.rowID), at: parameter)
             try statement.run()
