@@ -47,11 +47,12 @@ bench: deps
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
 
+## docs: the DocC archive of LiteRecord (with its macros) and LiteRecordTesting,
+## .build/LiteRecord.doccarchive, through swift-docc-plugin; fails on any DocC
+## warning and on a public symbol without a documentation summary.
 docs: deps
-	$(SWIFT) build --target LiteRecord -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
-	docc convert Sources/LiteRecord/LiteRecord.docc --additional-symbol-graph-dir .build/symbol-graphs \
-		--output-path .build/LiteRecord.doccarchive --fallback-display-name LiteRecord --fallback-bundle-identifier org.literecord.LiteRecord
-	@echo "documentation archive: .build/LiteRecord.doccarchive"
+	./scripts/build-docs.sh
+	./scripts/check-doc-coverage.sh
 
 lint:
 	$(SWIFT) format lint -r Sources Tests
