@@ -21,6 +21,8 @@ public final class RecordStack: Sendable {
     /// Opens (or creates) the store file at `url` for `entities`.
     ///
     /// - Parameters:
+    ///   - url: the store file; it is created, with its folder, when missing.
+    ///   - entities: the entity types of the model.
     ///   - migration: `.none` (the default) refuses a store written by another
     ///     model; `.automatic` applies the inferred lightweight migration;
     ///     `.plan(_:)` adds custom steps.
