@@ -25,6 +25,8 @@ public struct FetchRequest<T: Entity>: Sendable {
     /// How many matching objects to skip first. Negative counts as 0.
     public var fetchOffset: Int
 
+    /// A request for the objects matching `predicate` (all of them when it is
+    /// `nil`), in the order of `sortBy`, limited and offset as given.
     public init(
         predicate: Predicate<T>? = nil,
         sortBy: [SortDescriptor<T>] = [],
