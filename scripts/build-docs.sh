@@ -47,6 +47,63 @@ if [ "$status" -ne 0 ] || [ "$warnings" -ne 0 ] || [ "$errors" -ne 0 ]; then
     exit 1
 fi
 
+# The guides link to each other as GitHub shows them, `[Testing](Testing.md)`
+# and `[below](#a-heading)`; DocC keeps such links as they are, and they would
+# lead nowhere in the archive. Point them at the articles and DocC's heading
+# anchors instead, and fail on one that names no guide or no heading.
+python3 - "$output" <<'PY'
+import glob, json, os, re, sys
+archive = sys.argv[1]
+pages = os.path.join(archive, "data", "documentation", "literecord")
+guides = {os.path.splitext(os.path.basename(p))[0] for p in glob.glob("Docs/*.md")}
+
+def anchors(page):
+    found = {}
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("type") == "heading" and node.get("anchor"):
+                found[node["anchor"].lower()] = node["anchor"]
+            for value in node.values(): walk(value)
+        elif isinstance(node, list):
+            for value in node: walk(value)
+    walk(json.load(open(os.path.join(pages, page.lower() + ".json"))).get("primaryContentSections", []))
+    return found
+
+def slug(fragment):  # GitHub's heading ids and DocC's anchors, compared without case
+    return re.sub(r"-+", "-", fragment.lower()).strip("-")
+
+problems = []
+for guide in sorted(guides):
+    path = os.path.join(pages, guide.lower() + ".json")
+    page = json.load(open(path))
+    changed = False
+    for reference in page.get("references", {}).values():
+        url = reference.get("url", "")
+        if reference.get("type") != "link" or re.match(r"^[a-z]+:", url):
+            continue
+        target, _, fragment = url.partition("#")
+        name = target[:-3] if target.endswith(".md") else None
+        if target and name not in guides:
+            problems.append(f"Docs/{guide}.md links to {url}, which is not a guide in Docs/")
+            continue
+        name = name or guide
+        new = f"/documentation/literecord/{name.lower()}"
+        if fragment:
+            anchor = {slug(k): v for k, v in anchors(name).items()}.get(slug(fragment))
+            if anchor is None:
+                problems.append(f"Docs/{guide}.md links to {url}: Docs/{name}.md has no such heading")
+                continue
+            new += "#" + anchor
+        reference["url"] = new
+        changed = True
+    if changed:
+        json.dump(page, open(path, "w"), separators=(",", ":"))
+if problems:
+    print("documentation FAILED: links in the guides that would lead nowhere in the archive:")
+    print("\n".join(f"  {p}" for p in problems))
+    sys.exit(1)
+PY
+
 # Exactly the two public modules, nothing of the dependencies.
 modules=$(cd "$output/data/documentation" && ls -d */ | tr -d / | sort | tr '\n' ' ')
 if [ "$modules" != "literecord literecordtesting " ]; then
