@@ -1,13 +1,14 @@
 # LiteRecord — every entry point a person or CI needs.
 #   make demo   installs what is missing, builds, runs the narrated demo
 #   make test   installs what is missing, builds, runs every test
+#   make docs   builds the DocC archive; fails on any DocC warning
 
 SWIFT ?= swift
 SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
 TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-*
 
-.PHONY: all deps build test demo bench docs lint clean check-temp tsan
+.PHONY: all deps build test demo bench docs docs-test lint clean check-temp tsan
 
 all: build
 
@@ -26,6 +27,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	./scripts/check-public-api.sh
+	./scripts/check-doc-coverage.sh
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory check-temp
 
@@ -53,6 +55,11 @@ bench: deps
 docs: deps
 	./scripts/build-docs.sh
 	./scripts/check-doc-coverage.sh
+
+## docs-test: proves that `make docs` fails on a DocC warning (a broken link in
+## the catalog, a broken link in a comment) and on an undocumented public symbol
+docs-test: deps
+	./scripts/test-docs-fail-on-warning.sh
 
 lint:
 	$(SWIFT) format lint -r Sources Tests

@@ -34,10 +34,10 @@ for name in sorted(os.listdir(folder)):
             where = symbol.get("location", {}).get("uri", "").split("/Sources/")[-1]
             line = symbol.get("location", {}).get("position", {}).get("line", -1) + 1
             title = ".".join(symbol["pathComponents"])
-            missing.append(f"{where}:{line}: {module}.{title}")
+            missing.append((where, line, f"{module}.{title}"))
 if missing:
     print(f"{len(missing)} of {count} public symbols have no documentation summary (STYLE.md §11):")
-    print("\n".join(f"  Sources/{m}" for m in sorted(missing)))
+    print("\n".join(f"  Sources/{where}:{line}: {title}" for where, line, title in sorted(missing)))
     sys.exit(1)
 print(f"documentation: all {count} public symbols have a summary")
 PY
