@@ -8,7 +8,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
 TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-*
 
-.PHONY: all deps build test demo bench docs docs-test lint clean check-temp tsan
+.PHONY: all deps build test demo bench docs docs-test lint clean check-temp tsan reliability
 
 all: build
 
@@ -29,6 +29,14 @@ test: deps
 	./scripts/check-public-api.sh
 	./scripts/check-doc-coverage.sh
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory check-temp
+
+## reliability: only the reliability suite (Docs/Reliability.md); `make test`
+## runs it too, so CI does. Its figures are the lines starting with [reliability].
+RELIABILITY_SUITES := CrashSafetyTests|DamagedFileTests|DiskFullTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
+reliability: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
 	@$(MAKE) --no-print-directory check-temp
 
 ## check-temp: fail when a test left a temporary store behind

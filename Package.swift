@@ -30,8 +30,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // `make docs` only: the `generate-documentation` command. A command
-        // plugin is built when it is run, never by `swift build` or `swift test`.
+        // Tests only: the property-based hostile-value checks of the reliability suite.
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        // `make docs` only: the `generate-documentation` command. Its tools
+        // (SymbolKit, snippet-extract) are built only when it runs; `swift build`
+        // just compiles the plugin's own script, in seconds.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -74,7 +77,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LiteRecordTests",
-            dependencies: ["LiteRecord", "LiteRecordTesting", "CSQLite"],
+            dependencies: [
+                "LiteRecord", "LiteRecordTesting", "CSQLite",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

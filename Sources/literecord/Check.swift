@@ -14,15 +14,15 @@ struct Check: ParsableCommand {
         do {
             result = try StoreCheck(storeAt: URL(fileURLWithPath: path))
         } catch {
-            print("error: \(error.message)")
-            throw ExitCode(2)
+            throw Failure.report("check", error)
         }
         if result.isHealthy {
             print("ok: \(path) passed the integrity and foreign-key checks")
         } else {
             for problem in result.problems { print("problem: \(problem)") }
-            print("\(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") found in \(path)")
-            throw ExitCode.failure
+            throw Failure.report(
+                "check", "\(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") found in \(path)",
+                code: Failure.storeProblem)
         }
     }
 }

@@ -14,7 +14,7 @@ struct Inspect: ParsableCommand {
         do {
             report = try StoreInspection(storeAt: URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError(error.message)
+            throw Failure.report("inspect", error)
         }
         print("store:        \(report.url.path)")
         print("size:         \(report.sizeInBytes) bytes")

@@ -179,7 +179,8 @@ import Testing
         let context = stack.newContext()
         context.insert(HandWrittenPerson(name: "Ann", age: 1))
         expectError(.invalidObject) { try context.save() }
-        expectError(.invalidObject) { try HandWrittenPerson.findAll(in: context) }
+        let error = expectError(.invalidObject) { try HandWrittenPerson.findAll(in: context) }
+        #expect(error?.message.hasPrefix("Person is not an entity of the in-memory store; add HandWrittenPerson.self") == true)
     }
 
     @Test func resetDetachesEverything() throws {

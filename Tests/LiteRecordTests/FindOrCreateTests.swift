@@ -32,6 +32,21 @@ import Testing
         #expect(try QueryTag.count(in: context) == 0)
     }
 
+    /// -0.0 is found as 0.0 (SQL and Swift compare them equal), but creating a
+    /// record holding it would store +0.0: refused, never changed silently.
+    @Test func refusesToCreateWithAValueThatWouldChange() throws {
+        let stack = try RecordStack(inMemoryWith: [QueryPerson.self])
+        let context = stack.newContext()
+        let error = expectError(.validationFailed) {
+            try QueryPerson.findFirstOrCreate(byAttribute: "score", withValue: -0.0, in: context)
+        }
+        #expect(error?.message.contains("QueryPerson.score") == true, "\(String(describing: error))")
+        #expect(try QueryPerson.count(in: context) == 0)
+
+        let zero = try QueryPerson.findFirstOrCreate(byAttribute: "score", withValue: 0.0, in: context)
+        #expect(try QueryPerson.findFirstOrCreate(byAttribute: "score", withValue: -0.0, in: context) === zero)
+    }
+
     /// Two stacks — two connections, as two processes would have — on one
     /// file, racing for the same values of an attribute that has no unique
     /// index: only the write transaction keeps them from duplicating.

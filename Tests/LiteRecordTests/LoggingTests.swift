@@ -17,13 +17,8 @@ import Testing
     /// for a stack that is already open.
     @Test @MainActor func levelSetAfterSetupTakesEffectForOpenStacks() throws {
         let captured = CapturedLog()
-        let (previousLevel, previousLogger) = (RecordStack.logLevel, RecordStack.logger)
-        defer {
-            RecordStack.logLevel = previousLevel
-            RecordStack.logger = previousLogger
-        }
-        RecordStack.logger = Logger(label: "LiteRecord") { _ in captured }
-        RecordStack.logLevel = .warning
+        defer { captured.restore() }
+        captured.install(level: .warning)
 
         let stack = try RecordStack(inMemoryWith: [LoggedNote.self])
         defer { try? stack.close() }
@@ -44,13 +39,8 @@ import Testing
     /// the store is, which rule chose it and where the application name came from.
     @Test func namedSetupLogsWhereTheStoreIsAndWhy() throws {
         let captured = CapturedLog()
-        let (previousLevel, previousLogger) = (RecordStack.logLevel, RecordStack.logger)
-        defer {
-            RecordStack.logLevel = previousLevel
-            RecordStack.logger = previousLogger
-        }
-        RecordStack.logger = Logger(label: "LiteRecord") { _ in captured }
-        RecordStack.logLevel = .info
+        defer { captured.restore() }
+        captured.install(level: .info)
         let folder = try TemporaryDirectory()
         try RecordStack.withDefault(nil) {
             RecordStack.locator = StoreLocator(
@@ -80,8 +70,9 @@ final class LoggedNote {
 
 /// A log handler that keeps every message it is given.
 final class CapturedLog: LogHandler, @unchecked Sendable {
-    // @unchecked: `lines` is only touched under `lock`; the level and
-    // metadata are set once, before the handler is shared.
+    // @unchecked: `lines` is only touched under `lock`; the level, metadata
+    // and `previous` are set by the one test that owns the handler, before
+    // and after it is shared.
     struct Entry {
         var level: Logger.Level
         var message: String
@@ -92,6 +83,22 @@ final class CapturedLog: LogHandler, @unchecked Sendable {
     private var lines: [Entry] = []
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
+
+    /// The library's logger and level before ``install(level:)``.
+    private var previous: (level: Logger.Level, logger: Logger)?
+
+    /// Makes this handler LiteRecord's logger at `level`, until ``restore()``.
+    func install(level: Logger.Level) {
+        previous = (RecordStack.logLevel, RecordStack.logger)
+        RecordStack.logger = Logger(label: "LiteRecord") { _ in self }
+        RecordStack.logLevel = level
+    }
+
+    func restore() {
+        guard let previous else { return }
+        RecordStack.logLevel = previous.level
+        RecordStack.logger = previous.logger
+    }
 
     var entries: [Entry] { lock.withLock { lines } }
     var messages: [String] { entries.map(\.message) }

@@ -30,7 +30,7 @@ extension Entity {
         let column = Connection.quote(attribute.name)
         let bound: SQLValue
         do {
-            bound = try value?.sqlValue() ?? .null
+            bound = try value?.comparisonValue() ?? .null
         } catch let error as LiteRecordError {
             throw error
         } catch {

@@ -31,7 +31,17 @@ extension Entity where Self: DefaultInitializable {
             throw LiteRecordError(.unknownAttribute, "\(entityName) has no attribute named '\(attribute)'")
         }
         let (condition, arguments) = try equalityClause(attribute, value)
-        let bound = arguments.first ?? .null
+        // What is stored is the value itself, not its comparison form (which
+        // binds -0.0 as 0.0): a value that cannot be stored exactly is refused.
+        var bound: SQLValue
+        do {
+            bound = try value?.sqlValue() ?? .null
+        } catch let error as LiteRecordError {
+            throw LiteRecordError(error.kind, "\(entityName).\(description.name): \(error.message)")
+        } catch {
+            throw LiteRecordError(.validationFailed, "\(entityName).\(description.name) cannot be stored: \(error)")
+        }
+        if description.storesCanonicalText { bound = bound.canonicalText }
 
         let object = Self()
         object.awakeFromInsert()

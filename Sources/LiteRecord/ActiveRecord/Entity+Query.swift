@@ -132,7 +132,7 @@ extension Entity {
         values.reserveCapacity(arguments.count)
         for (position, argument) in arguments.enumerated() {
             do {
-                values.append(try argument.sqlValue())
+                values.append(try argument.comparisonValue())
             } catch let error as LiteRecordError {
                 throw LiteRecordError(error.kind, "argument \(position + 1) of the SQL for \(entityName): \(error.message)")
             } catch {

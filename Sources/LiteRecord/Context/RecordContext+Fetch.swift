@@ -29,7 +29,7 @@ extension RecordContext {
         guard let entity = store.model.entity(for: type) else {
             throw LiteRecordError(
                 .invalidObject,
-                "\(type.entityName) is not an entity of the store \(store.displayName); add \(type).self to the entities given to setup")
+                "\(type.entityName) is not an entity of \(store.url.map { "the store at \($0.path)" } ?? "the in-memory store"); add \(type).self to the entities given to setup")
         }
         return entity
     }

@@ -71,11 +71,11 @@ public final class RecordContext {
     func reading<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
         switch role {
         case .pooled:
-            return try withErrorContext(operation()) { try store.withReaderPassingErrors(operation(), body) }
+            return try store.withStoreErrorContext(operation()) { try store.withReaderPassingErrors(operation(), body) }
         case .writer:
             return try store.withConnection(operation(), body)
         case .pinned(let connection):
-            return try withErrorContext(operation()) { try body(connection) }
+            return try store.withStoreErrorContext(operation()) { try body(connection) }
         }
     }
 

@@ -99,7 +99,10 @@ public enum AttributeCoding {
     public static func encodeOptional<T: RawRepresentable & Codable>(_ value: T?) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.map { try $0.rawValue.sqlValue() } ?? .null }
 
-    private static func encodeJSON<T: Encodable>(_ value: T) throws -> SQLValue {
+    /// The JSON text stored for a `Codable` attribute (also what predicates
+    /// bind for a captured collection, and how they check that a
+    /// `RawRepresentable` element is stored as its raw value).
+    static func encodeJSON<T: Encodable>(_ value: T) throws -> SQLValue {
         let encoder = JSONEncoder()
         // Sorted keys make equal values encode to equal text, so comparisons and
         // change detection on JSON columns are stable.
@@ -119,4 +122,45 @@ public enum AttributeCoding {
     public static func isChange<T: Equatable>(_ old: T, _ new: T) -> Bool { old != new }
     @inlinable
     public static func isChange<T>(_ old: T, _ new: T) -> Bool { true }
+
+    // `==` calls -0.0 and +0.0 equal, and canonically equivalent strings ("é"
+    // and "e\u{301}") too: a setter that trusted it would keep the old value
+    // and drop the new one without a word. These compare what is stored: the
+    // bits of a number, the bytes of a string.
+
+    /// Whether a `Double` changed, bit for bit (`-0.0` differs from `0.0`).
+    ///
+    /// ```swift
+    /// AttributeCoding.isChange(0.0, -0.0)   // true
+    /// ```
+    @inlinable
+    public static func isChange(_ old: Double, _ new: Double) -> Bool { old.bitPattern != new.bitPattern }
+    /// Whether a `Float` changed, bit for bit.
+    @inlinable
+    public static func isChange(_ old: Float, _ new: Float) -> Bool { old.bitPattern != new.bitPattern }
+    /// Whether an optional `Double` changed, bit for bit.
+    @inlinable
+    public static func isChange(_ old: Double?, _ new: Double?) -> Bool { old?.bitPattern != new?.bitPattern }
+    /// Whether an optional `Float` changed, bit for bit.
+    @inlinable
+    public static func isChange(_ old: Float?, _ new: Float?) -> Bool { old?.bitPattern != new?.bitPattern }
+    /// Whether a `String` changed, byte for byte: canonically equivalent
+    /// spellings are different values to the store.
+    ///
+    /// ```swift
+    /// AttributeCoding.isChange("\u{E9}", "e\u{301}")   // true, though == says equal
+    /// ```
+    @inlinable
+    public static func isChange(_ old: String, _ new: String) -> Bool {
+        old != new || !old.utf8.elementsEqual(new.utf8)
+    }
+    /// Whether an optional `String` changed, byte for byte.
+    @inlinable
+    public static func isChange(_ old: String?, _ new: String?) -> Bool {
+        switch (old, new) {
+        case (nil, nil): false
+        case (let old?, let new?): isChange(old, new)
+        default: true
+        }
+    }
 }

@@ -10,7 +10,8 @@ public protocol SQLValueConvertible {
     /// The stored form of the value.
     ///
     /// - Throws: ``LiteRecordError`` of kind `.validationFailed` when the value
-    ///   cannot be stored (NaN, an unsigned integer above `Int64.max`).
+    ///   cannot be stored exactly (NaN, `-0.0`, a NaN `Date`, an unsigned
+    ///   integer above `Int64.max`).
     func sqlValue() throws -> SQLValue
 }
 
@@ -215,9 +216,22 @@ extension AttributeValue where Self: BinaryFloatingPoint {
 
     @inline(__always)
     func floatingPointSQLValue() throws -> SQLValue {
-        // SQLite turns a bound NaN into NULL; refuse instead of losing the value.
-        guard !isNaN else {
-            throw LiteRecordError(.validationFailed, "NaN cannot be stored: SQLite would store it as NULL")
+        // SQLite turns a bound NaN into NULL, and a REAL column stores a whole
+        // number as an integer, so -0.0 would come back as +0.0
+        // (https://sqlite.org/datatype3.html#storage_classes_and_datatypes).
+        // Every other value (subnormals, infinities, the extremes) survives bit
+        // for bit. One comparison covers both refusals on the common path:
+        // only zeros and NaNs fail `self != 0 && self == self`.
+        guard self != 0 && self == self else {
+            if isNaN {
+                throw LiteRecordError(.validationFailed, "NaN cannot be stored: SQLite would store it as NULL")
+            }
+            if sign == .minus {
+                throw LiteRecordError(
+                    .validationFailed,
+                    "-0.0 cannot be stored: SQLite keeps a whole REAL as an integer and would return +0.0; store 0.0 instead")
+            }
+            return .real(0)
         }
         return .real(Double(self))
     }
@@ -314,7 +328,16 @@ extension Date: AttributeValue {
         }
     }
 
-    public func sqlValue() throws -> SQLValue { .real(timeIntervalSinceReferenceDate) }
+    // A NaN interval would be stored as NULL (read back as nil, or rejected by
+    // NOT NULL with a message that hides the cause). A -0.0 interval comes back
+    // as +0.0, which is the same `Date` (`==` and hashing agree), so it passes.
+    public func sqlValue() throws -> SQLValue {
+        let interval = timeIntervalSinceReferenceDate
+        guard !interval.isNaN else {
+            throw LiteRecordError(.validationFailed, "a Date whose time interval is NaN cannot be stored: SQLite would store it as NULL")
+        }
+        return .real(interval)
+    }
 
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Date {
@@ -463,6 +486,20 @@ extension Decimal: AttributeValue {
     public func sqlValue() throws -> SQLValue {
         guard !isNaN else { throw LiteRecordError(.validationFailed, "a NaN Decimal cannot be stored") }
         return .text(description)
+    }
+}
+
+extension SQLValueConvertible {
+    /// The value to bind where SQL only compares it (a predicate, a
+    /// `find(byAttribute:)` value, a `fetch(sql:)` argument): as
+    /// ``sqlValue()``, except that `-0.0` binds as `0.0`. SQL compares the two
+    /// as equal, as Swift does; only storing `-0.0` is refused.
+    func comparisonValue() throws -> SQLValue {
+        switch self {
+        case let value as Double where value == 0: .real(0)
+        case let value as Float where value == 0: .real(0)
+        default: try sqlValue()
+        }
     }
 }
 

@@ -20,6 +20,12 @@
 ///
 /// Attribute indexes are positions in ``attributes``: `init(row:)`,
 /// ``encodeAttribute(at:)`` and ``decodeAttribute(at:from:)`` all use them.
+///
+/// Entity objects are not `Sendable`: they belong to the context that fetched
+/// or inserted them. A predicate captures values, not objects, and a
+/// background `write` finds a record by its ``RecordID``; the "Common compiler
+/// errors" section of `Docs/GettingStarted.md` shows the messages these rules
+/// produce and the fix for each.
 public protocol Entity: AnyObject, SendableMetatype {
     /// The entity's name, which is also its table's name. Defaults to the class
     /// name without module prefix.

@@ -49,6 +49,13 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         public static let invalidModel = Kind("invalidModel")
         /// An object was used with a context it does not belong to.
         public static let invalidObject = Kind("invalidObject")
+        /// A save, write or delete ran on a stack opened with `readOnly: true`.
+        ///
+        /// ```swift
+        /// let stack = try RecordStack(storeAt: url, entities: [Note.self], readOnly: true)
+        /// do { try stack.newContext().save() } catch let error as LiteRecordError where error.kind == .readOnlyStore { … }
+        /// ```
+        public static let readOnlyStore = Kind("readOnlyStore")
     }
 
     /// What kind of failure this is.
@@ -93,6 +100,21 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The same error with another message; the SQLite details stay.
+    func withMessage(_ newMessage: String) -> LiteRecordError {
+        LiteRecordError(copying: self, message: newMessage)
+    }
+
+    private init(copying error: LiteRecordError, message: String) {
+        kind = error.kind
+        self.message = message
+        resultCode = error.resultCode
+        extendedResultCode = error.extendedResultCode
+        sqliteMessage = error.sqliteMessage
+        sql = error.sql
+        arguments = error.arguments
+    }
+
     private static func describeValue(_ value: SQLValue) -> String {
         switch value {
         case .null: "NULL"
@@ -107,8 +129,16 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
 extension LiteRecordError {
     /// Wraps any error thrown while doing `operation` into a `LiteRecordError`
     /// whose kind follows from SQLite's result code.
-    static func wrap(_ error: any Error, _ operation: String, arguments: [SQLValue]? = nil) -> LiteRecordError {
-        if let error = error as? LiteRecordError { return error }
+    ///
+    /// With `store` (the store file's path), the message names the file, unless
+    /// `operation` already does; a ``LiteRecordError`` about the store itself
+    /// (damaged, unavailable, unreadable) gets the path added the same way.
+    static func wrap(_ error: any Error, _ operation: String, store: String? = nil, arguments: [SQLValue]? = nil) -> LiteRecordError {
+        if let error = error as? LiteRecordError {
+            guard let store, Self.storeKinds.contains(error.kind), !error.message.contains(store) else { return error }
+            return error.withMessage("\(error.message) (store: \(store))")
+        }
+        let operation = if let store, !operation.contains(store) { "\(operation) in \(store)" } else { operation }
         guard let sqlite = error as? SQLiteError else {
             return LiteRecordError(.sqlite, "\(operation) failed: \(error)")
         }
@@ -129,6 +159,12 @@ extension LiteRecordError {
         }
         return LiteRecordError(kind, "\(operation) failed: \(advice)", sqlite: sqlite, arguments: arguments)
     }
+}
+
+extension LiteRecordError {
+    /// The kinds that describe the store rather than the caller's values: their
+    /// messages must name the store's file.
+    static let storeKinds: Set<Kind> = [.corruptStore, .storeUnavailable, .sqlite, .decodingFailed, .constraintViolation, .readOnlyStore]
 }
 
 /// Runs `body`, turning any error into a ``LiteRecordError`` for `operation`.

@@ -84,7 +84,10 @@ public struct StoreInspection: Sendable {
         let facts = try withErrorContext("inspecting \(url.path)") { () -> Facts in
             try Facts(connection)
         }
-        journalMode = facts.journalMode
+        // Opened immutable (nothing else had it open), SQLite reports the mode
+        // it read with, not the file's: the header's write version 2 means WAL
+        // (https://sqlite.org/fileformat2.html#file_format_version_numbers).
+        journalMode = StoreInspection.headerSaysWAL(url) ? "wal" : facts.journalMode
         modelFingerprint = facts.fingerprint
         entityNames = facts.entityNames
         createdAt = facts.createdAt
@@ -133,12 +136,19 @@ public struct StoreInspection: Sendable {
         }
     }
 
+    static func headerSaysWAL(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2
+    }
+
+    /// Opens `url` for reading without leaving anything beside it (see
+    /// ``Store/readingOptions(for:)``).
     static func openReadOnly(_ url: URL) throws(LiteRecordError) -> Connection {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw LiteRecordError(.storeUnavailable, "there is no store at \(url.path)")
-        }
+        if let error = Store.missingFileError(url.path) { throw error }
         do {
-            let connection = try Connection(path: url.path, options: .init(readOnly: true, create: false))
+            let connection = try Connection(path: url.path, options: Store.readingOptions(for: url.path))
             // Opening is lazy; touching the schema tells a database from other bytes.
             _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
             return connection

@@ -24,6 +24,14 @@ public struct FetchRequest<T: Entity>: Sendable {
     public var fetchLimit: Int?
     /// How many matching objects to skip first. Negative counts as 0.
     public var fetchOffset: Int
+    /// Case-insensitive text conditions, all of which must hold as well as
+    /// ``predicate`` (see ``TextMatch``).
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Book>(sortBy: [SortDescriptor(\.title)])
+    /// request.textMatches = [.caseInsensitive(\.title, contains: "dune")]
+    /// ```
+    public var textMatches: [TextMatch<T>] = []
 
     /// A request for the objects matching `predicate` (all of them when it is
     /// `nil`), in the order of `sortBy`, limited and offset as given.
@@ -42,7 +50,7 @@ public struct FetchRequest<T: Entity>: Sendable {
     /// The SQL below `SELECT … FROM <table>`.
     func sqlQuery() throws(LiteRecordError) -> SQLQuery {
         var query = SQLQuery()
-        (query.whereSQL, query.arguments) = try PredicateTranslator.condition(predicate)
+        (query.whereSQL, query.arguments) = try Self.combine(PredicateTranslator.condition(predicate), with: textMatches)
         query.orderBy = try SortTranslator.orderBy(sortBy)
         query.limit = fetchLimit.map { max(0, $0) }
         query.offset = fetchOffset > 0 ? fetchOffset : nil

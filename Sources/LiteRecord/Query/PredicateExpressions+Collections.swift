@@ -4,13 +4,17 @@ import Foundation
 
 extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
-        guard let captured = (sequence as? any ConstantExpression)?.constantValue,
+        if let captured = (sequence as? any ConstantExpression)?.constantValue,
             let elements = Self.elements(of: captured)
-        else {
-            throw translator.unsupported(
-                self, "only a captured sequence's `contains` is translated (as IN); stored collections are JSON")
+        {
+            return try translator.membership(element, in: elements, type: RHS.Output.self, expression: self)
         }
-        return try translator.membership(element, in: elements, type: RHS.Output.self, expression: self)
+        let collection = try translator.translate(sequence)
+        guard case .jsonCollection(let elementKind, _) = collection.kind else {
+            throw translator.unsupported(
+                self, "only captured sequences and arrays or sets stored as JSON are searched in SQL (not \(collection.kind))")
+        }
+        return try translator.storedMembership(collection, element: elementKind, value: element)
     }
 
     private static func elements(of value: Any) -> [Any]? {

@@ -109,13 +109,15 @@ extension PredicateTranslator {
     func equality(_ lhs: Any, _ rhs: Any, negated: Bool, expression: Any) throws(LiteRecordError) -> SQLFragment {
         let left = try translate(lhs)
         let right = try translate(rhs)
-        let kind = left.isNullLiteral ? right.kind : left.kind
-        guard kind.isSupported else {
-            throw unsupported(expression, "\(kind) values cannot be compared in SQL")
-        }
+        // `x == nil` needs no comparison of values, so it also works on the
+        // kinds that cannot be compared (an optional stored collection).
         if left.isNullLiteral || right.isNullLiteral {
             let other = left.isNullLiteral ? right : left
             return .bool(["(", .sql(other), negated ? " IS NOT NULL)" : " IS NULL)"])
+        }
+        let kind = left.kind
+        guard kind.isSupported else {
+            throw unsupported(expression, "\(kind) values cannot be compared in SQL")
         }
         let op =
             left.isOptional || right.isOptional

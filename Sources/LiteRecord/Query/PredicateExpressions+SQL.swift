@@ -54,8 +54,12 @@ extension PredicateExpressions.KeyPath: SQLTranslatable, ConstantExpression {
 extension PredicateTranslator {
     /// A captured value, bound as an argument (or the literal `NULL`).
     func constant(_ value: Any, type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
-        let valueType = ValueType(type)
-        guard valueType.kind.isSupported else {
+        var valueType = ValueType(type)
+        if case .success(let collection) = Self.collectionKind(of: Self.unwrapped(type)) {
+            // A captured array or set, bound as the JSON text the entity's encoder
+            // would store (`($0.tags ?? ["x"]).contains(y)`).
+            valueType = ValueType(kind: collection, isOptional: valueType.isOptional)
+        } else if !valueType.kind.isSupported {
             throw unsupported(expression, "a captured \(valueType.kind) has no stored form to compare with")
         }
         guard let encoded = valueType.kind.encode(value) else {
@@ -74,17 +78,38 @@ extension PredicateTranslator {
                 "it is not a stored attribute of \(entityName) (a @Transient or computed property, or an entity whose attributeIndex(for:) does not list it)")
         }
         let valueType = ValueType(type)
+        if attribute.type == .json {
+            switch Self.collectionKind(of: Self.unwrapped(type)) {
+            case .success(let collection):
+                return SQLFragment(qualifiedColumn(attribute), kind: collection, isOptional: valueType.isOptional)
+            case .failure(.element(let reason)):
+                throw unsupported(
+                    keyPath, "\(entityName).\(attribute.name) is a \(Self.unwrapped(type)) stored as JSON: \(reason)")
+            case .failure(.notACollection):
+                break
+            }
+        }
         guard valueType.kind.isSupported else {
             throw unsupported(
                 keyPath,
                 "\(entityName).\(attribute.name) is stored as \(attribute.type) (\(valueType.kind)), which SQL cannot compare the way Swift does")
         }
-        return SQLFragment(Connection.quote(attribute.name), kind: valueType.kind, isOptional: valueType.isOptional)
+        return SQLFragment(qualifiedColumn(attribute), kind: valueType.kind, isOptional: valueType.isOptional)
+    }
+
+    /// The type inside one level of `Optional`.
+    static func unwrapped(_ type: Any.Type) -> Any.Type {
+        (type as? any OptionalValue.Type)?.wrappedType ?? type
     }
 
     /// A property of a computed value: the few whose SQL meaning is exact.
     func property(_ keyPath: AnyKeyPath, of base: SQLFragment, rootType: Any.Type, type: Any.Type) throws(LiteRecordError) -> SQLFragment {
         let valueType = ValueType(type)
+        if case .jsonCollection = base.kind,
+            let fragment = collectionProperty(keyPath, of: base, rootType: rootType, type: type)
+        {
+            return fragment
+        }
         switch base.kind {
         case .string where keyPath == \String.count:
             return .combine(["\(SQLFunctions.characterCount)(", .sql(base), ")"], kind: valueType.kind, isOptional: false)
@@ -98,7 +123,7 @@ extension PredicateTranslator {
             return SQLFragment(base.sql, base.arguments, kind: rawKind, mayFail: base.mayFail)
         default:
             throw unsupported(
-                keyPath, "only stored attributes and a String's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
+                keyPath, "only stored attributes and a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
         }
     }
 

@@ -36,6 +36,8 @@ final class PredicateTranslator {
     let attributes: [AttributeDescription]
     private let attributeIndex: (AnyKeyPath) -> Int?
     private var bindings: [PredicateExpressions.VariableID: Binding] = [:]
+    /// How many `json_each` subqueries have been named so far.
+    private var eachCount = 0
     private let expression: any StandardPredicateExpression<Bool>
 
     init<T: Entity>(_ predicate: Predicate<T>, for type: T.Type = T.self) {
@@ -80,6 +82,19 @@ final class PredicateTranslator {
         bindings[variable]
     }
 
+    /// A fresh alias for a `json_each` table in a subquery.
+    func nextEachAlias() -> String {
+        eachCount += 1
+        return "literecord_each\(eachCount)"
+    }
+
+    /// An attribute's column, qualified by the entity's table: inside a
+    /// `json_each` subquery a bare `"value"` or `"key"` would name the
+    /// subquery's own column instead.
+    func qualifiedColumn(_ attribute: AttributeDescription) -> String {
+        Connection.quote(entityName) + "." + Connection.quote(attribute.name)
+    }
+
     /// The column of an attribute key path of the entity, or `nil` when the key
     /// path is not a stored attribute.
     func attribute(for keyPath: AnyKeyPath) -> AttributeDescription? {
@@ -121,8 +136,8 @@ final class PredicateTranslator {
             return "force-unwrapping (`!`) throws for nil values; use `??` or optional chaining instead"
         case "ConditionalCast", "ForceCast", "TypeCheck":
             return "type casts and type checks have no SQL equivalent"
-        case "SequenceContainsWhere", "SequenceAllSatisfy", "SequenceMaximum", "SequenceMinimum", "Filter":
-            return "closures over sequences cannot run in SQL; compute the value outside the predicate and capture it"
+        case "SequenceMaximum", "SequenceMinimum", "Filter":
+            return "only contains, contains(where:), allSatisfy, count and isEmpty of a stored collection are translated; compute the value outside the predicate and capture it"
         case "CollectionIndexSubscript", "CollectionRangeSubscript", "DictionaryKeySubscript",
             "DictionaryKeyDefaultValueSubscript":
             return "subscripts are not translated; read the element outside the predicate and capture it"

@@ -30,6 +30,10 @@ enum SQLFunctions {
     static let contains = "literecord_contains"
     static let startsWith = "literecord_starts_with"
     static let characterCount = "literecord_count"
+    /// The String a JSON string literal (`"a\u0000b"`) decodes to, as Swift's
+    /// JSONDecoder reads it; for the elements SQLite's JSON functions would
+    /// cut at an escaped NUL.
+    static let jsonString = "literecord_json_string"
     static let checkInteger = "literecord_check_integer"
     static let checkReal = "literecord_check_real"
     static let integerDivide = "literecord_divide"
@@ -110,7 +114,18 @@ enum SQLFunctions {
             }
             return .integer(Int64(count))
         }
+        try connection.createFunction(jsonString, argumentCount: 1) { arguments throws(FunctionError) in
+            if arguments.isNull(0) { return .null }
+            let decoded = arguments.withUTF8(0) { bytes in
+                try? JSONDecoder().decode(String.self, from: Data(bytes))
+            }
+            guard let decoded else {
+                throw FunctionError("a stored JSON collection holds an element that is not a JSON string")
+            }
+            return .text(decoded)
+        }
         try installArithmetic(on: connection)
+        try installTextMatching(on: connection)
         #if canImport(Darwin)
         try installLocalized(on: connection)
         #endif

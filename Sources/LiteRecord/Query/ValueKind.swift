@@ -20,6 +20,10 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
     /// values are. Its own `<` (if any) is not the raw value's, so it is not
     /// orderable in SQL.
     case rawRepresentable(ValueKind, typeName: String)
+    /// An array or set stored as a JSON array whose elements are of the given
+    /// kind. Only its elements (through `json_each`), its count and its
+    /// emptiness are queried: the collection itself is never compared.
+    case jsonCollection(element: ValueKind, typeName: String)
     /// A type with no exact SQL meaning (JSON-encoded values, `Decimal`, `URL`…).
     case unsupported(typeName: String)
 
@@ -39,13 +43,18 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
         case .date: "Date"
         case .uuid: "UUID"
         case .data: "Data"
-        case .rawRepresentable(_, let name), .unsupported(let name): name
+        case .rawRepresentable(_, let name), .jsonCollection(_, let name), .unsupported(let name): name
         }
     }
 
+    /// Whether values of this kind can be compared (`==`, `IN`) in SQL. A
+    /// stored collection cannot: only what ``PredicateTranslator`` asks of its
+    /// elements is translated.
     var isSupported: Bool {
-        if case .unsupported = self { return false }
-        return true
+        switch self {
+        case .unsupported, .jsonCollection: false
+        default: true
+        }
     }
 
     /// Kinds whose SQL order (through ``SQLFunctions/stringLess`` for text) is
@@ -148,13 +157,18 @@ extension ValueKind {
         case .rawRepresentable(let rawKind, _):
             guard let raw = value as? any RawRepresentable else { return nil }
             return rawKind.encode(Self.rawValue(of: raw))
+        case .jsonCollection:
+            // The text the entity's encoder would store for the same collection.
+            guard let encodable = value as? any Encodable else { return nil }
+            return try? AttributeCoding.encodeJSON(encodable)
         case .unsupported:
             return nil
         default:
             guard let convertible = value as? any SQLValueConvertible else { return nil }
             // NaN (which SQLite would turn into NULL) and out-of-range unsigned
-            // values throw: there is nothing exact to bind.
-            return try? convertible.sqlValue()
+            // values throw: there is nothing exact to bind. -0.0 binds as 0.0,
+            // which SQL and Swift both call equal.
+            return try? convertible.comparisonValue()
         }
     }
 

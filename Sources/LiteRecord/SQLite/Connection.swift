@@ -27,6 +27,10 @@ final class Connection {
         var readOnly = false
         var create = true
         var busyTimeout: Duration = .seconds(10)
+        /// Opens the file as `immutable` (read-only, no locks, no `-wal` or
+        /// `-shm` created): for reading a store that nothing else has open, or
+        /// that sits on read-only media (https://sqlite.org/uri.html#uriimmutable).
+        var immutable = false
     }
 
     /// Opens `path` (or a private in-memory database when `path` is `nil`).
@@ -38,8 +42,13 @@ final class Connection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        var name = path ?? ":memory:"
+        if options.immutable, let path {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
         var db: OpaquePointer?
-        let result = sqlite3_open_v2(path ?? ":memory:", &db, flags, nil)
+        let result = sqlite3_open_v2(name, &db, flags, nil)
         guard result == SQLITE_OK, let db else {
             let error = SQLiteError(resultCode: result, db: db, sql: nil)
             sqlite3_close_v2(db)
@@ -230,6 +239,13 @@ final class Connection {
 }
 
 extension Connection {
+    /// `path` for a `file:` URI: everything but unreserved characters and `/`
+    /// percent-encoded, so `?`, `#` and `%` in a folder name stay part of the path.
+    static func uriEscaped(_ path: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
     /// Quotes an identifier (table, column, index name) for SQL.
     static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -12,7 +12,10 @@ import Logging
 ///
 /// A stack is `Sendable`: share it between tasks freely. Its contexts are not;
 /// the main context belongs to the main actor and `write`/`read` hand a fresh
-/// context to their closure.
+/// context to their closure. The entity conveniences without `in:` use the
+/// main context, so they are `@MainActor`; off the main actor, pass a context.
+/// The "Common compiler errors" section of `Docs/GettingStarted.md` shows the
+/// messages these rules produce and the fix for each.
 public final class RecordStack: Sendable {
     let store: Store
     private let main: MainContextBox
@@ -41,6 +44,43 @@ public final class RecordStack: Sendable {
             location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch)
         self.init(store: store)
     }
+
+    /// Opens the existing store file at `url` for reading only.
+    ///
+    /// Fetches, counts and `read` work as usual; `save()`, `write` and the
+    /// set-based deletes throw `.readOnlyStore`, and the file is never changed:
+    /// no folder or file is created, nothing is migrated, no checkpoint runs.
+    /// A store on read-only media or in a folder you cannot write opens too.
+    /// When nothing else has the store open (no `-wal`/`-shm` beside it), it is
+    /// opened without creating them, and changes another process makes while
+    /// this stack is open are not seen; open it read-write to follow those.
+    ///
+    /// ```swift
+    /// let stack = try RecordStack(storeAt: url, entities: [Note.self], readOnly: true)
+    /// let notes = try Note.findAll(in: stack.newContext())
+    /// try stack.close()
+    /// ```
+    ///
+    /// - Parameter readOnly: `true` for a read-only stack; `false` opens it as
+    ///   ``init(storeAt:entities:migration:onModelMismatch:)`` does.
+    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no such file,
+    ///   a folder, an empty file), `.corruptStore` (not a database, damaged),
+    ///   `.modelMismatch` (written by another model: a read-only stack cannot
+    ///   migrate) or `.invalidModel`.
+    public convenience init(storeAt url: URL, entities: [any Entity.Type], readOnly: Bool) throws {
+        guard readOnly else {
+            try self.init(storeAt: url, entities: entities)
+            return
+        }
+        let model = try Model(entities: entities)
+        let store = try Store(
+            location: .file(url.standardizedFileURL), model: model, migration: .none, onMismatch: .fail,
+            readOnly: true)
+        self.init(store: store)
+    }
+
+    /// Whether the stack was opened with `readOnly: true`.
+    public var isReadOnly: Bool { store.isReadOnly }
 
     /// Creates an empty in-memory store for `entities`; it disappears when the
     /// stack is closed or released.
@@ -85,10 +125,18 @@ public final class RecordStack: Sendable {
     /// Closes the store once any running write finishes. Contexts still
     /// around throw `.storeUnavailable` afterwards.
     ///
-    /// - Throws: never today; declared so that a failing checkpoint can be
-    ///   reported in the future without breaking callers.
+    /// Closing copies the write-ahead log into the main file (a checkpoint).
+    ///
+    /// ```swift
+    /// try stack.close()
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when that
+    ///   final checkpoint failed (a full disk, an I/O error). The stack is
+    ///   closed all the same and nothing saved is lost: every saved change is
+    ///   in the store's `-wal` file, which the next open reads and checkpoints.
     public func close() throws {
-        store.close()
+        try store.close()
     }
 
     // MARK: Observing SQL

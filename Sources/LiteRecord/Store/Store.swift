@@ -19,6 +19,9 @@ final class Store: @unchecked Sendable {
 
     let location: Location
     let model: Model
+    /// Opened with `readOnly: true`: reads only, every write is refused with
+    /// `.readOnlyStore`, and the file is never changed.
+    let isReadOnly: Bool
     /// The library's logger at the current ``RecordStack/logLevel``, read on
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }
@@ -48,10 +51,18 @@ final class Store: @unchecked Sendable {
     /// A human-readable name for messages: the path, or "in-memory store".
     var displayName: String { url?.path ?? "in-memory store" }
 
-    init(location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy) throws(LiteRecordError) {
+    init(
+        location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy,
+        readOnly: Bool = false
+    ) throws(LiteRecordError) {
         self.location = location
         self.model = model
         self.unavailableError = nil
+        self.isReadOnly = readOnly
+        if readOnly {
+            connection = try openReadOnly()
+            return
+        }
         if case .file(let url) = location {
             try Self.createParentDirectory(of: url)
         }
@@ -81,6 +92,7 @@ final class Store: @unchecked Sendable {
     }
 
     init(unavailable error: LiteRecordError) {
+        isReadOnly = false
         location = .memory
         model = Model()
         unavailableError = error
@@ -99,12 +111,12 @@ final class Store: @unchecked Sendable {
         }
     }
 
-    private func openConnection() throws(LiteRecordError) -> Connection {
+    func openConnection(_ options: Connection.OpenOptions = .init()) throws(LiteRecordError) -> Connection {
         let connection: Connection
         do {
             let observers = self.observers
             connection = try Connection(
-                path: url?.path, trace: makeTraceHandler(),
+                path: url?.path, options: options, trace: makeTraceHandler(),
                 traceFilter: { LogSettings.tracesSQL || observers.isObserved })
             // Predicates translate to SQL that relies on these collations and functions.
             try SQLFunctions.install(on: connection)
@@ -127,7 +139,7 @@ final class Store: @unchecked Sendable {
     /// Checks the store against the model: creates a new store's schema,
     /// accepts a matching one, migrates or refuses a different one.
     private func prepare(_ connection: Connection, migration: MigrationMode) throws(LiteRecordError) {
-        try withErrorContext("opening the store at \(displayName)") {
+        try withStoreErrorContext("opening the store at \(displayName)") {
             try connection.execute("PRAGMA foreign_keys = ON")
             // Read what the file holds before anything writes to it, so a refused
             // store stays byte-identical.
@@ -249,7 +261,19 @@ final class Store: @unchecked Sendable {
         do {
             return try body(connection)
         } catch let error as SQLiteError {
-            throw LiteRecordError.wrap(error, operation())
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        }
+    }
+
+    /// Runs `body`, turning any error into a ``LiteRecordError`` for
+    /// `operation` that names the store's file.
+    func withStoreErrorContext<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(LiteRecordError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
     }
 
@@ -257,7 +281,12 @@ final class Store: @unchecked Sendable {
     /// savepoint when a transaction is already open on this thread. Errors are
     /// treated as in ``withConnectionPassingErrors(_:_:)``.
     func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        try withConnectionPassingErrors(operation()) { connection in
+        if isReadOnly {
+            throw LiteRecordError(
+                .readOnlyStore,
+                "\(operation()) failed: the store at \(displayName) was opened read-only (readOnly: true); nothing was written")
+        }
+        return try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
                 let mark = pendingChanges.count
                 do {
@@ -293,13 +322,13 @@ final class Store: @unchecked Sendable {
     /// ``withConnectionPassingErrors(_:_:)`` for library code: every error
     /// becomes a ``LiteRecordError``.
     func withConnection<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
-        try withErrorContext(operation()) { try withConnectionPassingErrors(operation(), body) }
+        try withStoreErrorContext(operation()) { try withConnectionPassingErrors(operation(), body) }
     }
 
     /// ``writePassingErrors(_:_:)`` for library code: every error becomes a
     /// ``LiteRecordError``.
     func write<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
-        try withErrorContext(operation()) { try writePassingErrors(operation(), body) }
+        try withStoreErrorContext(operation()) { try writePassingErrors(operation(), body) }
     }
 
     /// Whether the store is open.
@@ -311,13 +340,40 @@ final class Store: @unchecked Sendable {
 
     /// Closes the connection after any running operation finishes. Closing
     /// the last connection checkpoints the WAL into the main file.
-    func close() {
+    ///
+    /// - Throws: `.storeUnavailable` when that final checkpoint failed (a full
+    ///   disk, an I/O error). The store is closed all the same, and every saved
+    ///   change is safe in the `-wal` file: the next open reads it from there
+    ///   and checkpoints it.
+    func close() throws(LiteRecordError) {
         lock.lock()
         defer { lock.unlock() }
         readers?.close()
+        var failure: LiteRecordError?
+        if let connection, url != nil, !isReadOnly {
+            failure = finalCheckpoint(connection)
+        }
         connection?.close()
         connection = nil
         changes.finish()
+        if let failure { throw failure }
+    }
+
+    /// Copies the WAL into the main file before the last connection closes.
+    /// `sqlite3_close` does the same but cannot report a failure, so the
+    /// checkpoint runs here first, where its error is seen; PASSIVE never waits
+    /// for another process's readers (https://sqlite.org/c3ref/wal_checkpoint_v2.html).
+    private func finalCheckpoint(_ connection: Connection) -> LiteRecordError? {
+        do {
+            try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            return nil
+        } catch {
+            let cause = (error as? SQLiteError)?.message ?? "\(error)"
+            return LiteRecordError(
+                .storeUnavailable,
+                "closing the store at \(displayName): the final checkpoint failed (\(cause)); every saved change is safe in \(displayName)-wal and is read from there and checkpointed when the store is next opened",
+                sqlite: error as? SQLiteError)
+        }
     }
 
     /// Runs `body` on a reader connection from the pool (or the writer
@@ -326,12 +382,14 @@ final class Store: @unchecked Sendable {
     func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         guard let readers else { return try withConnectionPassingErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
-        let reader = try readers.acquire(operation())
+        let reader = try readers.acquire("\(operation()) in \(displayName)")
         defer { readers.release(reader) }
         do {
             return try body(reader)
         } catch let error as SQLiteError {
-            throw LiteRecordError.wrap(error, operation())
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
     }
 

@@ -48,7 +48,7 @@ enum QuerySeed {
             person.name = name
             person.nickname = nicknames[Int.random(in: 0..<nicknames.count, using: &random)]
             person.age = Int.random(in: -5...120, using: &random)
-            person.score = [0.0, -0.0, 1.5, -2.25, 1e300, -1e-300, 100].randomElement(using: &random) ?? 0
+            person.score = [0.0, -Double.leastNonzeroMagnitude, 1.5, -2.25, 1e300, -1e-300, 100].randomElement(using: &random) ?? 0
             if Bool.random(using: &random) { person.score = Double.random(in: -100...100, using: &random) }
             person.isActive = Bool.random(using: &random)
             person.birthday = base.addingTimeInterval(Double.random(in: -1e9...1e9, using: &random))

@@ -1,0 +1,66 @@
+import Foundation
+
+extension Store {
+    /// How to open `path` so that reading it changes nothing beside it.
+    ///
+    /// A WAL store that some connection has open has its `-wal` and `-shm`
+    /// files; a plain read-only connection joins them and sees what that
+    /// connection commits. When neither exists (nor a rollback `-journal`),
+    /// nothing has the store open and its main file is the whole database: it
+    /// is opened `immutable`, which creates no `-wal`/`-shm` and works on
+    /// read-only media. The price: changes another process starts making
+    /// after that are not seen (https://sqlite.org/uri.html#uriimmutable).
+    static func readingOptions(for path: String) -> Connection.OpenOptions {
+        let fileManager = FileManager.default
+        let companions = ["-wal", "-shm", "-journal"].contains { fileManager.fileExists(atPath: path + $0) }
+        return Connection.OpenOptions(readOnly: true, create: false, immutable: !companions)
+    }
+
+    /// Why `path` cannot be read as a store, or `nil` when it is a file.
+    static func missingFileError(_ path: String) -> LiteRecordError? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return LiteRecordError(.storeUnavailable, "there is no store at \(path)")
+        }
+        if isFolder.boolValue {
+            return LiteRecordError(.storeUnavailable, "\(path) is a folder, not a store file")
+        }
+        return nil
+    }
+
+    /// Opens the store for reading only: no folder or file is created, no
+    /// pragma that writes runs, no migration; a store written by another
+    /// model is refused.
+    func openReadOnly() throws(LiteRecordError) -> Connection {
+        guard let url else {
+            throw LiteRecordError(.storeUnavailable, "an in-memory store cannot be opened read-only")
+        }
+        if let error = Self.missingFileError(url.path) { throw error }
+        let connection = try openConnection(Self.readingOptions(for: url.path))
+        do {
+            try withStoreErrorContext("opening the store at \(displayName) read-only") {
+                try connection.execute("PRAGMA query_only = ON")
+                switch try connection.storedModel() {
+                case .empty:
+                    throw LiteRecordError(.storeUnavailable, "\(displayName) is empty: there is no store to read")
+                case .foreign(let tables):
+                    throw LiteRecordError(
+                        .modelMismatch,
+                        "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", ")))")
+                case .model(let fingerprint, let schema):
+                    guard fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText else {
+                        let changes = schema.changes(to: model.schema)
+                        let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
+                        throw LiteRecordError(
+                            .modelMismatch,
+                            "\(displayName) was written by a different model:\n\(summary)\nA read-only stack cannot migrate it; open it with migration: .automatic first")
+                    }
+                }
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+}

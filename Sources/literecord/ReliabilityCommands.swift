@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import LiteRecord
+
+/// Numbered saves, each a batch of notes plus the `counter` note set to the
+/// save's number, printing `acked N` once save N has returned. Hidden: the
+/// crash-safety test SIGKILLs it at random moments and checks the store.
+struct CrashWriter: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_crash-writer",
+        abstract: "Numbered batch saves until killed (used by LiteRecord's reliability tests).",
+        shouldDisplay: false)
+
+    @Argument var path: String
+    @Option var batch = 50
+    @Option var saves = Int.max
+
+    func run() async throws {
+        let stack = try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Note.self])
+        let start = try await stack.read { context in
+            try Note.findFirst(byAttribute: "title", withValue: "counter", in: context)?.stars ?? 0
+        }
+        var number = start
+        while number < saves {
+            number += 1
+            let save = number
+            let batch = self.batch
+            try await stack.write { context in
+                for index in 0..<batch {
+                    context.insert(Note(title: "save-\(save)-\(index)", stars: save))
+                }
+                if let counter = try Note.findFirst(byAttribute: "title", withValue: "counter", in: context) {
+                    counter.stars = save
+                } else {
+                    context.insert(Note(title: "counter", stars: save))
+                }
+            }
+            // Unbuffered: a line the parent reads is a save that returned.
+            FileHandle.standardOutput.write(Data("acked \(save)\n".utf8))
+        }
+        try stack.close()
+    }
+}
+
+/// Opens, saves to and closes a store many times, printing the open file
+/// descriptors and resident memory after a warm-up and at the end. Hidden:
+/// the lifecycle test runs it in a process of its own, where no other test's
+/// files or memory blur the figures.
+struct Lifecycle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_lifecycle",
+        abstract: "Open/save/close cycles with descriptor and memory figures (used by LiteRecord's reliability tests).",
+        shouldDisplay: false)
+
+    @Argument var path: String
+    @Option var cycles = 1000
+    @Option var warmup = 100
+
+    func run() throws {
+        let url = URL(fileURLWithPath: path)
+        var first: (fds: Int, rss: Int)?
+        let clock = ContinuousClock()
+        let start = clock.now
+        for cycle in 1...max(cycles, 1) {
+            let stack = try RecordStack(storeAt: url, entities: [Note.self])
+            let context = stack.newContext()
+            context.insert(Note(title: "cycle-\(cycle)", stars: cycle))
+            try context.save()
+            _ = try Note.count(in: stack.newContext())
+            try stack.close()
+            if cycle == warmup { first = (Self.openDescriptors(), Self.residentKilobytes()) }
+        }
+        let elapsed = clock.now - start
+        let last = (fds: Self.openDescriptors(), rss: Self.residentKilobytes())
+        let warm = first ?? last
+        print("cycles \(cycles) warmup \(warmup)")
+        print("fds \(warm.fds) \(last.fds)")
+        print("rss_kb \(warm.rss) \(last.rss)")
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        print("ms_per_cycle \(milliseconds / Double(max(cycles, 1)))")
+        let reader = try RecordStack(storeAt: url, entities: [Note.self], readOnly: true)
+        print("rows \(try Note.count(in: reader.newContext()))")
+        try reader.close()
+    }
+
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    static func residentKilobytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+}
