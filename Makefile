@@ -1,14 +1,15 @@
 # LiteRecord — every entry point a person or CI needs.
 #   make demo   installs what is missing, builds, runs the narrated demo
 #   make test   installs what is missing, builds, runs every test
+#   make example  builds and tests the example app in Examples/Notes
 #   make docs   builds the DocC archive; fails on any DocC warning
 
 SWIFT ?= swift
 SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
-TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-*
+TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-* NotesTests-*
 
-.PHONY: all deps build test demo bench docs docs-test lint clean check-temp tsan reliability
+.PHONY: all deps build test demo example bench docs docs-test lint clean check-temp tsan reliability
 
 all: build
 
@@ -47,6 +48,14 @@ check-temp:
 
 demo: deps
 	$(SWIFT) run literecord demo
+
+## example: the example app, Examples/Notes: its own package (LiteRecord by
+## relative path) with its own build folder, Examples/Notes/.build. Its first
+## build compiles swift-syntax again, for the @Entity macro.
+example: deps
+	cd Examples/Notes && $(SWIFT) build --build-tests
+	cd Examples/Notes && $(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory check-temp
 
 ## bench: the benchmark suite in Benchmarks/, built in release mode. The @Entity
 ## macro is built first, in debug mode, and handed to that build: the macro

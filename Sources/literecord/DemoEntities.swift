@@ -17,3 +17,30 @@ final class Note {
         self.stars = stars
     }
 }
+
+/// The demo's migration: version 1 of a chore, as an app shipped it…
+@Entity(name: "Chore")
+final class ChoreVersion1 {
+    var title = ""
+    var done = false
+
+    init() {}
+
+    init(title: String, done: Bool = false) {
+        self.title = title
+        self.done = done
+    }
+}
+
+/// …and version 2: `title` renamed to `name`, `done` indexed, `priority`
+/// added with a default and `due` added as an optional. Both map to the
+/// entity "Chore", so version 2 opens the file version 1 wrote.
+@Entity(name: "Chore")
+final class Chore {
+    @Attribute(originalName: "title") var name = ""
+    @Attribute(.indexed) var done = false
+    var priority = 0
+    var due: Date?
+
+    init() {}
+}

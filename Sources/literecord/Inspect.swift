@@ -9,6 +9,9 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The store file.")
     var path: String
 
+    @Flag(name: .long, help: "Print the facts as one JSON object with sorted keys (schema: Docs/CLI.md).")
+    var json = false
+
     func run() throws {
         let report: StoreInspection
         do {
@@ -16,12 +19,26 @@ struct Inspect: ParsableCommand {
         } catch {
             throw Failure.report("inspect", error)
         }
+        if json {
+            do {
+                print(try InspectDocument(report).json(), terminator: "")
+            } catch {
+                throw Failure.report("inspect", "\(path): the report cannot be written as JSON: \(error)", code: Failure.couldNotRun)
+            }
+            return
+        }
         print("store:        \(report.url.path)")
         print("size:         \(report.sizeInBytes) bytes")
         print("journal mode: \(report.journalMode)")
+        print("pages:        \(report.pageCount) × \(report.pageSize) bytes")
         print("SQLite:       \(report.sqliteVersion)")
         if let fingerprint = report.modelFingerprint {
             print("model:        \(fingerprint) (entities: \(report.entityNames.joined(separator: ", ")))")
+            if report.schemaDifferences.isEmpty {
+                print("tables:       match the model description")
+            } else {
+                for difference in report.schemaDifferences { print("differs:      \(difference)") }
+            }
             if let created = report.createdAt { print("created:      \(created)") }
             if !report.migrationSteps.isEmpty { print("migrations:   \(report.migrationSteps.joined(separator: ", "))") }
             for copy in report.preMigrationCopies { print("copy:         \(copy.path) (before a migration)") }

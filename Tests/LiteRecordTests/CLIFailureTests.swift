@@ -1,23 +1,27 @@
 import Foundation
 import Testing
 
-/// `literecord inspect|check|locate` on a missing, damaged or non-database
-/// file: one line on standard error naming the file and the problem, exit 1
-/// (the store has a problem) or 2 (the command could not run), never the
-/// usage text; and the read-only commands leave nothing beside a store
-/// (issue #13, defect 5).
+/// `literecord inspect|check|locate` on a missing, unreadable, damaged or
+/// non-database file or a folder: one line on standard error naming the file
+/// and the problem, exit 1 (the store has a problem) or 2 (the command could
+/// not run), never the usage text; and the read-only commands leave nothing
+/// beside a store (issue #13, defect 5; issue #17 for `--json` and unreadable
+/// files).
 @Suite struct CLIFailureTests {
     enum Broken: String, CaseIterable, Sendable {
-        case missing, folder, notADatabase, damagedHeader, truncated
+        case missing, folder, unreadable, notADatabase, damagedHeader, truncated
 
         /// 1: the store has a problem; 2: the command could not run.
-        var expectedStatus: Int32 { self == .missing || self == .folder ? 2 : 1 }
+        var expectedStatus: Int32 { self == .missing || self == .folder || self == .unreadable ? 2 : 1 }
     }
 
     static func make(_ broken: Broken, at url: URL) throws {
         switch broken {
         case .missing: break
         case .folder: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        case .unreadable:
+            try DamagedFileTests.healthyStore(at: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: url.path)
         case .notADatabase: try Data("just some text\n".utf8).write(to: url)
         case .damagedHeader:
             try DamagedFileTests.healthyStore(at: url)
@@ -29,17 +33,38 @@ import Testing
         }
     }
 
-    @Test(arguments: Broken.allCases, ["inspect", "check"])
-    func brokenStoreGivesOneLineAndAMeaningfulStatus(_ broken: Broken, _ command: String) throws {
+    /// Runs the built binary with `arguments`. Permissions do not stop root,
+    /// so as root the binary runs without the capabilities that let it read
+    /// any file (util-linux's `setpriv`); `nil` when that cannot be done.
+    static func runWithoutOverride(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildOutput? {
+        let binary = try Reliability.binary()
+        guard getuid() == 0 else { return try Reliability.run(binary, arguments, environment: environment) }
+        let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let setpriv else { return nil }
+        return try Reliability.run(
+            URL(fileURLWithPath: setpriv), ["--bounding-set", "-dac_override,-dac_read_search", binary.path] + arguments,
+            environment: environment)
+    }
+
+    @Test(arguments: Broken.allCases, [["inspect"], ["check"], ["inspect", "--json"]])
+    func brokenStoreGivesOneLineAndAMeaningfulStatus(_ broken: Broken, _ command: [String]) throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("broken.sqlite")
         try Self.make(broken, at: url)
         let before = Reliability.snapshot(url)
-        let output = try Reliability.run(Reliability.binary(), [command, url.path])
+        guard let output = try Self.runWithoutOverride(command + [url.path]) else {
+            Reliability.report("SKIPPED \(command) on an unreadable file: running as root and setpriv is not installed")
+            return
+        }
         #expect(output.status == broken.expectedStatus, "\(command) \(broken): \(output.status) \(output.standardError)")
         let lines = output.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(output.standardError)")
+        #expect(output.standardError.hasPrefix("literecord \(command[0]): "), "\(output.standardError)")
         #expect(output.standardError.contains(url.path), "\(output.standardError)")
+        if command[0] == "inspect" {
+            // `check` lists the problems it found on standard output; `inspect`, text or JSON, prints no half report.
+            #expect(output.standardOutput.isEmpty, "\(output.standardOutput)")
+        }
         #expect(!output.standardError.localizedCaseInsensitiveContains("usage"))
         #expect(!output.standardOutput.localizedCaseInsensitiveContains("usage"))
         #expect(Reliability.snapshot(url) == before)
@@ -81,5 +106,16 @@ import Testing
         #expect(folder.status == 2, "\(folder)")
         #expect(folder.standardError.contains("Folder.sqlite"), "\(folder.standardError)")
         #expect(!folder.standardError.localizedCaseInsensitiveContains("usage"))
+
+        let unreadable = documents.appendingPathComponent("Unreadable.sqlite")
+        try DamagedFileTests.healthyStore(at: unreadable)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable.path)
+        if let locked = try Self.runWithoutOverride(["locate", "Unreadable", "--app", "CLIFailure"], environment: environment) {
+            #expect(locked.status == 2, "\(locked)")
+            #expect(locked.standardError.split(separator: "\n").count == 1, "\(locked.standardError)")
+            #expect(locked.standardError.contains("Unreadable.sqlite") && locked.standardError.contains("cannot be read"), "\(locked.standardError)")
+        } else {
+            Reliability.report("SKIPPED locate on an unreadable file: running as root and setpriv is not installed")
+        }
     }
 }

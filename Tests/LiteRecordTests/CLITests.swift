@@ -93,10 +93,86 @@ import LiteRecord
         #expect(missing.text.contains("no store"))
     }
 
+    @Test func locateFindsAnExistingStoreInApplicationSupport() throws {
+        // Application Support is $XDG_DATA_HOME on Linux; Documents cannot be
+        // moved from outside, so the Documents rule is the demo's to show.
+        let home = try TemporaryDirectory()
+        let share = home.url.appendingPathComponent("share", isDirectory: true)
+        let folder = share.appendingPathComponent("CLILocate", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try RecordStack(storeAt: folder.appendingPathComponent("Notes.sqlite"), entities: [HandWrittenPerson.self]).close()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = share.path
+        let output = try Reliability.run(Reliability.binary(), ["locate", "Notes", "--app", "CLILocate"], environment: environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.hasPrefix(folder.appendingPathComponent("Notes.sqlite").path + "\n"))
+        #expect(output.standardOutput.contains("rule: applicationSupport (an existing file in Application Support/CLILocate)"))
+        #expect(!output.standardOutput.contains("application name:"), "--app was given: nothing assumed")
+    }
+
     @Test func demoRunsInMemory() throws {
         let output = try run("demo", "--in-memory")
         #expect(output.status == 0)
         #expect(output.text.contains("Done."))
         #expect(output.text.contains("alreadySetUp"))
+        #expect(output.text.contains("Skipping the migration step"))
+        #expect(output.text.contains("Where stores live"))
+    }
+
+    /// The demo with its temporary folder inside a test folder (`TMPDIR`),
+    /// so what it leaves behind can be seen.
+    func demo(_ arguments: String...) throws -> (output: ChildOutput, temporary: TemporaryDirectory) {
+        let temporary = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.url.path
+        let output = try Reliability.run(Reliability.binary(), ["demo"] + arguments, environment: environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardError.isEmpty, "\(output.standardError)")
+        return (output, temporary)
+    }
+
+    @Test func demoTimesEveryStepMigratesLocatesAndLeavesNothingBehind() throws {
+        let (output, temporary) = try demo()
+        let text = output.standardOutput
+        #expect(text.hasSuffix("Done.\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let steps = lines.filter { $0.first?.isNumber == true && $0.contains(". ") }
+        let timings = lines.filter { $0.hasPrefix("   (") && $0.hasSuffix(" ms)") }
+        #expect(steps.count >= 10 && timings.count == steps.count, "one timing per step: \(steps.count) steps, \(timings.count) timings")
+
+        // The migration, as the MigrationReport tells it.
+        #expect(text.contains("requiresMigration(storeAt: url, entities: [Chore.self]): true"))
+        #expect(text.contains("modelMismatch"), "setup alone refuses the old store")
+        #expect(text.contains("what changed, from the MigrationReport:"))
+        #expect(text.contains("'title'") && text.contains("'name'"), "the rename is reported")
+        #expect(text.contains("'priority'") && text.contains("'due'"), "the added attributes are reported")
+        #expect(text.contains("Pay rent (done: true, priority: 0), Water the plants (done: false, priority: 0)"))
+        #expect(text.contains("requiresMigration now: false"))
+
+        // StoreLocator's three rules, in injected folders.
+        #expect(text.contains("no file yet       : default → Application Support/Demo/Notes.sqlite"))
+        #expect(text.contains("in App Support    : applicationSupport → Application Support/Demo/Notes.sqlite"))
+        #expect(text.contains("also in Documents : documents → Documents/Notes.sqlite"))
+
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)
+        #expect(left.isEmpty, "the demo left \(left)")
+    }
+
+    @Test func demoKeepPrintsTheStoreItKept() throws {
+        let (output, temporary) = try demo("--keep")
+        let prefix = "The store is kept at "
+        let line = try #require(output.standardOutput.split(separator: "\n").first { $0.hasPrefix(prefix) })
+        let store = URL(fileURLWithPath: String(line.dropFirst(prefix.count)))
+        #expect(store.deletingLastPathComponent().lastPathComponent.hasPrefix("literecord-demo-"))
+        #expect(store.deletingLastPathComponent().deletingLastPathComponent().path == temporary.url.path)
+        let inspected = try Reliability.run(Reliability.binary(), ["inspect", store.path])
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        #expect(inspected.standardOutput.contains("Note: 0 rows"), "the tour truncated its notes")
+    }
+
+    @Test func demoInMemoryHasNothingToKeep() throws {
+        let (output, temporary) = try demo("--in-memory", "--keep")
+        #expect(output.standardOutput.contains("Nothing to keep: the store was in memory."))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
     }
 }

@@ -63,6 +63,22 @@ public struct StoreInspection: Sendable {
     /// for copy in try StoreInspection(storeAt: url).preMigrationCopies { print(copy.path) }
     /// ```
     public let preMigrationCopies: [URL]
+    /// The entities of the model that last wrote the store, with their
+    /// attributes, as the model description kept in the store records them;
+    /// empty when LiteRecord did not write the file.
+    public let entities: [StoredEntity]
+    /// Where the file's tables, columns and LiteRecord's indexes differ from
+    /// that model description, one line each, e.g. `Person: column 'nick' is
+    /// not in the model`; empty when they match (or for other databases).
+    public let schemaDifferences: [String]
+    /// The database page size in bytes (`PRAGMA page_size`).
+    public let pageSize: Int
+    /// The number of pages in the main file (`PRAGMA page_count`).
+    public let pageCount: Int
+
+    /// Whether the file's tables match the model description the store
+    /// keeps; `nil` when LiteRecord did not write the file.
+    public var tablesMatchModel: Bool? { isLiteRecordStore ? schemaDifferences.isEmpty : nil }
 
     /// Whether the file carries LiteRecord's metadata.
     public var isLiteRecordStore: Bool { modelFingerprint != nil }
@@ -94,6 +110,16 @@ public struct StoreInspection: Sendable {
         migrationSteps = facts.steps
         tables = facts.tables
         preMigrationCopies = PreMigrationCopies.all(of: url)
+        entities = StoreInspection.storedEntities(facts.schema)
+        pageSize = facts.pageSize
+        pageCount = facts.pageCount
+        if let schema = facts.schema {
+            schemaDifferences = StoreInspection.differences(schema, tables: facts.tables)
+        } else if facts.fingerprint != nil {
+            schemaDifferences = ["the model description kept in the store cannot be read"]
+        } else {
+            schemaDifferences = []
+        }
     }
 
     private struct Facts {
@@ -103,15 +129,21 @@ public struct StoreInspection: Sendable {
         var createdAt: String?
         var steps: [String] = []
         var tables: [Table] = []
+        var schema: ModelSchema?
+        var pageSize = 0
+        var pageCount = 0
 
         init(_ connection: Connection) throws {
             if case .text(let mode)? = try connection.scalar("PRAGMA journal_mode") { journalMode = mode }
+            if case .integer(let size)? = try connection.scalar("PRAGMA page_size") { pageSize = Int(size) }
+            if case .integer(let count)? = try connection.scalar("PRAGMA page_count") { pageCount = Int(count) }
             let names = try connection.tableNames()
             if names.contains(Model.metadataTable) {
                 fingerprint = try connection.metadata(MetadataKey.fingerprint)
                 createdAt = try connection.metadata(MetadataKey.createdAt)
                 if let text = try connection.metadata(MetadataKey.schema), let schema = try? ModelSchema.decode(text) {
                     entityNames = schema.entities.map(\.name)
+                    self.schema = schema
                 }
                 steps = try connection.rows(
                     "SELECT key FROM \(Connection.quote(Model.metadataTable)) WHERE key LIKE ? ORDER BY key",

@@ -1,0 +1,112 @@
+import Foundation
+public import LiteRecord
+
+/// What each `notes` command does, against the default stack's main context
+/// (set up by the app, or by a test trait).
+///
+/// ```swift
+/// try RecordStack.setupAutoMigrating(storeNamed: "Notes", entities: Notebook.entities)
+/// let note = try Notebook.add("Buy milk", tags: ["errands"])
+/// try Notebook.markDone(note.number ?? 0)
+/// ```
+@MainActor
+public enum Notebook {
+    /// The model: every entity the app stores.
+    nonisolated public static var entities: [any Entity.Type] { [Note.self] }
+
+    /// Adds a note with `text` (trimmed) and `tags` (trimmed, without
+    /// duplicates, in the order given) and saves it.
+    ///
+    /// - Throws: ``NotesError/emptyText`` for blank text, or the store's error.
+    @discardableResult
+    public static func add(_ text: String, tags: [String] = []) throws -> Note {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw NotesError.emptyText }
+        let note = Note(text: trimmed, tags: [])
+        for tag in tags { try addTag(tag, to: note) }
+        try note.save()
+        return note
+    }
+
+    /// Every note in the order they were added; without the done ones
+    /// unless `includeDone`.
+    public static func list(includeDone: Bool = true) throws -> [Note] {
+        let notes = includeDone ? try Note.findAll() : try Note.findAll(matching: #Predicate { !$0.isDone })
+        return inOrderAdded(notes)
+    }
+
+    /// Adds `tag` to note `number` (once) and saves it.
+    ///
+    /// - Throws: ``NotesError/noSuchNote(_:)``, ``NotesError/emptyTag``, or the store's error.
+    @discardableResult
+    public static func tag(_ number: Int64, _ tag: String) throws -> Note {
+        let note = try note(number)
+        try addTag(tag, to: note)
+        try note.save()
+        return note
+    }
+
+    /// Notes whose text contains `text` (case-sensitive, like Swift's
+    /// `contains`) or that carry it as a tag, in the order they were added.
+    public static func search(_ text: String) throws -> [Note] {
+        inOrderAdded(try Note.findAll(matching: #Predicate { $0.text.contains(text) || $0.tags.contains(text) }))
+    }
+
+    /// Row ids grow with every insert, so they are the order of adding.
+    private static func inOrderAdded(_ notes: [Note]) -> [Note] {
+        notes.sorted { ($0.number ?? .max) < ($1.number ?? .max) }
+    }
+
+    /// Marks note `number` done and saves it; a done note stays done.
+    ///
+    /// - Throws: ``NotesError/noSuchNote(_:)``, or the store's error.
+    @discardableResult
+    public static func markDone(_ number: Int64) throws -> Note {
+        let note = try note(number)
+        if !note.isDone {
+            note.isDone = true
+            try note.save()
+        }
+        return note
+    }
+
+    /// Note `number`.
+    ///
+    /// - Throws: ``NotesError/noSuchNote(_:)``.
+    public static func note(_ number: Int64) throws -> Note {
+        let id = RecordID(entityName: Note.entityName, rowID: number)
+        guard let note = try RecordStack.mainContext.object(with: id, as: Note.self) else {
+            throw NotesError.noSuchNote(number)
+        }
+        return note
+    }
+
+    private static func addTag(_ tag: String, to note: Note) throws {
+        let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw NotesError.emptyTag }
+        if !note.tags.contains(trimmed) { note.tags.append(trimmed) }
+    }
+
+    /// One line for `list` and `search`: `  3 [x] Buy milk  #errands`.
+    public static func line(for note: Note) -> String {
+        let number = note.number.map(String.init) ?? "-"
+        let padded = String(repeating: " ", count: max(0, 3 - number.count)) + number
+        let tags = note.tags.map { "#\($0)" }.joined(separator: " ")
+        return "\(padded) [\(note.isDone ? "x" : " ")] \(note.text)\(tags.isEmpty ? "" : "  \(tags)")"
+    }
+}
+
+/// What the app refuses, in words for the person at the terminal.
+public enum NotesError: Error, Equatable, CustomStringConvertible {
+    case emptyText
+    case emptyTag
+    case noSuchNote(Int64)
+
+    public var description: String {
+        switch self {
+        case .emptyText: "a note needs some text"
+        case .emptyTag: "a tag cannot be empty"
+        case .noSuchNote(let number): "there is no note \(number) (`notes list` shows their numbers)"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import LiteRecord
+import LiteRecordTesting
+import NotesCore
+import Testing
+
+/// Each command's logic against its own in-memory store: the trait installs
+/// a fresh stack as the default one for each test, so the tests run in
+/// parallel without seeing each other's notes.
+@Suite(.inMemoryStack(entities: Notebook.entities))
+@MainActor
+struct NotebookTests {
+    @Test func addSavesTheNoteWithItsTags() throws {
+        let note = try Notebook.add("  Buy milk \n", tags: ["errands", " home ", "errands"])
+        #expect(note.number != nil, "saved, so it has a number")
+        #expect(note.text == "Buy milk")
+        #expect(note.tags == ["errands", "home"])
+        #expect(!note.isDone)
+        #expect(try Note.count() == 1)
+        #expect(Notebook.line(for: note) == "  \(note.number ?? 0) [ ] Buy milk  #errands #home")
+    }
+
+    @Test func addRefusesBlankTextAndEmptyTags() throws {
+        #expect(throws: NotesError.emptyText) { try Notebook.add("   ") }
+        #expect(throws: NotesError.emptyTag) { try Notebook.add("text", tags: [" "]) }
+        #expect(try Note.count() == 0, "nothing half-added")
+    }
+
+    @Test func listShowsNotesInTheOrderAddedAndCanLeaveOutDoneOnes() throws {
+        let first = try Notebook.add("first")
+        let second = try Notebook.add("second")
+        try Notebook.add("third")
+        try Notebook.markDone(try #require(second.number))
+        #expect(try Notebook.list().map(\.text) == ["first", "second", "third"])
+        #expect(try Notebook.list(includeDone: false).map(\.text) == ["first", "third"])
+        #expect(try Notebook.list().first?.number == first.number)
+    }
+
+    @Test func tagAddsATagOnceAndIsSaved() throws {
+        let note = try Notebook.add("Call the bank")
+        let number = try #require(note.number)
+        try Notebook.tag(number, "phone")
+        try Notebook.tag(number, "phone")
+        #expect(try Notebook.note(number).tags == ["phone"])
+        // Saved, not only changed in memory: a fresh context reads it back.
+        let stored = try Note.findAll(in: try RecordStack.current().newContext())
+        #expect(stored.map(\.tags) == [["phone"]])
+    }
+
+    @Test func tagAndDoneRefuseAMissingNote() throws {
+        #expect(throws: NotesError.noSuchNote(42)) { try Notebook.tag(42, "x") }
+        #expect(throws: NotesError.noSuchNote(42)) { try Notebook.markDone(42) }
+        let number = try #require(try Notebook.add("a").number)
+        #expect(throws: NotesError.emptyTag) { try Notebook.tag(number, " ") }
+    }
+
+    @Test func searchFindsTextAndTags() throws {
+        try Notebook.add("Buy milk", tags: ["errands"])
+        try Notebook.add("Book the dentist", tags: ["health", "phone"])
+        try Notebook.add("Milk the cows", tags: ["farm"])
+        #expect(try Notebook.search("milk").map(\.text) == ["Buy milk"], "case-sensitive, like Swift's contains")
+        #expect(try Notebook.search("phone").map(\.text) == ["Book the dentist"], "a tag")
+        #expect(try Notebook.search("o").map(\.text) == ["Book the dentist", "Milk the cows"])
+        #expect(try Notebook.search("pho").isEmpty, "a tag matches whole, text matches any part")
+        #expect(try Notebook.search("nothing").isEmpty)
+    }
+
+    @Test func doneMarksTheNoteDoneOnce() throws {
+        let number = try #require(try Notebook.add("Water the plants").number)
+        let note = try Notebook.markDone(number)
+        #expect(note.isDone)
+        #expect(Notebook.line(for: note).contains("[x] Water the plants"))
+        let (_, statements) = try RecordStack.current().recordingSQL { _ = try Notebook.markDone(number) }
+        #expect(statements.allSatisfy { $0.hasPrefix("SELECT") }, "marking a done note done again writes nothing: \(statements)")
+        #expect(try Note.count(matching: #Predicate { $0.isDone }) == 1)
+    }
+}

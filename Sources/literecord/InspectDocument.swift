@@ -1,0 +1,157 @@
+import Foundation
+import LiteRecord
+
+/// What `literecord inspect PATH --json` prints: the facts of the text form as
+/// one JSON object with sorted keys. Its schema is documented in Docs/CLI.md;
+/// a change that renames, removes or retypes a field raises `schemaVersion`.
+/// Absent values are written as `null`, never left out, so every field of
+/// the schema is always there.
+struct InspectDocument: Encodable {
+    static let currentSchemaVersion = 1
+
+    struct ModelFacts: Encodable {
+        var fingerprint: String
+        var createdAt: String?
+        var tablesMatchModel: Bool
+        var differences: [String]
+        var migrationSteps: [String]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(fingerprint, forKey: .fingerprint)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(tablesMatchModel, forKey: .tablesMatchModel)
+            try container.encode(differences, forKey: .differences)
+            try container.encode(migrationSteps, forKey: .migrationSteps)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case fingerprint, createdAt, tablesMatchModel, differences, migrationSteps
+        }
+    }
+
+    struct EntityFacts: Encodable {
+        var name: String
+        var rowCount: Int?
+        var attributes: [AttributeFacts]
+        /// Empty until relationships land; their fields come with them.
+        var relationships: [RelationshipFacts]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(rowCount, forKey: .rowCount)
+            try container.encode(attributes, forKey: .attributes)
+            try container.encode(relationships, forKey: .relationships)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, rowCount, attributes, relationships
+        }
+    }
+
+    struct AttributeFacts: Encodable {
+        var name: String
+        var type: String
+        var columnType: String
+        var optional: Bool
+        var unique: Bool
+        var indexed: Bool
+    }
+
+    struct RelationshipFacts: Encodable {
+        var name: String
+        var destination: String
+    }
+
+    struct TableFacts: Encodable {
+        var name: String
+        var rowCount: Int
+        var columns: [ColumnFacts]
+        var indexes: [String]
+    }
+
+    struct ColumnFacts: Encodable {
+        var name: String
+        var type: String
+        var nullable: Bool
+        var primaryKey: Bool
+    }
+
+    var schemaVersion = currentSchemaVersion
+    var path: String
+    var sizeInBytes: Int64
+    var journalMode: String
+    var pageSize: Int
+    var pageCount: Int
+    var sqliteVersion: String
+    var isLiteRecordStore: Bool
+    var model: ModelFacts?
+    var entities: [EntityFacts]
+    var tables: [TableFacts]
+    var preMigrationCopies: [String]
+
+    init(_ report: StoreInspection) {
+        path = report.url.path
+        sizeInBytes = report.sizeInBytes
+        journalMode = report.journalMode
+        pageSize = report.pageSize
+        pageCount = report.pageCount
+        sqliteVersion = report.sqliteVersion
+        isLiteRecordStore = report.isLiteRecordStore
+        model = report.modelFingerprint.map { fingerprint in
+            ModelFacts(
+                fingerprint: fingerprint, createdAt: report.createdAt, tablesMatchModel: report.tablesMatchModel ?? false,
+                differences: report.schemaDifferences, migrationSteps: report.migrationSteps)
+        }
+        let rowCounts = Dictionary(report.tables.map { ($0.name, $0.rowCount) }, uniquingKeysWith: { first, _ in first })
+        entities = report.entities.map { entity in
+            EntityFacts(
+                name: entity.name, rowCount: rowCounts[entity.name],
+                attributes: entity.attributes.map { attribute in
+                    AttributeFacts(
+                        name: attribute.name, type: attribute.type, columnType: attribute.columnType,
+                        optional: attribute.isOptional, unique: attribute.isUnique, indexed: attribute.isIndexed)
+                },
+                relationships: [])
+        }
+        tables = report.tables.map { table in
+            TableFacts(
+                name: table.name, rowCount: table.rowCount,
+                columns: table.columns.map {
+                    ColumnFacts(name: $0.name, type: $0.type, nullable: $0.isNullable, primaryKey: $0.isPrimaryKey)
+                },
+                indexes: table.indexes)
+        }
+        preMigrationCopies = report.preMigrationCopies.map(\.path)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(path, forKey: .path)
+        try container.encode(sizeInBytes, forKey: .sizeInBytes)
+        try container.encode(journalMode, forKey: .journalMode)
+        try container.encode(pageSize, forKey: .pageSize)
+        try container.encode(pageCount, forKey: .pageCount)
+        try container.encode(sqliteVersion, forKey: .sqliteVersion)
+        try container.encode(isLiteRecordStore, forKey: .isLiteRecordStore)
+        try container.encode(model, forKey: .model)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(tables, forKey: .tables)
+        try container.encode(preMigrationCopies, forKey: .preMigrationCopies)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, path, sizeInBytes, journalMode, pageSize, pageCount, sqliteVersion
+        case isLiteRecordStore, model, entities, tables, preMigrationCopies
+    }
+
+    /// The document as pretty-printed JSON with sorted keys and unescaped
+    /// slashes, ending in a newline.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+}
