@@ -2,13 +2,14 @@
 #   make demo   installs what is missing, builds, runs the narrated demo
 #   make test   installs what is missing, builds, runs every test
 #   make example  builds and tests the example app in Examples/Notes
+#   make docs   builds the DocC archive; fails on any DocC warning
 
 SWIFT ?= swift
 SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
 TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-* NotesTests-*
 
-.PHONY: all deps build test demo example bench docs lint clean check-temp tsan reliability
+.PHONY: all deps build test demo example bench docs docs-test lint clean check-temp tsan reliability
 
 all: build
 
@@ -27,6 +28,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	./scripts/check-public-api.sh
+	./scripts/check-doc-coverage.sh
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory check-temp
 
@@ -64,11 +66,17 @@ bench: deps
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
 
+## docs: the DocC archive of LiteRecord (with its macros) and LiteRecordTesting,
+## .build/LiteRecord.doccarchive, through swift-docc-plugin; fails on any DocC
+## warning and on a public symbol without a documentation summary.
 docs: deps
-	$(SWIFT) build --target LiteRecord -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
-	docc convert Sources/LiteRecord/LiteRecord.docc --additional-symbol-graph-dir .build/symbol-graphs \
-		--output-path .build/LiteRecord.doccarchive --fallback-display-name LiteRecord --fallback-bundle-identifier org.literecord.LiteRecord
-	@echo "documentation archive: .build/LiteRecord.doccarchive"
+	./scripts/build-docs.sh
+	./scripts/check-doc-coverage.sh
+
+## docs-test: proves that `make docs` fails on a DocC warning (a broken link in
+## the catalog, a broken link in a comment) and on an undocumented public symbol
+docs-test: deps
+	./scripts/test-docs-fail-on-warning.sh
 
 lint:
 	$(SWIFT) format lint -r Sources Tests

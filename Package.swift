@@ -32,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Tests only: the property-based hostile-value checks of the reliability suite.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        // `make docs` only: the `generate-documentation` command. Its tools
+        // (SymbolKit, snippet-extract) are built only when it runs; `swift build`
+        // just compiles the plugin's own script, in seconds.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The only place that sees C: a system library over libsqlite3-dev.

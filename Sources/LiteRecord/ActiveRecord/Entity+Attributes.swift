@@ -2,6 +2,7 @@
 /// `create(in:)` can make one. The `@Entity` macro adds the conformance when
 /// it applies.
 public protocol DefaultInitializable {
+    /// Creates an object with every stored property at its default value.
     init()
 }
 

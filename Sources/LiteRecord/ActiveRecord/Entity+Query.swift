@@ -151,7 +151,7 @@ extension Entity {
         try fetch(request, in: RecordStack.current().mainContext)
     }
 
-    /// ``findAll(matching:sortedBy:in:)`` on the default stack's main context.
+    /// ``findAll(matching:sortedBy:in:)-(Predicate<Self>,_,_)`` on the default stack's main context.
     ///
     /// ```swift
     /// let over30 = try Person.findAll(matching: #Predicate { $0.age > 30 }, sortedBy: [SortDescriptor(\.name)])

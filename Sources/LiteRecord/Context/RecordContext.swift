@@ -359,16 +359,21 @@ public final class RecordContext {
 
 /// What one save committed: the records it inserted, updated and deleted.
 public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
+    /// The records the save inserted.
     public var inserted: [RecordID] = []
+    /// The records the save updated.
     public var updated: [RecordID] = []
+    /// The records the save deleted.
     public var deleted: [RecordID] = []
 
+    /// A change set of the given records.
     public init(inserted: [RecordID] = [], updated: [RecordID] = [], deleted: [RecordID] = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
     }
 
+    /// Whether the save changed nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
     /// The net effect of several change sets committed in one transaction, in

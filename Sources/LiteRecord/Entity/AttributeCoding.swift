@@ -16,41 +16,86 @@ import Foundation
 public enum AttributeCoding {
     // MARK: Types
 
+    /// The stored type of a built-in attribute value: its own ``AttributeValue/attributeType``.
     public static func type<T: AttributeValue>(of _: T.Type) -> AttributeType { T.attributeType }
+    /// The stored type of a `RawRepresentable`: the type of its raw value.
     public static func type<T: RawRepresentable>(of _: T.Type) -> AttributeType where T.RawValue: AttributeValue {
         T.RawValue.attributeType
     }
+    /// The stored type of any other `Codable` value: ``AttributeType/json``.
     public static func type<T: Codable>(of _: T.Type) -> AttributeType { .json }
+    /// The stored type of a built-in attribute value that is also `Codable`:
+    /// its own ``AttributeValue/attributeType``, not JSON.
     public static func type<T: AttributeValue & Codable>(of _: T.Type) -> AttributeType { T.attributeType }
+    /// The stored type of a `Codable` `RawRepresentable`: the type of its raw
+    /// value, not JSON.
     public static func type<T: RawRepresentable & Codable>(of _: T.Type) -> AttributeType
     where T.RawValue: AttributeValue { T.RawValue.attributeType }
 
     // MARK: Encoding
 
+    /// The SQLite value of a built-in attribute value.
+    ///
+    /// - Throws: `.validationFailed` for a value SQLite cannot hold (NaN, an
+    ///   unsigned integer above `Int64.max`).
     @inlinable
     public static func encode<T: AttributeValue>(_ value: T) throws -> SQLValue { try value.sqlValue() }
+    /// The SQLite value of a `RawRepresentable`: its raw value's.
+    ///
+    /// - Throws: what encoding the raw value throws.
     public static func encode<T: RawRepresentable>(_ value: T) throws -> SQLValue where T.RawValue: AttributeValue {
         try value.rawValue.sqlValue()
     }
+    /// Any other `Codable` value as JSON text, with sorted keys.
+    ///
+    /// - Throws: `.validationFailed` when the value cannot be encoded as JSON.
     public static func encode<T: Codable>(_ value: T) throws -> SQLValue { try encodeJSON(value) }
+    /// The SQLite value of a built-in attribute value that is also `Codable`
+    /// (not JSON).
+    ///
+    /// - Throws: `.validationFailed` for a value SQLite cannot hold.
     @inlinable
     public static func encode<T: AttributeValue & Codable>(_ value: T) throws -> SQLValue { try value.sqlValue() }
+    /// The SQLite value of a `Codable` `RawRepresentable`: its raw value's,
+    /// not JSON.
+    ///
+    /// - Throws: what encoding the raw value throws.
     public static func encode<T: RawRepresentable & Codable>(_ value: T) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.rawValue.sqlValue() }
 
+    /// The optional form of `encode(_:)` for a built-in attribute value: `nil` is
+    /// ``SQLValue/null``.
+    ///
+    /// - Throws: what `encode(_:)` throws for the wrapped value.
     @inlinable
     public static func encodeOptional<T: AttributeValue>(_ value: T?) throws -> SQLValue {
         try value.map { try $0.sqlValue() } ?? .null
     }
+    /// The optional form of `encode(_:)` for a `RawRepresentable`: `nil` is
+    /// ``SQLValue/null``.
+    ///
+    /// - Throws: what `encode(_:)` throws for the wrapped value.
     public static func encodeOptional<T: RawRepresentable>(_ value: T?) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.map { try $0.rawValue.sqlValue() } ?? .null }
+    /// The optional form of `encode(_:)` for any other `Codable` value: `nil` is
+    /// ``SQLValue/null``.
+    ///
+    /// - Throws: what `encode(_:)` throws for the wrapped value.
     public static func encodeOptional<T: Codable>(_ value: T?) throws -> SQLValue {
         try value.map { try encodeJSON($0) } ?? .null
     }
+    /// The optional form of `encode(_:)` for a built-in, `Codable` attribute value: `nil` is
+    /// ``SQLValue/null``.
+    ///
+    /// - Throws: what `encode(_:)` throws for the wrapped value.
     @inlinable
     public static func encodeOptional<T: AttributeValue & Codable>(_ value: T?) throws -> SQLValue {
         try value.map { try $0.sqlValue() } ?? .null
     }
+    /// The optional form of `encode(_:)` for a `Codable` `RawRepresentable`: `nil` is
+    /// ``SQLValue/null``.
+    ///
+    /// - Throws: what `encode(_:)` throws for the wrapped value.
     public static func encodeOptional<T: RawRepresentable & Codable>(_ value: T?) throws -> SQLValue
     where T.RawValue: AttributeValue { try value.map { try $0.rawValue.sqlValue() } ?? .null }
 

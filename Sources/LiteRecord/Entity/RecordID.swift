@@ -14,6 +14,8 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The row's primary key in the entity's table.
     public let rowID: Int64
 
+    /// Creates the identity of row `rowID` of entity `entityName`, such as one
+    /// decoded from a stored or transmitted ``RecordID``.
     public init(entityName: String, rowID: Int64) {
         self.entityName = entityName
         self.rowID = rowID

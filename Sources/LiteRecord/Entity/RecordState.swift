@@ -50,6 +50,8 @@ public final class RecordState {
         static let deleted = Listings(rawValue: 2)
     }
 
+    /// Creates the state of an object that belongs to no context yet; an entity
+    /// written by hand initializes its `recordState` property with it.
     public init() {}
 
     /// Records that the attribute at `index` was given a new value. Returns the

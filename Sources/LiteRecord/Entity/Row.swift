@@ -102,6 +102,10 @@ public struct Row {
         return value
     }
 
+    /// Decodes an optional `RawRepresentable` attribute: `nil` for `NULL`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the stored raw
+    ///   value matches no case.
     public func decodeOptional<T: RawRepresentable>(_ type: T.Type = T.self, at index: Int) throws -> T?
     where T.RawValue: AttributeValue {
         isNull(at: index) ? nil : try decode(T.self, at: index)
@@ -124,6 +128,10 @@ public struct Row {
         }
     }
 
+    /// Decodes an optional `Codable` attribute stored as JSON text: `nil` for `NULL`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the column
+    ///   does not hold valid JSON for `type`.
     public func decodeOptional<T: Codable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
         isNull(at: index) ? nil : try decode(T.self, at: index)
     }
@@ -131,21 +139,41 @@ public struct Row {
     // Overloads that settle ambiguity for types that fit more than one family
     // (every built-in value is also Codable; most enums are both).
 
+    /// Decodes a non-optional built-in attribute that is also `Codable` as
+    /// itself, not as JSON.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the column is
+    ///   `NULL` or its value does not fit `type`.
     @inlinable
     public func decode<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         try T.read(from: self, at: index)
     }
 
+    /// Decodes an optional built-in attribute that is also `Codable`: `nil` for
+    /// `NULL`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the value
+    ///   does not fit `type`.
     @inlinable
     public func decodeOptional<T: AttributeValue & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
         isNull(at: index) ? nil : try T.read(from: self, at: index)
     }
 
+    /// Decodes a `Codable` `RawRepresentable` attribute stored as its raw value,
+    /// not as JSON.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the column is
+    ///   `NULL` or the stored raw value matches no case.
     public func decode<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T
     where T.RawValue: AttributeValue {
         try decodeRawValue(T.self, at: index)
     }
 
+    /// Decodes an optional `Codable` `RawRepresentable` attribute stored as its
+    /// raw value: `nil` for `NULL`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.decodingFailed` when the stored
+    ///   raw value matches no case.
     public func decodeOptional<T: RawRepresentable & Codable>(_ type: T.Type = T.self, at index: Int) throws -> T?
     where T.RawValue: AttributeValue {
         isNull(at: index) ? nil : try decode(T.self, at: index)

@@ -8,33 +8,50 @@ public import Foundation
 /// for table in report.tables { print(table.name, table.rowCount) }
 /// ```
 public struct StoreInspection: Sendable {
+    /// One column of a table, as `PRAGMA table_info` reports it.
     public struct Column: Sendable {
+        /// The column's name.
         public let name: String
+        /// The declared column type, such as `INTEGER` or `TEXT`; empty when none was declared.
         public let type: String
+        /// Whether the column accepts NULL (it has no `NOT NULL` constraint).
         public let isNullable: Bool
+        /// Whether the column is part of the table's primary key.
         public let isPrimaryKey: Bool
     }
 
+    /// One table of the store other than LiteRecord's metadata table.
     public struct Table: Sendable {
+        /// The table's name.
         public let name: String
+        /// The table's columns, in declaration order.
         public let columns: [Column]
+        /// How many rows the table holds.
         public let rowCount: Int
+        /// The names of the table's indexes, sorted, including the ones SQLite
+        /// creates for `UNIQUE` constraints.
         public let indexes: [String]
     }
 
+    /// The store file that was inspected.
     public let url: URL
     /// The size of the main file plus its `-wal`, in bytes.
     public let sizeInBytes: Int64
+    /// The journal mode the file is in, as `PRAGMA journal_mode` reports it (`wal` for a LiteRecord store).
     public let journalMode: String
+    /// The version of the SQLite library that read the file, such as `3.40.1`.
     public let sqliteVersion: String
     /// The fingerprint of the model that last wrote the store, when LiteRecord
     /// wrote it.
     public let modelFingerprint: String?
     /// The entities of that model, by name.
     public let entityNames: [String]
+    /// When LiteRecord created the store, as an ISO 8601 timestamp; `nil` when
+    /// the file carries no LiteRecord metadata.
     public let createdAt: String?
     /// Custom migration steps that have run.
     public let migrationSteps: [String]
+    /// The store's tables, LiteRecord's metadata table excepted.
     public let tables: [Table]
     /// Copies of the store taken before migrations, next to it and newest
     /// first: those kept after a migration that removed tables or columns
@@ -183,6 +200,7 @@ public struct StoreInspection: Sendable {
 public struct StoreCheck: Sendable {
     /// Every problem found; empty for a healthy store.
     public let problems: [String]
+    /// Whether both checks found nothing.
     public var isHealthy: Bool { problems.isEmpty }
 
     /// Checks the store at `url` read-only.

@@ -40,6 +40,7 @@ public struct MigrationPlan: Sendable {
     /// migration to delete (see ``removeEntity(_:)``).
     var removals: [DeclaredRemoval] = []
 
+    /// An empty plan: no steps and no declared removals.
     public init() {}
 
     /// Returns the plan with `body` appended as a step called `name`. The body

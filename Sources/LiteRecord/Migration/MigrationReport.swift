@@ -13,7 +13,9 @@ public import Foundation
 public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// An entity table that was renamed (`@Entity(originalName:)`).
     public struct TableRename: Sendable, Equatable, CustomStringConvertible {
+        /// The table's name before the migration: the entity's original name.
         public let from: String
+        /// The table's name after the migration.
         public let to: String
         public var description: String { "\(from) → \(to)" }
     }
@@ -24,8 +26,12 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     public internal(set) var toFingerprint: String
     /// The model differences the migration applied, e.g. `Person: attribute 'email' added`.
     public internal(set) var changes: [String] = []
+    /// Tables created for entities the store did not have.
     public internal(set) var createdTables: [String] = []
+    /// Tables of removed entities that were dropped: only what held no data or
+    /// what the ``MigrationPlan`` declared (``MigrationPlan/removeEntity(_:)``).
     public internal(set) var droppedTables: [String] = []
+    /// Tables renamed for entities that name their previous name.
     public internal(set) var renamedTables: [TableRename] = []
     /// Tables changed in place with `ALTER TABLE … ADD/DROP/RENAME COLUMN`.
     public internal(set) var alteredTables: [String] = []
@@ -36,7 +42,9 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// ``droppedTables``, only what held no data or what the ``MigrationPlan``
     /// declared (``MigrationPlan/removeAttribute(_:of:)``).
     public internal(set) var droppedColumns: [String] = []
+    /// Indexes created for `.unique` and `.indexed` attributes.
     public internal(set) var createdIndexes: [String] = []
+    /// Indexes dropped because the model no longer asks for them.
     public internal(set) var droppedIndexes: [String] = []
     /// The ``MigrationPlan`` steps that ran, in order.
     public internal(set) var customSteps: [String] = []

@@ -21,9 +21,11 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
 
     /// The property name, which is also the column name.
     public let name: String
+    /// How the value is stored.
     public let type: AttributeType
     /// Whether the column accepts `NULL` (the property is an optional).
     public let isOptional: Bool
+    /// Whether the column has a unique index or an index.
     public let options: Options
     /// The attribute's name in the previous model version, for a rename.
     public let originalName: String?
@@ -31,6 +33,8 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
     /// migration adds the column to existing rows.
     public let defaultValue: (@Sendable () throws -> SQLValue)?
 
+    /// Describes the attribute `name`; the parameters set the properties of
+    /// the same names.
     public init(
         _ name: String,
         type: AttributeType,
@@ -47,7 +51,9 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         self.defaultValue = defaultValue
     }
 
+    /// Whether ``Options-swift.struct/unique`` is set.
     public var isUnique: Bool { options.contains(.unique) }
+    /// Whether ``Options-swift.struct/indexed`` is set.
     public var isIndexed: Bool { options.contains(.indexed) }
 
     public var description: String {

@@ -1,8 +1,11 @@
 /// An entity of the model: its name (also its table's name) and its attributes.
 public struct EntityDescription: Sendable, CustomStringConvertible {
+    /// The entity's name, which is also its table's name.
     public let name: String
     /// The entity's name in the previous model version, for a rename.
     public let originalName: String?
+    /// The stored properties, in the order of ``Entity/attributes``: attribute
+    /// `i` is column `i` of a ``Row``.
     public let attributes: [AttributeDescription]
     /// The Swift type that declares the entity.
     public let type: any Entity.Type
@@ -47,6 +50,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
     }
 
+    /// The name of the entity's table: its ``name``.
     public var tableName: String { name }
 
     public var description: String {

@@ -12,6 +12,7 @@ public struct Model: Sendable {
     /// The table in which a store keeps its model and migration history.
     static let metadataTable = "literecord_metadata"
 
+    /// The entities, in the order they were given, each once.
     public let entities: [EntityDescription]
     private let indexByType: [ObjectIdentifier: Int]
     private let indexByName: [String: Int]
@@ -56,10 +57,12 @@ public struct Model: Sendable {
     /// A stable hash of the model's names, types, optionality and indexes.
     public var fingerprint: String { schema.fingerprint }
 
+    /// The entity that `type` declares; `nil` when it is not in the model.
     public func entity(for type: any Entity.Type) -> EntityDescription? {
         indexByType[ObjectIdentifier(type)].map { entities[$0] }
     }
 
+    /// The entity called `name`; `nil` when there is none.
     public func entity(named name: String) -> EntityDescription? {
         indexByName[name].map { entities[$0] }
     }

@@ -11,7 +11,7 @@
 /// ```
 ///
 /// Optional attributes are aggregated over their non-nil values, as SQL does.
-/// Text is ordered as ``SortDescriptor`` orders it for `String`.
+/// Text is ordered as `SortDescriptor` orders it for `String`.
 public struct Aggregate<Value, Result>: Sendable {
     let function: AggregateFunction
     let decode: @Sendable (SQLValue) throws(LiteRecordError) -> Result

@@ -33,6 +33,8 @@ public struct FetchRequest<T: Entity>: Sendable {
     /// ```
     public var textMatches: [TextMatch<T>] = []
 
+    /// A request for the objects matching `predicate` (all of them when it is
+    /// `nil`), in the order of `sortBy`, limited and offset as given.
     public init(
         predicate: Predicate<T>? = nil,
         sortBy: [SortDescriptor<T>] = [],

@@ -6,10 +6,15 @@ public import Foundation
 /// let people = try Person.fetch(sql: "age > ?", arguments: [SQLValue.integer(30)])
 /// ```
 public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit signed integer: SQLite's INTEGER storage class.
     case integer(Int64)
+    /// An 8-byte floating-point number: SQLite's REAL storage class.
     case real(Double)
+    /// A string, stored as UTF-8: SQLite's TEXT storage class.
     case text(String)
+    /// Bytes stored as they are: SQLite's BLOB storage class.
     case blob(Data)
 
     /// `true` for ``null``.

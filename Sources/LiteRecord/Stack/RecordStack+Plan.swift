@@ -41,7 +41,7 @@ extension RecordStack {
     /// An entity or attribute whose stored data the migration would delete
     /// must be declared in the plan (``MigrationPlan/removeEntity(_:)``,
     /// ``MigrationPlan/removeAttribute(_:of:)``); the default stack's
-    /// ``lastMigrationReport`` then says what was removed and where the copy
+    /// ``lastMigrationReport-type.property`` then says what was removed and where the copy
     /// of the old store was kept.
     ///
     /// ```swift

@@ -1,7 +1,7 @@
 extension RecordStack {
     /// Runs `body` with a fresh background context in one write transaction and
     /// saves it; when this returns, the changes are in the store and merged into
-    /// ``mainContext``. A throw inside `body` rolls everything back.
+    /// ``mainContext-property``. A throw inside `body` rolls everything back.
     ///
     /// MagicalRecord's `saveWithBlock`, safe by construction: the context never
     /// leaves the closure; return `Sendable` values (counts, ``RecordID``s).

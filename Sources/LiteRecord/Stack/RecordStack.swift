@@ -24,6 +24,8 @@ public final class RecordStack: Sendable {
     /// Opens (or creates) the store file at `url` for `entities`.
     ///
     /// - Parameters:
+    ///   - url: the store file; it is created, with its folder, when missing.
+    ///   - entities: the entity types of the model.
     ///   - migration: `.none` (the default) refuses a store written by another
     ///     model; `.automatic` applies the inferred lightweight migration;
     ///     `.plan(_:)` adds custom steps.
@@ -59,8 +61,11 @@ public final class RecordStack: Sendable {
     /// try stack.close()
     /// ```
     ///
-    /// - Parameter readOnly: `true` for a read-only stack; `false` opens it as
-    ///   ``init(storeAt:entities:migration:onModelMismatch:)`` does.
+    /// - Parameters:
+    ///   - url: the store file; it must exist when `readOnly` is `true`.
+    ///   - entities: the entity types of the model.
+    ///   - readOnly: `true` for a read-only stack; `false` opens it as
+    ///     ``init(storeAt:entities:migration:onModelMismatch:)`` does.
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no such file,
     ///   a folder, an empty file), `.corruptStore` (not a database, damaged),
     ///   `.modelMismatch` (written by another model: a read-only stack cannot

@@ -52,7 +52,10 @@ public struct StoreLocator: Sendable {
     public let applicationName: String
     /// Which rule chose ``applicationName``.
     public let applicationNameSource: ApplicationNameSource
+    /// The Documents directory, where an existing store wins over any other.
     public let documentsDirectory: URL
+    /// The Application Support directory; stores go in its
+    /// ``applicationName`` folder.
     public let applicationSupportDirectory: URL
 
     /// A locator for this process, with directories from `FileManager`.
