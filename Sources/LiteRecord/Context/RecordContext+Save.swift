@@ -83,6 +83,12 @@ extension RecordContext {
     /// What the transaction produced: the row ids of the inserted objects.
     struct SaveOutcome {
         var insertedRowIDs: [Int64] = []
+        /// For models with relationships: the row ids of the inserted objects
+        /// by object, so that foreign keys can name them.
+        var newRowIDs: [ObjectIdentifier: Int64] = [:]
+        /// To-one columns that named an object not inserted yet when their row
+        /// was written: set once every insert ran.
+        var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
@@ -114,7 +120,12 @@ extension RecordContext {
         }
         PlannedRow.sortInTableOrder(&updates)
         PlannedRow.sortInTableOrder(&deletes)
-        let plan = SavePlan(inserts: inserted, updates: updates, deletes: deletes)
+        var inserts = inserted
+        if store.model.hasRelationships {
+            try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
+            inserts = insertionOrder(inserts)
+        }
+        let plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
@@ -150,10 +161,11 @@ extension RecordContext {
     /// entity (or per set of changed columns), not once per object.
     private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
         var outcome = SaveOutcome()
+        let relationships = store.model.hasRelationships
         try executeDeletes(plan.deletes, on: connection)
-        try executeUpdates(plan.updates, on: connection)
+        try executeUpdates(plan.updates, on: connection, outcome: &outcome)
 
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int])
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int], entity: EntityDescription?)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
@@ -170,7 +182,7 @@ extension RecordContext {
                 let entity = try entity(for: type(of: object))
                 insert = (
                     try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    entity.canonicalTextAttributes)
+                    entity.canonicalTextAttributes, entity.toOneIndexes.isEmpty ? nil : entity)
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
@@ -180,22 +192,34 @@ extension RecordContext {
             for index in insert.canonicalText {
                 try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
             }
+            if let entity = insert.entity {
+                for column in insert.count..<entity.columnCount {
+                    let value = foreignKeyValue(object, entity, column, &outcome)
+                    try insert.statement.bind(value ?? .null, at: Int32(column + 1))
+                }
+            }
             try insert.statement.run()
-            outcome.insertedRowIDs.append(connection.lastInsertedRowID)
+            let rowID = connection.lastInsertedRowID
+            outcome.insertedRowIDs.append(rowID)
+            if relationships { outcome.newRowIDs[ObjectIdentifier(object)] = rowID }
+        }
+        if relationships {
+            try writeDeferredForeignKeys(outcome, on: connection)
+            try writeJoins(plan, outcome, on: connection)
         }
         return outcome
     }
 
     /// One `UPDATE` per object, writing only its changed columns. Objects that
     /// changed the same columns of the same entity share a statement.
-    private func executeUpdates(_ updates: [PlannedRow], on connection: Connection) throws {
+    private func executeUpdates(_ updates: [PlannedRow], on connection: Connection, outcome: inout SaveOutcome) throws {
         struct Key: Hashable {
             let entity: ObjectIdentifier
             let changes: AttributeMask
         }
         /// A statement, the attributes it sets (in parameter order) and which of
         /// them store canonical text (as parameter offsets).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int])
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int], entity: EntityDescription?)
         var statements: [Key: Update] = [:]
         var current: (key: Key, update: Update)?
         for update in updates {
@@ -213,14 +237,19 @@ extension RecordContext {
                 let canonical = entity.canonicalTextAttributes
                 planned = (
                     try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
-                    canonical.isEmpty ? [] : indexes.indices.filter { canonical.contains(indexes[$0]) })
+                    canonical.isEmpty ? [] : indexes.indices.filter { canonical.contains(indexes[$0]) },
+                    entity.toOneIndexes.isEmpty ? nil : entity)
                 statements[key] = planned
             }
             current = (key, planned)
             let (statement, indexes) = (planned.statement, planned.indexes)
             var parameter: Int32 = 1
             for index in indexes {
-                try statement.bind(try encode(update.object, index), at: parameter)
+                if let entity = planned.entity, index >= entity.attributes.count {
+                    try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
+                } else {
+                    try statement.bind(try encode(update.object, index), at: parameter)
+                }
                 parameter += 1
             }
             for offset in planned.canonicalText {
@@ -299,6 +328,7 @@ extension RecordContext {
             registerInserted(object, rowID: rowID, snapshot: snapshot)
         }
         inserted.removeAll()
+        pendingJoins.removeAll()
         for update in plan.updates {
             let state = update.object.recordState
             state.changes.removeAll()
@@ -336,6 +366,8 @@ extension RecordContext {
     /// context.rollback()      // person.name is what the store holds
     /// ```
     public func rollback() {
+        pendingJoins.removeAll()
+        if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }
