@@ -33,8 +33,9 @@ struct ModelSchema: Codable, Equatable, Sendable {
             if let relationships = entity.relationships, !relationships.isEmpty {
                 let parts = relationships.sorted { $0.name < $1.name }.map { relationship in
                     let kind = relationship.isToMany ? "*" : "1"
-                    let join = relationship.joinTable.map { "j\($0.count):\($0)" } ?? ""
-                    return "\(relationship.name.count):\(relationship.name)\(kind)\(relationship.destination.count):\(relationship.destination)\(join)"
+                    let join = relationship.joinTable.map { ":\($0.count):\($0)" } ?? ""
+                    let destination = relationship.destination
+                    return "\(relationship.name.count):\(relationship.name):\(kind):\(destination.count):\(destination)\(join)"
                 }
                 text += "<\(parts.joined(separator: ","))>"
             }
