@@ -19,7 +19,7 @@ extension RecordContext {
 
     /// The object a to-one's row id names: the registered one, or read with
     /// one statement. `nil` (with the error reported) when it cannot be read.
-    func loadToOne(_ relationship: Relationship, rowID: Int64) -> (object: (any Entity)?, Void)? {
+    func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (object: (any Entity)?, Void)? {
         if let registered = registeredObject(relationship.destination, rowID: rowID) {
             return registered.recordState.phase == .deleted ? (nil, ()) : (registered, ())
         }
@@ -36,7 +36,7 @@ extension RecordContext {
     }
 
     /// The stored row id of a to-one, for an object read without its columns.
-    func loadForeignKey(of object: any Entity, _ relationship: Relationship) -> Int64?? {
+    func loadForeignKey(of object: any Entity, _ relationship: ResolvedRelationship) -> Int64?? {
         guard let rowID = object.recordState.rowID, case .foreignKey(let column) = relationship.storage else { return nil }
         let sql = "SELECT \(Connection.quote(column)) FROM \(Connection.quote(relationship.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
         do {
@@ -53,7 +53,7 @@ extension RecordContext {
 
     /// The objects of a saved object's to-many: one statement, then the
     /// unsaved changes of this context laid over it.
-    func loadToMany(of object: any Entity, _ relationship: Relationship) -> [any Entity]? {
+    func loadToMany(of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity]? {
         guard let rowID = object.recordState.rowID else { return [] }
         let key = Connection.quote(Model.primaryKeyColumn)
         var query = SQLQuery()
@@ -83,7 +83,7 @@ extension RecordContext {
     /// `stored` (what the store relates to `object`) with this context's
     /// unsaved changes applied: objects whose to-one was pointed elsewhere
     /// leave, objects pointed at `object` join, as do pending links.
-    private func overlay(_ stored: [any Entity], of object: any Entity, _ relationship: Relationship) -> [any Entity] {
+    private func overlay(_ stored: [any Entity], of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
         var result = stored
         switch relationship.storage {
         case .inverseForeignKey:
@@ -119,7 +119,7 @@ extension RecordContext {
         return result
     }
 
-    private func reportLoadFailure(_ relationship: Relationship, _ error: any Error) {
+    private func reportLoadFailure(_ relationship: ResolvedRelationship, _ error: any Error) {
         let failure = LiteRecordError(
             (error as? LiteRecordError)?.kind ?? .sqlite,
             "\(relationship.qualifiedName) could not be loaded: \((error as? LiteRecordError)?.message ?? "\(error)")")
@@ -131,7 +131,7 @@ extension RecordContext {
 
     /// Records that `object` and `other` were linked or unlinked through a
     /// join-table relationship, for the next save.
-    func noteJoin(_ object: any Entity, _ relationship: Relationship, _ other: any Entity, linked: Bool) {
+    func noteJoin(_ object: any Entity, _ relationship: ResolvedRelationship, _ other: any Entity, linked: Bool) {
         guard case .joinTable(let table) = relationship.storage else { return }
         let owned = relationship.ownsJoinTable
         let (source, destination) = owned ? (object, other) : (other, object)

@@ -55,7 +55,7 @@ extension RecordContext {
     }
 
     /// The objects related through `relationship`, loading them if needed.
-    func relatedObjects(_ object: any Entity, _ relationship: Relationship) -> [any Entity] {
+    func relatedObjects(_ object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
         if relationship.isToMany { return RelationGraph.toMany(object, relationship.index) }
         return RelationGraph.toOne(object, relationship.index).map { [$0] } ?? []
     }

@@ -104,7 +104,10 @@ public final class RecordContext {
             state.phase = .inserted
             state.changes.removeAll()
             inserted.append(object)
-            if store.model.hasRelationships, !state.relations.isEmpty { adoptRelated(object) }
+            if store.model.hasRelationships, !T.relationships.isEmpty {
+                object.settleRelationships()
+                if !state.relations.isEmpty { adoptRelated(object) }
+            }
             if awake { object.awakeFromInsert() }
         case .deleted where state.belongs(to: self):
             // Inserting a deleted object takes the deletion back; the next save

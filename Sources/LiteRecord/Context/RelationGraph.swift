@@ -8,14 +8,14 @@
 enum RelationGraph {
     /// The relationship at `index` of the object's entity: the model's, when
     /// the object is in a context; worked out from the types otherwise.
-    static func info(_ object: any Entity, _ index: Int) -> Relationship? {
+    static func info(_ object: any Entity, _ index: Int) -> ResolvedRelationship? {
         let type = type(of: object)
         if let context = object.recordState.context, let entity = context.model.entity(for: type) {
             return entity.relationships.indices.contains(index) ? entity.relationships[index] : nil
         }
         let descriptions = type.relationships
         guard descriptions.indices.contains(index) else { return nil }
-        var relationship = Relationship(descriptions[index], index: index, entityName: type.entityName)
+        var relationship = ResolvedRelationship(descriptions[index], index: index, entityName: type.entityName)
         if let inverse = try? Model.inverseIndex(of: type, relationship: index, in: descriptions[index].destination) {
             relationship.inverseIndex = inverse
             relationship.inverseIsToMany = descriptions[index].destination.relationships[inverse].isToMany
@@ -207,12 +207,12 @@ enum RelationGraph {
         }
     }
 
-    static func relationshipOrPlaceholder(_ object: any Entity, _ index: Int) -> Relationship {
-        info(object, index) ?? Relationship.placeholder(index)
+    static func relationshipOrPlaceholder(_ object: any Entity, _ index: Int) -> ResolvedRelationship {
+        info(object, index) ?? ResolvedRelationship.placeholder(index)
     }
 
     /// Sets a to-one's slot and records the change of its column for the next save.
-    static func assignToOne(_ object: any Entity, _ relationship: Relationship, _ value: (any Entity)?) {
+    static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
         store(.toOne(value), in: object, relationship.index)
         let state = object.recordState
         guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
@@ -240,10 +240,10 @@ enum RelationGraph {
     }
 }
 
-extension Relationship {
+extension ResolvedRelationship {
     /// A stand-in used when an object's model is unknown: it records no change.
-    static func placeholder(_ index: Int) -> Relationship {
-        Relationship(
+    static func placeholder(_ index: Int) -> ResolvedRelationship {
+        ResolvedRelationship(
             RelationshipDescription("", toOne: PlaceholderEntity.self), index: index, entityName: "")
     }
 }

@@ -64,3 +64,35 @@ extension Entity {
         RelationGraph.setToMany(self, index, values.map { $0 as any Entity })
     }
 }
+
+extension Entity {
+    /// ``relatedObject(at:as:)`` after applying the value an initializer
+    /// assigned before the object was fully initialized, kept in `seed`.
+    /// Called by the accessors `@Entity` generates.
+    ///
+    /// ```swift
+    /// get { relatedObject(at: 0, seed: &_author) }
+    /// ```
+    public func relatedObject<D: Entity>(at index: Int, seed: inout D??) -> D? {
+        if case .some(let pending) = seed {
+            seed = nil
+            if let pending { setRelatedObject(pending, at: index) }
+        }
+        return relatedObject(at: index)
+    }
+
+    /// ``relatedObjects(at:as:)`` after applying the value an initializer
+    /// assigned before the object was fully initialized, kept in `seed`.
+    /// Called by the accessors `@Entity` generates.
+    ///
+    /// ```swift
+    /// get { relatedObjects(at: 1, seed: &_books) }
+    /// ```
+    public func relatedObjects<D: Entity>(at index: Int, seed: inout [D]?) -> [D] {
+        if let pending = seed {
+            seed = nil
+            if !pending.isEmpty { setRelatedObjects(pending, at: index) }
+        }
+        return relatedObjects(at: index)
+    }
+}

@@ -65,6 +65,11 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// The relationship index a key path refers to, for prefetching.
     static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int?
 
+    /// Applies relationship values an initializer assigned before the object
+    /// was fully initialized (the `@Entity` macro keeps them aside). Called
+    /// when the object is inserted; a hand-written entity has nothing to do.
+    func settleRelationships()
+
     /// Called once, when the object is inserted into a context.
     func awakeFromInsert()
     /// Called before the object is written by a save.
@@ -80,6 +85,7 @@ extension Entity {
     public static var tracksChanges: Bool { false }
     public static var relationships: [RelationshipDescription] { [] }
     public static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
+    public func settleRelationships() {}
     public static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
     public func awakeFromInsert() {}
     public func willSave() {}

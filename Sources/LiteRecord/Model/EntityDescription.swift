@@ -7,7 +7,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// The Swift type that declares the entity.
     public let type: any Entity.Type
     /// The relationships, resolved by the model (inverses, storage).
-    var relationships: [Relationship]
+    var relationships: [ResolvedRelationship]
     /// The indexes (in ``relationships``) of the to-ones, in the order of their
     /// columns, which follow the attributes' columns.
     let toOneIndexes: [Int]
@@ -38,7 +38,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         self.canonicalTextAttributes = attributes.indices.filter { attributes[$0].storesCanonicalText }
         let descriptions = type.relationships
         var relationships = descriptions.indices.map {
-            Relationship(descriptions[$0], index: $0, entityName: type.entityName)
+            ResolvedRelationship(descriptions[$0], index: $0, entityName: type.entityName)
         }
         let toOnes = relationships.indices.filter { !relationships[$0].isToMany }
         for (position, index) in toOnes.enumerated() {
@@ -78,12 +78,12 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     }
 
     /// The to-one relationship stored in the column at `index`.
-    func toOne(atColumn index: Int) -> Relationship {
+    func toOne(atColumn index: Int) -> ResolvedRelationship {
         relationships[toOneIndexes[index - attributes.count]]
     }
 
     /// The relationship called `name`, if there is one.
-    func relationship(named name: String) -> Relationship? {
+    func relationship(named name: String) -> ResolvedRelationship? {
         relationships.first { $0.name == name }
     }
 

@@ -108,7 +108,7 @@ extension Model {
     /// `Entity_relationship` sorts first, with one column per entity named like
     /// the entity (like the relationships when both sides are one entity).
     private static func joinTable(
-        for relationship: Relationship, entities: [EntityDescription], byType: [ObjectIdentifier: Int]
+        for relationship: ResolvedRelationship, entities: [EntityDescription], byType: [ObjectIdentifier: Int]
     ) -> JoinTable {
         let own = "\(relationship.entityName)_\(relationship.name)"
         var other: String?
@@ -126,7 +126,7 @@ extension Model {
         return table
     }
 
-    private static func ownsJoinTable(_ relationship: Relationship) -> Bool {
+    private static func ownsJoinTable(_ relationship: ResolvedRelationship) -> Bool {
         guard case .joinTable(let table) = relationship.storage else { return false }
         return table.name == "\(relationship.entityName)_\(relationship.name)"
     }

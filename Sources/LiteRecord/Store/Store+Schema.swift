@@ -10,7 +10,7 @@ extension EntityDescription {
     /// in any order (https://sqlite.org/foreignkeys.html#fk_deferred). Delete
     /// rules run in the context, not in the schema, so that changing one
     /// changes no table.
-    func foreignKeyDefinition(_ relationship: Relationship) -> String {
+    func foreignKeyDefinition(_ relationship: ResolvedRelationship) -> String {
         "\(Connection.quote(relationship.name)) INTEGER REFERENCES \(Connection.quote(relationship.destinationName))"
             + "(\(Connection.quote(Model.primaryKeyColumn))) DEFERRABLE INITIALLY DEFERRED"
     }

@@ -1,6 +1,6 @@
 /// A relationship as the model resolved it: where its inverse is and how it
 /// is stored. Built once at setup from the entities' ``RelationshipDescription``s.
-struct Relationship: Sendable {
+struct ResolvedRelationship: Sendable {
     /// How a relationship is kept in the store.
     enum Storage: Sendable, Equatable {
         /// A to-one: a column of the source table holding the destination's row id.
