@@ -102,6 +102,57 @@ import Testing
         #expect(try DRItem.count(in: stack.newContext()) == 0)
     }
 
+    @Test func deleteAllAppliesCascadeAndNullifyInOneTransaction() throws {
+        _ = try seedAuthor(books: 3)
+        let bob = RAuthor("Bob")
+        context.insert(bob)
+        let kept = RBook("kept")
+        kept.author = bob
+        let tag = RTag("t")
+        kept.tags = [tag]
+        try context.save()
+        var committed: ChangeSet?
+        context.didSave = { committed = $0 }
+        let (count, statements) = try stack.recordingSQL {
+            try RAuthor.deleteAll(matching: #Predicate<RAuthor> { $0.name == "Ann" }, in: context)
+        }
+        #expect(count == 1)
+        #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1)
+        #expect(committed?.deleted.count == 4)
+        #expect(try RBook.count(in: context) == 1)
+        #expect(kept.author === bob)
+        // The cascade takes Bob's book and its join rows; the tag stays.
+        try RAuthor.truncateAll(in: context)
+        #expect(try RBook.count(in: context) == 0)
+        #expect(try RTag.findAll(in: context).first?.books.isEmpty == true)
+        #expect(kept.context == nil)
+    }
+
+    @Test func truncateAllNullifiesForeignKeysInsteadOfFailingAtTheCommit() throws {
+        let owner = DROwner()
+        context.insert(owner)
+        let pet = DRPet()
+        pet.owner = owner
+        try context.save()
+        #expect(try DROwner.truncateAll(in: context) == 1)
+        #expect(pet.owner == nil)
+        let fresh = stack.newContext()
+        #expect(try DRPet.findAll(in: fresh).first?.owner == nil)
+    }
+
+    @Test func deleteAllRefusesADenyViolationAndLeavesTheStoreAlone() throws {
+        let shelf = DRShelf()
+        context.insert(shelf)
+        shelf.items = [DRItem()]
+        try context.save()
+        let error = expectError(.validationFailed) { try DRShelf.truncateAll(in: context) }
+        #expect(error?.message.contains("Shelf.items has the delete rule .deny") == true)
+        #expect(try DRShelf.count(in: context) == 1)
+        // Deleting the items first, then the shelves, works.
+        try DRItem.truncateAll(in: context)
+        #expect(try DRShelf.truncateAll(in: context) == 1)
+    }
+
     @Test func deletingANewObjectDropsItAndItsCascade() throws {
         let author = RAuthor("New")
         context.insert(author)

@@ -292,6 +292,9 @@ extension RecordContext {
     /// rows deleted.
     func deleteAll<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
         let entity = try entity(for: T.self)
+        if store.model.hasRelationships, store.model.isRelated(entity) {
+            return try deleteAllApplyingRules(entity, whereSQL: whereSQL, arguments: arguments)
+        }
         var sql = "DELETE FROM \(entity.quotedTable)"
         if let whereSQL { sql += " WHERE \(whereSQL)" }
         sql += " RETURNING \(Connection.quote(Model.primaryKeyColumn))"

@@ -1,4 +1,10 @@
 extension Model {
+    /// Whether `entity` has relationships or is the destination of one.
+    func isRelated(_ entity: EntityDescription) -> Bool {
+        entity.hasRelationships
+            || entities.contains { $0.relationships.contains { $0.destinationName == entity.name } }
+    }
+
     /// Finds each relationship's destination, inverse and storage, or throws
     /// `.invalidModel` saying what is inconsistent.
     static func resolveRelationships(
