@@ -15,7 +15,10 @@ extension Model {
         for entityIndex in entities.indices {
             for index in entities[entityIndex].relationships.indices {
                 let relationship = entities[entityIndex].relationships[index]
-                guard let destinationIndex = byType[ObjectIdentifier(relationship.destination)] else {
+                // By type, else by name: two versions of a class may share an entity name.
+                guard let destinationIndex = byType[ObjectIdentifier(relationship.destination)]
+                    ?? entities.firstIndex(where: { $0.name == relationship.destinationName })
+                else {
                     throw LiteRecordError(
                         .invalidModel,
                         "\(relationship.qualifiedName) points at \(relationship.destinationName), which is not an entity of the model; add \(relationship.destination).self to the entities given to setup")
@@ -23,6 +26,7 @@ extension Model {
                 let inverse = try inverseIndex(
                     of: entities[entityIndex].type, relationship: index,
                     in: entities[destinationIndex].type)
+                entities[entityIndex].relationships[index].destination = entities[destinationIndex].type
                 entities[entityIndex].relationships[index].inverseIndex = inverse
                 if let inverse {
                     let other = entities[destinationIndex].relationships[inverse]
@@ -62,7 +66,7 @@ extension Model {
         let candidates = destination.relationships
         let qualified = "\(type.entityName).\(description.name)"
         func pointsBack(_ other: RelationshipDescription) -> Bool {
-            ObjectIdentifier(other.destination) == ObjectIdentifier(type)
+            ObjectIdentifier(other.destination) == ObjectIdentifier(type) || other.destination.entityName == type.entityName
         }
         if let name = description.inverse {
             guard let found = candidates.firstIndex(where: { $0.name == name }) else {
@@ -97,7 +101,8 @@ extension Model {
         // Relationships of this entity to the destination that also lack a
         // named inverse: inferring is only safe when each side has one.
         let ownUnnamed = type.relationships.indices.filter { position in
-            ObjectIdentifier(type.relationships[position].destination) == ObjectIdentifier(destination)
+            (ObjectIdentifier(type.relationships[position].destination) == ObjectIdentifier(destination)
+                || type.relationships[position].destination.entityName == destination.entityName)
                 && type.relationships[position].inverse == nil
                 && !candidates.contains { $0.inverse == type.relationships[position].name && pointsBack($0) }
         }

@@ -15,7 +15,8 @@ struct ResolvedRelationship: Sendable {
     let index: Int
     let name: String
     let entityName: String
-    let destination: any Entity.Type
+    /// The model's entity type at the other end (found by type, else by name).
+    var destination: any Entity.Type
     let destinationName: String
     let isToMany: Bool
     let deleteRule: RelationshipDescription.DeleteRule
