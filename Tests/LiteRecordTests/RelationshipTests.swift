@@ -181,4 +181,41 @@ import Testing
         #expect(copy.books.count == 2)
         #expect(copy.books.allSatisfy { $0.author === copy })
     }
+
+    @Test func aChildContextPushesRelationshipsIntoItsParent() throws {
+        let ann = try seed("Ann", books: 1)
+        let bob = try seed("Bob", books: 0)
+        let child = context.makeChildContext()
+        let childBob = try #require(bob.inContext(child))
+        let childBook = try #require(ann.books.first?.inContext(child))
+        childBook.author = childBob
+        let fresh = RBook("New")
+        fresh.author = childBob
+        fresh.tags = [RTag("new tag")]
+        try child.save()
+        // The parent holds the links, unsaved, with its inverses up to date.
+        #expect(ann.books.isEmpty)
+        #expect(Set(bob.books.map(\.title)) == ["Ann 0", "New"])
+        #expect(bob.books.first { $0.title == "New" }?.tags.map(\.label) == ["new tag"])
+        try context.save()
+        let reread = stack.newContext()
+        let stored = try #require(try RAuthor.findFirst(byAttribute: "name", withValue: "Bob", in: reread))
+        #expect(Set(stored.books.map(\.title)) == ["Ann 0", "New"])
+    }
+
+    @MainActor @Test func aBackgroundWriteRefreshesTheMainContextsRelationships() async throws {
+        let main = stack.mainContext
+        let ann = RAuthor("Ann")
+        main.insert(ann)
+        try main.save()
+        #expect(ann.books.isEmpty)
+        let id = try #require(ann.recordID)
+        try await stack.write { context in
+            let author = try #require(try context.object(with: id, as: RAuthor.self))
+            let book = RBook("Written elsewhere")
+            book.author = author
+        }
+        #expect(ann.books.map(\.title) == ["Written elsewhere"])
+        #expect(ann.books.first?.author === ann)
+    }
 }
