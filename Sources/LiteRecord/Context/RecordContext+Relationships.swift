@@ -83,7 +83,7 @@ extension RecordContext {
     /// `stored` (what the store relates to `object`) with this context's
     /// unsaved changes applied: objects whose to-one was pointed elsewhere
     /// leave, objects pointed at `object` join, as do pending links.
-    private func overlay(_ stored: [any Entity], of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
+    func overlay(_ stored: [any Entity], of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
         var result = stored
         switch relationship.storage {
         case .inverseForeignKey:

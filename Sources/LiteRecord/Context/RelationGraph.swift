@@ -115,7 +115,7 @@ enum RelationGraph {
     /// by the context's next save.
     static func admit(_ value: any Entity, to object: any Entity, _ index: Int) -> Bool {
         let (state, other) = (object.recordState, value.recordState)
-        let name = "\(type(of: object).entityName).\(info(object, index)?.name ?? "relationship \(index)")"
+        var name: String { "\(type(of: object).entityName).\(info(object, index)?.name ?? "relationship \(index)")" }
         if other.phase == .deleted || (other.phase == .managed && other.context == nil) {
             report("\(name) was given a \(type(of: value).entityName) object that is deleted", to: state.context ?? other.context)
             return false

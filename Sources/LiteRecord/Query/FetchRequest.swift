@@ -24,17 +24,29 @@ public struct FetchRequest<T: Entity>: Sendable {
     public var fetchLimit: Int?
     /// How many matching objects to skip first. Negative counts as 0.
     public var fetchOffset: Int
+    /// Relationships to load for every fetched object with the fetch: one
+    /// statement per to-one or to-many relationship (two for a many-to-many),
+    /// however many objects were fetched, instead of one per object on first
+    /// access.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Book>()
+    /// request.relationshipKeyPathsForPrefetching = [\.author]
+    /// ```
+    public var relationshipKeyPathsForPrefetching: [any PartialKeyPath<T> & Sendable]
 
     public init(
         predicate: Predicate<T>? = nil,
         sortBy: [SortDescriptor<T>] = [],
         fetchLimit: Int? = nil,
-        fetchOffset: Int = 0
+        fetchOffset: Int = 0,
+        relationshipKeyPathsForPrefetching: [any PartialKeyPath<T> & Sendable] = []
     ) {
         self.predicate = predicate
         self.sortBy = sortBy
         self.fetchLimit = fetchLimit
         self.fetchOffset = fetchOffset
+        self.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
     }
 
     /// The SQL below `SELECT … FROM <table>`.
