@@ -18,13 +18,14 @@ extension RecordContext {
     // MARK: Loading
 
     /// The object a to-one's row id names: the registered one, or read with
-    /// one statement. `nil` (with the error reported) when it cannot be read.
-    func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (object: (any Entity)?, Void)? {
+    /// one statement; `.some(nil)` when the record is gone or deleted, and
+    /// `nil` (with the error reported) when it cannot be read.
+    func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (any Entity)?? {
         if let registered = registeredObject(relationship.destination, rowID: rowID) {
-            return registered.recordState.phase == .deleted ? (nil, ()) : (registered, ())
+            return .some(registered.recordState.phase == .deleted ? nil : registered)
         }
         do {
-            return (try fetchOne(relationship.destination, rowID: rowID), ())
+            return .some(try fetchOne(relationship.destination, rowID: rowID))
         } catch {
             reportLoadFailure(relationship, error)
             return nil
@@ -35,7 +36,8 @@ extension RecordContext {
         try existingObject(with: RecordID(entityName: D.entityName, rowID: rowID), as: D.self)
     }
 
-    /// The stored row id of a to-one, for an object read without its columns.
+    /// The stored row id of a to-one, for an object read without its columns;
+    /// `nil` (with the error reported) when it cannot be read.
     func loadForeignKey(of object: any Entity, _ relationship: ResolvedRelationship) -> Int64?? {
         guard let rowID = object.recordState.rowID, case .foreignKey(let column) = relationship.storage else { return nil }
         let sql = "SELECT \(Connection.quote(column)) FROM \(Connection.quote(relationship.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"

@@ -165,7 +165,9 @@ extension RecordContext {
         try executeDeletes(plan.deletes, on: connection)
         try executeUpdates(plan.updates, on: connection, outcome: &outcome)
 
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int], entity: EntityDescription?)
+        // `toOnes` is a count, not the entity description: the tuple is copied
+        // once per object, and a struct of references would be retained each time.
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int], toOnes: Int)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
@@ -182,7 +184,7 @@ extension RecordContext {
                 let entity = try entity(for: type(of: object))
                 insert = (
                     try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    entity.canonicalTextAttributes, entity.toOneIndexes.isEmpty ? nil : entity)
+                    entity.canonicalTextAttributes, entity.toOneIndexes.count)
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
@@ -192,7 +194,8 @@ extension RecordContext {
             for index in insert.canonicalText {
                 try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
             }
-            if let entity = insert.entity {
+            if insert.toOnes > 0 {
+                let entity = try entity(for: type(of: object))
                 for column in insert.count..<entity.columnCount {
                     let value = foreignKeyValue(object, entity, column, &outcome)
                     try insert.statement.bind(value ?? .null, at: Int32(column + 1))
@@ -219,7 +222,7 @@ extension RecordContext {
         }
         /// A statement, the attributes it sets (in parameter order) and which of
         /// them store canonical text (as parameter offsets).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int], entity: EntityDescription?)
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int], attributeCount: Int)
         var statements: [Key: Update] = [:]
         var current: (key: Key, update: Update)?
         for update in updates {
@@ -238,14 +241,15 @@ extension RecordContext {
                 planned = (
                     try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
                     canonical.isEmpty ? [] : indexes.indices.filter { canonical.contains(indexes[$0]) },
-                    entity.toOneIndexes.isEmpty ? nil : entity)
+                    entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count)
                 statements[key] = planned
             }
             current = (key, planned)
             let (statement, indexes) = (planned.statement, planned.indexes)
             var parameter: Int32 = 1
             for index in indexes {
-                if let entity = planned.entity, index >= entity.attributes.count {
+                if index >= planned.attributeCount {
+                    let entity = try entity(for: type(of: update.object))
                     try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
                 } else {
                     try statement.bind(try encode(update.object, index), at: parameter)

@@ -60,9 +60,9 @@ enum RelationGraph {
                 return nil
             }
             guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
-            guard let loaded = context.loadToOne(relationship, rowID: rowID) else { return nil }
-            store(.toOne(loaded.object), in: object, index)
-            return loaded.object
+            guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
+            store(.toOne(loaded), in: object, index)
+            return loaded
         case .unloaded:
             guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index),
                 let rowID = context.loadForeignKey(of: object, relationship)
