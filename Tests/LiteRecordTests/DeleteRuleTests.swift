@@ -153,6 +153,33 @@ import Testing
         #expect(try DRShelf.truncateAll(in: context) == 1)
     }
 
+    @Test func rollbackTakesACascadeBack() throws {
+        let ann = try seedAuthor(books: 2)
+        let books = ann.books
+        context.delete(ann)
+        #expect(context.deletedObjects.count == 3)
+        context.rollback()
+        #expect(context.deletedObjects.isEmpty)
+        #expect(!context.hasChanges)
+        #expect(ann.books.count == 2)
+        #expect(books.allSatisfy { $0.author === ann })
+    }
+
+    @Test func oneToOneKeepsBothSidesAndStealsFromThePreviousPartner() throws {
+        let (a, b, c) = (DRNode(), DRNode(), DRNode())
+        context.insert(a)
+        a.next = b
+        #expect(b.previous === a)
+        c.next = b
+        #expect(a.next == nil)
+        #expect(b.previous === c)
+        try context.save()
+        let fresh = stack.newContext()
+        let stored = try DRNode.findAll(in: fresh)
+        #expect(stored.filter { $0.next != nil }.count == 1)
+        #expect(stored.filter { $0.previous != nil }.count == 1)
+    }
+
     @Test func deletingANewObjectDropsItAndItsCascade() throws {
         let author = RAuthor("New")
         context.insert(author)
@@ -235,6 +262,10 @@ final class DRNode: Entity, DefaultInitializable {
     var next: DRNode? {
         get { relatedObject(at: 0) }
         set { setRelatedObject(newValue, at: 0) }
+    }
+    var previous: DRNode? {
+        get { relatedObject(at: 1) }
+        set { setRelatedObject(newValue, at: 1) }
     }
     init() {}
     init(row: Row) throws {}

@@ -371,10 +371,11 @@ extension RecordContext {
     /// ```
     public func rollback() {
         pendingJoins.removeAll()
-        if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }
+        // Every loaded to-many may hold unsaved links: read them again.
+        if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }
         let changed = collectUpdated() + untracked.values.filter { isChangedUntracked($0) }
         clearChangeLists()
         pendingErrors.removeAll()
