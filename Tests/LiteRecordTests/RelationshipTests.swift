@@ -218,4 +218,22 @@ import Testing
         #expect(ann.books.map(\.title) == ["Written elsewhere"])
         #expect(ann.books.first?.author === ann)
     }
+
+    @MainActor @Test func aBackgroundLinkChangeReachesTheMainContext() async throws {
+        let main = stack.mainContext
+        let book = RBook("Dune")
+        main.insert(book)
+        let classic = RTag("classic")
+        book.tags = [RTag("scifi")]
+        main.insert(classic)
+        try main.save()
+        let (id, tagID) = (try #require(book.recordID), try #require(classic.recordID))
+        #expect(book.tags.count == 1)
+        // Only a link changes: no row of Book or Tag is written.
+        try await stack.write { context in
+            let copy = try #require(try context.object(with: id, as: RBook.self))
+            copy.tags.append(try #require(try context.object(with: tagID, as: RTag.self)))
+        }
+        #expect(Set(book.tags.map(\.label)) == ["scifi", "classic"])
+    }
 }

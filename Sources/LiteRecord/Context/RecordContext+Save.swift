@@ -89,6 +89,8 @@ extension RecordContext {
         /// To-one columns that named an object not inserted yet when their row
         /// was written: set once every insert ran.
         var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
+        /// Records whose many-to-many links changed, reported as updated.
+        var relinked: [RecordID] = []
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
@@ -208,7 +210,7 @@ extension RecordContext {
         }
         if relationships {
             try writeDeferredForeignKeys(outcome, on: connection)
-            try writeJoins(plan, outcome, on: connection)
+            outcome.relinked = try writeJoins(plan, outcome, on: connection)
         }
         return outcome
     }
@@ -294,10 +296,15 @@ extension RecordContext {
 
     /// The records a plan's statements wrote.
     private func changeSet(_ plan: SavePlan, _ outcome: SaveOutcome) -> ChangeSet {
-        ChangeSet(
+        var changes = ChangeSet(
             inserted: Self.recordIDs(zip(plan.inserts, outcome.insertedRowIDs).lazy.map { ($0, $1) }),
             updated: Self.recordIDs(plan.updates.lazy.map { ($0.object, $0.rowID) }),
             deleted: Self.recordIDs(plan.deletes.lazy.map { ($0.object, $0.rowID) }))
+        if !outcome.relinked.isEmpty {
+            var listed = Set(changes.inserted + changes.updated + changes.deleted)
+            for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
+        }
+        return changes
     }
 
     /// The ids of saved objects, asking each entity for its name once per run

@@ -132,8 +132,10 @@ extension RecordContext {
     }
 
     /// Adds and removes the many-to-many links recorded since the last save.
-    func writeJoins(_ plan: SavePlan, _ outcome: SaveOutcome, on connection: Connection) throws {
-        guard !pendingJoins.isEmpty else { return }
+    /// Returns the records on both ends, for the change set.
+    func writeJoins(_ plan: SavePlan, _ outcome: SaveOutcome, on connection: Connection) throws -> [RecordID] {
+        guard !pendingJoins.isEmpty else { return [] }
+        var relinked: [RecordID] = []
         func rowID(_ object: any Entity) -> Int64? {
             guard object.recordState.phase != .deleted else { return nil }
             return outcome.newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
@@ -149,7 +151,10 @@ extension RecordContext {
             try statement.bind(.integer(source), at: 1)
             try statement.bind(.integer(destination), at: 2)
             try statement.run()
+            relinked.append(RecordID(entityName: table.sourceTable, rowID: source))
+            relinked.append(RecordID(entityName: table.destinationTable, rowID: destination))
         }
+        return relinked
     }
 
     // MARK: Delete rules
