@@ -70,6 +70,26 @@ import Testing
         try stack.close()
     }
 
+    @Test func inspectionShowsTheColumnsAndJoinTablesPlainly() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("library.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: relationshipEntities)
+        let context = stack.newContext()
+        let book = RBook("Dune")
+        context.insert(book)
+        book.author = RAuthor("Ann")
+        book.tags = [RTag("scifi")]
+        try context.save()
+        try stack.close()
+        let inspection = try StoreInspection(storeAt: url)
+        let tables = Dictionary(uniqueKeysWithValues: inspection.tables.map { ($0.name, $0) })
+        #expect(tables["Book"]?.columns.map(\.name) == ["Z_PK", "title", "author"])
+        #expect(tables["Book"]?.indexes == ["literecord_index:Book.author"])
+        #expect(tables["Book_tags"]?.columns.map(\.name) == ["Book", "Tag"])
+        #expect(tables["Book_tags"]?.rowCount == 1)
+        #expect(try StoreCheck(storeAt: url).isHealthy)
+    }
+
     @Test func inconsistentRelationshipsAreInvalidModels() throws {
         let cases: [([any Entity.Type], String)] = [
             ([InverseMismatchA.self, InverseMismatchB.self], "points at InverseMismatchB, not at InverseMismatchA"),
