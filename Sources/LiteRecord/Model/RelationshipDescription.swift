@@ -42,6 +42,7 @@ public struct RelationshipDescription: Sendable, CustomStringConvertible {
     /// to let the model infer it (the one relationship of the destination that
     /// points back at this entity, when there is exactly one).
     public let inverse: String?
+    /// What deleting an object does to the objects this relationship relates it to.
     public let deleteRule: DeleteRule
     /// The relationship's name in the previous model version, for a rename.
     public let originalName: String?
@@ -50,7 +51,15 @@ public struct RelationshipDescription: Sendable, CustomStringConvertible {
     /// For a to-many: the most objects a save accepts.
     public let maximumCount: Int?
 
-    /// A to-one relationship.
+    /// A to-one relationship, stored as a column named `name`.
+    ///
+    /// ```swift
+    /// RelationshipDescription("author", toOne: Author.self, inverse: "books")
+    /// ```
+    ///
+    /// Mistakes (a destination missing from the model, an inverse that does
+    /// not point back) are found when the model is built: setup throws
+    /// `.invalidModel`.
     public init(
         _ name: String, toOne destination: any Entity.Type, inverse: String? = nil,
         deleteRule: DeleteRule = .nullify, originalName: String? = nil
@@ -65,7 +74,14 @@ public struct RelationshipDescription: Sendable, CustomStringConvertible {
         self.maximumCount = nil
     }
 
-    /// A to-many relationship.
+    /// A to-many relationship: the inverse's column when the inverse is a
+    /// to-one, a join table otherwise.
+    ///
+    /// ```swift
+    /// RelationshipDescription("books", toMany: Book.self, inverse: "author", deleteRule: .cascade)
+    /// ```
+    ///
+    /// Mistakes are found when the model is built, as for ``init(_:toOne:inverse:deleteRule:originalName:)``.
     public init(
         _ name: String, toMany destination: any Entity.Type, inverse: String? = nil,
         deleteRule: DeleteRule = .nullify, originalName: String? = nil,
@@ -81,6 +97,7 @@ public struct RelationshipDescription: Sendable, CustomStringConvertible {
         self.maximumCount = maximumCount
     }
 
+    /// `author -> Author?` or `books -> [Book]`.
     public var description: String {
         "\(name) -> \(isToMany ? "[\(destination.entityName)]" : "\(destination.entityName)?")"
     }
