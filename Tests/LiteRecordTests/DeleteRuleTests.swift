@@ -153,6 +153,27 @@ import Testing
         #expect(try DRShelf.truncateAll(in: context) == 1)
     }
 
+    @Test func cascadingThroughPrefetchedBooksReadsNoMoreRows() throws {
+        let tag = RTag("shared")
+        context.insert(tag)
+        for index in 0..<50 {
+            let author = RAuthor("A\(index)")
+            context.insert(author)
+            for number in 0..<3 { RBook("B\(index).\(number)").author = author }
+            author.books[0].tags = [tag]
+        }
+        try context.save()
+        let fresh = stack.newContext()
+        let authors = try fresh.fetch(FetchRequest<RAuthor>(relationshipKeyPathsForPrefetching: [\RAuthor.books]))
+        // The books' many-to-many needs no reading: its rows go with the books.
+        let (_, reads) = stack.recordingSQL { for author in authors { fresh.delete(author) } }
+        #expect(reads.isEmpty)
+        #expect(fresh.deletedObjects.count == 200)
+        let (_, writes) = try stack.recordingSQL { try fresh.save() }
+        #expect(writes.count == 4)  // BEGIN, the books, the authors, COMMIT
+        #expect(try RTag.findAll(in: fresh).first?.books.isEmpty == true)
+    }
+
     @Test func rollbackTakesACascadeBack() throws {
         let ann = try seedAuthor(books: 2)
         let books = ann.books

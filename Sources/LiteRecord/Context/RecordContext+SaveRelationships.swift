@@ -159,6 +159,27 @@ extension RecordContext {
 
     // MARK: Delete rules
 
+    /// The objects a delete rule must visit: all related objects (loaded if
+    /// needed) for a cascade, and for a nullify whose other side holds the
+    /// foreign key; otherwise only those in memory, since the store needs
+    /// nothing (join rows go with the record) and a to-many drops deleted
+    /// objects when read.
+    private func objectsTouched(by object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
+        let rule = relationship.deleteRule
+        let holdsKey: Bool
+        switch relationship.storage {
+        case .inverseForeignKey: holdsKey = true
+        case .foreignKey: holdsKey = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+        case .joinTable: holdsKey = false
+        }
+        if rule == .cascade || (rule == .nullify && holdsKey) { return relatedObjects(object, relationship) }
+        if relationship.isToMany {
+            if case .toMany(let values) = RelationGraph.slot(object, relationship.index) { return values }
+            return []
+        }
+        return RelationGraph.toOneInMemory(object, relationship.index).map { [$0] } ?? []
+    }
+
     /// Deletes `root` and applies the delete rules of it and of every object a
     /// cascade deletes in turn; each object is visited once, so cycles of
     /// cascades end. New objects are dropped once the rules ran, while they
@@ -186,10 +207,7 @@ extension RecordContext {
             guard let entity = model.entity(for: type(of: next)), entity.hasRelationships else { continue }
             for relationship in entity.relationships {
                 let rule = relationship.deleteRule
-                // A to-one is always let go of in memory; a to-many only for
-                // the rules that touch the related objects.
-                guard rule == .cascade || rule == .nullify || !relationship.isToMany else { continue }
-                for other in relatedObjects(next, relationship) {
+                for other in objectsTouched(by: next, relationship) {
                     if rule == .cascade {
                         if doom(other) { work.append(other) }
                         continue

@@ -78,7 +78,13 @@ enum RelationGraph {
     static func toMany(_ object: any Entity, _ index: Int) -> [any Entity] {
         switch slot(object, index) {
         case .toMany(let values):
-            return values
+            // Objects deleted (or gone) since the list was loaded leave it now.
+            guard let owner = object.recordState.owner,
+                values.contains(where: { $0.recordState.phase == .deleted || $0.recordState.owner != owner })
+            else { return values }
+            let kept = values.filter { $0.recordState.phase != .deleted && $0.recordState.owner == owner }
+            store(.toMany(kept), in: object, index)
+            return kept
         case .toOne, .fault:
             return []
         case .unloaded:
