@@ -38,6 +38,18 @@ enum EntityDiagnostic: DiagnosticMessage {
     case transientOnComputedProperty(name: String)
     case transientNeedsDefault(name: String)
 
+    // @Relationship
+    case relationshipNeedsType(name: String)
+    case toOneNotOptional(name: String, type: String)
+    case relationshipType(name: String, type: String)
+    case relationshipDefault(name: String, empty: String)
+    case invalidDeleteRule(text: String)
+    case invalidInverse(text: String)
+    case inverseTypeMismatch(name: String, inverse: String, destination: String)
+    case countOnToOne(name: String, label: String)
+    case invalidCount(label: String)
+    case selfInverse(name: String)
+
     static let reservedColumnList = "z_pk, rowid, oid, _rowid_"
 
     var message: String {
@@ -98,6 +110,26 @@ enum EntityDiagnostic: DiagnosticMessage {
             "'@Transient' has no effect on the computed property '\(name)'"
         case .transientNeedsDefault(let name):
             "'@Transient' property '\(name)' needs a default value: objects read from the store start with it"
+        case .relationshipNeedsType(let name):
+            "relationship '\(name)' needs a type annotation: 'Destination?' for a to-one, '[Destination]' for a to-many"
+        case .toOneNotOptional(let name, let type):
+            "to-one relationship '\(name)' must be optional ('\(type)?'): a record may have no related object, and a new object starts without one"
+        case .relationshipType(let name, let type):
+            "relationship '\(name)' has type '\(type)'; a relationship is 'Destination?' (to-one) or '[Destination]' (to-many) of another '@Entity' class"
+        case .relationshipDefault(let name, let empty):
+            "relationship '\(name)' can only start empty ('\(empty)'); assign related objects after creating the object"
+        case .invalidDeleteRule(let text):
+            "'\(text)' is not a delete rule; write '.nullify', '.cascade', '.deny' or '.noAction'"
+        case .invalidInverse(let text):
+            "'\(text)' is not an inverse; write a key path to the destination's relationship, e.g. '\\Book.author'"
+        case .inverseTypeMismatch(let name, let inverse, let destination):
+            "the inverse '\(inverse)' of relationship '\(name)' must be a relationship of its destination '\(destination)'"
+        case .countOnToOne(let name, let label):
+            "'\(label):' applies to to-many relationships only, and '\(name)' is a to-one"
+        case .invalidCount(let label):
+            "'\(label):' must be an integer literal"
+        case .selfInverse(let name):
+            "relationship '\(name)' cannot be its own inverse; declare a second relationship for the other direction"
         }
     }
 
@@ -132,6 +164,16 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .invalidAttributeOption: id = "invalidAttributeOption"
         case .transientOnComputedProperty: id = "transientOnComputedProperty"
         case .transientNeedsDefault: id = "transientNeedsDefault"
+        case .relationshipNeedsType: id = "relationshipNeedsType"
+        case .toOneNotOptional: id = "toOneNotOptional"
+        case .relationshipType: id = "relationshipType"
+        case .relationshipDefault: id = "relationshipDefault"
+        case .invalidDeleteRule: id = "invalidDeleteRule"
+        case .invalidInverse: id = "invalidInverse"
+        case .inverseTypeMismatch: id = "inverseTypeMismatch"
+        case .countOnToOne: id = "countOnToOne"
+        case .invalidCount: id = "invalidCount"
+        case .selfInverse: id = "selfInverse"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

@@ -34,10 +34,15 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [AttributeSyntax] {
         guard let variable = member.as(VariableDeclSyntax.self), !variable.isStatic,
             variable.attributes.attribute(named: "_PersistedProperty") == nil,
+            variable.attributes.attribute(named: "_RelationshipProperty") == nil,
             let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return [] }
         let model = EntityModel(node: node, declaration: declaration)
-        guard !model.hasErrors, let index = model.properties.firstIndex(where: { $0.name == name }) else { return [] }
+        guard !model.hasErrors else { return [] }
+        if let index = model.relationships.firstIndex(where: { $0.propertyName == name }) {
+            return ["@_RelationshipProperty(index: \(raw: index))"]
+        }
+        guard let index = model.properties.firstIndex(where: { $0.name == name }) else { return [] }
         return ["@_PersistedProperty(index: \(raw: index))"]
     }
 
@@ -88,7 +93,51 @@ struct EntityMembers {
         result.append(encodeAttribute)
         result.append(decodeAttribute)
         result.append(attributeIndex)
+        if !model.relationships.isEmpty {
+            result.append(relationships)
+            result.append(relationshipIndex)
+            result.append(settleRelationships)
+        }
         return result
+    }
+
+    private var relationships: DeclSyntax {
+        let entries = model.relationships.map { relationship in
+            var arguments = [
+                relationship.name.quoted,
+                "\(relationship.isToMany ? "toMany" : "toOne"): \(relationship.destination).self",
+            ]
+            if let inverse = relationship.inverse { arguments.append("inverse: \(inverse.quoted)") }
+            if let rule = relationship.deleteRule { arguments.append("deleteRule: .\(rule)") }
+            if let originalName = relationship.originalName { arguments.append("originalName: \(originalName.quoted)") }
+            if let minimum = relationship.minimumCount { arguments.append("minimumCount: \(minimum)") }
+            if let maximum = relationship.maximumCount { arguments.append("maximumCount: \(maximum)") }
+            return "LiteRecord.RelationshipDescription(\n\(arguments.joined(separator: ",\n"))\n)"
+        }
+        let list = "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
+        return "\(raw: access)static let relationships: [LiteRecord.RelationshipDescription] = \(raw: list)"
+    }
+
+    private var relationshipIndex: DeclSyntax {
+        let cases = model.relationships.enumerated().map { index, relationship in
+            "case \\\(model.className).\(relationship.propertyName):\n\(index)\n"
+        }
+        return """
+            \(raw: access)static func relationshipIndex(for keyPath: PartialKeyPath<\(raw: model.className)>) -> Int? {
+            switch keyPath {
+            \(raw: cases.joined())default:
+            nil
+            }
+            }
+            """
+    }
+
+    /// Applies the values initializers left aside (see `RelationshipPropertyMacro`).
+    private var settleRelationships: DeclSyntax {
+        let lines = model.relationships.map { relationship in
+            "if \(relationship.storageName) != nil {\n_ = \(relationship.propertyName)\n}"
+        }
+        return "\(raw: access)func settleRelationships() {\n\(raw: lines.joined(separator: "\n"))\n}"
     }
 
     private var attributes: DeclSyntax {

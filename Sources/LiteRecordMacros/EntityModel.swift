@@ -30,6 +30,7 @@ struct EntityModel {
     var entityName = ""
     var originalName: String?
     var properties: [PersistedProperty] = []
+    var relationships: [RelationshipProperty] = []
     /// Every stored property, persisted or transient, starts with a value
     /// without an initializer assigning it.
     var allPropertiesHaveDefaults = true
@@ -180,7 +181,9 @@ struct EntityModel {
         }
         let name = identifier.identifier.text
         let columnName = name.withoutBackticks
-        if !Self.hasDefault(binding, in: variable) { allPropertiesHaveDefaults = false }
+        let relationship = variable.attributes.attribute(named: "Relationship")
+        // A relationship needs no value to start: it starts empty.
+        if relationship == nil, !Self.hasDefault(binding, in: variable) { allPropertiesHaveDefaults = false }
 
         if variable.isLet {
             diagnose(
@@ -210,6 +213,10 @@ struct EntityModel {
         }
         if Self.protocolMemberNames.contains(columnName) {
             diagnose(identifier, .protocolMemberName(name: columnName))
+            return
+        }
+        if let relationship {
+            analyseRelationship(variable, binding, identifier, relationship)
             return
         }
         guard let (type, inferred) = storedType(of: binding, in: variable, name: columnName) else { return }
@@ -281,12 +288,13 @@ struct EntityModel {
 
     private mutating func checkColumnNames() {
         var seen: [String: String] = [:]
-        for property in properties {
-            let key = property.columnName.lowercased()
+        let names = properties.map { ($0.columnName, $0.node) } + relationships.map { ($0.name, $0.node) }
+        for (name, node) in names {
+            let key = name.lowercased()
             if let other = seen[key] {
-                diagnose(property.node, .duplicateColumn(name: property.columnName, other: other))
+                diagnose(node, .duplicateColumn(name: name, other: other))
             } else {
-                seen[key] = property.columnName
+                seen[key] = name
             }
         }
     }
@@ -294,7 +302,7 @@ struct EntityModel {
     /// Each property's backing storage is `_name`; a member of that name
     /// would be redeclared by the expansion.
     private mutating func checkStorageNames(_ members: MemberBlockItemListSyntax) {
-        let storageNames = Set(properties.map(\.storageName))
+        let storageNames = Set(properties.map(\.storageName) + relationships.map(\.storageName))
         for member in members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             for binding in variable.bindings {
@@ -308,6 +316,10 @@ struct EntityModel {
     }
 
     // MARK: Reporting
+
+    mutating func report(_ node: some SyntaxProtocol, _ message: EntityDiagnostic, fixIt: FixIt? = nil) {
+        diagnose(node, message, fixIt: fixIt)
+    }
 
     private mutating func diagnose(_ node: some SyntaxProtocol, _ message: EntityDiagnostic, fixIt: FixIt? = nil) {
         diagnostics.append(Diagnostic(node: node, message: message, fixIts: fixIt.map { [$0] } ?? []))

@@ -8,5 +8,7 @@ struct LiteRecordMacrosPlugin: CompilerPlugin {
         PersistedPropertyMacro.self,
         AttributeMacro.self,
         TransientMacro.self,
+        RelationshipMacro.self,
+        RelationshipPropertyMacro.self,
     ]
 }

@@ -15,6 +15,8 @@ let entityMacros: [String: MacroSpec] = [
     "Attribute": MacroSpec(type: AttributeMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
     "_PersistedProperty": MacroSpec(type: PersistedPropertyMacro.self),
+    "Relationship": MacroSpec(type: RelationshipMacro.self),
+    "_RelationshipProperty": MacroSpec(type: RelationshipPropertyMacro.self),
 ]
 
 /// `assertMacroExpansion` reporting to Swift Testing: compares the whole

@@ -33,8 +33,17 @@ extension RecordContext {
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
         var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
+        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
+        let relationships = store.model.hasRelationships
         for object in changed {
-            let indexes = object.recordState.changes.indexes
+            var indexes = object.recordState.changes.indexes
+            if relationships {
+                // To-one columns follow the attributes; they are pushed as links.
+                let attributeCount = type(of: object).attributes.count
+                let toOnes = indexes.filter { $0 >= attributeCount }
+                indexes.removeAll { $0 >= attributeCount }
+                if !toOnes.isEmpty { relinked.append((object, try parentObject(for: object, in: parent), toOnes)) }
+            }
             guard !indexes.isEmpty else { continue }
             updates.append((object, try parentObject(for: object, in: parent), indexes))
         }
@@ -66,6 +75,8 @@ extension RecordContext {
             unregister(object)
         }
         clearChangeLists()
+        let joins = pendingJoins
+        pendingJoins.removeAll()
         for (child, copy) in copies {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far
@@ -78,6 +89,53 @@ extension RecordContext {
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
         }
         inserted.removeAll()
+        if relationships {
+            pushRelationships(
+                copies: copies, relinked: relinked, joins: joins, to: parent,
+                counterparts: Dictionary(copies.map { (ObjectIdentifier($0.child), $0.parent) }, uniquingKeysWith: { a, _ in a }))
+        }
+    }
+
+    /// Makes the parent's objects related as this child's are: the to-ones of
+    /// new and re-linked objects, and the many-to-many links added or removed.
+    /// The parent keeps its own inverses up to date as it takes them.
+    private func pushRelationships(
+        copies: [(child: any Entity, parent: any Entity)],
+        relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])],
+        joins: [JoinKey: PendingJoin], to parent: RecordContext, counterparts: [ObjectIdentifier: any Entity]
+    ) {
+        func counterpart(_ object: any Entity) -> (any Entity)? {
+            if let copy = counterparts[ObjectIdentifier(object)] { return copy }
+            return try? parentObject(for: object, in: parent)
+        }
+        func pushToOne(_ child: any Entity, _ target: any Entity, _ index: Int) {
+            guard case .toOne(let value) = RelationGraph.slot(child, index) else { return }
+            RelationGraph.setToOne(target, index, value.flatMap(counterpart))
+        }
+        for (child, copy) in copies {
+            guard let entity = model.entity(for: type(of: child)) else { continue }
+            for index in entity.toOneIndexes { pushToOne(child, copy, index) }
+        }
+        for (child, target, columns) in relinked {
+            guard let entity = model.entity(for: type(of: child)) else { continue }
+            for column in columns { pushToOne(child, target, entity.toOne(atColumn: column).index) }
+        }
+        for join in joins.values {
+            guard let source = counterpart(join.source), let destination = counterpart(join.destination),
+                let entity = model.entity(for: type(of: source)),
+                let relationship = entity.relationships.first(where: {
+                    if case .joinTable(let table) = $0.storage { return table.name == join.table.name && $0.ownsJoinTable }
+                    return false
+                })
+            else { continue }
+            var current = RelationGraph.toMany(source, relationship.index)
+            if join.linked {
+                if !current.contains(where: { $0 === destination }) { current.append(destination) }
+            } else {
+                current.removeAll { $0 === destination }
+            }
+            RelationGraph.setToMany(source, relationship.index, current)
+        }
     }
 
     private func validateForPush(_ object: any Entity) throws(LiteRecordError) {
@@ -132,7 +190,7 @@ extension RecordContext {
     private func copyAttributes(_ indexes: [Int], from source: any Entity, to target: any Entity) throws {
         let entity = try entity(for: type(of: source))
         let row = Row(values: encodedValues(source), entity: entity)
-        for index in indexes {
+        for index in indexes where index < entity.attributes.count {
             try target.decodeAttribute(at: index, from: row)
             target.didChangeAttributeOpened(index)
         }

@@ -50,6 +50,7 @@ extension RecordContext {
             // these objects before, no row can be one it holds.
             let mayHoldRows = table.count > 0
             let attributeCount = entity.attributes.count
+            let foreignKeys = entity.toOneIndexes.isEmpty ? nil : entity
             // Collected as AnyObject and typed once at the end: appending to a
             // [T] in this unspecialized code looks up [T]'s metadata per row.
             var objects: [AnyObject] = []
@@ -57,6 +58,9 @@ extension RecordContext {
                 if let object = try materialize(
                     T.self, statement: statement, attributeCount: attributeCount, table: table, lookUp: mayHoldRows)
                 {
+                    if let foreignKeys {
+                        applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), foreignKeys)
+                    }
                     objects.append(object)
                 }
             }
@@ -188,6 +192,31 @@ extension RecordContext {
             if !T.tracksChanges {
                 object.recordState.snapshot = entity.attributes.indices.map { row.value(at: $0) }
             }
+            if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
+        }
+    }
+
+    /// Records the to-one row ids of a row just read, except for to-ones
+    /// changed in memory; a loaded to-one that still names the same row stays
+    /// loaded. `resettingToMany` also forgets loaded to-manys, so that they
+    /// are read again (after a rollback or a merge).
+    func applyForeignKeys(_ object: any Entity, _ row: Row, _ entity: EntityDescription, resettingToMany: Bool = false) {
+        let state = object.recordState
+        for (position, index) in entity.toOneIndexes.enumerated() {
+            let column = entity.attributes.count + position
+            if state.changes.contains(column) { continue }
+            var rowID: Int64?
+            if case .integer(let value) = row.value(at: column) { rowID = value }
+            if case .toOne(let current) = RelationGraph.slot(object, index), current?.recordState.rowID == rowID,
+                (current == nil) == (rowID == nil)
+            {
+                continue
+            }
+            RelationGraph.store(.fault(rowID), in: object, index)
+        }
+        guard resettingToMany else { return }
+        for relationship in entity.relationships where relationship.isToMany {
+            RelationGraph.store(.unloaded, in: object, relationship.index)
         }
     }
 
@@ -263,6 +292,9 @@ extension RecordContext {
     /// rows deleted.
     func deleteAll<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
         let entity = try entity(for: T.self)
+        if store.model.hasRelationships, store.model.isRelated(entity) {
+            return try deleteAllApplyingRules(entity, whereSQL: whereSQL, arguments: arguments)
+        }
         var sql = "DELETE FROM \(entity.quotedTable)"
         if let whereSQL { sql += " WHERE \(whereSQL)" }
         sql += " RETURNING \(Connection.quote(Model.primaryKeyColumn))"

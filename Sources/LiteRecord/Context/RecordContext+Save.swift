@@ -83,6 +83,14 @@ extension RecordContext {
     /// What the transaction produced: the row ids of the inserted objects.
     struct SaveOutcome {
         var insertedRowIDs: [Int64] = []
+        /// For models with relationships: the row ids of the inserted objects
+        /// by object, so that foreign keys can name them.
+        var newRowIDs: [ObjectIdentifier: Int64] = [:]
+        /// To-one columns that named an object not inserted yet when their row
+        /// was written: set once every insert ran.
+        var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
+        /// Records whose many-to-many links changed, reported as updated.
+        var relinked: [RecordID] = []
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
@@ -114,7 +122,12 @@ extension RecordContext {
         }
         PlannedRow.sortInTableOrder(&updates)
         PlannedRow.sortInTableOrder(&deletes)
-        let plan = SavePlan(inserts: inserted, updates: updates, deletes: deletes)
+        var inserts = inserted
+        if store.model.hasRelationships {
+            try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
+            inserts = insertionOrder(inserts)
+        }
+        let plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
@@ -150,10 +163,14 @@ extension RecordContext {
     /// entity (or per set of changed columns), not once per object.
     private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
         var outcome = SaveOutcome()
+        let relationships = store.model.hasRelationships
         try executeDeletes(plan.deletes, on: connection)
-        try executeUpdates(plan.updates, on: connection)
+        try executeUpdates(plan.updates, on: connection, outcome: &outcome)
 
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?)
+        // The tuple is copied once per object, so it holds no more references
+        // than it must: `toOnes` is a count, not the entity description, and
+        // `canonicalText` is nil rather than empty.
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
@@ -168,11 +185,10 @@ extension RecordContext {
                 insert.statement.rewind()
             } else {
                 let entity = try entity(for: type(of: object))
-                // nil rather than empty: copying the tuple per object then costs no retain.
                 let canonical = entity.canonicalTextAttributes
                 insert = (
                     try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    canonical.isEmpty ? nil : canonical)
+                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count)
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
@@ -184,53 +200,73 @@ extension RecordContext {
                     try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
                 }
             }
+            if insert.toOnes > 0 {
+                let entity = try entity(for: type(of: object))
+                for column in insert.count..<entity.columnCount {
+                    let value = foreignKeyValue(object, entity, column, &outcome)
+                    try insert.statement.bind(value ?? .null, at: Int32(column + 1))
+                }
+            }
             try insert.statement.run()
-            outcome.insertedRowIDs.append(connection.lastInsertedRowID)
+            let rowID = connection.lastInsertedRowID
+            outcome.insertedRowIDs.append(rowID)
+            if relationships { outcome.newRowIDs[ObjectIdentifier(object)] = rowID }
+        }
+        if relationships {
+            try writeDeferredForeignKeys(outcome, on: connection)
+            outcome.relinked = try writeJoins(plan, outcome, on: connection)
         }
         return outcome
     }
 
     /// One `UPDATE` per object, writing only its changed columns. Objects that
     /// changed the same columns of the same entity share a statement.
-    private func executeUpdates(_ updates: [PlannedRow], on connection: Connection) throws {
+    private func executeUpdates(_ updates: [PlannedRow], on connection: Connection, outcome: inout SaveOutcome) throws {
         struct Key: Hashable {
             let entity: ObjectIdentifier
             let changes: AttributeMask
         }
-        /// A statement, the attributes it sets (in parameter order) and which of
-        /// them store canonical text (as parameter offsets; nil for none, so
-        /// that copying the tuple per object costs no retain).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?)
+        /// A statement, the columns it sets (in parameter order), which of them
+        /// store canonical text (as parameter offsets; nil for none, so that
+        /// copying the tuple per object costs no retain), and the first column
+        /// that is a to-one's foreign key (`Int.max` for none).
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
         var statements: [Key: Update] = [:]
-        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?)?
+        var current: (key: Key, update: Update)?
         for update in updates {
             let key = Key(entity: update.entity, changes: update.changes)
-            let statement: Statement
-            let indexes: [Int]
-            let canonicalText: [Int]?
+            let planned: Update
             if let current, current.key == key {
-                (statement, indexes, canonicalText) = (current.statement, current.indexes, current.canonicalText)
-                statement.rewind()
+                planned = current.update
+                planned.statement.rewind()
             } else if let cached = statements[key] {
-                (statement, indexes, canonicalText) = cached
-                statement.rewind()
+                planned = cached
+                planned.statement.rewind()
             } else {
-                indexes = update.changes.indexes
+                let indexes = update.changes.indexes
                 let entity = try entity(for: type(of: update.object))
                 let canonical = entity.canonicalTextAttributes
                 let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
-                canonicalText = offsets.isEmpty ? nil : offsets
-                statement = try connection.cachedStatement(entity.updateSQL(indexes))
-                statements[key] = (statement, indexes, canonicalText)
+                planned = (
+                    try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
+                    offsets.isEmpty ? nil : offsets,
+                    entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count)
+                statements[key] = planned
             }
-            current = (key, statement, indexes, canonicalText)
+            current = (key, planned)
+            let (statement, indexes) = (planned.statement, planned.indexes)
             var parameter: Int32 = 1
             for index in indexes {
-                try statement.bind(try encode(update.object, index), at: parameter)
+                if index >= planned.attributeCount {
+                    let entity = try entity(for: type(of: update.object))
+                    try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
+                } else {
+                    try statement.bind(try encode(update.object, index), at: parameter)
+                }
                 parameter += 1
             }
-            if let canonicalText {
-                for offset in canonicalText {
+            if let canonical = planned.canonicalText {
+                for offset in canonical {
                     try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
                 }
             }
@@ -269,10 +305,15 @@ extension RecordContext {
 
     /// The records a plan's statements wrote.
     private func changeSet(_ plan: SavePlan, _ outcome: SaveOutcome) -> ChangeSet {
-        ChangeSet(
+        var changes = ChangeSet(
             inserted: Self.recordIDs(zip(plan.inserts, outcome.insertedRowIDs).lazy.map { ($0, $1) }),
             updated: Self.recordIDs(plan.updates.lazy.map { ($0.object, $0.rowID) }),
             deleted: Self.recordIDs(plan.deletes.lazy.map { ($0.object, $0.rowID) }))
+        if !outcome.relinked.isEmpty {
+            var listed = Set(changes.inserted + changes.updated + changes.deleted)
+            for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
+        }
+        return changes
     }
 
     /// The ids of saved objects, asking each entity for its name once per run
@@ -307,6 +348,7 @@ extension RecordContext {
             registerInserted(object, rowID: rowID, snapshot: snapshot)
         }
         inserted.removeAll()
+        pendingJoins.removeAll()
         for update in plan.updates {
             let state = update.object.recordState
             state.changes.removeAll()
@@ -344,9 +386,12 @@ extension RecordContext {
     /// context.rollback()      // person.name is what the store holds
     /// ```
     public func rollback() {
+        pendingJoins.removeAll()
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }
+        // Every loaded to-many may hold unsaved links: read them again.
+        if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }
         let changed = collectUpdated() + untracked.values.filter { isChangedUntracked($0) }
         clearChangeLists()
         pendingErrors.removeAll()

@@ -46,6 +46,9 @@ public final class RecordContext {
     /// Misuse found by calls that cannot throw (`insert`, `delete`), reported by
     /// the next `save()`.
     var pendingErrors: [LiteRecordError] = []
+    /// Many-to-many links added or removed since the last save, by join table
+    /// and pair of objects (in the table's orientation).
+    var pendingJoins: [JoinKey: PendingJoin] = [:]
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
 
@@ -101,6 +104,10 @@ public final class RecordContext {
             state.phase = .inserted
             state.changes.removeAll()
             inserted.append(object)
+            if store.model.hasRelationships, !T.relationships.isEmpty {
+                object.settleRelationships()
+                if !state.relations.isEmpty { adoptRelated(object) }
+            }
             if awake { object.awakeFromInsert() }
         case .deleted where state.belongs(to: self):
             // Inserting a deleted object takes the deletion back; the next save
@@ -127,22 +134,36 @@ public final class RecordContext {
                     : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
         }
+        if store.model.hasRelationships {
+            deleteApplyingRules(object)
+        } else {
+            markDeleted(object)
+        }
+    }
+
+    /// Marks a saved object deleted, or drops an inserted one.
+    func markDeleted(_ object: any Entity) {
+        let state = object.recordState
         switch state.phase {
         case .inserted:
             forgetInserted(object)
         case .managed:
-            // A pending update of the object is skipped by the save from now on.
-            state.phase = .deleted
-            if !state.listings.contains(.deleted) {
-                state.listings.insert(.deleted)
-                deletedList.append(object)
-            }
+            markManagedDeleted(state, object)
         case .deleted, .unmanaged:
             break
         }
     }
 
-    private func forgetInserted(_ object: any Entity) {
+    /// A pending update of the object is skipped by the save from now on.
+    func markManagedDeleted(_ state: RecordState, _ object: any Entity) {
+        state.phase = .deleted
+        if !state.listings.contains(.deleted) {
+            state.listings.insert(.deleted)
+            deletedList.append(object)
+        }
+    }
+
+    func forgetInserted(_ object: any Entity) {
         let id = ObjectIdentifier(object)
         // Searched from the end: an object deleted right after its insertion
         // is usually the last one inserted.
@@ -156,7 +177,7 @@ public final class RecordContext {
 
     /// Whether the context holds unsaved inserts, changes or deletions.
     public var hasChanges: Bool {
-        if !inserted.isEmpty || !pendingErrors.isEmpty { return true }
+        if !inserted.isEmpty || !pendingErrors.isEmpty || !pendingJoins.isEmpty { return true }
         if updatedList.contains(where: isPendingUpdate) || deletedList.contains(where: isPendingDeletion) { return true }
         return untracked.values.contains { isChangedUntracked($0) }
     }

@@ -32,6 +32,14 @@ public enum AttributeCoding {
     public static func type<T: RawRepresentable & Codable>(of _: T.Type) -> AttributeType
     where T.RawValue: AttributeValue { T.RawValue.attributeType }
 
+    /// A property whose type is an entity is not a column: without
+    /// `@Relationship` the macro treats it as an attribute, and this overload
+    /// turns the compiler's complaint into the fix.
+    @available(*, unavailable, message: "a property whose type is an entity is a relationship: mark it '@Relationship'")
+    public static func type<T: Entity>(of _: T.Type) -> AttributeType { .json }
+    @available(*, unavailable, message: "a property whose type is a list of entities is a to-many relationship: mark it '@Relationship'")
+    public static func type<T: Entity>(of _: [T].Type) -> AttributeType { .json }
+
     // MARK: Encoding
 
     /// The SQLite value of a built-in attribute value.

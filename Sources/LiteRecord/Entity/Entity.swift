@@ -34,6 +34,9 @@ public protocol Entity: AnyObject, SendableMetatype {
     static var entityOriginalName: String? { get }
     /// The stored properties, in a fixed order.
     static var attributes: [AttributeDescription] { get }
+    /// The relationships to other entities, in a fixed order; empty by default.
+    /// Relationship indexes are positions in this list.
+    static var relationships: [RelationshipDescription] { get }
     /// `true` when the entity's setters report changes through
     /// ``RecordState/attributeDidChange(at:)`` (the macro's accessors do); `false`
     /// makes a save compare each object against the values last read.
@@ -65,6 +68,14 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// The attribute index a key path refers to, for queries and sorting.
     static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int?
 
+    /// The relationship index a key path refers to, for prefetching.
+    static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int?
+
+    /// Applies relationship values an initializer assigned before the object
+    /// was fully initialized (the `@Entity` macro keeps them aside). Called
+    /// when the object is inserted; a hand-written entity has nothing to do.
+    func settleRelationships()
+
     /// Called once, when the object is inserted into a context.
     func awakeFromInsert()
     /// Called before the object is written by a save.
@@ -78,6 +89,9 @@ extension Entity {
     public static var entityName: String { String(describing: self) }
     public static var entityOriginalName: String? { nil }
     public static var tracksChanges: Bool { false }
+    public static var relationships: [RelationshipDescription] { [] }
+    public static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
+    public func settleRelationships() {}
     public static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
     public func awakeFromInsert() {}
     public func willSave() {}

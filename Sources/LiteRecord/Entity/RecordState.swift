@@ -43,6 +43,9 @@ public final class RecordState {
     /// The context's lists the object is on: changed objects (put there
     /// once, on the first change since the last save) and deleted objects.
     @exclusivity(unchecked) var listings: Listings = []
+    /// The object's relationships, by relationship index; empty until the
+    /// first use, and always for entities without relationships.
+    @exclusivity(unchecked) var relations: [RelationValue] = []
 
     struct Listings: OptionSet {
         let rawValue: UInt8
@@ -97,7 +100,21 @@ public final class RecordState {
         changes.removeAll()
         snapshot = nil
         listings = []
+        // Related objects hold each other strongly; forgetting them here breaks
+        // those cycles once the context is gone.
+        relations = []
     }
+}
+
+/// The in-memory value of one relationship of one object.
+enum RelationValue {
+    /// Not read yet: loaded from the store on first access (for a saved
+    /// object) or empty (for a new one).
+    case unloaded
+    /// A to-one whose row id was read with the object, not yet looked up.
+    case fault(Int64?)
+    case toOne((any Entity)?)
+    case toMany([any Entity])
 }
 
 /// A set of attribute indexes: a bit mask for the first 64, a set beyond.

@@ -140,8 +140,36 @@ struct EntityMigration {
             }
         }
 
+        // To-one relationships are columns too: kept, renamed, added empty.
+        let oldToOnes = (old.relationships ?? []).filter { !$0.isToMany }
+        for index in entity.toOneIndexes {
+            let relationship = entity.relationships[index]
+            let spec = ColumnSpec.foreignKey(relationship.name, references: relationship.destinationName)
+            let previous = old.relationship(named: relationship.name).map { ($0, false) }
+                ?? relationship.originalName.flatMap { name in
+                    entity.relationship(named: name) == nil ? old.relationship(named: name).map { ($0, true) } : nil
+                }
+            guard let (stored, _) = previous else {
+                direct.append(TargetColumn(spec: spec, source: .value(.null)))
+                interim.append(TargetColumn(spec: spec, source: .value(.null)))
+                continue
+            }
+            if stored.isToMany || stored.destination != relationship.destinationName {
+                refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(stored.destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                continue
+            }
+            matched.insert(stored.name)
+            direct.append(TargetColumn(spec: spec, source: .copy(stored.name)))
+            interim.append(TargetColumn(spec: spec, source: .copy(stored.name)))
+        }
+        for relationship in entity.relationships where relationship.isToMany {
+            if let stored = old.relationship(named: relationship.name), !stored.isToMany {
+                refusals.append("\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+            }
+        }
         let current = old.attributes.map(ColumnSpec.init)
-        removedColumns = old.attributes.map(\.name).filter { !matched.contains($0) }
+            + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: $0.destination) }
+        removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !matched.contains($0) }
         guard stepsPending else {
             first = TableTransform(table: entity.name, current: current, target: direct)
             dataChecks = checks
@@ -156,6 +184,12 @@ struct EntityMigration {
         }
         first = TableTransform(table: entity.name, current: current, target: interim)
         let finalShape = entity.attributes.map { TargetColumn(spec: ColumnSpec($0.schema), source: .copy($0.name)) }
+            + entity.toOneIndexes.map { index in
+                let relationship = entity.relationships[index]
+                return TargetColumn(
+                    spec: .foreignKey(relationship.name, references: relationship.destinationName),
+                    source: .copy(relationship.name))
+            }
         let finishing = TableTransform(table: entity.name, current: interim.map(\.spec), target: finalShape)
         second = finishing.isIdentity ? nil : finishing
         handedToSteps = handed

@@ -64,6 +64,25 @@ extension MigrationPlan {
         return plan
     }
 
+    /// Returns the plan with the removal of relationship `name` of entity
+    /// `entity` declared, so that a migration may delete its stored links: a
+    /// to-one's column, or a many-to-many's join table.
+    ///
+    /// Without this declaration, opening a store that holds links for a
+    /// relationship the model no longer has throws `.migrationFailed` naming
+    /// it, and leaves the file untouched. Otherwise as ``removeAttribute(_:of:)``.
+    ///
+    /// ```swift
+    /// let plan = MigrationPlan().removeRelationship("tags", of: "Book")
+    /// ```
+    ///
+    /// The plan is checked when a stack opens with it: an empty name makes the
+    /// open throw ``LiteRecordError`` of kind `.migrationFailed`.
+    public func removeRelationship(_ name: String, of entity: String) -> MigrationPlan {
+        // A to-one is stored as a column, so it is declared like one.
+        removeAttribute(name, of: entity)
+    }
+
     /// Whether the plan declares the removal of the stored entity `storedName`.
     func declaresRemoval(ofEntity storedName: String) -> Bool {
         removals.contains { $0.attribute == nil && $0.entity == storedName }
@@ -175,6 +194,7 @@ extension [SchemaChange] {
             switch change.detail {
             case .entityRemoved: DataRemoval.call(entity: change.entity, attribute: nil)
             case .attributeRemoved(let name): DataRemoval.call(entity: change.entity, attribute: name)
+            case .relationshipRemoved(let name): ".removeRelationship(\(swiftLiteral(name)), of: \(swiftLiteral(change.entity)))"
             default: nil
             }
         }

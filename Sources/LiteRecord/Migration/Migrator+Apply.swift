@@ -50,6 +50,7 @@ extension Migrator {
         for entity in to.entities {
             try createMissingIndexes(for: entity, &report)
         }
+        try migrateJoinTables(&report)
 
         try performing("checking foreign keys") {
             if let violation = try connection.rows("PRAGMA foreign_key_check").first {
@@ -238,6 +239,11 @@ extension EntityDescription {
                     column: attribute.name, isUnique: unique,
                     sql: Self.createIndexSQL(table: tableName, column: attribute.name, unique: unique))
             }
+        } + toOneIndexes.map { index in
+            let column = relationships[index].name
+            return IndexSpec(
+                name: Self.indexName(table: tableName, column: column, unique: false), column: column, isUnique: false,
+                sql: Self.createIndexSQL(table: tableName, column: column, unique: false))
         }
     }
 }

@@ -71,6 +71,7 @@ struct Migrator {
             // much as a removal: its data is deleted only when the plan says so.
             work.removals = try dataRemovals(work)
             refusals += work.removals.filter { !$0.isAllowed }.map(\.refusal)
+            refusals += try joinTableRefusals()
             try refuseIfNeeded(refusals)
             return work
         }

@@ -12,12 +12,20 @@ struct ColumnSpec: Equatable {
     var isOptional: Bool
     /// Whether LiteRecord keeps an index (unique or not) on the column.
     var hasIndex: Bool
+    /// For a to-one's column: the table it references.
+    var references: String?
 
-    init(name: String, type: AttributeType?, isOptional: Bool, hasIndex: Bool) {
+    init(name: String, type: AttributeType?, isOptional: Bool, hasIndex: Bool, references: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.hasIndex = hasIndex
+        self.references = references
+    }
+
+    /// A to-one's foreign-key column, declared as ``EntityDescription/foreignKeyDefinition(_:)`` does.
+    static func foreignKey(_ name: String, references table: String) -> ColumnSpec {
+        ColumnSpec(name: name, type: .int64, isOptional: true, hasIndex: true, references: table)
     }
 
     init(_ attribute: AttributeSchema) {
@@ -30,12 +38,15 @@ struct ColumnSpec: Equatable {
         var text = Connection.quote(name)
         if let type { text += " " + type.columnType }
         if !isOptional { text += " NOT NULL" }
+        if let references {
+            text += " REFERENCES \(Connection.quote(references))(\(Connection.quote(Model.primaryKeyColumn))) DEFERRABLE INITIALLY DEFERRED"
+        }
         return text
     }
 
     /// Same declaration (what `CREATE TABLE` says), ignoring indexes.
     func isDeclaredLike(_ other: ColumnSpec) -> Bool {
-        type?.columnType == other.type?.columnType && isOptional == other.isOptional
+        type?.columnType == other.type?.columnType && isOptional == other.isOptional && references == other.references
     }
 }
 

@@ -9,6 +9,14 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     public let attributes: [AttributeDescription]
     /// The Swift type that declares the entity.
     public let type: any Entity.Type
+    /// The relationships, resolved by the model (inverses, storage).
+    var relationships: [ResolvedRelationship]
+    /// The indexes (in ``relationships``) of the to-ones, in the order of their
+    /// columns, which follow the attributes' columns.
+    let toOneIndexes: [Int]
+    /// Whether the entity has relationships: everything relationship-related
+    /// is skipped for entities without.
+    var hasRelationships: Bool { !relationships.isEmpty }
 
     /// `SELECT "Z_PK", <attributes> FROM <table>`, built once.
     let selectSQL: String
@@ -31,9 +39,20 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         self.tracksChanges = type.tracksChanges
         let attributes = type.attributes
         self.canonicalTextAttributes = attributes.indices.filter { attributes[$0].storesCanonicalText }
+        let descriptions = type.relationships
+        var relationships = descriptions.indices.map {
+            ResolvedRelationship(descriptions[$0], index: $0, entityName: type.entityName)
+        }
+        let toOnes = relationships.indices.filter { !relationships[$0].isToMany }
+        for (position, index) in toOnes.enumerated() {
+            relationships[index].columnIndex = attributes.count + position
+            relationships[index].storage = .foreignKey(column: relationships[index].name)
+        }
+        self.relationships = relationships
+        self.toOneIndexes = toOnes
         let table = Connection.quote(type.entityName)
         let key = Connection.quote(Model.primaryKeyColumn)
-        let columns = attributes.map { Connection.quote($0.name) }
+        let columns = attributes.map { Connection.quote($0.name) } + toOnes.map { Connection.quote(descriptions[$0].name) }
         selectSQL = "SELECT \(([key] + columns).joined(separator: ", ")) FROM \(table)"
         if columns.isEmpty {
             insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
@@ -46,12 +65,31 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
 
     /// `UPDATE <table> SET <changed columns> WHERE "Z_PK" = ?`.
     func updateSQL(_ indexes: [Int]) -> String {
-        let assignments = indexes.map { "\(Connection.quote(attributes[$0].name)) = ?" }.joined(separator: ", ")
+        let assignments = indexes.map { "\(Connection.quote(columnName($0))) = ?" }.joined(separator: ", ")
         return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
     }
 
     /// The name of the entity's table: its ``name``.
     public var tableName: String { name }
+
+    /// The number of stored columns besides the primary key: the attributes,
+    /// then one per to-one relationship.
+    var columnCount: Int { attributes.count + toOneIndexes.count }
+
+    /// The name of the column at `index` (an attribute's, or a to-one's).
+    func columnName(_ index: Int) -> String {
+        index < attributes.count ? attributes[index].name : relationships[toOneIndexes[index - attributes.count]].name
+    }
+
+    /// The to-one relationship stored in the column at `index`.
+    func toOne(atColumn index: Int) -> ResolvedRelationship {
+        relationships[toOneIndexes[index - attributes.count]]
+    }
+
+    /// The relationship called `name`, if there is one.
+    func relationship(named name: String) -> ResolvedRelationship? {
+        relationships.first { $0.name == name }
+    }
 
     public var description: String {
         "\(name)(\(attributes.map(\.description).joined(separator: ", ")))"
@@ -63,7 +101,9 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     }
 
     var schema: EntitySchema {
-        EntitySchema(name: name, originalName: originalName, attributes: attributes.map(\.schema))
+        EntitySchema(
+            name: name, originalName: originalName, attributes: attributes.map(\.schema),
+            relationships: relationships.isEmpty ? nil : relationships.map(\.schema))
     }
 }
 

@@ -14,6 +14,8 @@ public struct Model: Sendable {
 
     /// The entities, in the order they were given, each once.
     public let entities: [EntityDescription]
+    /// Whether any entity has a relationship.
+    let hasRelationships: Bool
     private let indexByType: [ObjectIdentifier: Int]
     private let indexByName: [String: Int]
     let schema: ModelSchema
@@ -40,14 +42,17 @@ public struct Model: Sendable {
             byName[entity.name] = entities.count
             entities.append(entity)
         }
+        try Self.resolveRelationships(&entities, byType: byType)
         self.entities = entities
         self.indexByType = byType
         self.indexByName = byName
+        self.hasRelationships = entities.contains { $0.hasRelationships }
         self.schema = ModelSchema(entities: entities.map(\.schema))
     }
 
     /// The empty model of a placeholder store.
     init() {
+        hasRelationships = false
         entities = []
         indexByType = [:]
         indexByName = [:]
@@ -76,6 +81,20 @@ public struct Model: Sendable {
             throw LiteRecordError(.invalidModel, "entity name '\(entity.name)' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord")
         }
         var seen = Set<String>()
+        for relationship in entity.relationships {
+            if relationship.name.isEmpty || relationship.name.contains("\0") {
+                throw LiteRecordError(.invalidModel, "\(entity.name): relationship name '\(relationship.name)' is empty or contains a NUL byte")
+            }
+            if reservedColumnNames.contains(relationship.name.lowercased()) {
+                throw LiteRecordError(.invalidModel, "\(entity.name): relationship name '\(relationship.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
+            }
+        }
+        for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) where !name.isEmpty {
+            if !seen.insert(name.lowercased()).inserted {
+                throw LiteRecordError(.invalidModel, "\(entity.name): two properties are named '\(name)' (column names ignore case)")
+            }
+        }
+        seen.removeAll()
         for attribute in entity.attributes {
             if attribute.name.isEmpty || attribute.name.contains("\0") {
                 throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is empty or contains a NUL byte")

@@ -12,6 +12,10 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
         case optionalityChanged(String, nowOptional: Bool)
         case uniqueChanged(String, nowUnique: Bool)
         case indexChanged(String, nowIndexed: Bool)
+        case relationshipAdded(String)
+        case relationshipRemoved(String)
+        case relationshipRenamed(String, from: String)
+        case relationshipChanged(String, from: String, to: String)
     }
 
     let entity: String
@@ -31,6 +35,10 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
             "attribute '\(name)' became \(optional ? "optional" : "non-optional")"
         case .uniqueChanged(let name, let unique): "attribute '\(name)' \(unique ? "became" : "is no longer") unique"
         case .indexChanged(let name, let indexed): "attribute '\(name)' \(indexed ? "became" : "is no longer") indexed"
+        case .relationshipAdded(let name): "relationship '\(name)' added"
+        case .relationshipRemoved(let name): "relationship '\(name)' removed"
+        case .relationshipRenamed(let name, let old): "relationship '\(old)' renamed to '\(name)'"
+        case .relationshipChanged(let name, let old, let new): "relationship '\(name)' changed from \(old) to \(new)"
         }
     }
 
@@ -83,6 +91,7 @@ extension ModelSchema {
             }
             matchedOld.insert(old.name)
             changes += Self.attributeChanges(from: old, to: entity)
+            changes += Self.relationshipChanges(from: old, to: entity)
         }
         for entity in entities where !matchedOld.contains(entity.name) {
             changes.append(SchemaChange(entity: entity.name, detail: .entityRemoved))
@@ -118,6 +127,41 @@ extension ModelSchema {
         }
         for attribute in old.attributes.sorted(by: { $0.name < $1.name }) where !matched.contains(attribute.name) {
             add(.attributeRemoved(attribute.name))
+        }
+        return changes
+    }
+}
+
+extension ModelSchema {
+    /// Relationships added, removed, renamed (`originalName`) or changed in
+    /// kind or destination. A changed delete rule or inverse is not a change
+    /// of the store: the fingerprint leaves them out.
+    fileprivate static func relationshipChanges(from old: EntitySchema, to new: EntitySchema) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        var matched = Set<String>()
+        func shape(_ relationship: RelationshipSchema) -> String {
+            relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?"
+        }
+        for relationship in (new.relationships ?? []).sorted(by: { $0.name < $1.name }) {
+            var previous = old.relationship(named: relationship.name)
+            if previous == nil, let originalName = relationship.originalName, new.relationship(named: originalName) == nil,
+                let renamed = old.relationship(named: originalName)
+            {
+                previous = renamed
+                changes.append(SchemaChange(entity: new.name, detail: .relationshipRenamed(relationship.name, from: originalName)))
+            }
+            guard let previous else {
+                changes.append(SchemaChange(entity: new.name, detail: .relationshipAdded(relationship.name)))
+                continue
+            }
+            matched.insert(previous.name)
+            if shape(previous) != shape(relationship) || previous.joinTable != relationship.joinTable {
+                changes.append(SchemaChange(
+                    entity: new.name, detail: .relationshipChanged(relationship.name, from: shape(previous), to: shape(relationship))))
+            }
+        }
+        for relationship in (old.relationships ?? []).sorted(by: { $0.name < $1.name }) where !matched.contains(relationship.name) {
+            changes.append(SchemaChange(entity: new.name, detail: .relationshipRemoved(relationship.name)))
         }
         return changes
     }

@@ -27,7 +27,19 @@ struct ModelSchema: Codable, Equatable, Sendable {
                 if attribute.isIndexed { flags += "i" }
                 return "\(attribute.name.count):\(attribute.name):\(attribute.type.name):\(flags)"
             }
-            return "\(entity.name.count):\(entity.name){\(attributes.joined(separator: ","))}"
+            var text = "\(entity.name.count):\(entity.name){\(attributes.joined(separator: ","))}"
+            // Only entities with relationships add to the text, so a model
+            // without any keeps the fingerprint it had before relationships.
+            if let relationships = entity.relationships, !relationships.isEmpty {
+                let parts = relationships.sorted { $0.name < $1.name }.map { relationship in
+                    let kind = relationship.isToMany ? "*" : "1"
+                    let join = relationship.joinTable.map { ":\($0.count):\($0)" } ?? ""
+                    let destination = relationship.destination
+                    return "\(relationship.name.count):\(relationship.name):\(kind):\(destination.count):\(destination)\(join)"
+                }
+                text += "<\(parts.joined(separator: ","))>"
+            }
+            return text
         }.joined(separator: ";")
     }
 
@@ -57,6 +69,13 @@ struct EntitySchema: Codable, Equatable, Sendable {
     var name: String
     var originalName: String?
     var attributes: [AttributeSchema]
+    /// `nil` for an entity without relationships (and in every store written
+    /// before relationships existed).
+    var relationships: [RelationshipSchema]? = nil
+
+    func relationship(named name: String) -> RelationshipSchema? {
+        relationships?.first { $0.name == name }
+    }
 
     func attribute(named name: String) -> AttributeSchema? {
         attributes.first { $0.name == name }

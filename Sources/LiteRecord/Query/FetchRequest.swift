@@ -32,6 +32,16 @@ public struct FetchRequest<T: Entity>: Sendable {
     /// request.textMatches = [.caseInsensitive(\.title, contains: "dune")]
     /// ```
     public var textMatches: [TextMatch<T>] = []
+    /// Relationships to load for every fetched object with the fetch: one
+    /// statement per to-one or to-many relationship (two for a many-to-many),
+    /// however many objects were fetched, instead of one per object on first
+    /// access.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Book>()
+    /// request.relationshipKeyPathsForPrefetching = [\.author]
+    /// ```
+    public var relationshipKeyPathsForPrefetching: [any PartialKeyPath<T> & Sendable]
 
     /// A request for the objects matching `predicate` (all of them when it is
     /// `nil`), in the order of `sortBy`, limited and offset as given.
@@ -39,12 +49,14 @@ public struct FetchRequest<T: Entity>: Sendable {
         predicate: Predicate<T>? = nil,
         sortBy: [SortDescriptor<T>] = [],
         fetchLimit: Int? = nil,
-        fetchOffset: Int = 0
+        fetchOffset: Int = 0,
+        relationshipKeyPathsForPrefetching: [any PartialKeyPath<T> & Sendable] = []
     ) {
         self.predicate = predicate
         self.sortBy = sortBy
         self.fetchLimit = fetchLimit
         self.fetchOffset = fetchOffset
+        self.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
     }
 
     /// The SQL below `SELECT … FROM <table>`.

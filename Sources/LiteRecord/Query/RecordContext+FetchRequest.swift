@@ -11,9 +11,14 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate` when the
     ///   predicate or a sort descriptor has no exact SQL translation (the
-    ///   message names the part), or when the store cannot be read.
+    ///   message names the part), `.unknownAttribute` when a key path to
+    ///   prefetch is not a relationship, or when the store cannot be read.
     public func fetch<T: Entity>(_ request: FetchRequest<T>) throws -> [T] {
-        try fetch(T.self, request.sqlQuery())
+        let objects = try fetch(T.self, request.sqlQuery())
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
+        }
+        return objects
     }
 
     /// The number of objects ``fetch(_:)`` would return (the request's limit and

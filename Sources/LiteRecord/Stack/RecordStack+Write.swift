@@ -92,6 +92,7 @@ extension RecordContext {
     /// forgotten, updated ones re-read — except attributes edited here and not
     /// yet saved, which keep their in-memory value.
     func merge(_ changes: ChangeSet) {
+        if store.model.hasRelationships { forgetToManys(touching: changes.entityNames) }
         for id in changes.deleted {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID)
@@ -119,6 +120,7 @@ extension RecordContext {
     private func reloadOpened<T: Entity>(_ object: T) throws {
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
             try refresh(object, from: row, attributeCount: entity.attributes.count)
+            if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
         }
     }
 }

@@ -5,12 +5,23 @@ extension EntityDescription {
         "\(Connection.quote(attribute.name)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")"
     }
 
+    /// A to-one's column: nullable, referencing the destination's key. The
+    /// check is deferred to the commit, so that a save can write related rows
+    /// in any order (https://sqlite.org/foreignkeys.html#fk_deferred). Delete
+    /// rules run in the context, not in the schema, so that changing one
+    /// changes no table.
+    func foreignKeyDefinition(_ relationship: ResolvedRelationship) -> String {
+        "\(Connection.quote(relationship.name)) INTEGER REFERENCES \(Connection.quote(relationship.destinationName))"
+            + "(\(Connection.quote(Model.primaryKeyColumn))) DEFERRABLE INITIALLY DEFERRED"
+    }
+
     /// `CREATE TABLE` for the entity. The primary key is an explicit
     /// `INTEGER PRIMARY KEY`, an alias of the rowid, so `VACUUM` never
     /// renumbers records (https://sqlite.org/lang_createtable.html#rowid).
     var createTableSQL: String {
         let columns = ["\(Connection.quote(Model.primaryKeyColumn)) INTEGER PRIMARY KEY"]
             + attributes.map(columnDefinition)
+            + toOneIndexes.map { foreignKeyDefinition(relationships[$0]) }
         return "CREATE TABLE \(quotedTable) (\(columns.joined(separator: ", ")))"
     }
 
@@ -27,6 +38,15 @@ extension EntityDescription {
                 statements.append(Self.createIndexSQL(table: tableName, column: attribute.name, unique: false))
             }
             return statements
+        } + toOneIndexes.map { Self.createIndexSQL(table: tableName, column: relationships[$0].name, unique: false) }
+    }
+
+    /// The join tables this entity owns (the side of a many-to-many pair
+    /// whose table carries its name), with their indexes.
+    var createJoinTableSQL: [String] {
+        relationships.flatMap { relationship -> [String] in
+            guard case .joinTable(let table) = relationship.storage, relationship.ownsJoinTable else { return [] }
+            return [table.createSQL, table.createIndexSQL]
         }
     }
 
@@ -46,6 +66,9 @@ extension Connection {
         for entity in model.entities {
             try execute(entity.createTableSQL)
             for statement in entity.createIndexSQL { try execute(statement) }
+        }
+        for entity in model.entities {
+            for statement in entity.createJoinTableSQL { try execute(statement) }
         }
         try createMetadataTable()
         try writeModelMetadata(model.schema)

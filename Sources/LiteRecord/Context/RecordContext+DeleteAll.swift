@@ -1,0 +1,150 @@
+extension RecordContext {
+    /// `deleteAll(matching:)` for entities in relationships: finds every row a
+    /// cascade takes with it, refuses a `.deny` violation, clears the foreign
+    /// keys left pointing at deleted rows, then deletes — all in one
+    /// transaction, so no foreign-key failure ever surfaces from the commit.
+    func deleteAllApplyingRules(
+        _ entity: EntityDescription, whereSQL: String?, arguments: [SQLValue]
+    ) throws(LiteRecordError) -> Int {
+        let model = store.model
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let (doomed, changes) = try store.write("deleting \(entity.name) records") { connection in
+            var doomed: [String: Set<Int64>] = [:]
+            var order: [(entity: String, ids: [Int64])] = []
+            var queue: [(EntityDescription, [Int64])] = []
+            func add(_ target: EntityDescription, _ ids: [Int64]) {
+                let fresh = ids.filter { doomed[target.name, default: []].insert($0).inserted }
+                guard !fresh.isEmpty else { return }
+                order.append((target.name, fresh))
+                queue.append((target, fresh))
+            }
+            var select = "SELECT \(key) FROM \(entity.quotedTable)"
+            if let whereSQL { select += " WHERE \(whereSQL)" }
+            add(entity, try connection.rows(select, arguments).compactMap(\.first?.integerValue))
+
+            var denied: [(ResolvedRelationship, Int64, [Int64])] = []
+            while let (current, ids) = queue.popLast() {
+                for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                    guard let destination = model.entity(named: relationship.destinationName) else { continue }
+                    for id in ids where relationship.deleteRule == .deny {
+                        let related = try relatedRowIDs(relationship, [id], current, connection)
+                        if !related.isEmpty { denied.append((relationship, id, related)) }
+                    }
+                    guard relationship.deleteRule == .cascade else { continue }
+                    for chunk in ids.chunks(of: Self.deleteBatchSize) {
+                        add(destination, try relatedRowIDs(relationship, chunk, current, connection))
+                    }
+                }
+            }
+            for (relationship, id, related) in denied {
+                let remaining = related.filter { !(doomed[relationship.destinationName]?.contains($0) ?? false) }
+                guard !remaining.isEmpty else { continue }
+                throw LiteRecordError(
+                    .validationFailed,
+                    "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s")")
+            }
+
+            // To-one columns pointing at deleted rows, in rows that stay.
+            var nullified: [RecordID] = []
+            for source in model.entities {
+                for index in source.toOneIndexes {
+                    let relationship = source.relationships[index]
+                    guard let ids = doomed[relationship.destinationName], !ids.isEmpty else { continue }
+                    if let inverse = relationship.inverseIndex,
+                        model.entity(named: relationship.destinationName)?.relationships[inverse].deleteRule == .noAction
+                    {
+                        continue
+                    }
+                    let column = Connection.quote(relationship.name)
+                    for chunk in Array(ids).chunks(of: Self.deleteBatchSize) {
+                        let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL WHERE \(column) IN (\(Self.placeholders(chunk.count))) RETURNING \(key)"
+                        for row in try connection.rows(sql, chunk.map { .integer($0) }) {
+                            guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
+                            nullified.append(RecordID(entityName: source.name, rowID: id))
+                        }
+                    }
+                }
+            }
+            var deleted: [RecordID] = []
+            for (name, ids) in order {
+                guard let target = model.entity(named: name) else { continue }
+                for chunk in ids.chunks(of: Self.deleteBatchSize) {
+                    try connection.execute(
+                        "DELETE FROM \(target.quotedTable) WHERE \(key) IN (\(Self.placeholders(chunk.count)))",
+                        chunk.map { .integer($0) })
+                }
+                deleted += ids.map { RecordID(entityName: name, rowID: $0) }
+            }
+            let changes = ChangeSet(updated: nullified, deleted: deleted)
+            store.noteCommitted(changes)
+            return (doomed, changes)
+        }
+        for id in changes.deleted {
+            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
+            unregister(object)
+        }
+        forgetDeletedReferences(doomed)
+        if !changes.isEmpty { didSave?(changes) }
+        return doomed[entity.name]?.count ?? 0
+    }
+
+    /// Row ids related to `ids` of `entity` through `relationship`, read in the store.
+    private func relatedRowIDs(
+        _ relationship: ResolvedRelationship, _ ids: [Int64], _ entity: EntityDescription, _ connection: Connection
+    ) throws -> [Int64] {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let list = Self.placeholders(ids.count)
+        let sql: String
+        switch relationship.storage {
+        case .foreignKey(let column):
+            sql = "SELECT \(Connection.quote(column)) FROM \(entity.quotedTable) WHERE \(key) IN (\(list)) AND \(Connection.quote(column)) IS NOT NULL"
+        case .inverseForeignKey(let column):
+            sql = "SELECT \(key) FROM \(Connection.quote(relationship.destinationName)) WHERE \(Connection.quote(column)) IN (\(list))"
+        case .joinTable(let table):
+            sql = "SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
+        }
+        return try connection.rows(sql, ids.map { .integer($0) }).compactMap(\.first?.integerValue)
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// After rows were deleted outside the context's graph: loaded to-ones
+    /// pointing at them become empty, and to-manys are read again.
+    private func forgetDeletedReferences(_ doomed: [String: Set<Int64>]) {
+        forgetToManys(touching: Set(doomed.keys))
+        for entity in model.entities where !entity.toOneIndexes.isEmpty {
+            let relevant = entity.toOneIndexes.filter { doomed[entity.relationships[$0].destinationName] != nil }
+            guard !relevant.isEmpty else { continue }
+            for object in identityMap.table(for: entity.type).objects {
+                for index in relevant {
+                    let ids = doomed[entity.relationships[index].destinationName] ?? []
+                    switch RelationGraph.slot(object, index) {
+                    case .fault(let id?) where ids.contains(id):
+                        RelationGraph.store(.fault(nil), in: object, index)
+                    case .toOne(let value?) where value.recordState.phase == .unmanaged:
+                        RelationGraph.store(.fault(nil), in: object, index)
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension SQLValue {
+    /// The integer held, if any.
+    var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements.
+    func chunks(of size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: Swift.max(1, size)).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}

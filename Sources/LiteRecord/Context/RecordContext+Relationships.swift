@@ -1,0 +1,184 @@
+/// A pair of objects of one join table.
+struct JoinKey: Hashable {
+    let table: String
+    let source: ObjectIdentifier
+    let destination: ObjectIdentifier
+}
+
+/// A many-to-many link to write at the next save.
+struct PendingJoin {
+    let table: JoinTable
+    let source: any Entity
+    let destination: any Entity
+    /// `true` to add the pair, `false` to remove it.
+    let linked: Bool
+}
+
+extension RecordContext {
+    // MARK: Loading
+
+    /// The object a to-one's row id names: the registered one, or read with
+    /// one statement; `.some(nil)` when the record is gone or deleted, and
+    /// `nil` (with the error reported) when it cannot be read.
+    func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (any Entity)?? {
+        if let registered = registeredObject(relationship.destination, rowID: rowID) {
+            return .some(registered.recordState.phase == .deleted ? nil : registered)
+        }
+        do {
+            return .some(try fetchOne(relationship.destination, rowID: rowID))
+        } catch {
+            reportLoadFailure(relationship, error)
+            return nil
+        }
+    }
+
+    private func fetchOne<D: Entity>(_ type: D.Type, rowID: Int64) throws(LiteRecordError) -> (any Entity)? {
+        try existingObject(with: RecordID(entityName: D.entityName, rowID: rowID), as: D.self)
+    }
+
+    /// The stored row id of a to-one, for an object read without its columns;
+    /// `nil` (with the error reported) when it cannot be read.
+    func loadForeignKey(of object: any Entity, _ relationship: ResolvedRelationship) -> Int64?? {
+        guard let rowID = object.recordState.rowID, case .foreignKey(let column) = relationship.storage else { return nil }
+        let sql = "SELECT \(Connection.quote(column)) FROM \(Connection.quote(relationship.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        do {
+            let value = try reading("loading \(relationship.qualifiedName)") { connection in
+                try connection.scalar(sql, [.integer(rowID)])
+            }
+            if case .integer(let id)? = value { return .some(id) }
+            return .some(nil)
+        } catch {
+            reportLoadFailure(relationship, error)
+            return nil
+        }
+    }
+
+    /// The objects of a saved object's to-many: one statement, then the
+    /// unsaved changes of this context laid over it.
+    func loadToMany(of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity]? {
+        guard let rowID = object.recordState.rowID else { return [] }
+        let key = Connection.quote(Model.primaryKeyColumn)
+        var query = SQLQuery()
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            query.whereSQL = "\(Connection.quote(column)) = ?"
+        case .joinTable(let table):
+            query.whereSQL = "\(key) IN (SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) = ?)"
+        case .foreignKey:
+            return []
+        }
+        query.arguments = [.integer(rowID)]
+        var loaded: [any Entity]
+        do {
+            loaded = try fetchAny(relationship.destination, query)
+        } catch {
+            reportLoadFailure(relationship, error)
+            return nil
+        }
+        return overlay(loaded, of: object, relationship)
+    }
+
+    func fetchAny<D: Entity>(_ type: D.Type, _ query: SQLQuery) throws(LiteRecordError) -> [any Entity] {
+        try fetch(D.self, query).map { $0 as any Entity }
+    }
+
+    /// `stored` (what the store relates to `object`) with this context's
+    /// unsaved changes applied: objects whose to-one was pointed elsewhere
+    /// leave, objects pointed at `object` join, as do pending links.
+    func overlay(_ stored: [any Entity], of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
+        var result = stored
+        switch relationship.storage {
+        case .inverseForeignKey:
+            guard let inverse = relationship.inverseIndex else { return result }
+            result.removeAll { related in
+                if case .toOne(let value) = RelationGraph.slot(related, inverse) { return value !== object }
+                return false
+            }
+            var present = Set(result.map { ObjectIdentifier($0) })
+            let destination = ObjectIdentifier(relationship.destination)
+            for candidate in inserted + updatedList where ObjectIdentifier(type(of: candidate)) == destination {
+                guard case .toOne(let value) = RelationGraph.slot(candidate, inverse), value === object,
+                    candidate.recordState.phase != .deleted, present.insert(ObjectIdentifier(candidate)).inserted
+                else { continue }
+                result.append(candidate)
+            }
+        case .joinTable(let table):
+            var present = Set(result.map { ObjectIdentifier($0) })
+            for pending in pendingJoins.values where pending.table.name == table.name {
+                let (mine, other) = pending.table.sourceColumn == table.sourceColumn && pending.table.sourceTable == table.sourceTable
+                    ? (pending.source, pending.destination) : (pending.destination, pending.source)
+                guard mine === object else { continue }
+                if pending.linked {
+                    if present.insert(ObjectIdentifier(other)).inserted { result.append(other) }
+                } else {
+                    result.removeAll { $0 === other }
+                    present.remove(ObjectIdentifier(other))
+                }
+            }
+        case .foreignKey:
+            break
+        }
+        return result
+    }
+
+    private func reportLoadFailure(_ relationship: ResolvedRelationship, _ error: any Error) {
+        let failure = LiteRecordError(
+            (error as? LiteRecordError)?.kind ?? .sqlite,
+            "\(relationship.qualifiedName) could not be loaded: \((error as? LiteRecordError)?.message ?? "\(error)")")
+        store.logger.error("a relationship could not be loaded", metadata: ["error": "\(failure)"])
+        pendingErrors.append(failure)
+    }
+
+    // MARK: Many-to-many links
+
+    /// Records that `object` and `other` were linked or unlinked through a
+    /// join-table relationship, for the next save.
+    func noteJoin(_ object: any Entity, _ relationship: ResolvedRelationship, _ other: any Entity, linked: Bool) {
+        guard case .joinTable(let table) = relationship.storage else { return }
+        let owned = relationship.ownsJoinTable
+        let (source, destination) = owned ? (object, other) : (other, object)
+        let oriented = owned ? table : table.flipped
+        let key = JoinKey(table: table.name, source: ObjectIdentifier(source), destination: ObjectIdentifier(destination))
+        if let pending = pendingJoins[key], pending.linked != linked {
+            // Undoes a change not yet saved: the store already is as wanted.
+            pendingJoins[key] = nil
+        } else {
+            pendingJoins[key] = PendingJoin(table: oriented, source: source, destination: destination, linked: linked)
+        }
+    }
+
+    // MARK: Inserting related objects
+
+    /// Brings the objects a newly inserted object is related to (in memory)
+    /// into this context, and records its many-to-many links.
+    func adoptRelated(_ object: any Entity) {
+        guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { return }
+        for relationship in entity.relationships {
+            switch RelationGraph.slot(object, relationship.index) {
+            case .toOne(let value?):
+                if value.recordState.phase == .unmanaged { insert(value) }
+            case .toMany(let values):
+                for value in values {
+                    if value.recordState.phase == .unmanaged { insert(value) }
+                    if value.recordState.context === self { noteJoin(object, relationship, value, linked: true) }
+                }
+            default:
+                break
+            }
+        }
+    }
+}
+
+extension RecordContext {
+    /// Marks the loaded to-manys whose destination is one of `entityNames`
+    /// for reading again: another context committed changes to them.
+    func forgetToManys(touching entityNames: Set<String>) {
+        for entity in model.entities where entity.hasRelationships {
+            let stale = entity.relationships.filter { $0.isToMany && entityNames.contains($0.destinationName) }
+            guard !stale.isEmpty else { continue }
+            for object in identityMap.table(for: entity.type).objects where object.recordState.phase == .managed {
+                for relationship in stale { RelationGraph.store(.unloaded, in: object, relationship.index) }
+            }
+        }
+    }
+}

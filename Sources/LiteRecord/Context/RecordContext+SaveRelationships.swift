@@ -1,0 +1,226 @@
+extension RecordContext {
+    // MARK: Checks before a save
+
+    /// `.deny` rules of deleted objects and the counts of to-manys: a save
+    /// that breaks one throws `.validationFailed` before anything is written.
+    func checkRelationshipRules(
+        inserts: [any Entity], updates: [PlannedRow], deletes: [PlannedRow]
+    ) throws(LiteRecordError) {
+        for deletion in deletes {
+            let object = deletion.object
+            guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { continue }
+            for relationship in entity.relationships where relationship.deleteRule == .deny {
+                let related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
+                guard !related.isEmpty else { continue }
+                let names = related.prefix(5).map { Self.describe($0) }.joined(separator: ", ")
+                throw LiteRecordError(
+                    .validationFailed,
+                    "\(Self.describe(object)) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(related.count) \(relationship.destinationName) object\(related.count == 1 ? "" : "s") (\(names)\(related.count > 5 ? ", …" : ""))")
+            }
+        }
+        var checked = Set<ObjectIdentifier>()
+        var candidates = inserts + updates.map(\.object)
+        for pending in pendingJoins.values { candidates += [pending.source, pending.destination] }
+        for object in inserts + updates.map(\.object) {
+            guard let entity = model.entity(for: type(of: object)) else { continue }
+            for relationship in entity.relationships where !relationship.isToMany {
+                if let related = RelationGraph.toOneInMemory(object, relationship.index) { candidates.append(related) }
+            }
+        }
+        for object in candidates where checked.insert(ObjectIdentifier(object)).inserted {
+            guard object.recordState.phase != .deleted, let entity = model.entity(for: type(of: object)) else { continue }
+            for relationship in entity.relationships where relationship.isToMany
+                && (relationship.minimumCount != nil || relationship.maximumCount != nil)
+            {
+                guard case .toMany(let values) = RelationGraph.slot(object, relationship.index) else { continue }
+                let count = values.count(where: { $0.recordState.phase != .deleted })
+                if let maximum = relationship.maximumCount, count > maximum {
+                    throw LiteRecordError(
+                        .validationFailed,
+                        "\(relationship.qualifiedName) of \(Self.describe(object)) holds \(count) objects; at most \(maximum) are allowed")
+                }
+                if let minimum = relationship.minimumCount, count < minimum {
+                    throw LiteRecordError(
+                        .validationFailed,
+                        "\(relationship.qualifiedName) of \(Self.describe(object)) holds \(count) objects; at least \(minimum) are needed")
+                }
+            }
+        }
+    }
+
+    /// `Author #3` for a saved object, `a new Author` otherwise.
+    static func describe(_ object: any Entity) -> String {
+        let name = type(of: object).entityName
+        return object.recordState.rowID.map { "\(name) #\($0)" } ?? "a new \(name)"
+    }
+
+    /// The objects related through `relationship`, loading them if needed.
+    func relatedObjects(_ object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
+        if relationship.isToMany { return RelationGraph.toMany(object, relationship.index) }
+        return RelationGraph.toOne(object, relationship.index).map { [$0] } ?? []
+    }
+
+    /// The inserts, each after the new objects its to-ones point at, so that
+    /// the foreign keys can be written with the row; a cycle is cut where it
+    /// closes, and that column is written after every insert.
+    func insertionOrder(_ inserts: [any Entity]) -> [any Entity] {
+        let pending = Set(inserts.map { ObjectIdentifier($0) })
+        var placed = Set<ObjectIdentifier>()
+        var visiting = Set<ObjectIdentifier>()
+        var order: [any Entity] = []
+        order.reserveCapacity(inserts.count)
+        func visit(_ root: any Entity) {
+            // Iterative depth-first walk: chains of new objects can be long.
+            var stack: [(object: any Entity, expanded: Bool)] = [(root, false)]
+            while let (object, expanded) = stack.popLast() {
+                let id = ObjectIdentifier(object)
+                if placed.contains(id) { continue }
+                if expanded {
+                    placed.insert(id)
+                    visiting.remove(id)
+                    order.append(object)
+                    continue
+                }
+                if visiting.contains(id) { continue }
+                visiting.insert(id)
+                stack.append((object, true))
+                guard let entity = model.entity(for: type(of: object)) else { continue }
+                for index in entity.toOneIndexes {
+                    guard case .toOne(let target?) = RelationGraph.slot(object, index) else { continue }
+                    let targetID = ObjectIdentifier(target)
+                    if pending.contains(targetID), !placed.contains(targetID), !visiting.contains(targetID) {
+                        stack.append((target, false))
+                    }
+                }
+            }
+        }
+        for object in inserts { visit(object) }
+        return order
+    }
+
+    // MARK: Writing
+
+    /// The stored value of the to-one in `column`; `nil` when it names an
+    /// object not inserted yet (recorded to be written after the inserts).
+    func foreignKeyValue(
+        _ object: any Entity, _ entity: EntityDescription, _ column: Int, _ outcome: inout SaveOutcome
+    ) -> SQLValue? {
+        let relationship = entity.toOne(atColumn: column)
+        switch RelationGraph.slot(object, relationship.index) {
+        case .fault(let rowID?):
+            return .integer(rowID)
+        case .toOne(let target?):
+            if let rowID = target.recordState.rowID { return .integer(rowID) }
+            if let rowID = outcome.newRowIDs[ObjectIdentifier(target)] { return .integer(rowID) }
+            outcome.deferredForeignKeys.append((object, entity, column))
+            return nil
+        case .fault(nil), .toOne(nil), .unloaded, .toMany:
+            return .null
+        }
+    }
+
+    func writeDeferredForeignKeys(_ outcome: SaveOutcome, on connection: Connection) throws {
+        var outcome = outcome
+        let deferred = outcome.deferredForeignKeys
+        for (object, entity, column) in deferred {
+            guard let rowID = object.recordState.rowID ?? outcome.newRowIDs[ObjectIdentifier(object)] else { continue }
+            let statement = try connection.cachedStatement(entity.updateSQL([column]))
+            try statement.bind(foreignKeyValue(object, entity, column, &outcome) ?? .null, at: 1)
+            try statement.bind(.integer(rowID), at: 2)
+            try statement.run()
+        }
+    }
+
+    /// Adds and removes the many-to-many links recorded since the last save.
+    /// Returns the records on both ends, for the change set.
+    func writeJoins(_ plan: SavePlan, _ outcome: SaveOutcome, on connection: Connection) throws -> [RecordID] {
+        guard !pendingJoins.isEmpty else { return [] }
+        var relinked: [RecordID] = []
+        func rowID(_ object: any Entity) -> Int64? {
+            guard object.recordState.phase != .deleted else { return nil }
+            return outcome.newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
+        }
+        for pending in pendingJoins.values {
+            guard let source = rowID(pending.source), let destination = rowID(pending.destination) else { continue }
+            let table = pending.table
+            let (a, b) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
+            let sql = pending.linked
+                ? "INSERT OR IGNORE INTO \(Connection.quote(table.name)) (\(a), \(b)) VALUES (?, ?)"
+                : "DELETE FROM \(Connection.quote(table.name)) WHERE \(a) = ? AND \(b) = ?"
+            let statement = try connection.cachedStatement(sql)
+            try statement.bind(.integer(source), at: 1)
+            try statement.bind(.integer(destination), at: 2)
+            try statement.run()
+            relinked.append(RecordID(entityName: table.sourceTable, rowID: source))
+            relinked.append(RecordID(entityName: table.destinationTable, rowID: destination))
+        }
+        return relinked
+    }
+
+    // MARK: Delete rules
+
+    /// The objects a delete rule must visit: all related objects (loaded if
+    /// needed) for a cascade, and for a nullify whose other side holds the
+    /// foreign key; otherwise only those in memory, since the store needs
+    /// nothing (join rows go with the record) and a to-many drops deleted
+    /// objects when read.
+    private func objectsTouched(by object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
+        let rule = relationship.deleteRule
+        let holdsKey: Bool
+        switch relationship.storage {
+        case .inverseForeignKey: holdsKey = true
+        case .foreignKey: holdsKey = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+        case .joinTable: holdsKey = false
+        }
+        if rule == .cascade || (rule == .nullify && holdsKey) { return relatedObjects(object, relationship) }
+        if relationship.isToMany {
+            if case .toMany(let values) = RelationGraph.slot(object, relationship.index) { return values }
+            return []
+        }
+        return RelationGraph.toOneInMemory(object, relationship.index).map { [$0] } ?? []
+    }
+
+    /// Deletes `root` and applies the delete rules of it and of every object a
+    /// cascade deletes in turn; each object is visited once, so cycles of
+    /// cascades end. New objects are dropped once the rules ran, while they
+    /// still know their related objects.
+    func deleteApplyingRules(_ root: any Entity) {
+        var seen = Set<ObjectIdentifier>()
+        var droppedInserts: [any Entity] = []
+        func doom(_ object: any Entity) -> Bool {
+            let state = object.recordState
+            guard state.belongs(to: self), seen.insert(ObjectIdentifier(object)).inserted else { return false }
+            switch state.phase {
+            case .inserted:
+                droppedInserts.append(object)
+                return true
+            case .managed:
+                markManagedDeleted(state, object)
+                return true
+            case .deleted, .unmanaged:
+                return false
+            }
+        }
+        guard doom(root) else { return }
+        var work = [root]
+        while let next = work.popLast() {
+            guard let entity = model.entity(for: type(of: next)), entity.hasRelationships else { continue }
+            for relationship in entity.relationships {
+                let rule = relationship.deleteRule
+                for other in objectsTouched(by: next, relationship) {
+                    if rule == .cascade {
+                        if doom(other) { work.append(other) }
+                        continue
+                    }
+                    guard let inverse = relationship.inverseIndex else { continue }
+                    if relationship.inverseIsToMany {
+                        RelationGraph.removeLoaded(other, inverse, next)
+                    } else if rule == .nullify, RelationGraph.toOneInMemory(other, inverse) === next {
+                        RelationGraph.assignToOne(other, RelationGraph.relationshipOrPlaceholder(other, inverse), nil)
+                    }
+                }
+            }
+        }
+        for object in droppedInserts { forgetInserted(object) }
+    }
+}

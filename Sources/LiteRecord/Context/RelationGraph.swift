@@ -1,0 +1,264 @@
+/// The in-memory side of relationships: reading a relationship (loading it
+/// through the object's context when needed), and keeping inverses
+/// consistent when one side is assigned.
+///
+/// Every object's relationship values live in its ``RecordState`` (the
+/// `relations` slots), so the context reaches them without knowing the
+/// object's Swift type.
+enum RelationGraph {
+    /// The relationship at `index` of the object's entity: the model's, when
+    /// the object is in a context; worked out from the types otherwise.
+    static func info(_ object: any Entity, _ index: Int) -> ResolvedRelationship? {
+        let type = type(of: object)
+        if let context = object.recordState.context, let entity = context.model.entity(for: type) {
+            return entity.relationships.indices.contains(index) ? entity.relationships[index] : nil
+        }
+        let descriptions = type.relationships
+        guard descriptions.indices.contains(index) else { return nil }
+        var relationship = ResolvedRelationship(descriptions[index], index: index, entityName: type.entityName)
+        if let inverse = try? Model.inverseIndex(of: type, relationship: index, in: descriptions[index].destination) {
+            relationship.inverseIndex = inverse
+            relationship.inverseIsToMany = descriptions[index].destination.relationships[inverse].isToMany
+        }
+        return relationship
+    }
+
+    // MARK: Slots
+
+    /// The slot of relationship `index`, creating the slots on first use.
+    @inline(__always)
+    static func slot(_ object: any Entity, _ index: Int) -> RelationValue {
+        let state = object.recordState
+        if state.relations.isEmpty { state.relations = Array(repeating: .unloaded, count: type(of: object).relationships.count) }
+        return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
+    }
+
+    static func store(_ value: RelationValue, in object: any Entity, _ index: Int) {
+        _ = slot(object, index)
+        let state = object.recordState
+        if state.relations.indices.contains(index) { state.relations[index] = value }
+    }
+
+    /// Whether the object's relationships live only in memory: a new object
+    /// (or one without a context) has nothing in the store to load.
+    static func isNew(_ object: any Entity) -> Bool {
+        let state = object.recordState
+        return state.phase == .inserted || state.phase == .unmanaged || state.context == nil
+    }
+
+    // MARK: Reading
+
+    static func toOne(_ object: any Entity, _ index: Int) -> (any Entity)? {
+        switch slot(object, index) {
+        case .toOne(let value):
+            return value
+        case .toMany:
+            return nil
+        case .fault(let rowID):
+            guard let rowID else {
+                store(.toOne(nil), in: object, index)
+                return nil
+            }
+            guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
+            guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
+            store(.toOne(loaded), in: object, index)
+            return loaded
+        case .unloaded:
+            guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index),
+                let rowID = context.loadForeignKey(of: object, relationship)
+            else {
+                if isNew(object) { store(.toOne(nil), in: object, index) }
+                return nil
+            }
+            store(.fault(rowID), in: object, index)
+            return toOne(object, index)
+        }
+    }
+
+    static func toMany(_ object: any Entity, _ index: Int) -> [any Entity] {
+        switch slot(object, index) {
+        case .toMany(let values):
+            // Objects deleted (or gone) since the list was loaded leave it now.
+            guard let owner = object.recordState.owner,
+                values.contains(where: { $0.recordState.phase == .deleted || $0.recordState.owner != owner })
+            else { return values }
+            let kept = values.filter { $0.recordState.phase != .deleted && $0.recordState.owner == owner }
+            store(.toMany(kept), in: object, index)
+            return kept
+        case .toOne, .fault:
+            return []
+        case .unloaded:
+            if isNew(object) {
+                store(.toMany([]), in: object, index)
+                return []
+            }
+            guard let context = object.recordState.context, let relationship = info(object, index),
+                let loaded = context.loadToMany(of: object, relationship)
+            else { return [] }
+            store(.toMany(loaded), in: object, index)
+            return loaded
+        }
+    }
+
+    /// The to-one's object when it is at hand without reading the store: the
+    /// loaded value, or the registered object a fault names.
+    static func toOneInMemory(_ object: any Entity, _ index: Int) -> (any Entity)? {
+        switch slot(object, index) {
+        case .toOne(let value):
+            return value
+        case .fault(let rowID?):
+            guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
+            return context.registeredObject(relationship.destination, rowID: rowID)
+        case .fault(nil), .unloaded, .toMany:
+            return nil
+        }
+    }
+
+    // MARK: Writing
+
+    /// Whether `value` may be related to `object`; when one of them is in a
+    /// context and the other in none, the other joins it. Misuse is reported
+    /// by the context's next save.
+    static func admit(_ value: any Entity, to object: any Entity, _ index: Int) -> Bool {
+        let (state, other) = (object.recordState, value.recordState)
+        var name: String { "\(type(of: object).entityName).\(info(object, index)?.name ?? "relationship \(index)")" }
+        if other.phase == .deleted || (other.phase == .managed && other.context == nil) {
+            report("\(name) was given a \(type(of: value).entityName) object that is deleted", to: state.context ?? other.context)
+            return false
+        }
+        switch (state.context, other.context) {
+        case (let mine?, let theirs?):
+            if mine !== theirs {
+                report(
+                    "\(name) was given a \(type(of: value).entityName) object of another context; use `object.inContext(context)` to get it in this one",
+                    to: mine)
+                return false
+            }
+        case (let mine?, nil):
+            mine.insert(value)
+        case (nil, let theirs?):
+            theirs.insert(object)
+        case (nil, nil):
+            break
+        }
+        return true
+    }
+
+    private static func report(_ message: String, to context: RecordContext?) {
+        context?.pendingErrors.append(LiteRecordError(.invalidObject, message))
+    }
+
+    static func setToOne(_ object: any Entity, _ index: Int, _ value: (any Entity)?) {
+        guard let relationship = info(object, index), !relationship.isToMany else { return }
+        if let value, !admit(value, to: object, index) { return }
+        let old = toOneInMemory(object, index)
+        if case .toOne(let current) = slot(object, index), current === value { return }
+        if case .fault(let rowID) = slot(object, index), value == nil, rowID == nil { return }
+        assignToOne(object, relationship, value)
+        guard let inverse = relationship.inverseIndex else { return }
+        if let old, old !== value { detachInverse(old, inverse, relationship.inverseIsToMany, from: object) }
+        guard let value else { return }
+        if relationship.inverseIsToMany {
+            appendLoaded(value, inverse, object)
+        } else {
+            // One-to-one: the object `value` pointed at loses it.
+            if let previous = toOneInMemory(value, inverse), previous !== object {
+                assignToOne(previous, relationshipOrPlaceholder(previous, index), nil)
+            }
+            assignToOne(value, relationshipOrPlaceholder(value, inverse), object)
+        }
+    }
+
+    static func setToMany(_ object: any Entity, _ index: Int, _ values: [any Entity]) {
+        guard let relationship = info(object, index), relationship.isToMany else { return }
+        let current = toMany(object, index)
+        var kept: [any Entity] = []
+        var seen = Set<ObjectIdentifier>()
+        for value in values where seen.insert(ObjectIdentifier(value)).inserted {
+            if admit(value, to: object, index) { kept.append(value) }
+        }
+        let currentIDs = Set(current.map { ObjectIdentifier($0) })
+        let removed = current.filter { !seen.contains(ObjectIdentifier($0)) }
+        let added = kept.filter { !currentIDs.contains(ObjectIdentifier($0)) }
+        store(.toMany(kept), in: object, index)
+        let context = object.recordState.context
+        for value in removed {
+            if let inverse = relationship.inverseIndex {
+                detachInverse(value, inverse, relationship.inverseIsToMany, from: object)
+            }
+            context?.noteJoin(object, relationship, value, linked: false)
+        }
+        for value in added {
+            if let inverse = relationship.inverseIndex {
+                if relationship.inverseIsToMany {
+                    appendLoaded(value, inverse, object)
+                } else {
+                    // The object's previous owner loses it.
+                    if let previous = toOneInMemory(value, inverse), previous !== object {
+                        removeLoaded(previous, index, value)
+                    }
+                    assignToOne(value, relationshipOrPlaceholder(value, inverse), object)
+                }
+            }
+            context?.noteJoin(object, relationship, value, linked: true)
+        }
+    }
+
+    /// Removes `object` from `related`'s side of the inverse relationship.
+    static func detachInverse(_ related: any Entity, _ inverse: Int, _ inverseIsToMany: Bool, from object: any Entity) {
+        if inverseIsToMany {
+            removeLoaded(related, inverse, object)
+        } else if toOneInMemory(related, inverse) === object {
+            assignToOne(related, relationshipOrPlaceholder(related, inverse), nil)
+        }
+    }
+
+    static func relationshipOrPlaceholder(_ object: any Entity, _ index: Int) -> ResolvedRelationship {
+        info(object, index) ?? ResolvedRelationship.placeholder(index)
+    }
+
+    /// Sets a to-one's slot and records the change of its column for the next save.
+    static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
+        store(.toOne(value), in: object, relationship.index)
+        let state = object.recordState
+        guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
+        state.changes.insert(column)
+        if !state.listings.contains(.updated) { context.objectDidChange(object) }
+    }
+
+    /// Appends to a to-many that is in memory (a new object's, or a loaded one).
+    static func appendLoaded(_ object: any Entity, _ index: Int, _ value: any Entity) {
+        var values: [any Entity]
+        switch slot(object, index) {
+        case .toMany(let loaded): values = loaded
+        case .unloaded where isNew(object): values = []
+        default: return
+        }
+        guard !values.contains(where: { $0 === value }) else { return }
+        values.append(value)
+        store(.toMany(values), in: object, index)
+    }
+
+    static func removeLoaded(_ object: any Entity, _ index: Int, _ value: any Entity) {
+        guard case .toMany(var values) = slot(object, index) else { return }
+        values.removeAll { $0 === value }
+        store(.toMany(values), in: object, index)
+    }
+}
+
+extension ResolvedRelationship {
+    /// A stand-in used when an object's model is unknown: it records no change.
+    static func placeholder(_ index: Int) -> ResolvedRelationship {
+        ResolvedRelationship(
+            RelationshipDescription("", toOne: PlaceholderEntity.self), index: index, entityName: "")
+    }
+}
+
+/// The destination of ``Relationship/placeholder(_:)``; never stored.
+private final class PlaceholderEntity: Entity {
+    let recordState = RecordState()
+    static let attributes: [AttributeDescription] = []
+    init(row: Row) throws {}
+    func encodeAttribute(at index: Int) throws -> SQLValue { .null }
+    func decodeAttribute(at index: Int, from row: Row) throws {}
+}

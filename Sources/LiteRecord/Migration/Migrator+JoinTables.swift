@@ -1,0 +1,63 @@
+extension Migrator {
+    /// The join tables of the stored model, with the relationships naming them.
+    private var storedJoinTables: [(table: String, entity: String, relationship: String)] {
+        from.entities.flatMap { entity in
+            (entity.relationships ?? []).compactMap { relationship in
+                relationship.joinTable.map { ($0, entity.name, relationship.name) }
+            }
+        }
+    }
+
+    /// The join tables of the new model.
+    private var wantedJoinTables: [JoinTable] {
+        to.entities.flatMap { entity in
+            entity.relationships.compactMap { relationship -> JoinTable? in
+                guard relationship.ownsJoinTable, case .joinTable(let table) = relationship.storage else { return nil }
+                return table
+            }
+        }
+    }
+
+    /// A join table the new model drops while it still holds links is deleted
+    /// data: refused unless the plan declares the relationship's removal.
+    func joinTableRefusals() throws -> [String] {
+        let wanted = Set(wantedJoinTables.map(\.name))
+        var refusals: [String] = []
+        var seen = Set<String>()
+        for (table, entity, relationship) in storedJoinTables where !wanted.contains(table) && seen.insert(table).inserted {
+            let sides = storedJoinTables.filter { $0.table == table }
+            let declared = sides.contains { plan?.declaresRemoval(ofAttribute: $0.relationship, of: [$0.entity]) ?? false }
+            guard !declared, try tableExists(table) else { continue }
+            let links = try connection.count("SELECT COUNT(*) FROM \(Connection.quote(table))")
+            guard links > 0 else { continue }
+            refusals.append(
+                "\(entity): relationship '\(relationship)' is not in the model, but its join table \(table) holds \(links) link(s), which the migration would delete; if it was left out by mistake, add it back; to delete the links, declare it with let plan = MigrationPlan().removeRelationship(\"\(relationship)\", of: \"\(entity)\") and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)")
+        }
+        return refusals
+    }
+
+    /// Creates the join tables the new model adds and drops the ones it no
+    /// longer has (empty, or declared removed: see ``joinTableRefusals()``).
+    func migrateJoinTables(_ report: inout MigrationReport) throws {
+        let wanted = wantedJoinTables
+        for table in wanted where try !tableExists(table.name) {
+            try performing("creating join table \(table.name)") {
+                try connection.executeOnce(table.createSQL)
+                try connection.executeOnce(table.createIndexSQL)
+            }
+            report.note(\.createdTables, table.name)
+            log("created join table \(table.name)", &report)
+        }
+        let names = Set(wanted.map(\.name))
+        for table in Set(storedJoinTables.map(\.table)) where !names.contains(table) {
+            guard try tableExists(table) else { continue }
+            try performing("dropping join table \(table)") { try connection.executeOnce("DROP TABLE \(Connection.quote(table))") }
+            report.note(\.droppedTables, table)
+            log("dropped join table \(table)", &report)
+        }
+    }
+
+    private func tableExists(_ name: String) throws -> Bool {
+        try connection.count("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) > 0
+    }
+}

@@ -1,0 +1,100 @@
+extension RecordContext {
+    /// Loads the relationships `keyPaths` name for all `objects` at once.
+    ///
+    /// Row ids are bound as one JSON array and read back with `json_each`, so
+    /// one statement serves any number of objects without meeting SQLite's
+    /// limit on bound parameters (https://sqlite.org/json1.html#jeach).
+    func prefetch<T: Entity>(_ keyPaths: [any PartialKeyPath<T> & Sendable], of objects: [T]) throws(LiteRecordError) {
+        let entity = try entity(for: T.self)
+        for keyPath in keyPaths {
+            guard let index = T.relationshipIndex(for: keyPath), entity.relationships.indices.contains(index) else {
+                throw LiteRecordError(
+                    .unknownAttribute, "a key path to prefetch is not a relationship of \(T.entityName); list relationship properties only")
+            }
+            let relationship = entity.relationships[index]
+            let pending = objects.filter { object in
+                guard object.recordState.phase == .managed, object.recordState.rowID != nil else { return false }
+                switch RelationGraph.slot(object, index) {
+                case .unloaded, .fault: return true
+                case .toOne, .toMany: return false
+                }
+            }
+            guard !pending.isEmpty else { continue }
+            try prefetch(relationship, of: pending)
+        }
+    }
+
+    private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity]) throws(LiteRecordError) {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        switch relationship.storage {
+        case .foreignKey:
+            var ids = Set<Int64>()
+            for object in objects {
+                if case .fault(let id?) = RelationGraph.slot(object, relationship.index),
+                    registeredObject(relationship.destination, rowID: id) == nil
+                {
+                    ids.insert(id)
+                }
+            }
+            if !ids.isEmpty {
+                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(ids)))
+            }
+            // Every destination is registered now: resolving costs no statement.
+            for object in objects { _ = RelationGraph.toOne(object, relationship.index) }
+        case .inverseForeignKey(let column):
+            guard let inverse = relationship.inverseIndex else { return }
+            let related = try fetchAny(relationship.destination, Self.rowIDQuery(Connection.quote(column), objects.compactMap(\.recordState.rowID)))
+            var byOwner: [Int64: [any Entity]] = [:]
+            for object in related {
+                switch RelationGraph.slot(object, inverse) {
+                case .fault(let owner?): byOwner[owner, default: []].append(object)
+                case .toOne(let owner?): if let id = owner.recordState.rowID { byOwner[id, default: []].append(object) }
+                default: break
+                }
+            }
+            for object in objects {
+                guard let rowID = object.recordState.rowID else { continue }
+                RelationGraph.store(.toMany(overlay(byOwner[rowID] ?? [], of: object, relationship)), in: object, relationship.index)
+            }
+        case .joinTable(let table):
+            let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
+            let ids = objects.compactMap(\.recordState.rowID)
+            let pairs = try reading("prefetching \(relationship.qualifiedName)") { connection in
+                try connection.rows(
+                    "SELECT \(source), \(destination) FROM \(Connection.quote(table.name)) WHERE \(source) IN (SELECT value FROM json_each(?))",
+                    [Self.jsonArray(ids)])
+            }
+            var links: [Int64: [Int64]] = [:]
+            for pair in pairs {
+                guard pair.count == 2, let from = pair[0].integerValue, let to = pair[1].integerValue else { continue }
+                links[from, default: []].append(to)
+            }
+            let targets = Set(links.values.joined())
+            if !targets.isEmpty {
+                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(targets)))
+            }
+            for object in objects {
+                guard let rowID = object.recordState.rowID else { continue }
+                let related = (links[rowID] ?? []).compactMap { id -> (any Entity)? in
+                    guard let found = registeredObject(relationship.destination, rowID: id),
+                        found.recordState.phase != .deleted
+                    else { return nil }
+                    return found
+                }
+                RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
+            }
+        }
+    }
+
+    /// `<column> IN (the row ids)`, the ids bound as one JSON array.
+    private static func rowIDQuery(_ column: String, _ ids: [Int64]) -> SQLQuery {
+        var query = SQLQuery()
+        query.whereSQL = "\(column) IN (SELECT value FROM json_each(?))"
+        query.arguments = [jsonArray(ids)]
+        return query
+    }
+
+    private static func jsonArray(_ ids: [Int64]) -> SQLValue {
+        .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    }
+}

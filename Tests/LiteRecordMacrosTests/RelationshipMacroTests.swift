@@ -1,0 +1,265 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// `@Relationship` properties: the whole expansion, and each misuse's diagnostic.
+@Suite struct RelationshipMacroTests {
+    @Test func toOneAndToManyExpansion() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                var title = ""
+                @Relationship var author: Author?
+                @Relationship(deleteRule: .cascade, inverse: \\Tag.books, originalName: "labels", minimumCount: 1, maximumCount: 5)
+                var tags: [Tag] = []
+                init() {}
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var title {
+                    @storageRestrictions(initializes: _title)
+                    init(initialValue) {
+                        _title = initialValue
+                    }
+                    get {
+                        _title
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
+                            return
+                        }
+                        _title = newValue
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _title: String
+                var author: Author? {
+                    @storageRestrictions(initializes: _author)
+                    init(initialValue) {
+                        _author = initialValue
+                    }
+                    get {
+                        relatedObject(at: 0, seed: &_author)
+                    }
+                    set {
+                        _author = nil
+                        setRelatedObject(newValue, at: 0)
+                    }
+                }
+
+                private var _author: Author??
+                var tags: [Tag] {
+                    @storageRestrictions(initializes: _tags)
+                    init(initialValue) {
+                        _tags = initialValue
+                    }
+                    get {
+                        relatedObjects(at: 1, seed: &_tags)
+                    }
+                    set {
+                        _tags = nil
+                        setRelatedObjects(newValue, at: 1)
+                    }
+                }
+
+                private var _tags: [Tag]?
+                init() {}
+
+                let recordState = LiteRecord.RecordState()
+
+                static let entityName = "Book"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "title",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                ]
+
+                init(row: LiteRecord.Row) throws {
+                    _title = try row.decode(String.self, at: 0)
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_title)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        _title = try row.decode(String.self, at: 0)
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Book>) -> Int? {
+                    switch keyPath {
+                    case \\Book.title:
+                        0
+                    default:
+                        nil
+                    }
+                }
+
+                static let relationships: [LiteRecord.RelationshipDescription] = [
+                    LiteRecord.RelationshipDescription(
+                        "author",
+                        toOne: Author.self
+                    ),
+                    LiteRecord.RelationshipDescription(
+                        "tags",
+                        toMany: Tag.self,
+                        inverse: "books",
+                        deleteRule: .cascade,
+                        originalName: "labels",
+                        minimumCount: 1,
+                        maximumCount: 5
+                    ),
+                ]
+
+                static func relationshipIndex(for keyPath: PartialKeyPath<Book>) -> Int? {
+                    switch keyPath {
+                    case \\Book.author:
+                        0
+                    case \\Book.tags:
+                        1
+                    default:
+                        nil
+                    }
+                }
+
+                func settleRelationships() {
+                    if _author != nil {
+                        _ = author
+                    }
+                    if _tags != nil {
+                        _ = tags
+                    }
+                }
+            }
+
+            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            }
+            """)
+    }
+
+    @Test func aToOneMustBeOptional() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                @Relationship var author: Author
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var author: Author
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "to-one relationship 'author' must be optional ('Author?'): a record may have no related object, and a new object starts without one",
+                    line: 3, column: 31, fixIts: [FixItSpec(message: "Declare it as 'Author?'")]),
+            ],
+            applyFixIts: ["Declare it as 'Author?'"],
+            fixedSource: """
+            @Entity
+            final class Book {
+                @Relationship var author: Author?
+            }
+            """)
+    }
+
+    @Test func anInverseMustBelongToTheDestination() {
+        assertExpansion(
+            """
+            @Entity
+            final class Author {
+                @Relationship(inverse: \\Tag.books) var books: [Book] = []
+            }
+            """,
+            expandedSource: """
+            final class Author {
+                var books: [Book] = []
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "the inverse '\\Tag.books' of relationship 'books' must be a relationship of its destination 'Book'",
+                    line: 3, column: 28),
+            ])
+    }
+
+    @Test func aRelationshipStartsEmpty() {
+        assertExpansion(
+            """
+            @Entity
+            final class Author {
+                @Relationship var books: [Book] = [Book()]
+            }
+            """,
+            expandedSource: """
+            final class Author {
+                var books: [Book] = [Book()]
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "relationship 'books' can only start empty ('[]'); assign related objects after creating the object",
+                    line: 3, column: 39),
+            ])
+    }
+
+    @Test func countsApplyToToManysOnly() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                @Relationship(maximumCount: 2) var author: Author?
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var author: Author?
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'maximumCount:' applies to to-many relationships only, and 'author' is a to-one",
+                    line: 3, column: 33),
+            ])
+    }
+
+    @Test func aRelationshipTypeIsOptionalOrAnArrayOfAnEntity() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                @Relationship var authors: Set<Author> = []
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var authors: Set<Author> = []
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "relationship 'authors' has type 'Set<Author>'; a relationship is 'Destination?' (to-one) or '[Destination]' (to-many) of another '@Entity' class",
+                    line: 3, column: 32),
+            ])
+    }
+}
