@@ -134,10 +134,20 @@ public final class RecordContext {
                     : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
         }
-        if store.model.hasRelationships {
-            deleteApplyingRules(object)
-        } else {
-            markDeleted(object)
+        guard !store.model.hasRelationships else { return deleteApplyingRules(object) }
+        // Inline rather than through markDeleted(_:), whose `any Entity` costs
+        // a box per object: a model without relationships deletes as before.
+        switch state.phase {
+        case .inserted:
+            forgetInserted(object)
+        case .managed:
+            state.phase = .deleted
+            if !state.listings.contains(.deleted) {
+                state.listings.insert(.deleted)
+                deletedList.append(object)
+            }
+        case .deleted, .unmanaged:
+            break
         }
     }
 
