@@ -232,32 +232,36 @@ extension RecordContext {
         /// that is a to-one's foreign key (`Int.max` for none).
         typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
         var statements: [Key: Update] = [:]
-        var current: (key: Key, update: Update)?
+        // The parts of the current statement's plan, kept apart: copying a
+        // whole plan tuple per object would retain its arrays each time.
+        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         for update in updates {
             let key = Key(entity: update.entity, changes: update.changes)
-            let planned: Update
+            let statement: Statement
+            let indexes: [Int]
+            let canonicalText: [Int]?
+            let attributeCount: Int
             if let current, current.key == key {
-                planned = current.update
-                planned.statement.rewind()
+                (statement, indexes, canonicalText, attributeCount) =
+                    (current.statement, current.indexes, current.canonicalText, current.attributeCount)
+                statement.rewind()
             } else if let cached = statements[key] {
-                planned = cached
-                planned.statement.rewind()
+                (statement, indexes, canonicalText, attributeCount) = cached
+                statement.rewind()
             } else {
-                let indexes = update.changes.indexes
+                indexes = update.changes.indexes
                 let entity = try entity(for: type(of: update.object))
                 let canonical = entity.canonicalTextAttributes
                 let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
-                planned = (
-                    try connection.cachedStatement(entity.updateSQL(indexes)), indexes,
-                    offsets.isEmpty ? nil : offsets,
-                    entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count)
-                statements[key] = planned
+                canonicalText = offsets.isEmpty ? nil : offsets
+                attributeCount = entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count
+                statement = try connection.cachedStatement(entity.updateSQL(indexes))
+                statements[key] = (statement, indexes, canonicalText, attributeCount)
             }
-            current = (key, planned)
-            let (statement, indexes) = (planned.statement, planned.indexes)
+            current = (key, statement, indexes, canonicalText, attributeCount)
             var parameter: Int32 = 1
             for index in indexes {
-                if index >= planned.attributeCount {
+                if index >= attributeCount {
                     let entity = try entity(for: type(of: update.object))
                     try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
                 } else {
@@ -265,8 +269,8 @@ extension RecordContext {
                 }
                 parameter += 1
             }
-            if let canonical = planned.canonicalText {
-                for offset in canonical {
+            if let canonicalText {
+                for offset in canonicalText {
                     try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
                 }
             }
