@@ -159,10 +159,11 @@ struct Tour {
             try migrate()
         }
         try locate()
+        try relate()
 
-        // Relationships (a cascade delete), a conflict with its merge policy
-        // and an observed query receiving a background write get their steps
-        // here as those features land (API.md §10–12).
+        // A conflict with its merge policy and an observed query receiving a
+        // background write get their steps here as those features land
+        // (API.md §12).
 
         say("Clean up")
         try RecordStack.cleanUp()
@@ -210,6 +211,31 @@ struct Tour {
             + chores.map { "\($0.name) (done: \($0.done), priority: \($0.priority))" }.joined(separator: ", "))
         try second.close()
         show("requiresMigration now: \(try RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]))")
+    }
+
+    /// An author and her books on a stack of their own: the inverse filled in
+    /// memory, one transaction for all of them, and a cascade delete.
+    private mutating func relate() throws {
+        say("Relationships: inverses kept in memory, one save, a cascade delete")
+        let stack = try RecordStack(inMemoryWith: [DemoAuthor.self, DemoBook.self])
+        defer { try? stack.close() }
+        let context = stack.newContext()
+        let ursula = DemoAuthor()
+        ursula.name = "Ursula"
+        context.insert(ursula)
+        for title in ["A Wizard of Earthsea", "The Left Hand of Darkness", "The Dispossessed"] {
+            let book = DemoBook()
+            book.title = title
+            book.author = ursula
+        }
+        show("book.author = ursula, three times: ursula.books has \(ursula.books.count) books before any save")
+        let (_, saved) = try stack.recordingSQL { try context.save() }
+        let inserts = saved.filter { $0.hasPrefix("INSERT") }.count
+        show("one save, one transaction: \(inserts) INSERTs (the author first, so the books' foreign keys point at her)")
+        context.delete(ursula)
+        show("delete(ursula) runs the .cascade rule in the context: \(context.deletedObjects.count) objects marked deleted")
+        try context.save()
+        show("books left after the save: \(try DemoBook.count(in: context))")
     }
 
     /// `StoreLocator`'s rules, with temporary folders standing in for

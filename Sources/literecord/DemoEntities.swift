@@ -44,3 +44,22 @@ final class Chore {
 
     init() {}
 }
+
+/// The demo's relationship: an author's books go with her (`.cascade`)…
+@Entity(name: "Author")
+final class DemoAuthor {
+    var name = ""
+    @Relationship(deleteRule: .cascade, inverse: \DemoBook.author)
+    var books: [DemoBook] = []
+
+    init() {}
+}
+
+/// …and each book points back at its author: a foreign-key column.
+@Entity(name: "Book")
+final class DemoBook {
+    var title = ""
+    @Relationship var author: DemoAuthor?
+
+    init() {}
+}

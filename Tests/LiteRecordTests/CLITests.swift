@@ -117,6 +117,10 @@ import LiteRecord
         #expect(output.text.contains("alreadySetUp"))
         #expect(output.text.contains("Skipping the migration step"))
         #expect(output.text.contains("Where stores live"))
+        #expect(output.text.contains("ursula.books has 3 books before any save"))
+        #expect(output.text.contains("one save, one transaction: 4 INSERTs"))
+        #expect(output.text.contains("cascade rule in the context: 4 objects marked deleted"))
+        #expect(output.text.contains("books left after the save: 0"))
     }
 
     /// The demo with its temporary folder inside a test folder (`TMPDIR`),
