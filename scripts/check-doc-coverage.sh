@@ -7,14 +7,10 @@
 # Run after `swift build`; `make test` and `make docs` run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(swift build --show-bin-path)
+. scripts/lib/symbol-graphs.sh
 out=$(mktemp -d "${TMPDIR:-/tmp}/literecord-doc-coverage-XXXXXX")
 trap 'rm -rf "$out"' EXIT
-triple=$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
-for module in LiteRecord LiteRecordTesting; do
-    swift-symbolgraph-extract -module-name "$module" -I "$bin/Modules" -I Sources/CSQLite \
-        -target "$triple" -minimum-access-level public -output-dir "$out" >/dev/null
-done
+extract_symbol_graphs "$out"
 python3 - "$out" <<'PY'
 import json, os, sys
 folder = sys.argv[1]
