@@ -25,28 +25,36 @@ public struct Aggregate<Value, Result>: Sendable {
 extension Aggregate where Value: BinaryInteger & AttributeValue & SendableMetatype, Result == Value {
     /// The sum of the values (0 when there are none). An overflow of SQLite's
     /// 64-bit integers, or of `Value`, throws instead of wrapping.
-    public static var sum: Self {
-        Self(.sum) { value throws(LiteRecordError) in try decodeValue(Value.self, value.isNull ? .integer(0) : value, "sum") }
+    public static var sum: Self { Self(.sum, decode: decodeSum) }
+
+    @Sendable static func decodeSum(_ value: SQLValue) throws(LiteRecordError) -> Value {
+        try decodeValue(Value.self, value.isNull ? .integer(0) : value, "sum")
     }
 }
 
 extension Aggregate where Value: BinaryFloatingPoint & AttributeValue & SendableMetatype, Result == Value {
     /// The sum of the values (0 when there are none), added by SQLite in
     /// double precision.
-    public static var sum: Self {
-        Self(.sum) { value throws(LiteRecordError) in try decodeValue(Value.self, value.isNull ? .real(0) : value, "sum") }
+    public static var sum: Self { Self(.sum, decode: decodeSum) }
+
+    @Sendable static func decodeSum(_ value: SQLValue) throws(LiteRecordError) -> Value {
+        try decodeValue(Value.self, value.isNull ? .real(0) : value, "sum")
     }
 }
 
 extension Aggregate where Value: Comparable & AttributeValue & SendableMetatype, Result == Value? {
     /// The smallest value, or `nil` when there are none.
-    public static var min: Self {
-        Self(.min) { value throws(LiteRecordError) in value.isNull ? nil : try decodeValue(Value.self, value, "minimum") }
-    }
+    public static var min: Self { Self(.min, decode: decodeMinimum) }
 
     /// The largest value, or `nil` when there are none.
-    public static var max: Self {
-        Self(.max) { value throws(LiteRecordError) in value.isNull ? nil : try decodeValue(Value.self, value, "maximum") }
+    public static var max: Self { Self(.max, decode: decodeMaximum) }
+
+    @Sendable static func decodeMinimum(_ value: SQLValue) throws(LiteRecordError) -> Value? {
+        value.isNull ? nil : try decodeValue(Value.self, value, "minimum")
+    }
+
+    @Sendable static func decodeMaximum(_ value: SQLValue) throws(LiteRecordError) -> Value? {
+        value.isNull ? nil : try decodeValue(Value.self, value, "maximum")
     }
 }
 
@@ -62,11 +70,11 @@ extension Aggregate where Value: BinaryFloatingPoint, Result == Double? {
 
 extension Aggregate where Result == Int {
     /// The number of (non-nil) values.
-    public static var count: Self {
-        Self(.count) { value throws(LiteRecordError) in
-            if case .integer(let count) = value { return Int(count) }
-            return 0
-        }
+    public static var count: Self { Self(.count, decode: decodeCount) }
+
+    @Sendable static func decodeCount(_ value: SQLValue) throws(LiteRecordError) -> Int {
+        if case .integer(let count) = value { return Int(count) }
+        return 0
     }
 }
 
