@@ -20,7 +20,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let property = Property(declaration), let index = index(in: node) else { return [] }
+        guard let property = Property(declaration), let index = node.storageIndex else { return [] }
         let storage = property.storageName
         return [
             """
@@ -51,17 +51,10 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let property = Property(declaration), index(in: node) != nil else { return [] }
+        guard let property = Property(declaration), node.storageIndex != nil else { return [] }
         // No initial value here: the property's own initial value reaches the
         // storage through the `init` accessor, and `T?` storage starts as nil.
         return ["private var \(raw: property.storageName): \(raw: property.type)"]
-    }
-
-    private static func index(in node: AttributeSyntax) -> Int? {
-        guard let argument = node.argumentList.first(where: { $0.label?.text == "index" }),
-            let literal = argument.expression.as(IntegerLiteralExprSyntax.self)
-        else { return nil }
-        return Int(literal.literal.text)
     }
 
     /// The parts of a single-binding stored `var` that the expansion needs.

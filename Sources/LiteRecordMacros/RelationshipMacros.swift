@@ -32,7 +32,7 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let property = Property(declaration), let index = index(in: node) else { return [] }
+        guard let property = Property(declaration), let index = node.storageIndex else { return [] }
         let (storage, many) = (property.storageName, property.isToMany)
         return [
             """
@@ -60,15 +60,8 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let property = Property(declaration), index(in: node) != nil else { return [] }
+        guard let property = Property(declaration), node.storageIndex != nil else { return [] }
         return ["private var \(raw: property.storageName): \(raw: property.type)?"]
-    }
-
-    private static func index(in node: AttributeSyntax) -> Int? {
-        guard let argument = node.argumentList.first(where: { $0.label?.text == "index" }),
-            let literal = argument.expression.as(IntegerLiteralExprSyntax.self)
-        else { return nil }
-        return Int(literal.literal.text)
     }
 
     private struct Property {

@@ -142,3 +142,16 @@ extension PatternBindingSyntax {
         return false
     }
 }
+
+extension AttributeSyntax {
+    /// The `index:` argument the `@Entity` expansion writes into the
+    /// accessor macros it attaches (`@_PersistedProperty(index: 2)`,
+    /// `@_RelationshipProperty(index: 0)`): the slot the property's accessors
+    /// report changes and read values through.
+    var storageIndex: Int? {
+        guard let argument = argumentList.first(where: { $0.label?.text == "index" }),
+            let literal = argument.expression.as(IntegerLiteralExprSyntax.self)
+        else { return nil }
+        return Int(literal.literal.text)
+    }
+}
