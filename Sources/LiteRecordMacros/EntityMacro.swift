@@ -10,7 +10,7 @@ public import SwiftSyntaxMacros
 /// - memberAttribute: `@_PersistedProperty(index:)` on each stored property,
 ///   which turns it into change-tracking accessors over that storage;
 /// - extension: the `Entity` (and, where it applies, `DefaultInitializable`)
-///   conformance.
+///   conformance, and `Equatable` (by identity) unless the class declares it.
 public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -62,6 +62,9 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         if missing.contains("DefaultInitializable"), model.isDefaultInitializable {
             conformances.append("LiteRecord.DefaultInitializable")
         }
+        // Equal when identical (see `Equatable where Self: Entity`), which is
+        // what lets a predicate test a relationship: `$0.author == nil`.
+        if missing.contains("Equatable") { conformances.append("Swift.Equatable") }
         guard !conformances.isEmpty else { return [] }
         let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
         guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }

@@ -297,7 +297,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
             }
             """#)
     }
@@ -449,7 +449,7 @@ import Testing
                 }
             }
 
-            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
             }
             """#)
     }
@@ -569,7 +569,7 @@ import Testing
                 }
             }
 
-            extension Label: LiteRecord.Entity {
+            extension Label: LiteRecord.Entity, Swift.Equatable {
             }
             """#)
     }
@@ -653,7 +653,7 @@ import Testing
                 }
             }
 
-            extension Draft: LiteRecord.Entity {
+            extension Draft: LiteRecord.Entity, Swift.Equatable {
             }
             """#)
     }
@@ -1007,7 +1007,7 @@ import Testing
                 }
             }
 
-            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
             }
             """#)
     }
@@ -1058,7 +1058,7 @@ import Testing
                 }
             }
 
-            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
             }
             """#)
     }

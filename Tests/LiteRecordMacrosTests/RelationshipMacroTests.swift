@@ -151,7 +151,7 @@ import Testing
                 }
             }
 
-            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
             }
             """)
     }

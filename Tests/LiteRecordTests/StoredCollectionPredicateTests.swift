@@ -54,13 +54,16 @@ private let collectionStack = Result { try CollectionSeed.stack() }
     }
 
     @Test func valuesAreBoundAndElementsComparedInJSONEach() throws {
-        let (sql, arguments) = try PredicateTranslator.condition(#Predicate<CollectionHolder> { $0.tags.contains("swift'--") })
+        let model = try Model(entities: [CollectionHolder.self])
+        let (sql, arguments) = try PredicateTranslator.condition(
+            #Predicate<CollectionHolder> { $0.tags.contains("swift'--") }, model: model)
         let text = try #require(sql)
         #expect(text.contains("json_each(\"CollectionHolder\".\"tags\")"))
         #expect(text.contains("COLLATE \(SQLFunctions.swiftCollation) = ?"))
         #expect(!text.contains("swift'--"))
         #expect(arguments == [.text("swift'--")])
-        let (countSQL, _) = try PredicateTranslator.condition(#Predicate<CollectionHolder> { $0.numbers.count > 2 })
+        let (countSQL, _) = try PredicateTranslator.condition(
+            #Predicate<CollectionHolder> { $0.numbers.count > 2 }, model: model)
         #expect(countSQL == "(json_array_length(\"CollectionHolder\".\"numbers\") > ?)")
     }
 

@@ -44,17 +44,59 @@ extension Entity {
 
     /// `ORDER BY` terms for a comma-separated list of attribute names; text
     /// sorts as a `SortDescriptor` on it does (Swift's `<`, canonically
-    /// equivalent texts together).
+    /// equivalent texts together). A name may go through to-one relationships
+    /// (`author.name`), whose `nil` sorts first ascending, like a `NULL`.
     static func orderClause(_ names: String, ascending: Bool) throws(LiteRecordError) -> String {
         let parts = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !parts.isEmpty else { throw LiteRecordError(.unknownAttribute, "no attribute given to sort \(entityName) by") }
         var terms: [String] = []
         for part in parts {
-            let attribute = try attribute(named: part)
+            let (column, attribute) = part.contains(".") ? try relatedColumn(part) : (nil, try attribute(named: part))
             let collation = attribute.type == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
-            terms.append("\(Connection.quote(attribute.name))\(collation) \(ascending ? "ASC" : "DESC")")
+            terms.append("\(column ?? Connection.quote(attribute.name))\(collation) \(ascending ? "ASC" : "DESC")")
         }
         return terms.joined(separator: ", ")
+    }
+
+    /// The SQL reading an attribute through to-one relationships
+    /// (`author.publisher.name`): one scalar subquery by primary key per hop,
+    /// `NULL` as soon as a relationship is `nil`.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.unknownAttribute` naming the
+    ///   part that is not a to-one relationship (or, last, an attribute).
+    static func relatedColumn(_ path: String) throws(LiteRecordError) -> (String, AttributeDescription) {
+        let names = path.split(separator: ".", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let key = Connection.quote(Model.primaryKeyColumn)
+        var type: any Entity.Type = Self.self
+        var rowID: String?
+        for (position, name) in names.dropLast().enumerated() {
+            guard let relationship = type.relationships.first(where: { $0.name == name && !$0.isToMany }) else {
+                let toOnes = type.relationships.filter { !$0.isToMany }.map(\.name).sorted()
+                throw LiteRecordError(
+                    .unknownAttribute,
+                    "cannot sort \(entityName) by '\(path)': \(type.entityName) has no to-one relationship named '\(name)'"
+                        + (toOnes.isEmpty ? "" : "; its to-ones are \(toOnes.joined(separator: ", "))"))
+            }
+            let column = Connection.quote(relationship.name)
+            if let previous = rowID {
+                let alias = "literecord_sort\(position)"
+                rowID = "(SELECT \(alias).\(column) FROM \(Connection.quote(type.entityName)) AS \(alias) WHERE \(alias).\(key) = \(previous))"
+            } else {
+                rowID = "\(Connection.quote(entityName)).\(column)"
+            }
+            type = relationship.destination
+        }
+        let attribute = try attribute(named: names.last ?? "", of: type)
+        let alias = "literecord_sort\(names.count)"
+        let sql = "(SELECT \(alias).\(Connection.quote(attribute.name)) FROM \(Connection.quote(type.entityName)) AS \(alias) WHERE \(alias).\(key) = \(rowID ?? "NULL"))"
+        return (sql, attribute)
+    }
+
+    private static func attribute(named name: String, of type: any Entity.Type) throws(LiteRecordError) -> AttributeDescription {
+        func open<D: Entity>(_ type: D.Type) -> Result<AttributeDescription, LiteRecordError> {
+            Result { () throws(LiteRecordError) in try D.attribute(named: name) }
+        }
+        return try open(type).get()
     }
 }
 

@@ -26,7 +26,7 @@ extension Entity {
         matching predicate: Predicate<Self>? = nil, sortedBy sortDescriptors: [SortDescriptor<Self>] = [],
         batchSize: Int = 500, in context: RecordContext, _ body: (Self) throws -> Void
     ) throws {
-        let query = try FetchRequest(predicate: predicate, sortBy: sortDescriptors).sqlQuery()
+        let query = try FetchRequest(predicate: predicate, sortBy: sortDescriptors).sqlQuery(model: context.store.model)
         var bodyError: (any Error)?
         do {
             try context.enumerate(Self.self, query, batchSize: batchSize) { object in

@@ -95,7 +95,7 @@ extension Entity {
     ///   store cannot be written.
     @discardableResult
     public static func deleteAll(matching predicate: Predicate<Self>, in context: RecordContext) throws -> Int {
-        let condition = try PredicateTranslator.condition(predicate)
+        let condition = try PredicateTranslator.condition(predicate, model: context.store.model)
         return try context.deleteAll(Self.self, whereSQL: condition.sql, arguments: condition.arguments)
     }
 

@@ -23,6 +23,9 @@
 /// to the value it already has changes nothing). When every stored property has
 /// a default value and the class declares no initializer or an `init()`, the
 /// class also becomes ``DefaultInitializable``, so `Person.create(in:)` works.
+/// Unless the class declares its own, it also becomes `Equatable` by identity
+/// (one context holds one object per record), which is what lets a predicate
+/// test a relationship for `nil`: `#Predicate<Book> { $0.author != nil }`.
 ///
 /// Stored property types: `Bool`, the integer types, `Double`, `Float`,
 /// `String`, `Data`, `Date`, `UUID`, `URL`, `Decimal`, `RawRepresentable`s of
@@ -42,7 +45,7 @@
     named(relationships), named(relationshipIndex), named(settleRelationships)
 )
 @attached(memberAttribute)
-@attached(extension, conformances: Entity, DefaultInitializable)
+@attached(extension, conformances: Entity, DefaultInitializable, Equatable)
 public macro Entity(name: String? = nil, originalName: String? = nil) =
     #externalMacro(module: "LiteRecordMacros", type: "EntityMacro")
 

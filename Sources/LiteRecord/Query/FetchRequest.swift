@@ -60,9 +60,10 @@ public struct FetchRequest<T: Entity>: Sendable {
     }
 
     /// The SQL below `SELECT … FROM <table>`.
-    func sqlQuery() throws(LiteRecordError) -> SQLQuery {
+    func sqlQuery(model: Model) throws(LiteRecordError) -> SQLQuery {
         var query = SQLQuery()
-        (query.whereSQL, query.arguments) = try Self.combine(PredicateTranslator.condition(predicate), with: textMatches)
+        (query.whereSQL, query.arguments) = try Self.combine(
+            PredicateTranslator.condition(predicate, model: model), with: textMatches)
         query.orderBy = try SortTranslator.orderBy(sortBy)
         query.limit = fetchLimit.map { max(0, $0) }
         query.offset = fetchOffset > 0 ? fetchOffset : nil
@@ -73,9 +74,11 @@ public struct FetchRequest<T: Entity>: Sendable {
 extension PredicateTranslator {
     /// The `WHERE` condition selecting what `predicate` accepts; `nil` for no
     /// predicate (every record).
-    static func condition<T: Entity>(_ predicate: Predicate<T>?) throws(LiteRecordError) -> (sql: String?, arguments: [SQLValue]) {
+    static func condition<T: Entity>(
+        _ predicate: Predicate<T>?, model: Model
+    ) throws(LiteRecordError) -> (sql: String?, arguments: [SQLValue]) {
         guard let predicate else { return (nil, []) }
-        let condition = try PredicateTranslator(predicate).translate()
+        let condition = try PredicateTranslator(predicate, model: model).translate()
         return (condition.sql, condition.arguments)
     }
 }

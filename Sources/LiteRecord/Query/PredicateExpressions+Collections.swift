@@ -10,6 +10,9 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             return try translator.membership(element, in: elements, type: RHS.Output.self, expression: self)
         }
         let collection = try translator.translate(sequence)
+        if case .objects = collection.kind {
+            return try translator.relatedMembership(collection, value: element)
+        }
         guard case .jsonCollection(let elementKind, _) = collection.kind else {
             throw translator.unsupported(
                 self, "only captured sequences and arrays or sets stored as JSON are searched in SQL (not \(collection.kind))")
@@ -96,6 +99,8 @@ extension PredicateTranslator {
         var arguments: [SQLValue] = []
         var containsNil = false
         for element in elements {
+            // A RecordID of another entity never equals this one's.
+            if case .recordID(let name?) = value.kind, let id = element as? RecordID, id.entityName != name { continue }
             guard let encoded = valueType.kind.encode(element) else {
                 throw unsupported(expression, "a captured \(valueType.kind) element cannot be stored exactly (NaN or out of range)")
             }

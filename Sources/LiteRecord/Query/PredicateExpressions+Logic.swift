@@ -119,6 +119,12 @@ extension PredicateTranslator {
         guard kind.isSupported else {
             throw unsupported(expression, "\(kind) values cannot be compared in SQL")
         }
+        // Record ids of two different entities are never equal, whatever their
+        // row ids; two nils still are.
+        if case .recordID(let a?) = left.kind, case .recordID(let b?) = right.kind, a != b {
+            let bothNil: SQLFragment = .bool(["(", .sql(left), " IS NULL AND ", .sql(right), " IS NULL)"])
+            return negated ? .bool(["(NOT ", .sql(bothNil), ")"]) : bothNil
+        }
         let op =
             left.isOptional || right.isOptional
             ? (negated ? "IS NOT" : "IS")

@@ -26,9 +26,26 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
             try translator.translate(transform)
         }
         if !optional.isOptional { return result }
+        // A value read by the optional's row id (`$0.author?.name`), or the row
+        // id itself (`$0.author?.recordID`), is already NULL when it is: no
+        // CASE, which would repeat the subqueries of a chain at every level.
+        if result.readsRow == optional.sql || (result.sql == optional.sql && result.arguments == optional.arguments) {
+            var chained = result
+            chained.isOptional = true
+            if case .object(let type, _)? = result.reference { chained.reference = .object(type, alias: nil) }
+            return chained
+        }
         // The transform only runs for a non-nil value, so it never sees NULL.
-        return .combine(
+        var chained: SQLFragment = .combine(
             ["(CASE WHEN ", .sql(optional), " IS NULL THEN NULL ELSE ", .sql(result), " END)"],
             kind: result.kind, isOptional: true)
+        // An object or a to-many reached through the chain is still one, known
+        // by its row id alone (the CASE hides any row in scope).
+        switch result.reference {
+        case .object(let type, _)?: chained.reference = .object(type, alias: nil)
+        case .objects?: chained.reference = result.reference
+        case nil: break
+        }
+        return chained
     }
 }

@@ -25,8 +25,8 @@ extension PredicateExpressions.Variable: SQLTranslatable, VariableExpression {
         case .value(let fragment)?:
             return fragment
         case .entity?:
-            throw translator.unsupported(
-                self, "the object itself cannot be compared in SQL; compare one of its attributes")
+            // The object itself is its row id, which is how objects are compared.
+            return translator.rootObject()
         case nil:
             throw translator.unsupported(self, "the variable is not bound by this predicate")
         }
@@ -40,13 +40,13 @@ extension PredicateExpressions.KeyPath: SQLTranslatable, ConstantExpression {
     }
 
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
-        if let variable = root as? any VariableExpression, case .entity? = translator.binding(of: variable.variableID) {
-            return try translator.column(for: keyPath, type: Output.self)
-        }
         if let value = constantValue {
             return try translator.constant(value, type: Output.self, expression: self)
         }
         let base = try translator.translate(root)
+        if case .object(let type, let alias)? = base.reference {
+            return try translator.member(keyPath, of: base, type: type, alias: alias, valueType: Output.self)
+        }
         return try translator.property(keyPath, of: base, rootType: Root.Output.self, type: Output.self)
     }
 }
@@ -55,6 +55,10 @@ extension PredicateTranslator {
     /// A captured value, bound as an argument (or the literal `NULL`).
     func constant(_ value: Any, type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
         var valueType = ValueType(type)
+        if case .recordID = valueType.kind, let id = (value as? RecordID) ?? ((value as? any OptionalValue)?.wrappedValue as? RecordID) {
+            // Which entity's row id is bound decides what it can equal.
+            valueType = ValueType(kind: .recordID(entityName: id.entityName), isOptional: valueType.isOptional)
+        }
         if case .success(let collection) = Self.collectionKind(of: Self.unwrapped(type)) {
             // A captured array or set, bound as the JSON text the entity's encoder
             // would store (`($0.tags ?? ["x"]).contains(y)`).
@@ -70,18 +74,17 @@ extension PredicateTranslator {
         return SQLFragment("?", [encoded], kind: valueType.kind, isOptional: valueType.isOptional)
     }
 
-    /// The column of an attribute key path such as `\Person.age`.
-    func column(for keyPath: AnyKeyPath, type: Any.Type) throws(LiteRecordError) -> SQLFragment {
-        guard let attribute = attribute(for: keyPath) else {
-            throw unsupported(
-                keyPath,
-                "it is not a stored attribute of \(entityName) (a @Transient or computed property, or an entity whose attributeIndex(for:) does not list it)")
-        }
+    /// An attribute's column (`sql`, qualified by its table's name or alias:
+    /// inside a `json_each` subquery a bare `"value"` or `"key"` would name the
+    /// subquery's own column instead), typed as the key path's value.
+    func column(
+        _ attribute: AttributeDescription, sql: String, of entityName: String, keyPath: AnyKeyPath, type: Any.Type
+    ) throws(LiteRecordError) -> SQLFragment {
         let valueType = ValueType(type)
         if attribute.type == .json {
             switch Self.collectionKind(of: Self.unwrapped(type)) {
             case .success(let collection):
-                return SQLFragment(qualifiedColumn(attribute), kind: collection, isOptional: valueType.isOptional)
+                return SQLFragment(sql, kind: collection, isOptional: valueType.isOptional)
             case .failure(.element(let reason)):
                 throw unsupported(
                     keyPath, "\(entityName).\(attribute.name) is a \(Self.unwrapped(type)) stored as JSON: \(reason)")
@@ -94,7 +97,7 @@ extension PredicateTranslator {
                 keyPath,
                 "\(entityName).\(attribute.name) is stored as \(attribute.type) (\(valueType.kind)), which SQL cannot compare the way Swift does")
         }
-        return SQLFragment(qualifiedColumn(attribute), kind: valueType.kind, isOptional: valueType.isOptional)
+        return SQLFragment(sql, kind: valueType.kind, isOptional: valueType.isOptional)
     }
 
     /// The type inside one level of `Optional`.
@@ -110,6 +113,10 @@ extension PredicateTranslator {
         {
             return fragment
         }
+        if case .objects = base.kind {
+            if let fragment = try relatedProperty(keyPath, of: base, rootType: rootType, type: type) { return fragment }
+            throw unsupported(keyPath, "only count and isEmpty of a to-many relationship are translated (and contains, allSatisfy)")
+        }
         switch base.kind {
         case .string where keyPath == \String.count:
             return .combine(["\(SQLFunctions.characterCount)(", .sql(base), ")"], kind: valueType.kind, isOptional: false)
@@ -123,7 +130,7 @@ extension PredicateTranslator {
             return SQLFragment(base.sql, base.arguments, kind: rawKind, mayFail: base.mayFail)
         default:
             throw unsupported(
-                keyPath, "only stored attributes and a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
+                keyPath, "only stored attributes and relationships and a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
         }
     }
 

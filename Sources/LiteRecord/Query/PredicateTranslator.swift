@@ -33,19 +33,20 @@ final class PredicateTranslator {
     }
 
     let entityName: String
-    let attributes: [AttributeDescription]
-    private let attributeIndex: (AnyKeyPath) -> Int?
+    let rootType: any Entity.Type
+    /// The store's model: how relationships are stored.
+    let model: Model
     private var bindings: [PredicateExpressions.VariableID: Binding] = [:]
     /// How many `json_each` subqueries have been named so far.
     private var eachCount = 0
+    /// How many tables of relationship subqueries have been named so far.
+    private var aliasCount = 0
     private let expression: any StandardPredicateExpression<Bool>
 
-    init<T: Entity>(_ predicate: Predicate<T>, for type: T.Type = T.self) {
+    init<T: Entity>(_ predicate: Predicate<T>, model: Model) {
         entityName = T.entityName
-        attributes = T.attributes
-        attributeIndex = { keyPath in
-            (keyPath as? PartialKeyPath<T>).flatMap { T.attributeIndex(for: $0) }
-        }
+        rootType = T.self
+        self.model = model
         expression = predicate.expression
         bindings[predicate.variable.key] = .entity
     }
@@ -88,18 +89,10 @@ final class PredicateTranslator {
         return "literecord_each\(eachCount)"
     }
 
-    /// An attribute's column, qualified by the entity's table: inside a
-    /// `json_each` subquery a bare `"value"` or `"key"` would name the
-    /// subquery's own column instead.
-    func qualifiedColumn(_ attribute: AttributeDescription) -> String {
-        Connection.quote(entityName) + "." + Connection.quote(attribute.name)
-    }
-
-    /// The column of an attribute key path of the entity, or `nil` when the key
-    /// path is not a stored attribute.
-    func attribute(for keyPath: AnyKeyPath) -> AttributeDescription? {
-        guard let index = attributeIndex(keyPath), attributes.indices.contains(index) else { return nil }
-        return attributes[index]
+    /// A fresh alias for a table read in a relationship's subquery.
+    func nextAlias() -> String {
+        aliasCount += 1
+        return "literecord_r\(aliasCount)"
     }
 
     // MARK: Errors

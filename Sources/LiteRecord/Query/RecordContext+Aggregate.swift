@@ -7,7 +7,7 @@ extension RecordContext {
     ) throws(LiteRecordError) -> R {
         let entity = try entity(for: T.self)
         let column = try aggregateColumn(keyPath, for: aggregate.function)
-        let condition = try PredicateTranslator.condition(predicate)
+        let condition = try PredicateTranslator.condition(predicate, model: store.model)
         var sql = "SELECT \(aggregate.function.sql(column.sql, kind: column.kind)) FROM \(entity.quotedTable)"
         if let whereSQL = condition.sql { sql += " WHERE \(whereSQL)" }
         let value = try reading("computing the \(aggregate.function) of \(T.entityName).\(column.name)") { connection in
@@ -32,7 +32,7 @@ extension RecordContext {
                 .unsupportedPredicate,
                 "cannot group \(T.entityName) by \(groupColumn.name): \(groupColumn.kind) values cannot be compared in SQL")
         }
-        let condition = try PredicateTranslator.condition(predicate)
+        let condition = try PredicateTranslator.condition(predicate, model: store.model)
         let key = Connection.quote(Model.primaryKeyColumn)
         let orderCollation = groupColumn.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
         var grouped = "FROM \(entity.quotedTable)"

@@ -14,7 +14,7 @@ extension RecordContext {
     ///   message names the part), `.unknownAttribute` when a key path to
     ///   prefetch is not a relationship, or when the store cannot be read.
     public func fetch<T: Entity>(_ request: FetchRequest<T>) throws -> [T] {
-        let objects = try fetch(T.self, request.sqlQuery())
+        let objects = try fetch(T.self, request.sqlQuery(model: store.model))
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
         }
@@ -31,7 +31,7 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
     public func count<T: Entity>(_ request: FetchRequest<T>) throws -> Int {
-        let query = try request.sqlQuery()
+        let query = try request.sqlQuery(model: store.model)
         guard query.limit != nil || query.offset != nil else {
             return try count(T.self, whereSQL: query.whereSQL, arguments: query.arguments)
         }
@@ -53,7 +53,7 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
     public func exists<T: Entity>(_ request: FetchRequest<T>) throws -> Bool {
-        let query = try request.sqlQuery()
+        let query = try request.sqlQuery(model: store.model)
         let entity = try entity(for: T.self)
         let sql = "SELECT EXISTS (\(slice(query, of: entity)))"
         return try reading("checking for \(T.entityName)") { connection in

@@ -15,13 +15,24 @@ struct SQLFragment {
     /// Evaluating the fragment can raise an error (checked arithmetic), so it
     /// must only run where Swift would evaluate it.
     var mayFail: Bool
+    /// For an entity object or a to-many relationship (whose `sql` is the row
+    /// id of the object, or of the relationship's owner): how to reach the
+    /// rows behind it.
+    var reference: RelationReference?
+    /// The SQL of a row id this fragment reads its value by (a scalar
+    /// subquery by primary key): the fragment is `NULL` whenever that is.
+    var readsRow: String?
 
-    init(_ sql: String, _ arguments: [SQLValue] = [], kind: ValueKind, isOptional: Bool = false, mayFail: Bool = false) {
+    init(
+        _ sql: String, _ arguments: [SQLValue] = [], kind: ValueKind, isOptional: Bool = false, mayFail: Bool = false,
+        reference: RelationReference? = nil
+    ) {
         self.sql = sql
         self.arguments = arguments
         self.kind = kind
         self.isOptional = isOptional
         self.mayFail = mayFail
+        self.reference = reference
     }
 
     /// The literal `NULL` of `nil` and `NilLiteral`.

@@ -56,7 +56,7 @@ enum SortTranslator {
         guard let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index) else {
             throw refusal(
                 T.self, "\(keyPath)",
-                "it is not a stored attribute of \(T.entityName) (a @Transient or computed property cannot be sorted in SQL)")
+                "it is not a stored attribute of \(T.entityName) (a @Transient or computed property cannot be sorted in SQL; a key path through a relationship cannot be taken apart, so name the path instead: `findAll(sortedBy: \"author.name\")`)")
         }
         let attribute = T.attributes[index]
         let valueType = ValueType(type(of: keyPath).valueType)

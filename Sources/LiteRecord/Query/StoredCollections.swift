@@ -101,6 +101,10 @@ extension PredicateTranslator {
         _ sequence: Any, variable: PredicateExpressions.VariableID, test: Any, allSatisfy: Bool, expression: Any
     ) throws(LiteRecordError) -> SQLFragment {
         let collection = try translate(sequence)
+        if case .objects = collection.kind {
+            return try relatedElementTest(
+                collection, variable: variable, test: test, allSatisfy: allSatisfy, expression: expression)
+        }
         guard case .jsonCollection(let elementKind, _) = collection.kind else {
             throw unsupported(
                 expression,

@@ -24,6 +24,17 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
     /// kind. Only its elements (through `json_each`), its count and its
     /// emptiness are queried: the collection itself is never compared.
     case jsonCollection(element: ValueKind, typeName: String)
+    /// An entity object reached through a relationship (or the predicate's own
+    /// object), represented in SQL by its row id. Objects are equal when they
+    /// are the same record (one context holds one object per record).
+    case object(entityName: String)
+    /// The objects of a to-many relationship, represented in SQL by the row id
+    /// of the relationship's owner. Only `contains`, `allSatisfy`, `count` and
+    /// `isEmpty` are translated.
+    case objects(entityName: String)
+    /// A ``RecordID``, represented in SQL by its row id; the entity name (when
+    /// known) tells which table the row id belongs to.
+    case recordID(entityName: String?)
     /// A type with no exact SQL meaning (JSON-encoded values, `Decimal`, `URL`…).
     case unsupported(typeName: String)
 
@@ -44,6 +55,9 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
         case .uuid: "UUID"
         case .data: "Data"
         case .rawRepresentable(_, let name), .jsonCollection(_, let name), .unsupported(let name): name
+        case .object(let name): name
+        case .objects(let name): "[\(name)]"
+        case .recordID: "RecordID"
         }
     }
 
@@ -52,7 +66,7 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
     /// elements is translated.
     var isSupported: Bool {
         switch self {
-        case .unsupported, .jsonCollection: false
+        case .unsupported, .jsonCollection, .objects: false
         default: true
         }
     }
@@ -104,6 +118,8 @@ struct ValueType {
         if type == Date.self { return .date }
         if type == UUID.self { return .uuid }
         if type == Data.self { return .data }
+        if type == RecordID.self { return .recordID(entityName: nil) }
+        if let entity = type as? any Entity.Type { return .object(entityName: entity.entityName) }
         if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
         if let raw = type as? any RawRepresentable.Type {
             let rawKind = kind(of: rawValueType(of: raw))
@@ -157,6 +173,12 @@ extension ValueKind {
         case .rawRepresentable(let rawKind, _):
             guard let raw = value as? any RawRepresentable else { return nil }
             return rawKind.encode(Self.rawValue(of: raw))
+        case .recordID:
+            guard let id = value as? RecordID else { return nil }
+            return .integer(id.rowID)
+        case .object, .objects:
+            // Objects are never captured (they are not Sendable); nothing to bind.
+            return nil
         case .jsonCollection:
             // The text the entity's encoder would store for the same collection.
             guard let encodable = value as? any Encodable else { return nil }

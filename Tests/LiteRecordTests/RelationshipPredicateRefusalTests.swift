@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// Relationship shapes without an exact SQL translation are refused with
+/// `.unsupportedPredicate` naming the part, by every entry point, and a
+/// refused `deleteAll` deletes nothing.
+@Suite struct RelationshipPredicateRefusalTests {
+    let stack: RecordStack
+    let context: RecordContext
+
+    init() throws {
+        stack = try RelationshipQuerySeed.stack()
+        context = stack.newContext()
+    }
+
+    private func expectUnsupported(
+        _ predicate: Predicate<QAuthor>, naming expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try QAuthor.count(in: context)
+        let attempts: [(String, () throws -> Void)] = [
+            ("findAll", { _ = try QAuthor.findAll(matching: predicate, in: context) }),
+            ("count", { _ = try QAuthor.count(matching: predicate, in: context) }),
+            ("exists", { _ = try QAuthor.exists(matching: predicate, in: context) }),
+            ("deleteAll", { _ = try QAuthor.deleteAll(matching: predicate, in: context) }),
+            ("aggregate", { _ = try QAuthor.aggregate(.sum, of: \.age, matching: predicate, in: context) }),
+            ("enumerate", { try QAuthor.enumerate(matching: predicate, in: context) { _ in } }),
+        ]
+        for (name, attempt) in attempts {
+            do {
+                try attempt()
+                Issue.record("\(name) accepted a predicate naming \(expected)", sourceLocation: sourceLocation)
+            } catch let error as LiteRecordError {
+                #expect(error.kind == .unsupportedPredicate, "\(name): \(error)", sourceLocation: sourceLocation)
+                #expect(error.message.contains(expected), "\(name): \(error.message)", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(try QAuthor.count(in: context) == before, "nothing deleted", sourceLocation: sourceLocation)
+    }
+
+    @Test func otherPropertiesOfAToMany() throws {
+        try expectUnsupported(#Predicate { $0.books.first?.title == "Dune" }, naming: "to-many relationship")
+    }
+
+    @Test func filteringAToMany() throws {
+        try expectUnsupported(#Predicate { $0.books.filter { $0.pages > 10 }.count > 1 }, naming: "Filter")
+    }
+
+    /// SQL tests the related rows in an order of its own: a closure that can
+    /// fail (checked arithmetic) could fail where Swift stopped earlier.
+    @Test func aClosureThatCanFail() throws {
+        try expectUnsupported(#Predicate { $0.books.contains { $0.pages * 1_000 > 3 } }, naming: "can fail")
+    }
+
+    /// A key-path sort descriptor through a relationship cannot be taken
+    /// apart (Swift key paths are opaque): refused, pointing at the
+    /// string form.
+    @Test func sortDescriptorThroughARelationship() throws {
+        #expect {
+            _ = try QBook.findAll(sortedBy: [SortDescriptor(\QBook.title), SortDescriptor(\QBook.author?.name)], in: context)
+        } throws: { error in
+            guard let error = error as? LiteRecordError else { return false }
+            return error.kind == .unsupportedPredicate && error.message.contains("sortedBy: \"author.name\"")
+        }
+    }
+}
