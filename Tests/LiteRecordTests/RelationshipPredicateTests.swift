@@ -309,3 +309,44 @@ private let seededLibrary = Result { try RelationshipQuerySeed.stack() }
             """)
     }
 }
+
+extension RAuthor: Equatable {}
+
+/// Hand-written entities (no macro) query through relationships the same way;
+/// declaring `Equatable` is what lets `$0.author == nil` compile.
+@Suite struct HandWrittenRelationshipPredicateTests {
+    @Test func nilChecksAndManyToManyOnHandWrittenEntities() throws {
+        let stack = try RecordStack(inMemoryWith: relationshipEntities)
+        let context = stack.newContext()
+        let ann = RAuthor("Ann")
+        context.insert(ann)
+        let sf = RTag("sf")
+        context.insert(sf)
+        for index in 0..<6 {
+            let book = RBook("B\(index)")
+            context.insert(book)
+            if index % 2 == 0 { book.author = ann }
+            if index % 3 == 0 { book.tags.append(sf) }
+        }
+        try context.save()
+        let fresh = stack.newContext()
+        let books = try RBook.findAll(in: fresh)
+        for predicate in [
+            #Predicate<RBook> { $0.author == nil },
+            #Predicate<RBook> { $0.author != nil && $0.tags.isEmpty },
+            #Predicate<RBook> { $0.tags.count == 1 || $0.author?.name == "Bob" },
+        ] {
+            let expected = try books.filter(predicate).map(\.title)
+            #expect(try RBook.findAll(matching: predicate, in: fresh).map(\.title) == expected)
+        }
+        #expect(try RAuthor.count(matching: #Predicate { $0.books.count == 3 }, in: fresh) == 1)
+        #expect(try RAuthor.count(matching: #Predicate { $0.books.allSatisfy { $0.author != nil } }, in: fresh) == 1)
+        // RTag lists no key paths (no attributeIndex(for:)): refused, named.
+        #expect {
+            try RBook.findAll(matching: #Predicate { $0.tags.contains { $0.label == "sf" } }, in: fresh)
+        } throws: { error in
+            (error as? LiteRecordError)?.kind == .unsupportedPredicate
+                && (error as? LiteRecordError)?.message.contains("\\RTag.label") == true
+        }
+    }
+}
