@@ -63,4 +63,22 @@ import Testing
             return error.kind == .unsupportedPredicate && error.message.contains("sortedBy: \"author.name\"")
         }
     }
+
+    /// An entity missing from the stack's model is the caller's mistake,
+    /// whatever the predicate: `.invalidObject`, naming the fix.
+    @Test func anEntityOutsideTheModel() throws {
+        let attempts: [() throws -> Void] = [
+            { _ = try QueryPerson.findAll(matching: #Predicate { $0.age > 1 }, in: context) },
+            { _ = try QueryPerson.count(matching: #Predicate { $0.age > 1 }, in: context) },
+            { _ = try QueryPerson.deleteAll(matching: #Predicate { $0.age > 1 }, in: context) },
+        ]
+        for attempt in attempts {
+            #expect {
+                try attempt()
+            } throws: { error in
+                guard let error = error as? LiteRecordError else { return false }
+                return error.kind == .invalidObject && error.message.contains("add QueryPerson.self")
+            }
+        }
+    }
 }

@@ -45,12 +45,7 @@ extension PredicateTranslator {
     func member(
         _ keyPath: AnyKeyPath, of base: SQLFragment, type objectType: any Entity.Type, alias: String?, valueType: Any.Type
     ) throws(LiteRecordError) -> SQLFragment {
-        let entity = try entityDescription(objectType, for: keyPath)
-        if keyPath == Self.recordIDKeyPath(of: objectType) {
-            return SQLFragment(
-                base.sql, base.arguments, kind: .recordID(entityName: entity.name),
-                isOptional: ValueType(valueType).isOptional, mayFail: base.mayFail)
-        }
+        let entity = entityDescription(objectType)
         // Without the object's row in scope, the value is read from a fresh
         // alias of its table, by primary key.
         let rowAlias = alias ?? nextAlias()
@@ -76,6 +71,11 @@ extension PredicateTranslator {
                 kind: .object(entityName: relationship.destinationName), isOptional: true,
                 reference: .object(destination, alias: nil))
             return alias == nil ? read(foreignKey, of: base, in: entity, alias: rowAlias) : foreignKey
+        }
+        if keyPath == Self.recordIDKeyPath(of: objectType) {
+            return SQLFragment(
+                base.sql, base.arguments, kind: .recordID(entityName: entity.name),
+                isOptional: ValueType(valueType).isOptional, mayFail: base.mayFail)
         }
         throw unsupported(
             keyPath,
@@ -188,12 +188,13 @@ extension PredicateTranslator {
 
     // MARK: Types and key paths
 
-    /// The model's description of an entity reached in the predicate.
-    private func entityDescription(_ type: any Entity.Type, for keyPath: AnyKeyPath) throws(LiteRecordError) -> EntityDescription {
-        guard let entity = model.entity(for: type) else {
-            throw unsupported(keyPath, "\(type.entityName) is not an entity of the store's model")
-        }
-        return entity
+    /// The model's description of an entity reached in the predicate. An
+    /// entity missing from the model (only the predicate's own can be: the
+    /// model refuses relationships to others) is described from its type, so
+    /// that the query goes on to report it as the caller's mistake
+    /// (`.invalidObject`, "add it to the entities given to setup").
+    private func entityDescription(_ type: any Entity.Type) -> EntityDescription {
+        model.entity(for: type) ?? EntityDescription(type: type)
     }
 
     /// The entity type of a relationship property's value (`Author?` → `Author`,
