@@ -12,7 +12,24 @@ public import LiteRecord
 @MainActor
 public enum Notebook {
     /// The model: every entity the app stores.
-    nonisolated public static var entities: [any Entity.Type] { [Note.self] }
+    nonisolated public static var entities: [any Entity.Type] { [Note.self, Tag.self] }
+
+    /// Turns the tags a store of the first version of the app kept as strings
+    /// (``Note/legacyTags``) into shared ``Tag``s linked to the same notes,
+    /// and saves; does nothing once they are converted. Returns how many
+    /// notes it converted.
+    @discardableResult
+    public static func adoptLegacyTags() throws -> Int {
+        let notes = try Note.findAll(matching: #Predicate { !$0.legacyTags.isEmpty })
+        for note in notes {
+            for name in note.legacyTags where !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                try addTag(name, to: note)
+            }
+            note.legacyTags = []
+        }
+        if !notes.isEmpty { try RecordStack.current().mainContext.save() }
+        return notes.count
+    }
 
     /// Adds a note with `text` (trimmed) and `tags` (trimmed, without
     /// duplicates, in the order given) and saves it.
@@ -22,8 +39,10 @@ public enum Notebook {
     public static func add(_ text: String, tags: [String] = []) throws -> Note {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw NotesError.emptyText }
-        let note = Note(text: trimmed, tags: [])
-        for tag in tags { try addTag(tag, to: note) }
+        let names = try tags.map(trimmedTag)
+        let note = Note(text: trimmed)
+        try RecordStack.current().mainContext.insert(note)
+        for name in names { try addTag(name, to: note) }
         try note.save()
         return note
     }
@@ -48,8 +67,16 @@ public enum Notebook {
 
     /// Notes whose text contains `text` (case-sensitive, like Swift's
     /// `contains`) or that carry it as a tag, in the order they were added.
+    /// One SQL statement: the tag test is an `EXISTS` over the join table.
     public static func search(_ text: String) throws -> [Note] {
-        inOrderAdded(try Note.findAll(matching: #Predicate { $0.text.contains(text) || $0.tags.contains(text) }))
+        inOrderAdded(try Note.findAll(matching: #Predicate { note in
+            note.text.contains(text) || note.tags.contains { $0.name == text }
+        }))
+    }
+
+    /// The notes carrying the tag `name`, in the order they were added.
+    public static func notes(taggedWith name: String) throws -> [Note] {
+        inOrderAdded(try Note.findAll(matching: #Predicate { note in note.tags.contains { $0.name == name } }))
     }
 
     /// Row ids grow with every insert, so they are the order of adding.
@@ -81,17 +108,29 @@ public enum Notebook {
         return note
     }
 
-    private static func addTag(_ tag: String, to note: Note) throws {
+    private static func trimmedTag(_ tag: String) throws -> String {
         let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw NotesError.emptyTag }
-        if !note.tags.contains(trimmed) { note.tags.append(trimmed) }
+        return trimmed
+    }
+
+    /// Links the tag called `tag` (found, or created once) to the note.
+    private static func addTag(_ tag: String, to note: Note) throws {
+        let name = try trimmedTag(tag)
+        guard !note.tags.contains(where: { $0.name == name }) else { return }
+        let existing = try Tag.findFirst(matching: #Predicate { $0.name == name })
+            ?? note.context?.insertedObjects.lazy.compactMap { $0 as? Tag }.first { $0.name == name }
+        let tag = existing ?? Tag()
+        tag.name = name
+        // A new tag joins the note's context by being related to it.
+        note.tags.append(tag)
     }
 
     /// One line for `list` and `search`: `  3 [x] Buy milk  #errands`.
     public static func line(for note: Note) -> String {
         let number = note.number.map(String.init) ?? "-"
         let padded = String(repeating: " ", count: max(0, 3 - number.count)) + number
-        let tags = note.tags.map { "#\($0)" }.joined(separator: " ")
+        let tags = note.tagNames.map { "#\($0)" }.joined(separator: " ")
         return "\(padded) [\(note.isDone ? "x" : " ")] \(note.text)\(tags.isEmpty ? "" : "  \(tags)")"
     }
 }

@@ -33,7 +33,8 @@ public enum NotesStore {
     }
 
     /// Sets up the default stack on the notes store, migrating it if an
-    /// earlier version of the app wrote it, and returns its location.
+    /// earlier version of the app wrote it (and turning that version's tag
+    /// strings into ``Tag``s), and returns its location.
     ///
     /// - Throws: `LiteRecordError` when the store cannot be opened.
     @MainActor @discardableResult
@@ -42,9 +43,11 @@ public enum NotesStore {
         if let url = explicitStore(option: option, environment: environment) {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try RecordStack.setupAutoMigrating(storeAt: url, entities: Notebook.entities)
+            try Notebook.adoptLegacyTags()
             return url
         }
         try RecordStack.setupAutoMigrating(storeNamed: storeName, entities: Notebook.entities)
+        try Notebook.adoptLegacyTags()
         return RecordStack.storeURL(forStoreNamed: storeName)
     }
 }

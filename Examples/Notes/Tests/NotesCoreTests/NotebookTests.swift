@@ -14,7 +14,7 @@ struct NotebookTests {
         let note = try Notebook.add("  Buy milk \n", tags: ["errands", " home ", "errands"])
         #expect(note.number != nil, "saved, so it has a number")
         #expect(note.text == "Buy milk")
-        #expect(note.tags == ["errands", "home"])
+        #expect(note.tagNames == ["errands", "home"])
         #expect(!note.isDone)
         #expect(try Note.count() == 1)
         #expect(Notebook.line(for: note) == "  \(note.number ?? 0) [ ] Buy milk  #errands #home")
@@ -41,10 +41,13 @@ struct NotebookTests {
         let number = try #require(note.number)
         try Notebook.tag(number, "phone")
         try Notebook.tag(number, "phone")
-        #expect(try Notebook.note(number).tags == ["phone"])
+        #expect(try Notebook.note(number).tagNames == ["phone"])
         // Saved, not only changed in memory: a fresh context reads it back.
-        let stored = try Note.findAll(in: try RecordStack.current().newContext())
-        #expect(stored.map(\.tags) == [["phone"]])
+        // (Kept in a constant: objects lose their relationships with their context.)
+        let fresh = try RecordStack.current().newContext()
+        let stored = try Note.findAll(in: fresh)
+        #expect(stored.map(\.tagNames) == [["phone"]])
+        #expect(try Tag.count() == 1, "one tag, however often it is added")
     }
 
     @Test func tagAndDoneRefuseAMissingNote() throws {
@@ -63,6 +66,19 @@ struct NotebookTests {
         #expect(try Notebook.search("o").map(\.text) == ["Book the dentist", "Milk the cows"])
         #expect(try Notebook.search("pho").isEmpty, "a tag matches whole, text matches any part")
         #expect(try Notebook.search("nothing").isEmpty)
+    }
+
+    @Test func notesShareATagAndAreFoundByIt() throws {
+        try Notebook.add("Buy milk", tags: ["errands", "home"])
+        try Notebook.add("Post the letter", tags: ["errands"])
+        try Notebook.add("Water the plants", tags: ["home"])
+        #expect(try Tag.count() == 2, "each tag is stored once")
+        #expect(try Notebook.notes(taggedWith: "errands").map(\.text) == ["Buy milk", "Post the letter"])
+        #expect(try Notebook.notes(taggedWith: "home").map(\.text) == ["Buy milk", "Water the plants"])
+        #expect(try Notebook.notes(taggedWith: "farm").isEmpty)
+        let (_, statements) = try RecordStack.current().recordingSQL { _ = try Notebook.search("errands") }
+        #expect(statements.count == 1, "the tag test runs in SQL: \(statements)")
+        #expect(try Note.count(matching: #Predicate { $0.tags.isEmpty }) == 0)
     }
 
     @Test func doneMarksTheNoteDoneOnce() throws {
