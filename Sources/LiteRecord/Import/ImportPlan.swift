@@ -32,9 +32,12 @@ struct ImportPlan {
     /// `.unique` attribute.
     let unique: AttributePlan?
     let relationships: [RelationshipPlan]
+    /// The attribute names, for the rows an import builds (made once, not per row).
+    let attributeNames: [String]
 
     init(_ entity: EntityDescription) {
         self.entity = entity
+        attributeNames = entity.attributes.map(\.name)
         let attributes = entity.attributes.enumerated().map { index, attribute in
             let key = attribute.importKey ?? attribute.name
             return AttributePlan(

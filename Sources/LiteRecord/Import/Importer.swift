@@ -76,25 +76,27 @@ final class Importer {
 
     /// The stored form of an attribute's value, checked against its optionality.
     private func coerce(
-        _ raw: Any, _ attribute: ImportPlan.AttributePlan, _ plan: ImportPlan, _ path: ImportPath
+        _ raw: Any, _ attribute: ImportPlan.AttributePlan, _ plan: ImportPlan, _ path: @autoclosure () -> ImportPath
     ) throws(LiteRecordError) -> SQLValue {
         let value: SQLValue
         do throws(CoercionFailure) {
             value = try ImportCoercion.coerce(ImportValue(raw), to: attribute.type, dateReader: attribute.dateReader)
         } catch {
-            throw failure(path, "\(error.reason) for \(plan.entity.name).\(attribute.name)")
+            throw failure(path(), "\(error.reason) for \(plan.entity.name).\(attribute.name)")
         }
         if value.isNull && !attribute.isOptional {
-            throw failure(path, "is null, but \(plan.entity.name).\(attribute.name) is not optional")
+            throw failure(path(), "is null, but \(plan.entity.name).\(attribute.name) is not optional")
         }
         return value
     }
 
-    private func lookUp(_ element: [String: Any], _ path: [String], _ at: ImportPath) throws(LiteRecordError) -> Any? {
+    private func lookUp(
+        _ element: [String: Any], _ path: [String], _ at: @autoclosure () -> ImportPath
+    ) throws(LiteRecordError) -> Any? {
         do throws(CoercionFailure) {
             return try ImportPlan.value(in: element, at: path)
         } catch {
-            throw failure(at, error.reason)
+            throw failure(at(), error.reason)
         }
     }
 
@@ -105,9 +107,8 @@ final class Importer {
         into keys: inout [ObjectIdentifier: (type: any Entity.Type, keys: Set<SQLValue>)]
     ) throws(LiteRecordError) {
         if let unique = plan.unique {
-            let keyPath = path.appending(unique.key)
-            if let raw = try lookUp(element, unique.path, keyPath) {
-                let key = try coerce(raw, unique, plan, keyPath)
+            if let raw = try lookUp(element, unique.path, path.appending(unique.key)) {
+                let key = try coerce(raw, unique, plan, path.appending(unique.key))
                 if !key.isNull { add(key, unique, plan, to: &keys) }
             }
         }
@@ -232,9 +233,8 @@ final class Importer {
         values.reserveCapacity(plan.attributes.count)
         var key: SQLValue?
         for attribute in plan.attributes {
-            let attributePath = path.appending(attribute.key)
-            guard let raw = try lookUp(element, attribute.path, attributePath) else { continue }
-            let value = try coerce(raw, attribute, plan, attributePath)
+            guard let raw = try lookUp(element, attribute.path, path.appending(attribute.key)) else { continue }
+            let value = try coerce(raw, attribute, plan, path.appending(attribute.key))
             values.append((attribute.index, value))
             if attribute.index == plan.unique?.index, !value.isNull {
                 key = attribute.isCanonicalText ? value.canonicalText : value
@@ -301,7 +301,7 @@ final class Importer {
             }
         }
         do {
-            return try T(row: Row(values: complete, entity: plan.entity))
+            return try T(row: Row(values: complete, entityName: plan.entity.name, attributeNames: plan.attributeNames))
         } catch {
             throw failure(path, "a new \(plan.entity.name) cannot be made from these values: \(Self.reason(error))")
         }
@@ -316,7 +316,7 @@ final class Importer {
         let isNew = journal.isCreated(object)
         var full = [SQLValue](repeating: .null, count: plan.attributes.count)
         for (index, value) in values { full[index] = value }
-        let row = Row(values: full, entity: plan.entity)
+        let row = Row(values: full, entityName: plan.entity.name, attributeNames: plan.attributeNames)
         let tracksChanges = T.tracksChanges && object.recordState.phase == .managed
         for (index, value) in values {
             if !isNew {
