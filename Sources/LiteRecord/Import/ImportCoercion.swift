@@ -17,15 +17,37 @@ enum ImportValue {
     case other(Any)
 
     init(_ value: Any) {
+        // Exact type checks first: casting a Swift dictionary or array held
+        // in an `Any` to a class (`NSNumber`) bridges all of it to Foundation
+        // objects before failing, which cost more than the rest of an import.
+        let kind = type(of: value)
+        if kind == String.self, let text = value as? String {
+            self = .string(text)
+        } else if kind == [String: Any].self, let object = value as? [String: Any] {
+            self = .object(object)
+        } else if kind == [Any].self, let array = value as? [Any] {
+            self = .array(array)
+        } else if kind is AnyClass {
+            // What JSONSerialization hands out, and Foundation objects.
+            switch value {
+            case let number as NSNumber: self = ImportValue(number: number)
+            case is NSNull: self = .null
+            case let text as String: self = .string(text)
+            case let object as [String: Any]: self = .object(object)
+            case let array as [Any]: self = .array(array)
+            default: self = .other(value)
+            }
+        } else {
+            self = ImportValue(swiftValue: value)
+        }
+    }
+
+    /// Swift values, as dictionary literals hold them.
+    private init(swiftValue value: Any) {
         switch value {
-        case let text as String: self = .string(text)
-        case is NSNull: self = .null
-        case let number as NSNumber where type(of: value) is NSNumber.Type: self = ImportValue(number: number)
-        case let flag as Bool where type(of: value) == Bool.self: self = .bool(flag)
+        case let flag as Bool: self = .bool(flag)
         case let number as Int: self = .integer(Int64(number))
         case let number as Double: self = .double(number)
-        case let object as [String: Any]: self = .object(object)
-        case let array as [Any]: self = .array(array)
         case let number as Int64: self = .integer(number)
         case let number as Int32: self = .integer(Int64(number))
         case let number as Int16: self = .integer(Int64(number))
@@ -38,7 +60,11 @@ enum ImportValue {
         case let number as UInt8: self = .integer(Int64(number))
         case let number as Float: self = .double(Double(number))
         case let number as Decimal: self = .string(number.description)
+        case let text as Substring: self = .string(String(text))
         case let optional as any OptionalProtocol: self = optional.importValue
+        // Literals of one element type: `[String: Int]`, `[Int]`.
+        case let object as [String: Any]: self = .object(object)
+        case let array as [Any]: self = .array(array)
         default: self = .other(value)
         }
     }
