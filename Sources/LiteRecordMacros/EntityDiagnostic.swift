@@ -35,6 +35,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case attributeOnStaticProperty(name: String)
     case attributeWithTransient(name: String)
     case invalidAttributeOption(text: String)
+    case invalidImportKey
     case transientOnComputedProperty(name: String)
     case transientNeedsDefault(name: String)
 
@@ -104,6 +105,8 @@ enum EntityDiagnostic: DiagnosticMessage {
             "'@Attribute' cannot be applied to the static property '\(name)'; only instance properties are columns"
         case .attributeWithTransient(let name):
             "property '\(name)' cannot be both '@Attribute' and '@Transient'"
+        case .invalidImportKey:
+            "'importKey:' must be a plain string literal: a key, or a dotted key path such as \"address.city\""
         case .invalidAttributeOption(let text):
             "'\(text)' is not an '@Attribute' option; write '.unique' or '.indexed'"
         case .transientOnComputedProperty(let name):
@@ -140,6 +143,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .classNotFinal: id = "classNotFinal"
         case .genericClass: id = "genericClass"
         case .invalidName: id = "invalidName"
+        case .invalidImportKey: id = "invalidImportKey"
         case .emptyEntityName: id = "emptyEntityName"
         case .reservedEntityName: id = "reservedEntityName"
         case .storedLet: id = "storedLet"

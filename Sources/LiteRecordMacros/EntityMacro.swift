@@ -157,6 +157,8 @@ struct EntityMembers {
             if let initializer = property.initializer {
                 arguments.append("defaultValue: {\ntry \(encodeCall(property, typedValue(initializer, property)))\n}")
             }
+            if let importKey = property.importKey { arguments.append("importKey: \(importKey.quoted)") }
+            if let dateFormat = property.dateFormat { arguments.append("dateFormat: \(dateFormat)") }
             return "LiteRecord.AttributeDescription(\n\(arguments.joined(separator: ",\n"))\n)"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"

@@ -13,6 +13,10 @@ struct PersistedProperty {
     var typeIsInferred: Bool
     var options: [String]
     var originalName: String?
+    /// `importKey:` of `@Attribute`: where an import finds the value.
+    var importKey: String?
+    /// `dateFormat:` of `@Attribute`, as written (an `ImportDateFormat` expression).
+    var dateFormat: String?
     /// The property's name in the source, for diagnostics.
     var node: Syntax
 
@@ -221,12 +225,13 @@ struct EntityModel {
         }
         guard let (type, inferred) = storedType(of: binding, in: variable, name: columnName) else { return }
 
-        let attribute = variable.attributes.attribute(named: "Attribute")
+        let arguments = variable.attributes.attribute(named: "Attribute").map(AttributeArguments.init)
         properties.append(PersistedProperty(
             name: name, columnName: columnName, type: type,
             initializer: binding.initializer?.value, typeIsInferred: inferred,
-            options: attribute.map(AttributeArguments.init)?.options ?? [],
-            originalName: attribute.map(AttributeArguments.init)?.originalName,
+            options: arguments?.options ?? [],
+            originalName: arguments?.originalName,
+            importKey: arguments?.importKey, dateFormat: arguments?.dateFormat,
             node: Syntax(identifier)))
     }
 
@@ -346,6 +351,10 @@ extension FixIt {
 struct AttributeArguments {
     var options: [String] = []
     var originalName: String?
+    var importKey: String?
+    /// The `dateFormat:` expression's text, copied into the attribute
+    /// description, where the compiler checks it.
+    var dateFormat: String?
     /// Arguments that are not what the macro understands.
     var invalid: [(node: ExprSyntax, message: EntityDiagnostic)] = []
 
@@ -357,6 +366,20 @@ struct AttributeArguments {
                 } else if !argument.expression.is(NilLiteralExprSyntax.self) {
                     invalid.append((argument.expression, .invalidName(label: "originalName")))
                 }
+                continue
+            }
+            if argument.label?.text == "importKey" {
+                if let value = argument.expression.plainStringLiteral, !value.isEmpty,
+                    !value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+                {
+                    importKey = value
+                } else if !argument.expression.is(NilLiteralExprSyntax.self) {
+                    invalid.append((argument.expression, .invalidImportKey))
+                }
+                continue
+            }
+            if argument.label?.text == "dateFormat" {
+                if !argument.expression.is(NilLiteralExprSyntax.self) { dateFormat = argument.expression.trimmedDescription }
                 continue
             }
             if let member = argument.expression.as(MemberAccessExprSyntax.self),

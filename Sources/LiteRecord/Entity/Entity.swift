@@ -83,6 +83,18 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// Called before the object is written by a save; throwing aborts the save
     /// with a ``LiteRecordError`` of kind `.validationFailed`.
     func validateForSave() throws
+
+    /// Called by an import (`importObject(from:in:)`) with the JSON object
+    /// about to be imported into this object, before anything changes;
+    /// returning `false` skips it (a new object is then not inserted).
+    /// `true` by default.
+    func shouldImport(_ data: [String: Any]) -> Bool
+    /// Called by an import after ``shouldImport(_:)``, before the object's
+    /// attributes and relationships are set from `data`.
+    func willImport(_ data: [String: Any])
+    /// Called by an import once the object's attributes and relationships
+    /// are set from `data`.
+    func didImport(_ data: [String: Any])
 }
 
 extension Entity {
@@ -96,6 +108,9 @@ extension Entity {
     public func awakeFromInsert() {}
     public func willSave() {}
     public func validateForSave() throws {}
+    public func shouldImport(_ data: [String: Any]) -> Bool { true }
+    public func willImport(_ data: [String: Any]) {}
+    public func didImport(_ data: [String: Any]) {}
 
     /// The record's identity once it has been saved; `nil` before that and after
     /// its deletion is saved.

@@ -38,6 +38,16 @@ public struct Row {
         self.attributeNames = entity.attributes.map(\.name)
     }
 
+    /// A row of in-memory values with the attribute names at hand (an import
+    /// builds one per object and names them once).
+    init(values: [SQLValue], entityName: String, attributeNames: [String]) {
+        self.statement = nil
+        self.values = values
+        self.offset = 0
+        self.entityName = entityName
+        self.attributeNames = attributeNames
+    }
+
     @inline(__always)
     func column(_ index: Int) -> Int32 { offset + Int32(truncatingIfNeeded: index) }
 

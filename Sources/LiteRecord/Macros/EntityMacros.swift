@@ -55,16 +55,26 @@ public macro Entity(name: String? = nil, originalName: String? = nil) =
 /// @Attribute(.unique) var identifier: UUID = UUID()
 /// @Attribute(.indexed) var name: String = ""
 /// @Attribute(originalName: "created") var createdAt: Date = Date()
+/// @Attribute(.unique, importKey: "id") var identifier = 0
+/// @Attribute(importKey: "born", dateFormat: .iso8601) var birthday: Date?
 /// ```
 ///
 /// - Parameters:
 ///   - options: `.unique` (a unique index: a save that would store a value
-///     twice throws `.constraintViolation`) and `.indexed` (an index for
-///     queries).
+///     twice throws `.constraintViolation`; an import matches existing objects
+///     by it) and `.indexed` (an index for queries).
 ///   - originalName: the property's name in the previous model version, so that
 ///     an automatic migration renames the column instead of replacing it.
+///   - importKey: where `importObject(from:in:)` finds the value: a key, or a
+///     dotted key path into nested objects (`"address.city"`); the property
+///     name by default. Not part of the schema: changing it needs no migration.
+///   - dateFormat: how an import reads a `Date` from JSON (see
+///     ``ImportDateFormat``); ``ImportDateFormat/automatic`` by default.
 @attached(peer)
-public macro Attribute(_ options: AttributeDescription.Options..., originalName: String? = nil) =
+public macro Attribute(
+    _ options: AttributeDescription.Options..., originalName: String? = nil,
+    importKey: String? = nil, dateFormat: ImportDateFormat? = nil
+) =
     #externalMacro(module: "LiteRecordMacros", type: "AttributeMacro")
 
 /// Keeps a stored property of an ``Entity(name:originalName:)`` class out of

@@ -32,6 +32,13 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
     /// Produces the stored form of the property's default value; used when a
     /// migration adds the column to existing rows.
     public let defaultValue: (@Sendable () throws -> SQLValue)?
+    /// Where an import finds the value: a key, or a dotted key path into
+    /// nested objects (`"address.city"`); `nil` means the attribute's
+    /// ``name``. Not part of the schema: changing it never needs a migration.
+    public let importKey: String?
+    /// How an import reads a date from JSON; `nil` means
+    /// ``ImportDateFormat/automatic``. Not part of the schema.
+    public let dateFormat: ImportDateFormat?
 
     /// Describes the attribute `name`; the parameters set the properties of
     /// the same names.
@@ -41,7 +48,9 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         isOptional: Bool = false,
         options: Options = [],
         originalName: String? = nil,
-        defaultValue: (@Sendable () throws -> SQLValue)? = nil
+        defaultValue: (@Sendable () throws -> SQLValue)? = nil,
+        importKey: String? = nil,
+        dateFormat: ImportDateFormat? = nil
     ) {
         self.name = name
         self.type = type
@@ -49,6 +58,8 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         self.options = options
         self.originalName = originalName
         self.defaultValue = defaultValue
+        self.importKey = importKey
+        self.dateFormat = dateFormat
     }
 
     /// Whether ``Options-swift.struct/unique`` is set.
@@ -63,7 +74,8 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The part of the description that is stored with the model and compared.
+    /// The part of the description that is stored with the model and compared
+    /// (import settings are not: they describe JSON, not the store).
     var schema: AttributeSchema {
         AttributeSchema(
             name: name, type: type, isOptional: isOptional, isUnique: isUnique, isIndexed: isIndexed,

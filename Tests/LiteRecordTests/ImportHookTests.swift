@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// `shouldImport`, `willImport` and `didImport`: declared on the entity,
+/// called around each object's import.
+@Suite struct ImportHookTests {
+    @Test func hooksRunInOrderAndShouldImportCanSkip() throws {
+        let context = try RecordStack(inMemoryWith: [IHooked.self]).newContext()
+        let objects = try IHooked.importObjects(
+            from: [["key": 1, "value": "a"], ["key": 2, "value": "b", "skip": true], ["key": 1, "value": "c"]], in: context)
+        #expect(objects.map(\.key) == [1])
+        #expect(objects[0].calls == ["should", "will:", "did:a", "should", "will:a", "did:c"])
+        #expect(context.insertedObjects.count == 1, "a declined new object is not inserted")
+        #expect(try IHooked.importObject(from: ["key": 1, "value": "d", "skip": true], in: context) == nil)
+        #expect(objects[0].value == "c", "a declined existing object is left as it was")
+    }
+}
