@@ -11,6 +11,7 @@ let entityMacros: [String: MacroSpec] = [
         conformances: [
             TypeSyntax(IdentifierTypeSyntax(name: .identifier("Entity"))),
             TypeSyntax(IdentifierTypeSyntax(name: .identifier("DefaultInitializable"))),
+            TypeSyntax(IdentifierTypeSyntax(name: .identifier("ObservableRecord"))),
         ]),
     "Attribute": MacroSpec(type: AttributeMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),

@@ -23,6 +23,9 @@
 /// to the value it already has changes nothing). When every stored property has
 /// a default value and the class declares no initializer or an `init()`, the
 /// class also becomes ``DefaultInitializable``, so `Person.create(in:)` works.
+/// The class is `Observable` (``ObservableRecord``): SwiftUI and
+/// `withObservationTracking` see its properties change, by a setter or by a
+/// merge (see `Docs/Observation.md`).
 ///
 /// Stored property types: `Bool`, the integer types, `Double`, `Float`,
 /// `String`, `Data`, `Date`, `UUID`, `URL`, `Decimal`, `RawRepresentable`s of
@@ -39,10 +42,11 @@
     member,
     names: named(recordState), named(entityName), named(entityOriginalName), named(tracksChanges),
     named(attributes), named(init), named(encodeAttribute), named(decodeAttribute), named(attributeIndex),
-    named(relationships), named(relationshipIndex), named(settleRelationships)
+    named(relationships), named(relationshipIndex), named(settleRelationships),
+    named(observeRelationshipMutation)
 )
 @attached(memberAttribute)
-@attached(extension, conformances: Entity, DefaultInitializable)
+@attached(extension, conformances: Entity, DefaultInitializable, ObservableRecord)
 public macro Entity(name: String? = nil, originalName: String? = nil) =
     #externalMacro(module: "LiteRecordMacros", type: "EntityMacro")
 
