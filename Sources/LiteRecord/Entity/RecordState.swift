@@ -52,7 +52,9 @@ public final class RecordState {
     /// tracked (see ``isObservable``). While it is `nil` nothing can observe
     /// the object, so setters and merges skip the registrar entirely: objects
     /// that are never observed pay one load and one branch per access.
-    @usableFromInline @exclusivity(unchecked) var observationRegistrar: ObservationRegistrar?
+    /// (A class reference: testing it for `nil` is a pointer comparison,
+    /// where an optional `ObservationRegistrar`, a resilient type, costs calls.)
+    @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
     /// Whether reads of the object's properties register with Observation:
     /// `true` for objects in no context and in an observable context
     /// (``RecordContext/isObservable``), `false` in background contexts.
@@ -98,10 +100,10 @@ public final class RecordState {
     /// The registrar, made now if the object had none: called by a tracked read.
     @usableFromInline
     var registrar: ObservationRegistrar {
-        if let observationRegistrar { return observationRegistrar }
-        let registrar = ObservationRegistrar()
-        observationRegistrar = registrar
-        return registrar
+        if let observation { return observation.registrar }
+        let box = ObservationBox()
+        observation = box
+        return box.registrar
     }
 
     /// Makes the object saved and registered in `context`.
@@ -126,6 +128,13 @@ public final class RecordState {
         // those cycles once the context is gone.
         relations = []
     }
+}
+
+/// An object's Observation registrar, boxed (see ``RecordState/observation``).
+@usableFromInline
+final class ObservationBox {
+    @usableFromInline let registrar = ObservationRegistrar()
+    init() {}
 }
 
 /// The in-memory value of one relationship of one object.

@@ -25,10 +25,13 @@ extension Entity where Self: Observation.Observable {
     ///     set { withObservedMutation(of: \.name) { _name = newValue } }
     /// }
     /// ```
+    ///
+    /// The key path is an autoclosure, made only when the read is registered:
+    /// an unobserved read costs one branch.
     @inlinable
-    public func observationAccess<Member>(_ keyPath: KeyPath<Self, Member>) {
+    public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>) {
         let state = recordState
-        if state.isObservable { state.registrar.access(self, keyPath: keyPath) }
+        if state.isObservable { state.registrar.access(self, keyPath: keyPath()) }
     }
 
     /// Runs `mutation`, telling Observation that `keyPath` changes when anyone
@@ -39,9 +42,9 @@ extension Entity where Self: Observation.Observable {
     /// withObservedMutation(of: \.name) { _name = newValue }
     /// ```
     @inlinable
-    public func withObservedMutation<Member>(of keyPath: KeyPath<Self, Member>, _ mutation: () -> Void) {
-        if let registrar = recordState.observationRegistrar {
-            registrar.withMutation(of: self, keyPath: keyPath, mutation)
+    public func withObservedMutation<Member>(of keyPath: @autoclosure () -> KeyPath<Self, Member>, _ mutation: () -> Void) {
+        if let observation = recordState.observation {
+            observation.registrar.withMutation(of: self, keyPath: keyPath(), mutation)
         } else {
             mutation()
         }
@@ -58,10 +61,10 @@ extension Entity where Self: Observation.Observable {
     /// ```
     @inlinable
     public func storeObserved<Member>(
-        _ keyPath: KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
+        _ keyPath: @autoclosure () -> KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        if let registrar = recordState.observationRegistrar, isChange() {
-            registrar.withMutation(of: self, keyPath: keyPath, store)
+        if let observation = recordState.observation, isChange() {
+            observation.registrar.withMutation(of: self, keyPath: keyPath(), store)
         } else {
             store()
         }
@@ -72,7 +75,7 @@ extension Entity {
     /// Runs a change of the relationship at `index` (its in-memory value),
     /// telling Observation about it when the object may be observed.
     func withRelationshipMutation(at index: Int, _ mutation: () -> Void) {
-        if recordState.observationRegistrar == nil {
+        if recordState.observation == nil {
             mutation()
         } else {
             observeRelationshipMutation(at: index, mutation)

@@ -102,6 +102,9 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
 
         private mutating func start() -> [T]? {
             let store = context.store
+            // The facade's placeholder before setup: say that, not what the
+            // empty model makes of the request.
+            if let error = store.unavailableError { return fail(error) }
             let entities: Set<String>
             do {
                 entities = try observedEntities()
@@ -151,9 +154,9 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
         /// Ends the observation after a failed fetch; closing the store while
         /// observing is a clean end, not a failure.
         private mutating func fail(_ error: any Error) -> [T]? {
-            if context.store.isOpen {
-                let failure = (error as? LiteRecordError)
-                    ?? LiteRecordError(.sqlite, "observing \(T.entityName) failed: \(error)")
+            let failure = (error as? LiteRecordError)
+                ?? LiteRecordError(.sqlite, "observing \(T.entityName) failed: \(error)")
+            if context.store.isOpen || failure.kind != .storeUnavailable {
                 status.fail(failure)
                 context.store.logger.error(
                     "an observed fetch failed; the observation ended", metadata: ["error": "\(failure)"])

@@ -44,7 +44,7 @@ final class Store: @unchecked Sendable {
     private(set) var migrationReport: MigrationReport?
     /// What every access throws when the store was never opened (the facade's
     /// placeholder before setup).
-    private let unavailableError: LiteRecordError?
+    let unavailableError: LiteRecordError?
 
     var url: URL? {
         if case .file(let url) = location { url } else { nil }
