@@ -82,17 +82,24 @@ public final class RecordContext {
     /// context.isObservable = true
     /// ```
     public var isObservable: Bool {
-        didSet {
-            guard isObservable != oldValue else { return }
-            for object in registeredObjects { object.recordState.isObservable = isObservable }
+        get { objectsAreObservable }
+        set {
+            guard newValue != objectsAreObservable else { return }
+            objectsAreObservable = newValue
+            for object in registeredObjects { object.recordState.isObservable = newValue }
         }
     }
+
+    /// ``isObservable``'s storage, read once per object an insert or a fetch
+    /// registers: unchecked, since only the context's own isolation uses it,
+    /// and the runtime's exclusivity bookkeeping would cost more than the read.
+    @exclusivity(unchecked) var objectsAreObservable: Bool
 
     init(store: Store, parent: RecordContext? = nil, role: ConnectionRole = .pooled, isObservable: Bool? = nil) {
         self.store = store
         self.parent = parent
         self.role = role
-        self.isObservable = isObservable ?? parent?.isObservable ?? false
+        self.objectsAreObservable = isObservable ?? parent?.isObservable ?? false
     }
 
     /// Runs a read on the connection the context's role calls for.

@@ -94,7 +94,7 @@ public final class RecordState {
     func attach(to context: RecordContext) {
         self.context = context
         owner = ObjectIdentifier(context)
-        isObservable = context.isObservable
+        isObservable = context.objectsAreObservable
     }
 
     /// The registrar, made now if the object had none: called by a tracked read.
