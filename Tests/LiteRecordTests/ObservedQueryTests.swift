@@ -251,12 +251,13 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         var iterator = observation.makeAsyncIterator()
         let valueElement = await iterator.next()
         _ = try #require(valueElement)
-        let started = ContinuousClock.now
         try await other.write { context in context.insert(MacroPerson(name: "From the other stack", age: 1)) }
         let nextElement = await iterator.next()
         let next = try #require(nextElement)
         #expect(next.map(\.name) == ["From the other stack"])
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Both the in-process hub and the poller may wake it; the fetch that
+        // follows sends the new results, any later one finds them unchanged.
+        #expect(observation.status.evaluations == 2)
         try other.close()
         try observed.close()
     }
@@ -289,7 +290,7 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         let waited = ContinuousClock.now - committed
         // Alone this takes about one interval (0.25 s); the bound leaves room
         // for a loaded machine, where a whole test run can stall for seconds.
-        #expect(waited < RecordObservation<CLINote>.crossProcessInterval + .seconds(30), "seen by polling (\(waited))")
+        #expect(waited < RecordObservation<CLINote>.crossProcessInterval + .seconds(60), "seen by polling (\(waited))")
         #expect(observation.status.evaluations == 2, "one fetch for the other process's commit")
         try stack.close()
     }
