@@ -65,6 +65,9 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         // Equal when identical (see `Equatable where Self: Entity`), which is
         // what lets a predicate test a relationship: `$0.author == nil`.
         if missing.contains("Equatable") { conformances.append("Swift.Equatable") }
+        if !missing.isDisjoint(with: ["ObservableRecord", "Observable"]) {
+            conformances.append("LiteRecord.ObservableRecord")
+        }
         guard !conformances.isEmpty else { return [] }
         let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
         guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }
@@ -100,6 +103,7 @@ struct EntityMembers {
             result.append(relationships)
             result.append(relationshipIndex)
             result.append(settleRelationships)
+            result.append(observeRelationshipMutation)
         }
         return result
     }
@@ -141,6 +145,22 @@ struct EntityMembers {
             "if \(relationship.storageName) != nil {\n_ = \(relationship.propertyName)\n}"
         }
         return "\(raw: access)func settleRelationships() {\n\(raw: lines.joined(separator: "\n"))\n}"
+    }
+
+    /// Tells Observation about relationship changes made without the setter
+    /// (an inverse kept up to date, a merge, a rollback).
+    private var observeRelationshipMutation: DeclSyntax {
+        let cases = model.relationships.enumerated().map { index, relationship in
+            "case \(index):\nwithObservedMutation(of: \\\(model.className).\(relationship.propertyName), mutation)\n"
+        }
+        return """
+            \(raw: access)func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
+            switch index {
+            \(raw: cases.joined())default:
+            mutation()
+            }
+            }
+            """
     }
 
     private var attributes: DeclSyntax {
@@ -188,8 +208,13 @@ struct EntityMembers {
     }
 
     private var decodeAttribute: DeclSyntax {
+        // A merge, refresh or rollback writes the storage directly: observers
+        // hear of the values that differ.
         let cases = model.properties.enumerated().map { index, property in
-            "case \(index):\n\(property.storageName) = \(decodeCall(property, index))\n"
+            let storage = property.storageName
+            return "case \(index):\nlet value = \(decodeCall(property, index))\n"
+                + "storeObserved(\\\(model.className).\(property.name), \(coding).isChange(\(storage), value)) {\n"
+                + "\(storage) = value\n}\n"
         }
         return """
             \(raw: access)func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {

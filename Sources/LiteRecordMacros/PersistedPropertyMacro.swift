@@ -8,6 +8,8 @@ public import SwiftSyntaxMacros
 ///
 /// - The `init` accessor lets the class's own initializers assign the
 ///   property before everything is initialized.
+/// - The getter registers the read with Observation (when the object is
+///   observable) and the setter tells Observation about the change.
 /// - The setter ignores a value equal to the current one and otherwise
 ///   reports the attribute to the object's context. Before insertion (an
 ///   initializer assigning its properties) the report is ignored by
@@ -31,7 +33,8 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                \(raw: storage)
+                observationAccess(\\.\(raw: property.name))
+                return \(raw: storage)
             }
             """,
             """
@@ -39,7 +42,9 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 guard LiteRecord.AttributeCoding.isChange(\(raw: storage), newValue) else {
                     return
                 }
-                \(raw: storage) = newValue
+                withObservedMutation(of: \\.\(raw: property.name)) {
+                    \(raw: storage) = newValue
+                }
                 didChangeAttribute(at: \(raw: index))
             }
             """,
@@ -59,6 +64,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
 
     /// The parts of a single-binding stored `var` that the expansion needs.
     private struct Property {
+        var name: String
         var storageName: String
         var type: String
 
@@ -75,6 +81,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             } else {
                 return nil
             }
+            name = identifier.identifier.text
             storageName = "_" + identifier.identifier.text.withoutBackticks
         }
     }

@@ -43,7 +43,9 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                \(raw: many ? "relatedObjects" : "relatedObject")(at: \(raw: index), seed: &\(raw: storage))
+                let value = \(raw: many ? "relatedObjects" : "relatedObject")(at: \(raw: index), seed: &\(raw: storage))
+                observationAccess(\\.\(raw: property.name))
+                return value
             }
             """,
             """
@@ -65,6 +67,7 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
     }
 
     private struct Property {
+        var name: String
         var storageName: String
         var type: String
         var isToMany: Bool
@@ -78,6 +81,7 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
             else { return nil }
             type = annotation.type.trimmedDescription
             isToMany = shape.isToMany
+            name = identifier.identifier.text
             storageName = "_" + identifier.identifier.text.withoutBackticks
         }
     }

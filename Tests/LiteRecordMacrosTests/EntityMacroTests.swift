@@ -34,13 +34,16 @@ import Testing
                         _identifier = initialValue
                     }
                     get {
-                        _identifier
+                        observationAccess(\.identifier)
+                        return _identifier
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_identifier, newValue) else {
                             return
                         }
-                        _identifier = newValue
+                        withObservedMutation(of: \.identifier) {
+                            _identifier = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -52,13 +55,16 @@ import Testing
                         _name = initialValue
                     }
                     get {
-                        _name
+                        observationAccess(\.name)
+                        return _name
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_name, newValue) else {
                             return
                         }
-                        _name = newValue
+                        withObservedMutation(of: \.name) {
+                            _name = newValue
+                        }
                         didChangeAttribute(at: 1)
                     }
                 }
@@ -70,13 +76,16 @@ import Testing
                         _age = initialValue
                     }
                     get {
-                        _age
+                        observationAccess(\.age)
+                        return _age
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_age, newValue) else {
                             return
                         }
-                        _age = newValue
+                        withObservedMutation(of: \.age) {
+                            _age = newValue
+                        }
                         didChangeAttribute(at: 2)
                     }
                 }
@@ -88,13 +97,16 @@ import Testing
                         _email = initialValue
                     }
                     get {
-                        _email
+                        observationAccess(\.email)
+                        return _email
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_email, newValue) else {
                             return
                         }
-                        _email = newValue
+                        withObservedMutation(of: \.email) {
+                            _email = newValue
+                        }
                         didChangeAttribute(at: 3)
                     }
                 }
@@ -106,13 +118,16 @@ import Testing
                         _createdAt = initialValue
                     }
                     get {
-                        _createdAt
+                        observationAccess(\.createdAt)
+                        return _createdAt
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_createdAt, newValue) else {
                             return
                         }
-                        _createdAt = newValue
+                        withObservedMutation(of: \.createdAt) {
+                            _createdAt = newValue
+                        }
                         didChangeAttribute(at: 4)
                     }
                 }
@@ -124,13 +139,16 @@ import Testing
                         _mood = initialValue
                     }
                     get {
-                        _mood
+                        observationAccess(\.mood)
+                        return _mood
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_mood, newValue) else {
                             return
                         }
-                        _mood = newValue
+                        withObservedMutation(of: \.mood) {
+                            _mood = newValue
+                        }
                         didChangeAttribute(at: 5)
                     }
                 }
@@ -142,13 +160,16 @@ import Testing
                         _tags = initialValue
                     }
                     get {
-                        _tags
+                        observationAccess(\.tags)
+                        return _tags
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_tags, newValue) else {
                             return
                         }
-                        _tags = newValue
+                        withObservedMutation(of: \.tags) {
+                            _tags = newValue
+                        }
                         didChangeAttribute(at: 6)
                     }
                 }
@@ -257,19 +278,40 @@ import Testing
                 func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _identifier = try row.decode(UUID.self, at: 0)
+                        let value = try row.decode(UUID.self, at: 0)
+                        storeObserved(\Person.identifier, LiteRecord.AttributeCoding.isChange(_identifier, value)) {
+                            _identifier = value
+                        }
                     case 1:
-                        _name = try row.decode(String.self, at: 1)
+                        let value = try row.decode(String.self, at: 1)
+                        storeObserved(\Person.name, LiteRecord.AttributeCoding.isChange(_name, value)) {
+                            _name = value
+                        }
                     case 2:
-                        _age = try row.decode(Int.self, at: 2)
+                        let value = try row.decode(Int.self, at: 2)
+                        storeObserved(\Person.age, LiteRecord.AttributeCoding.isChange(_age, value)) {
+                            _age = value
+                        }
                     case 3:
-                        _email = try row.decodeOptional(String.self, at: 3)
+                        let value = try row.decodeOptional(String.self, at: 3)
+                        storeObserved(\Person.email, LiteRecord.AttributeCoding.isChange(_email, value)) {
+                            _email = value
+                        }
                     case 4:
-                        _createdAt = try row.decode(Date.self, at: 4)
+                        let value = try row.decode(Date.self, at: 4)
+                        storeObserved(\Person.createdAt, LiteRecord.AttributeCoding.isChange(_createdAt, value)) {
+                            _createdAt = value
+                        }
                     case 5:
-                        _mood = try row.decode(Mood.self, at: 5)
+                        let value = try row.decode(Mood.self, at: 5)
+                        storeObserved(\Person.mood, LiteRecord.AttributeCoding.isChange(_mood, value)) {
+                            _mood = value
+                        }
                     case 6:
-                        _tags = try row.decode([String].self, at: 6)
+                        let value = try row.decode([String].self, at: 6)
+                        storeObserved(\Person.tags, LiteRecord.AttributeCoding.isChange(_tags, value)) {
+                            _tags = value
+                        }
                     default:
                         break
                     }
@@ -297,7 +339,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
+            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -320,13 +362,16 @@ import Testing
                         _title = initialValue
                     }
                     get {
-                        _title
+                        observationAccess(\.title)
+                        return _title
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
                             return
                         }
-                        _title = newValue
+                        withObservedMutation(of: \.title) {
+                            _title = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -338,13 +383,16 @@ import Testing
                         _body = initialValue
                     }
                     get {
-                        _body
+                        observationAccess(\.body)
+                        return _body
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_body, newValue) else {
                             return
                         }
-                        _body = newValue
+                        withObservedMutation(of: \.body) {
+                            _body = newValue
+                        }
                         didChangeAttribute(at: 1)
                     }
                 }
@@ -356,13 +404,16 @@ import Testing
                         _revision = initialValue
                     }
                     get {
-                        _revision
+                        observationAccess(\.revision)
+                        return _revision
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_revision, newValue) else {
                             return
                         }
-                        _revision = newValue
+                        withObservedMutation(of: \.revision) {
+                            _revision = newValue
+                        }
                         didChangeAttribute(at: 2)
                     }
                 }
@@ -425,11 +476,20 @@ import Testing
                 public func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _title = try row.decode(String.self, at: 0)
+                        let value = try row.decode(String.self, at: 0)
+                        storeObserved(\Note.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                            _title = value
+                        }
                     case 1:
-                        _body = try row.decodeOptional(String.self, at: 1)
+                        let value = try row.decodeOptional(String.self, at: 1)
+                        storeObserved(\Note.body, LiteRecord.AttributeCoding.isChange(_body, value)) {
+                            _body = value
+                        }
                     case 2:
-                        _revision = try row.decode(Int.self, at: 2)
+                        let value = try row.decode(Int.self, at: 2)
+                        storeObserved(\Note.revision, LiteRecord.AttributeCoding.isChange(_revision, value)) {
+                            _revision = value
+                        }
                     default:
                         break
                     }
@@ -449,7 +509,7 @@ import Testing
                 }
             }
 
-            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
+            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -476,13 +536,16 @@ import Testing
                         _text = initialValue
                     }
                     get {
-                        _text
+                        observationAccess(\.text)
+                        return _text
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
                             return
                         }
-                        _text = newValue
+                        withObservedMutation(of: \.text) {
+                            _text = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -494,13 +557,16 @@ import Testing
                         _weight = initialValue
                     }
                     get {
-                        _weight
+                        observationAccess(\.weight)
+                        return _weight
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_weight, newValue) else {
                             return
                         }
-                        _weight = newValue
+                        withObservedMutation(of: \.weight) {
+                            _weight = newValue
+                        }
                         didChangeAttribute(at: 1)
                     }
                 }
@@ -549,9 +615,15 @@ import Testing
                 func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _text = try row.decode(String.self, at: 0)
+                        let value = try row.decode(String.self, at: 0)
+                        storeObserved(\Label.text, LiteRecord.AttributeCoding.isChange(_text, value)) {
+                            _text = value
+                        }
                     case 1:
-                        _weight = try row.decodeOptional(Double.self, at: 1)
+                        let value = try row.decodeOptional(Double.self, at: 1)
+                        storeObserved(\Label.weight, LiteRecord.AttributeCoding.isChange(_weight, value)) {
+                            _weight = value
+                        }
                     default:
                         break
                     }
@@ -569,7 +641,7 @@ import Testing
                 }
             }
 
-            extension Label: LiteRecord.Entity, Swift.Equatable {
+            extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -591,13 +663,16 @@ import Testing
                         _text = initialValue
                     }
                     get {
-                        _text
+                        observationAccess(\.text)
+                        return _text
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
                             return
                         }
-                        _text = newValue
+                        withObservedMutation(of: \.text) {
+                            _text = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -637,7 +712,10 @@ import Testing
                 public func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _text = try row.decode(String.self, at: 0)
+                        let value = try row.decode(String.self, at: 0)
+                        storeObserved(\Draft.text, LiteRecord.AttributeCoding.isChange(_text, value)) {
+                            _text = value
+                        }
                     default:
                         break
                     }
@@ -653,7 +731,7 @@ import Testing
                 }
             }
 
-            extension Draft: LiteRecord.Entity, Swift.Equatable {
+            extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -684,13 +762,16 @@ import Testing
                         _default = initialValue
                     }
                     get {
-                        _default
+                        observationAccess(\.`default`)
+                        return _default
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_default, newValue) else {
                             return
                         }
-                        _default = newValue
+                        withObservedMutation(of: \.`default`) {
+                            _default = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -702,13 +783,16 @@ import Testing
                         _ratio = initialValue
                     }
                     get {
-                        _ratio
+                        observationAccess(\.ratio)
+                        return _ratio
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_ratio, newValue) else {
                             return
                         }
-                        _ratio = newValue
+                        withObservedMutation(of: \.ratio) {
+                            _ratio = newValue
+                        }
                         didChangeAttribute(at: 1)
                     }
                 }
@@ -720,13 +804,16 @@ import Testing
                         _flag = initialValue
                     }
                     get {
-                        _flag
+                        observationAccess(\.flag)
+                        return _flag
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_flag, newValue) else {
                             return
                         }
-                        _flag = newValue
+                        withObservedMutation(of: \.flag) {
+                            _flag = newValue
+                        }
                         didChangeAttribute(at: 2)
                     }
                 }
@@ -738,13 +825,16 @@ import Testing
                         _words = initialValue
                     }
                     get {
-                        _words
+                        observationAccess(\.words)
+                        return _words
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_words, newValue) else {
                             return
                         }
-                        _words = newValue
+                        withObservedMutation(of: \.words) {
+                            _words = newValue
+                        }
                         didChangeAttribute(at: 3)
                     }
                 }
@@ -756,13 +846,16 @@ import Testing
                         _ids = initialValue
                     }
                     get {
-                        _ids
+                        observationAccess(\.ids)
+                        return _ids
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_ids, newValue) else {
                             return
                         }
-                        _ids = newValue
+                        withObservedMutation(of: \.ids) {
+                            _ids = newValue
+                        }
                         didChangeAttribute(at: 4)
                     }
                 }
@@ -774,13 +867,16 @@ import Testing
                         _counts = initialValue
                     }
                     get {
-                        _counts
+                        observationAccess(\.counts)
+                        return _counts
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_counts, newValue) else {
                             return
                         }
-                        _counts = newValue
+                        withObservedMutation(of: \.counts) {
+                            _counts = newValue
+                        }
                         didChangeAttribute(at: 5)
                     }
                 }
@@ -792,13 +888,16 @@ import Testing
                         _stamp = initialValue
                     }
                     get {
-                        _stamp
+                        observationAccess(\.stamp)
+                        return _stamp
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_stamp, newValue) else {
                             return
                         }
-                        _stamp = newValue
+                        withObservedMutation(of: \.stamp) {
+                            _stamp = newValue
+                        }
                         didChangeAttribute(at: 6)
                     }
                 }
@@ -810,13 +909,16 @@ import Testing
                         _level = initialValue
                     }
                     get {
-                        _level
+                        observationAccess(\.level)
+                        return _level
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_level, newValue) else {
                             return
                         }
-                        _level = newValue
+                        withObservedMutation(of: \.level) {
+                            _level = newValue
+                        }
                         didChangeAttribute(at: 7)
                     }
                 }
@@ -828,13 +930,16 @@ import Testing
                         _maybe = initialValue
                     }
                     get {
-                        _maybe
+                        observationAccess(\.maybe)
+                        return _maybe
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_maybe, newValue) else {
                             return
                         }
-                        _maybe = newValue
+                        withObservedMutation(of: \.maybe) {
+                            _maybe = newValue
+                        }
                         didChangeAttribute(at: 8)
                     }
                 }
@@ -959,23 +1064,50 @@ import Testing
                 package func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _default = try row.decode(Int.self, at: 0)
+                        let value = try row.decode(Int.self, at: 0)
+                        storeObserved(\Sample.`default`, LiteRecord.AttributeCoding.isChange(_default, value)) {
+                            _default = value
+                        }
                     case 1:
-                        _ratio = try row.decode(Double.self, at: 1)
+                        let value = try row.decode(Double.self, at: 1)
+                        storeObserved(\Sample.ratio, LiteRecord.AttributeCoding.isChange(_ratio, value)) {
+                            _ratio = value
+                        }
                     case 2:
-                        _flag = try row.decode(Bool.self, at: 2)
+                        let value = try row.decode(Bool.self, at: 2)
+                        storeObserved(\Sample.flag, LiteRecord.AttributeCoding.isChange(_flag, value)) {
+                            _flag = value
+                        }
                     case 3:
-                        _words = try row.decode([String].self, at: 3)
+                        let value = try row.decode([String].self, at: 3)
+                        storeObserved(\Sample.words, LiteRecord.AttributeCoding.isChange(_words, value)) {
+                            _words = value
+                        }
                     case 4:
-                        _ids = try row.decode([UUID].self, at: 4)
+                        let value = try row.decode([UUID].self, at: 4)
+                        storeObserved(\Sample.ids, LiteRecord.AttributeCoding.isChange(_ids, value)) {
+                            _ids = value
+                        }
                     case 5:
-                        _counts = try row.decode([String: Int].self, at: 5)
+                        let value = try row.decode([String: Int].self, at: 5)
+                        storeObserved(\Sample.counts, LiteRecord.AttributeCoding.isChange(_counts, value)) {
+                            _counts = value
+                        }
                     case 6:
-                        _stamp = try row.decode(Foundation.Date.self, at: 6)
+                        let value = try row.decode(Foundation.Date.self, at: 6)
+                        storeObserved(\Sample.stamp, LiteRecord.AttributeCoding.isChange(_stamp, value)) {
+                            _stamp = value
+                        }
                     case 7:
-                        _level = try row.decode(Double.self, at: 7)
+                        let value = try row.decode(Double.self, at: 7)
+                        storeObserved(\Sample.level, LiteRecord.AttributeCoding.isChange(_level, value)) {
+                            _level = value
+                        }
                     case 8:
-                        _maybe = try row.decodeOptional(Int.self, at: 8)
+                        let value = try row.decodeOptional(Int.self, at: 8)
+                        storeObserved(\Sample.maybe, LiteRecord.AttributeCoding.isChange(_maybe, value)) {
+                            _maybe = value
+                        }
                     default:
                         break
                     }
@@ -1007,7 +1139,7 @@ import Testing
                 }
             }
 
-            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
+            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -1058,7 +1190,7 @@ import Testing
                 }
             }
 
-            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
+            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }

@@ -12,6 +12,7 @@ let entityMacros: [String: MacroSpec] = [
             TypeSyntax(IdentifierTypeSyntax(name: .identifier("Entity"))),
             TypeSyntax(IdentifierTypeSyntax(name: .identifier("DefaultInitializable"))),
             TypeSyntax(IdentifierTypeSyntax(name: .identifier("Equatable"))),
+            TypeSyntax(IdentifierTypeSyntax(name: .identifier("ObservableRecord"))),
         ]),
     "Attribute": MacroSpec(type: AttributeMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),

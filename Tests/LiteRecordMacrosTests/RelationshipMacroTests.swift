@@ -23,13 +23,16 @@ import Testing
                         _title = initialValue
                     }
                     get {
-                        _title
+                        observationAccess(\\.title)
+                        return _title
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
                             return
                         }
-                        _title = newValue
+                        withObservedMutation(of: \\.title) {
+                            _title = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -41,7 +44,9 @@ import Testing
                         _author = initialValue
                     }
                     get {
-                        relatedObject(at: 0, seed: &_author)
+                        let value = relatedObject(at: 0, seed: &_author)
+                        observationAccess(\\.author)
+                        return value
                     }
                     set {
                         _author = nil
@@ -56,7 +61,9 @@ import Testing
                         _tags = initialValue
                     }
                     get {
-                        relatedObjects(at: 1, seed: &_tags)
+                        let value = relatedObjects(at: 1, seed: &_tags)
+                        observationAccess(\\.tags)
+                        return value
                     }
                     set {
                         _tags = nil
@@ -99,7 +106,10 @@ import Testing
                 func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _title = try row.decode(String.self, at: 0)
+                        let value = try row.decode(String.self, at: 0)
+                        storeObserved(\\Book.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                            _title = value
+                        }
                     default:
                         break
                     }
@@ -149,9 +159,20 @@ import Testing
                         _ = tags
                     }
                 }
+
+                func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
+                    switch index {
+                    case 0:
+                        withObservedMutation(of: \\Book.author, mutation)
+                    case 1:
+                        withObservedMutation(of: \\Book.tags, mutation)
+                    default:
+                        mutation()
+                    }
+                }
             }
 
-            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable {
+            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """)
     }

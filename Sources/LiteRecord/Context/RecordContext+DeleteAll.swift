@@ -122,9 +122,9 @@ extension RecordContext {
                     let ids = doomed[entity.relationships[index].destinationName] ?? []
                     switch RelationGraph.slot(object, index) {
                     case .fault(let id?) where ids.contains(id):
-                        RelationGraph.store(.fault(nil), in: object, index)
+                        RelationGraph.storeChange(.fault(nil), in: object, index)
                     case .toOne(let value?) where value.recordState.phase == .unmanaged:
-                        RelationGraph.store(.fault(nil), in: object, index)
+                        RelationGraph.storeChange(.fault(nil), in: object, index)
                     default:
                         break
                     }

@@ -212,11 +212,11 @@ extension RecordContext {
             {
                 continue
             }
-            RelationGraph.store(.fault(rowID), in: object, index)
+            RelationGraph.storeChange(.fault(rowID), in: object, index)
         }
         guard resettingToMany else { return }
         for relationship in entity.relationships where relationship.isToMany {
-            RelationGraph.store(.unloaded, in: object, relationship.index)
+            RelationGraph.forget(relationship.index, of: object)
         }
     }
 

@@ -177,7 +177,7 @@ extension RecordContext {
             let stale = entity.relationships.filter { $0.isToMany && entityNames.contains($0.destinationName) }
             guard !stale.isEmpty else { continue }
             for object in identityMap.table(for: entity.type).objects where object.recordState.phase == .managed {
-                for relationship in stale { RelationGraph.store(.unloaded, in: object, relationship.index) }
+                for relationship in stale { RelationGraph.forget(relationship.index, of: object) }
             }
         }
     }

@@ -64,10 +64,42 @@ public final class RecordContext {
 
     var role: ConnectionRole
 
-    init(store: Store, parent: RecordContext? = nil, role: ConnectionRole = .pooled) {
+    /// Whether this context's objects are `Observable` in practice: reading
+    /// one of their stored properties or relationships inside
+    /// `withObservationTracking` (or a SwiftUI view's body) registers it, and
+    /// a change — by a setter, a merge, a rollback or a refresh — notifies.
+    ///
+    /// `true` for ``RecordStack/mainContext-property``, for contexts made on the main
+    /// actor with ``RecordStack/newContext(isolation:)``, and for children of an
+    /// observable context; `false` for the contexts of `write` and `read` and
+    /// for contexts made elsewhere, whose objects stay in a background task
+    /// that no view displays: there a property read costs one branch instead
+    /// of a call into the Observation framework. Set it to `true` before
+    /// fetching to observe the objects of any context.
+    ///
+    /// ```swift
+    /// let context = stack.newContext()
+    /// context.isObservable = true
+    /// ```
+    public var isObservable: Bool {
+        get { objectsAreObservable }
+        set {
+            guard newValue != objectsAreObservable else { return }
+            objectsAreObservable = newValue
+            for object in registeredObjects { object.recordState.isObservable = newValue }
+        }
+    }
+
+    /// ``isObservable``'s storage, read once per object an insert or a fetch
+    /// registers: unchecked, since only the context's own isolation uses it,
+    /// and the runtime's exclusivity bookkeeping would cost more than the read.
+    @exclusivity(unchecked) var objectsAreObservable: Bool
+
+    init(store: Store, parent: RecordContext? = nil, role: ConnectionRole = .pooled, isObservable: Bool? = nil) {
         self.store = store
         self.parent = parent
         self.role = role
+        self.objectsAreObservable = isObservable ?? parent?.isObservable ?? false
     }
 
     /// Runs a read on the connection the context's role calls for.

@@ -39,6 +39,19 @@ enum RelationGraph {
         if state.relations.indices.contains(index) { state.relations[index] = value }
     }
 
+    /// Stores a value that changes what the object is related to (not a load
+    /// of what it already was), telling Observation observers of the property.
+    static func storeChange(_ value: RelationValue, in object: any Entity, _ index: Int) {
+        object.withRelationshipMutation(at: index) { store(value, in: object, index) }
+    }
+
+    /// Marks a loaded to-many for reading again (its content may have
+    /// changed in the store), telling observers when it was loaded.
+    static func forget(_ index: Int, of object: any Entity) {
+        guard case .toMany = slot(object, index) else { return }
+        storeChange(.unloaded, in: object, index)
+    }
+
     /// Whether the object's relationships live only in memory: a new object
     /// (or one without a context) has nothing in the store to load.
     static func isNew(_ object: any Entity) -> Bool {
@@ -180,7 +193,7 @@ enum RelationGraph {
         let currentIDs = Set(current.map { ObjectIdentifier($0) })
         let removed = current.filter { !seen.contains(ObjectIdentifier($0)) }
         let added = kept.filter { !currentIDs.contains(ObjectIdentifier($0)) }
-        store(.toMany(kept), in: object, index)
+        storeChange(.toMany(kept), in: object, index)
         let context = object.recordState.context
         for value in removed {
             if let inverse = relationship.inverseIndex {
@@ -219,7 +232,7 @@ enum RelationGraph {
 
     /// Sets a to-one's slot and records the change of its column for the next save.
     static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
-        store(.toOne(value), in: object, relationship.index)
+        storeChange(.toOne(value), in: object, relationship.index)
         let state = object.recordState
         guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
         state.changes.insert(column)
@@ -236,13 +249,13 @@ enum RelationGraph {
         }
         guard !values.contains(where: { $0 === value }) else { return }
         values.append(value)
-        store(.toMany(values), in: object, index)
+        storeChange(.toMany(values), in: object, index)
     }
 
     static func removeLoaded(_ object: any Entity, _ index: Int, _ value: any Entity) {
         guard case .toMany(var values) = slot(object, index) else { return }
         values.removeAll { $0 === value }
-        store(.toMany(values), in: object, index)
+        storeChange(.toMany(values), in: object, index)
     }
 }
 

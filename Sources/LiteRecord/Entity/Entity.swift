@@ -76,6 +76,18 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// when the object is inserted; a hand-written entity has nothing to do.
     func settleRelationships()
 
+    /// Runs `mutation`, a change of the relationship at `index` made without
+    /// its setter (the inverse side of an assignment, a merge, a rollback),
+    /// telling Observation observers of that property. `@Entity` generates
+    /// it; the default runs `mutation` and tells no one.
+    ///
+    /// ```swift
+    /// func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
+    ///     withObservedMutation(of: \.books, mutation)
+    /// }
+    /// ```
+    func observeRelationshipMutation(at index: Int, _ mutation: () -> Void)
+
     /// Called once, when the object is inserted into a context.
     func awakeFromInsert()
     /// Called before the object is written by a save.
@@ -104,6 +116,7 @@ extension Entity {
     public static var relationships: [RelationshipDescription] { [] }
     public static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
     public func settleRelationships() {}
+    public func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) { mutation() }
     public static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
     public func awakeFromInsert() {}
     public func willSave() {}

@@ -1,3 +1,5 @@
+public import Observation
+
 /// The bookkeeping a context keeps for each entity object: which context it
 /// belongs to, its row id, its life-cycle phase and which attributes changed.
 ///
@@ -46,6 +48,17 @@ public final class RecordState {
     /// The object's relationships, by relationship index; empty until the
     /// first use, and always for entities without relationships.
     @exclusivity(unchecked) var relations: [RelationValue] = []
+    /// The object's Observation registrar, made on the first read that may be
+    /// tracked (see ``isObservable``). While it is `nil` nothing can observe
+    /// the object, so setters and merges skip the registrar entirely: objects
+    /// that are never observed pay one load and one branch per access.
+    /// (A class reference: testing it for `nil` is a pointer comparison,
+    /// where an optional `ObservationRegistrar`, a resilient type, costs calls.)
+    @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
+    /// Whether reads of the object's properties register with Observation:
+    /// `true` for objects in no context and in an observable context
+    /// (``RecordContext/isObservable``), `false` in background contexts.
+    @usableFromInline @exclusivity(unchecked) var isObservable = true
 
     struct Listings: OptionSet {
         let rawValue: UInt8
@@ -81,6 +94,16 @@ public final class RecordState {
     func attach(to context: RecordContext) {
         self.context = context
         owner = ObjectIdentifier(context)
+        isObservable = context.objectsAreObservable
+    }
+
+    /// The registrar, made now if the object had none: called by a tracked read.
+    @usableFromInline
+    var registrar: ObservationRegistrar {
+        if let observation { return observation.registrar }
+        let box = ObservationBox()
+        observation = box
+        return box.registrar
     }
 
     /// Makes the object saved and registered in `context`.
@@ -100,10 +123,18 @@ public final class RecordState {
         changes.removeAll()
         snapshot = nil
         listings = []
+        isObservable = true
         // Related objects hold each other strongly; forgetting them here breaks
         // those cycles once the context is gone.
         relations = []
     }
+}
+
+/// An object's Observation registrar, boxed (see ``RecordState/observation``).
+@usableFromInline
+final class ObservationBox {
+    @usableFromInline let registrar = ObservationRegistrar()
+    init() {}
 }
 
 /// The in-memory value of one relationship of one object.

@@ -26,6 +26,9 @@
 /// Unless the class declares its own, it also becomes `Equatable` by identity
 /// (one context holds one object per record), which is what lets a predicate
 /// test a relationship for `nil`: `#Predicate<Book> { $0.author != nil }`.
+/// The class is `Observable` (``ObservableRecord``): SwiftUI and
+/// `withObservationTracking` see its properties change, by a setter or by a
+/// merge (see `Docs/Observation.md`).
 ///
 /// Stored property types: `Bool`, the integer types, `Double`, `Float`,
 /// `String`, `Data`, `Date`, `UUID`, `URL`, `Decimal`, `RawRepresentable`s of
@@ -42,10 +45,11 @@
     member,
     names: named(recordState), named(entityName), named(entityOriginalName), named(tracksChanges),
     named(attributes), named(init), named(encodeAttribute), named(decodeAttribute), named(attributeIndex),
-    named(relationships), named(relationshipIndex), named(settleRelationships)
+    named(relationships), named(relationshipIndex), named(settleRelationships),
+    named(observeRelationshipMutation)
 )
 @attached(memberAttribute)
-@attached(extension, conformances: Entity, DefaultInitializable, Equatable)
+@attached(extension, conformances: Entity, DefaultInitializable, Equatable, ObservableRecord)
 public macro Entity(name: String? = nil, originalName: String? = nil) =
     #externalMacro(module: "LiteRecordMacros", type: "EntityMacro")
 

@@ -121,8 +121,16 @@ public final class RecordStack: Sendable {
 
     /// A new context of your own, for code that is neither on the main actor nor
     /// inside `write`/`read`. It must stay in the isolation domain that made it.
-    public func newContext() -> RecordContext {
-        RecordContext(store: store)
+    ///
+    /// A context made on the main actor is observable
+    /// (``RecordContext/isObservable``), as the main context is; one made
+    /// elsewhere is not, unless you set it.
+    ///
+    /// - Parameter isolation: the caller's isolation, filled in by the
+    ///   compiler; leave it out.
+    public func newContext(isolation: isolated (any Actor)? = #isolation) -> RecordContext {
+        let onMainActor = isolation.map { ObjectIdentifier($0) == ObjectIdentifier(MainActor.shared) } ?? false
+        return RecordContext(store: store, isObservable: onMainActor)
     }
 
     /// Closes the store once any running write finishes. Contexts still
@@ -184,7 +192,7 @@ private final class MainContextBox: @unchecked Sendable {
 
     @MainActor func context(for store: Store) -> RecordContext {
         if let context { return context }
-        let context = RecordContext(store: store)
+        let context = RecordContext(store: store, isObservable: true)
         self.context = context
         return context
     }

@@ -33,6 +33,8 @@ final class Store: @unchecked Sendable {
     private(set) var readers: ReaderPool?
     /// Subscribers of ``ChangeSet``s, fed in commit order.
     let changes = ChangeBroadcaster()
+    /// The observed queries of this store (`RecordContext.observe`).
+    let observations: ObservationCenter
     /// Change sets recorded by saves inside the open write transaction; they
     /// are published as one when the outermost transaction commits. Guarded by `lock`.
     private var pendingChanges: [ChangeSet] = []
@@ -42,7 +44,7 @@ final class Store: @unchecked Sendable {
     private(set) var migrationReport: MigrationReport?
     /// What every access throws when the store was never opened (the facade's
     /// placeholder before setup).
-    private let unavailableError: LiteRecordError?
+    let unavailableError: LiteRecordError?
 
     var url: URL? {
         if case .file(let url) = location { url } else { nil }
@@ -59,6 +61,11 @@ final class Store: @unchecked Sendable {
         self.model = model
         self.unavailableError = nil
         self.isReadOnly = readOnly
+        if case .file(let url) = location {
+            observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
+        } else {
+            observations = ObservationCenter(path: nil)
+        }
         if readOnly {
             connection = try openReadOnly()
             return
@@ -96,6 +103,7 @@ final class Store: @unchecked Sendable {
         location = .memory
         model = Model()
         unavailableError = error
+        observations = ObservationCenter(path: nil)
     }
 
     deinit {
@@ -307,7 +315,10 @@ final class Store: @unchecked Sendable {
             // Still under the lock: subscribers see change sets in commit order.
             let committed = ChangeSet(merging: pendingChanges)
             pendingChanges.removeAll()
-            if !committed.isEmpty { changes.publish(committed) }
+            if !committed.isEmpty {
+                changes.publish(committed)
+                observations.publishCommit(committed)
+            }
             return result
         }
     }
@@ -356,6 +367,7 @@ final class Store: @unchecked Sendable {
         connection?.close()
         connection = nil
         changes.finish()
+        observations.finish()
         if let failure { throw failure }
     }
 
@@ -391,6 +403,20 @@ final class Store: @unchecked Sendable {
         } catch let error as LiteRecordError {
             throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
+    }
+
+    /// The writer connection's `PRAGMA data_version`: it changes when another
+    /// connection (another process, or another stack of this process) commits
+    /// to the file, never for this store's own commits, which reach
+    /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
+    /// `nil` when the store is closed, or busy and `wait` is false.
+    func dataVersion(wait: Bool) -> Int64? {
+        if wait { lock.lock() } else if !lock.try() { return nil }
+        defer { lock.unlock() }
+        guard let connection, !connection.isInTransaction,
+            case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
+        else { return nil }
+        return version
     }
 
     // MARK: Observing SQL
