@@ -6,9 +6,13 @@
 /// ```
 public struct Model: Sendable {
     /// Column names the library uses itself; no attribute may take them.
-    public static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
+    public static let reservedColumnNames: Set<String> = ["z_pk", "z_opt", "rowid", "oid", "_rowid_"]
     /// The primary-key column of every entity table.
     static let primaryKeyColumn = "Z_PK"
+    /// The version column of every entity table, for optimistic locking: 1 for
+    /// a new row, one more at each update a save makes. Core Data's name for
+    /// the same thing.
+    static let versionColumn = "Z_OPT"
     /// The table in which a store keeps its model and migration history.
     static let metadataTable = "literecord_metadata"
 
