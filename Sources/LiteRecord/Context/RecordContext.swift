@@ -359,9 +359,10 @@ public final class RecordContext {
     // MARK: Registering
 
     /// Registers a freshly read object as saved.
-    /// `version` is the row's (``RecordState/version``); 1 for a row just inserted.
+    /// `version` is the row's (``RecordState/version``); the initial one for a
+    /// row just inserted.
     @inline(__always)
-    func register<T: Entity>(_ object: T, rowID: Int64, version: Int64 = 1, snapshot: [SQLValue]?) {
+    func register<T: Entity>(_ object: T, rowID: Int64, version: Int64 = Model.initialVersion, snapshot: [SQLValue]?) {
         register(object, rowID: rowID, version: version, snapshot: snapshot, in: identityMap.table(for: T.self))
     }
 

@@ -25,10 +25,9 @@ extension EntityDescription {
         return "CREATE TABLE \(quotedTable) (\(columns.joined(separator: ", ")))"
     }
 
-    /// The version column, which every entity table has (``Model/versionColumn``).
-    /// A new row starts at 1; SQLite stores that value in no bytes at all
-    /// (https://sqlite.org/fileformat2.html#record_format).
-    static let versionColumnDefinition = "\(Connection.quote(Model.versionColumn)) INTEGER NOT NULL DEFAULT 1"
+    /// The version column, which every entity table has (``Model/versionColumn``);
+    /// a new row starts at ``Model/initialVersion``.
+    static let versionColumnDefinition = "\(Connection.quote(Model.versionColumn)) INTEGER NOT NULL DEFAULT \(Model.initialVersion)"
 
     /// The indexes of unique and indexed attributes. They are named indexes
     /// rather than column constraints so that a migration can add and drop them
