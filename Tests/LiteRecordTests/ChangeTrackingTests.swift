@@ -155,7 +155,7 @@ import Testing
 
     @Test func rowsArePlannedInTableOrder() {
         func rows(_ ids: [(any Entity, Int64)]) -> [RecordContext.PlannedRow] {
-            ids.map { RecordContext.PlannedRow($0.0, rowID: $0.1) }
+            ids.map { RecordContext.PlannedRow($0.0, $0.0.recordState, rowID: $0.1) }
         }
         let person = MacroPerson()
         let note = HandWrittenNote(text: "n")

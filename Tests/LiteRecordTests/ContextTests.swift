@@ -100,7 +100,7 @@ import Testing
         #expect(try HandWrittenPerson.findAll(in: context).isEmpty, "a pending deletion is not fetched")
         #expect(try HandWrittenPerson.count(in: context) == 1, "but is still stored")
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements.filter { $0.hasPrefix("DELETE") } == ["DELETE FROM \"Person\" WHERE \"Z_PK\" = ?"])
+        #expect(statements.filter { $0.hasPrefix("DELETE") } == ["DELETE FROM \"Person\" WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"])
         #expect(try HandWrittenPerson.count(in: context) == 0)
         #expect(ann.recordID == nil)
         #expect(ann.context == nil)

@@ -87,7 +87,7 @@ extension MacroPerson: PersonRecord {}
         #expect(fetchedContext.updatedObjects.count == 1)
         let (_, statements) = try stack.recordingSQL { try fetchedContext.save() }
         let writes = statements.filter { !$0.hasPrefix("BEGIN") && !$0.hasPrefix("COMMIT") }
-        #expect(writes == [#"UPDATE "Person" SET "age" = ? WHERE "Z_PK" = ?"#])
+        #expect(writes == [#"UPDATE "Person" SET "age" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ? AND "Z_OPT" = ?"#])
         #expect(!fetchedContext.hasChanges)
 
         let reread = try #require(try T.findAll(in: stack.newContext()).first)
@@ -277,7 +277,7 @@ extension MacroPerson: PersonRecord {}
         object.settings = object.settings
         #expect(context.hasChanges)
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "AllTypes" SET "settings" = ? WHERE "Z_PK" = ?"#])
+        #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "AllTypes" SET "settings" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ? AND "Z_OPT" = ?"#])
     }
 
     @Test func theDocumentedEntityWorks() throws {

@@ -51,7 +51,9 @@ import Testing
         #expect(main.hasChanges)
 
         let (_, statements) = try stack.recordingSQL { try main.save() }
-        #expect(statements.contains("UPDATE \"Person\" SET \"name\" = ? WHERE \"Z_PK\" = ?"), "only the edited column")
+        #expect(
+            statements.contains("UPDATE \"Person\" SET \"name\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"),
+            "only the edited column, at the version the merge brought (no conflict)")
         let stored = try #require(try HandWrittenPerson.findAll(in: stack.newContext()).first)
         #expect(stored.name == "Annie")
         #expect(stored.age == 50)

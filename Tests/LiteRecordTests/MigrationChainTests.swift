@@ -111,7 +111,7 @@ struct MigrationChainTests {
         #expect(a.indexes == ["literecord_unique:Human.name", "literecord_index:Human.age"])
         #expect(a.fingerprint == Chain.V3.Human.fingerprint)
         #expect(a.tables == ["Human", "literecord_metadata"])
-        #expect(a.columns == ["Z_PK INTEGER", "name TEXT NOT NULL", "nickname TEXT NOT NULL", "age REAL NOT NULL", "city TEXT NOT NULL"])
+        #expect(a.columns == ["Z_PK INTEGER", "Z_OPT INTEGER NOT NULL", "name TEXT NOT NULL", "nickname TEXT NOT NULL", "age REAL NOT NULL", "city TEXT NOT NULL"])
     }
 
     @Test func aChainedStoreAcceptsWritesOfTheNewModel() throws {

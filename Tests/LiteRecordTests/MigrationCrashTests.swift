@@ -54,13 +54,13 @@ private enum Crash {
         let stack: RecordStack
         if fingerprint == Base.Person.fingerprint {
             outcome = .old
-            #expect(columns == ["Z_PK", "name", "age", "nick", "score"])
+            #expect(columns == ["Z_PK", "Z_OPT", "name", "age", "nick", "score"])
             #expect(sums == [.integer(Int64(rows)), .integer(Int64(rows / 100 * 4950)), .real(Double(rows) * Double(rows + 1) / 4), .integer(Int64(rows - rows / 3))])
             stack = try RecordStack(storeAt: url, entities: [Base.Person.self])
         } else {
             #expect(fingerprint == Person.fingerprint)
             outcome = .new
-            #expect(columns == ["Z_PK", "name", "age", "nick", "score", "email"])
+            #expect(columns == ["Z_PK", "Z_OPT", "name", "age", "nick", "score", "email"])
             #expect(sums == [.integer(Int64(rows)), .real(Double(rows / 100 * 4950)), .real(Double(rows) * Double(rows + 1) / 4), .integer(Int64(rows - rows / 3))])
             stack = try RecordStack(storeAt: url, entities: [Person.self])
         }

@@ -277,7 +277,7 @@ struct MigrationInferenceTests {
         #expect(report.rebuiltTables.isEmpty)
         #expect(try stack.all(AttributeRemoved.Person.self).map { $0["score"] } == [.real(1.5), .real(2.25), .real(-3.75)])
         try stack.close()
-        #expect(try store.inspect { try $0.columns("Person").map(\.name) } == ["Z_PK", "name", "age", "score"])
+        #expect(try store.inspect { try $0.columns("Person").map(\.name) } == ["Z_PK", "Z_OPT", "name", "age", "score"])
         #expect(try indexNames(store, "Person") == ["!literecord_unique:Person.name", "literecord_index:Person.age"])
     }
 
@@ -291,7 +291,7 @@ struct MigrationInferenceTests {
         #expect(stack.lastMigrationReport?.droppedIndexes == ["literecord_index:Person.age"])
         try stack.close()
         try store.inspect { connection throws in
-            #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "name", "nick", "score"])
+            #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "Z_OPT", "name", "nick", "score"])
             #expect(try connection.values("Person", ["name", "nick"]) == [
                 [.integer(2), .text("Bob"), .null], [.integer(3), .text("Cid"), .text("c")],
             ])
@@ -349,7 +349,7 @@ struct MigrationInferenceTests {
         #expect(people.map { $0["score"] } == [.integer(1), .integer(2), .integer(-3)])
         try stack.close()
         let columns = try store.inspect { try $0.columns("Person") }
-        #expect(columns.map(\.type) == ["INTEGER", "TEXT", "REAL", "TEXT", "INTEGER"])
+        #expect(columns.map(\.type) == ["INTEGER", "INTEGER", "TEXT", "REAL", "TEXT", "INTEGER"])
         #expect(try indexNames(store, "Person") == ["!literecord_unique:Person.name", "literecord_index:Person.age"])
     }
 
@@ -393,7 +393,7 @@ struct MigrationInferenceTests {
         try stack.close()
         try store.inspect { connection throws in
             #expect(try connection.tableNames() == ["Person", "literecord_metadata"])
-            #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "name", "Nick"])
+            #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "Z_OPT", "name", "Nick"])
         }
         #expect(try indexNames(store, "Person") == ["literecord_index:Person.Nick"])
     }

@@ -131,7 +131,7 @@ struct MigrationPlanTests {
         let stack = try store.open([NickLength.Person.self], plan: plan)
         #expect(try stack.all(NickLength.Person.self).map { $0["nickLength"] } == [.integer(5), .integer(0), .integer(1)])
         try stack.close()
-        #expect(try store.inspect { try $0.columns("Person").map(\.name) } == ["Z_PK", "name", "age", "score", "nickLength"])
+        #expect(try store.inspect { try $0.columns("Person").map(\.name) } == ["Z_PK", "Z_OPT", "name", "age", "score", "nickLength"])
     }
 
     @Test func aStepReadsARemovedEntityBeforeItsTableIsDropped() throws {

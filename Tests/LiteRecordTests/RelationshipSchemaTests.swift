@@ -15,14 +15,14 @@ import Testing
     @Test func aToOneIsAnIndexedColumnReferencingTheDestination() throws {
         let stack = try RecordStack(inMemoryWith: relationshipEntities)
         #expect(try sql(stack, "Book") == """
-            CREATE TABLE "Book" ("Z_PK" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, \
+            CREATE TABLE "Book" ("Z_PK" INTEGER PRIMARY KEY, "Z_OPT" INTEGER NOT NULL DEFAULT 2, "title" TEXT NOT NULL, \
             "author" INTEGER REFERENCES "Author"("Z_PK") DEFERRABLE INITIALLY DEFERRED)
             """)
         #expect(try sql(stack, "literecord_index:Book.author") == """
             CREATE INDEX "literecord_index:Book.author" ON "Book" ("author")
             """)
         // The to-many side of a to-one has no column.
-        #expect(try sql(stack, "Author") == #"CREATE TABLE "Author" ("Z_PK" INTEGER PRIMARY KEY, "name" TEXT NOT NULL)"#)
+        #expect(try sql(stack, "Author") == #"CREATE TABLE "Author" ("Z_PK" INTEGER PRIMARY KEY, "Z_OPT" INTEGER NOT NULL DEFAULT 2, "name" TEXT NOT NULL)"#)
     }
 
     @Test func aManyToManyIsAJoinTableWithACompositeKeyAndBothColumnsIndexed() throws {
@@ -83,7 +83,7 @@ import Testing
         try stack.close()
         let inspection = try StoreInspection(storeAt: url)
         let tables = Dictionary(uniqueKeysWithValues: inspection.tables.map { ($0.name, $0) })
-        #expect(tables["Book"]?.columns.map(\.name) == ["Z_PK", "title", "author"])
+        #expect(tables["Book"]?.columns.map(\.name) == ["Z_PK", "Z_OPT", "title", "author"])
         #expect(tables["Book"]?.indexes == ["literecord_index:Book.author"])
         #expect(tables["Book_tags"]?.columns.map(\.name) == ["Book", "Tag"])
         #expect(tables["Book_tags"]?.rowCount == 1)

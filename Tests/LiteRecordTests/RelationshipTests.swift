@@ -111,7 +111,7 @@ import Testing
         #expect(freshAnn.books.count == 1)
         #expect(freshBob.books.map(\.title) == [moved.title])
         let (_, statements) = try stack.recordingSQL { try fresh.save() }
-        #expect(statements.contains("UPDATE \"Book\" SET \"author\" = ? WHERE \"Z_PK\" = ?"))
+        #expect(statements.contains("UPDATE \"Book\" SET \"author\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?"))
         _ = (ann, bob)
         let reread = stack.newContext()
         #expect(try RAuthor.findAll(sortedBy: "name", ascending: true, in: reread).map { $0.books.count } == [1, 1])

@@ -30,7 +30,7 @@ import Testing
         let (_, statements) = try stack.recordingSQL { try context.save() }
         #expect(statements == [
             "BEGIN IMMEDIATE TRANSACTION",
-            "UPDATE \"Person\" SET \"age\" = ? WHERE \"Z_PK\" = ?",
+            "UPDATE \"Person\" SET \"age\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?",
             "COMMIT TRANSACTION",
         ])
     }
@@ -116,7 +116,7 @@ import Testing
         try context.save()
         context.delete(ann)
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements == ["BEGIN IMMEDIATE TRANSACTION", "DELETE FROM \"Person\" WHERE \"Z_PK\" = ?", "COMMIT TRANSACTION"])
+        #expect(statements == ["BEGIN IMMEDIATE TRANSACTION", "DELETE FROM \"Person\" WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", "COMMIT TRANSACTION"])
     }
 
     @Test func manyDeletesRunInBatches() throws {

@@ -50,13 +50,15 @@ extension RecordContext {
             // these objects before, no row can be one it holds.
             let mayHoldRows = table.count > 0
             let attributeCount = entity.attributes.count
+            let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
             let foreignKeys = entity.toOneIndexes.isEmpty ? nil : entity
             // Collected as AnyObject and typed once at the end: appending to a
             // [T] in this unspecialized code looks up [T]'s metadata per row.
             var objects: [AnyObject] = []
             while try statement.step() {
                 if let object = try materialize(
-                    T.self, statement: statement, attributeCount: attributeCount, table: table, lookUp: mayHoldRows)
+                    T.self, statement: statement, attributeCount: attributeCount, columns: columns, table: table,
+                    lookUp: mayHoldRows)
                 {
                     if let foreignKeys {
                         applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), foreignKeys)
@@ -111,6 +113,7 @@ extension RecordContext {
                         // bounded), but they know which record they are.
                         let state = object.recordState
                         state.rowID = rowID
+                        state.version = statement.int64(at: entity.versionColumn)
                         state.phase = .managed
                         batch.append((rowID, object))
                     }
@@ -138,22 +141,27 @@ extension RecordContext {
 
     /// The object for the statement's current row: the registered one
     /// (refreshed) or a new one registered now; `nil` for a pending deletion.
+    /// `columns` gives the position of the row's version and how many stored
+    /// values to keep (0 unless the merge policy is `.storeTrumps`).
     @inline(__always)
     private func materialize<T: Entity>(
-        _ type: T.Type, statement: Statement, attributeCount: Int, table: ObjectTable, lookUp: Bool
+        _ type: T.Type, statement: Statement, attributeCount: Int, columns: (version: Int32, kept: Int),
+        table: ObjectTable, lookUp: Bool
     ) throws -> T? {
         let rowID = statement.int64(at: 0)
+        let version = statement.int64(at: columns.version)
         let row = Row(statement: statement, offset: 1, entityName: T.entityName)
         if lookUp, let existing = table[rowID] {
             // The identity map is keyed by entity type, so the object is a T.
             let object = unsafeDowncast(existing as AnyObject, to: T.self)
             guard object.recordState.phase != .deleted else { return nil }
-            try refresh(object, from: row, attributeCount: attributeCount)
+            try refresh(object, from: row, attributeCount: attributeCount, version: version, keeping: columns.kept)
             return object
         }
         let object = try T(row: row)
         let snapshot = T.tracksChanges ? nil : (0..<attributeCount).map { row.value(at: $0) }
-        register(object, rowID: rowID, snapshot: snapshot, in: table)
+        register(object, rowID: rowID, version: version, snapshot: snapshot, in: table)
+        if columns.kept > 0 { object.recordState.storedValues = (0..<columns.kept).map { row.value(at: $0) } }
         if parent != nil, try !overlayAncestors(object, rowID: rowID) {
             unregister(object)
             return nil
@@ -163,20 +171,37 @@ extension RecordContext {
 
     /// Updates a registered object with newer stored values, keeping the
     /// attributes changed in memory ("in-memory edit wins").
-    func refresh<T: Entity>(_ object: T, from row: Row, attributeCount: Int) throws {
+    ///
+    /// An object without unsaved changes takes the row's `version`; one with
+    /// changes keeps the version its changes are based on, so that its next
+    /// save meets the conflict and the merge policy decides — a refresh never
+    /// lets an edit silently overwrite a newer stored value. `keeping` is the
+    /// number of stored values to keep (``RecordState/storedValues``).
+    func refresh<T: Entity>(_ object: T, from row: Row, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
+        let state = object.recordState
+        var edited = !state.changes.isEmpty || state.phase == .deleted
         if T.tracksChanges {
-            let changes = object.recordState.changes
+            let changes = state.changes
             for index in 0..<attributeCount where !changes.contains(index) {
                 try object.decodeAttribute(at: index, from: row)
             }
         } else {
-            let snapshot = object.recordState.snapshot
+            let snapshot = state.snapshot
             for index in 0..<attributeCount {
                 let unchanged = snapshot.map { (try? object.encodeAttribute(at: index)) == $0[index] } ?? true
-                if unchanged { try object.decodeAttribute(at: index, from: row) }
+                if unchanged { try object.decodeAttribute(at: index, from: row) } else { edited = true }
             }
-            object.recordState.snapshot = (0..<attributeCount).map { row.value(at: $0) }
+            state.snapshot = (0..<attributeCount).map { row.value(at: $0) }
         }
+        guard !edited else { return }
+        state.version = version
+        if keeping > 0 { state.storedValues = (0..<keeping).map { row.value(at: $0) } }
+    }
+
+    /// The version of a row read with the entity's `selectSQL`.
+    func storedVersion(_ row: Row, _ entity: EntityDescription) -> Int64 {
+        if case .integer(let version) = row.value(at: entity.columnCount) { return version }
+        return 0
     }
 
     /// Re-reads an object from the store, dropping its in-memory changes; an
@@ -189,6 +214,10 @@ extension RecordContext {
         try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
             object.recordState.changes.removeAll()
+            object.recordState.version = storedVersion(row, entity)
+            if mergePolicy == .storeTrumps {
+                object.recordState.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
+            }
             if !T.tracksChanges {
                 object.recordState.snapshot = entity.attributes.indices.map { row.value(at: $0) }
             }

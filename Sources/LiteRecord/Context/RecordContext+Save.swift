@@ -10,7 +10,12 @@ extension RecordContext {
     /// try context.save()
     /// ```
     ///
-    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` (a
+    /// Every `UPDATE` and `DELETE` checks the row's version: an object changed
+    /// or deleted in the store since this context read it is a conflict,
+    /// which ``mergePolicy`` resolves.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.conflict` (see ``mergePolicy``;
+    ///   the context keeps its changes), `.validationFailed` (a
     ///   `validateForSave()` threw, or a value cannot be stored),
     ///   `.constraintViolation` (UNIQUE, NOT NULL), `.invalidObject` (misuse
     ///   found by `insert` or `delete`), `.storeUnavailable` or `.sqlite`.
@@ -53,13 +58,16 @@ extension RecordContext {
         let object: any Entity
         let entity: ObjectIdentifier
         let rowID: Int64
+        /// The row's version the object was read at, which the statement checks.
+        let version: Int64
         /// The attributes to write (empty for a deletion).
         let changes: AttributeMask
 
-        init(_ object: any Entity, rowID: Int64, changes: AttributeMask = AttributeMask()) {
+        init(_ object: any Entity, _ state: RecordState, rowID: Int64, changes: AttributeMask = AttributeMask()) {
             self.object = object
             entity = ObjectIdentifier(type(of: object))
             self.rowID = rowID
+            version = state.version
             self.changes = changes
         }
 
@@ -91,6 +99,9 @@ extension RecordContext {
         var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
         /// Records whose many-to-many links changed, reported as updated.
         var relinked: [RecordID] = []
+        /// Objects whose conflict the merge policy resolved, by object: what
+        /// the context does with each after the commit.
+        var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
@@ -107,18 +118,24 @@ extension RecordContext {
         for object in changed {
             let state = object.recordState
             guard state.phase == .managed, let rowID = state.rowID else { continue }
-            updates.append(PlannedRow(object, rowID: rowID, changes: state.changes))
+            // An untracked object's listed changes (its to-ones) are written with
+            // its attributes below: one UPDATE per row, as the version check needs.
+            guard type(of: object).tracksChanges else { continue }
+            updates.append(PlannedRow(object, state, rowID: rowID, changes: state.changes))
         }
         for object in untracked.values where object.recordState.phase == .managed {
-            let indexes = changedIndexesUntracked(object)
-            guard !indexes.isEmpty, let rowID = object.recordState.rowID else { continue }
-            updates.append(PlannedRow(object, rowID: rowID, changes: AttributeMask(indexes)))
+            let state = object.recordState
+            var changes = AttributeMask(changedIndexesUntracked(object))
+            changes.formUnion(state.changes)
+            guard !changes.isEmpty, let rowID = state.rowID else { continue }
+            updates.append(PlannedRow(object, state, rowID: rowID, changes: changes))
         }
         var deletes: [PlannedRow] = []
         deletes.reserveCapacity(deletedList.count)
         for object in collectDeleted() {
-            guard let rowID = object.recordState.rowID else { continue }
-            deletes.append(PlannedRow(object, rowID: rowID))
+            let state = object.recordState
+            guard let rowID = state.rowID else { continue }
+            deletes.append(PlannedRow(object, state, rowID: rowID))
         }
         PlannedRow.sortInTableOrder(&updates)
         PlannedRow.sortInTableOrder(&deletes)
@@ -145,7 +162,7 @@ extension RecordContext {
     }
 
     @inline(__always)
-    private func encode(_ object: any Entity, _ index: Int) throws -> SQLValue {
+    func encode(_ object: any Entity, _ index: Int) throws -> SQLValue {
         do {
             return try object.encodeAttribute(at: index)
         } catch let error as LiteRecordError {
@@ -164,8 +181,10 @@ extension RecordContext {
     private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
         var outcome = SaveOutcome()
         let relationships = store.model.hasRelationships
-        try executeDeletes(plan.deletes, on: connection)
-        try executeUpdates(plan.updates, on: connection, outcome: &outcome)
+        var conflicts = SaveConflicts()
+        try executeDeletes(plan.deletes, on: connection, conflicts: &conflicts)
+        try executeUpdates(plan.updates, on: connection, outcome: &outcome, conflicts: &conflicts)
+        if !conflicts.isEmpty { try resolve(conflicts, on: connection, outcome: &outcome) }
 
         // The tuple is copied once per object, so it holds no more references
         // than it must: `toOnes` is a count, not the entity description, and
@@ -220,8 +239,12 @@ extension RecordContext {
     }
 
     /// One `UPDATE` per object, writing only its changed columns. Objects that
-    /// changed the same columns of the same entity share a statement.
-    private func executeUpdates(_ updates: [PlannedRow], on connection: Connection, outcome: inout SaveOutcome) throws {
+    /// changed the same columns of the same entity share a statement. A row
+    /// the statement leaves alone was changed or deleted since it was read: a
+    /// conflict, collected in `conflicts`.
+    private func executeUpdates(
+        _ updates: [PlannedRow], on connection: Connection, outcome: inout SaveOutcome, conflicts: inout SaveConflicts
+    ) throws {
         struct Key: Hashable {
             let entity: ObjectIdentifier
             let changes: AttributeMask
@@ -255,7 +278,7 @@ extension RecordContext {
                 let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
                 canonicalText = offsets.isEmpty ? nil : offsets
                 attributeCount = entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count
-                statement = try connection.cachedStatement(entity.updateSQL(indexes))
+                statement = try connection.cachedStatement(entity.versionedUpdateSQL(indexes))
                 statements[key] = (statement, indexes, canonicalText, attributeCount)
             }
             current = (key, statement, indexes, canonicalText, attributeCount)
@@ -275,7 +298,9 @@ extension RecordContext {
                 }
             }
             try statement.bind(.integer(update.rowID), at: parameter)
+            try statement.bind(.integer(update.version), at: parameter + 1)
             try statement.run()
+            if connection.changes == 0 { conflicts.updates.append(update) }
         }
     }
 
@@ -284,27 +309,54 @@ extension RecordContext {
     /// (https://sqlite.org/limits.html#max_variable_number).
     static let deleteBatchSize = 500
 
-    /// Deletes rows by primary key: one statement per object for a few, one
-    /// per batch of ``deleteBatchSize`` for many. `deletes` is in table order,
-    /// so each batch is one entity's.
-    private func executeDeletes(_ deletes: [PlannedRow], on connection: Connection) throws {
+    /// Deletes rows by primary key and version: one statement per object for
+    /// a few, one per batch of ``deleteBatchSize`` rows at one version for
+    /// many. `deletes` is in table order, so each batch is one entity's. Rows
+    /// a statement did not delete are collected in `conflicts`.
+    private func executeDeletes(_ deletes: [PlannedRow], on connection: Connection, conflicts: inout SaveConflicts) throws {
         var start = 0
         while start < deletes.count {
             let entityID = deletes[start].entity
             var end = start + 1
             while end < deletes.count, end - start < Self.deleteBatchSize, deletes[end].entity == entityID { end += 1 }
             let entity = try entity(for: type(of: deletes[start].object))
-            let count = end - start
-            let sql = count == 1
-                ? entity.deleteSQL
-                : "DELETE FROM \(entity.quotedTable) WHERE \(Connection.quote(Model.primaryKeyColumn)) IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
-            let statement = try connection.cachedStatement(sql)
-            for offset in 0..<count {
-                try statement.bind(.integer(deletes[start + offset].rowID), at: Int32(offset + 1))
+            if end - start == 1 {
+                let statement = try connection.cachedStatement(entity.deleteSQL)
+                try statement.bind(.integer(deletes[start].rowID), at: 1)
+                try statement.bind(.integer(deletes[start].version), at: 2)
+                try statement.run()
+                if connection.changes == 0 { conflicts.deletes.append(deletes[start]) }
+            } else {
+                let batch = deletes[start..<end]
+                // Rows read together are usually at one version (1, never updated).
+                let version = batch[start].version
+                if batch.allSatisfy({ $0.version == version }) {
+                    try deleteRows(batch, at: version, entity, on: connection, conflicts: &conflicts)
+                } else {
+                    for (version, rows) in Dictionary(grouping: batch, by: \.version).sorted(by: { $0.key < $1.key }) {
+                        try deleteRows(rows, at: version, entity, on: connection, conflicts: &conflicts)
+                    }
+                }
             }
-            try statement.run()
             start = end
         }
+    }
+
+    /// One `DELETE` of `rows`, all read at `version`. When it deletes fewer,
+    /// every one of them is a possible conflict: resolving reads them again.
+    private func deleteRows(
+        _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription, on connection: Connection,
+        conflicts: inout SaveConflicts
+    ) throws {
+        let statement = try connection.cachedStatement(entity.batchDeleteSQL(count: rows.count))
+        try statement.bind(.integer(version), at: 1)
+        var parameter: Int32 = 2
+        for row in rows {
+            try statement.bind(.integer(row.rowID), at: parameter)
+            parameter += 1
+        }
+        try statement.run()
+        if connection.changes < rows.count { conflicts.deletes.append(contentsOf: rows) }
     }
 
     /// The records a plan's statements wrote.
@@ -313,6 +365,12 @@ extension RecordContext {
             inserted: Self.recordIDs(zip(plan.inserts, outcome.insertedRowIDs).lazy.map { ($0, $1) }),
             updated: Self.recordIDs(plan.updates.lazy.map { ($0.object, $0.rowID) }),
             deleted: Self.recordIDs(plan.deletes.lazy.map { ($0.object, $0.rowID) }))
+        if !outcome.resolved.isEmpty {
+            // A resolved conflict may have written nothing, or not deleted.
+            let unwritten = Set(outcome.resolved.values.filter { !$0.resolution.wrote }.compactMap { $0.object.recordID })
+            changes.updated.removeAll { unwritten.contains($0) }
+            changes.deleted.removeAll { unwritten.contains($0) }
+        }
         if !outcome.relinked.isEmpty {
             var listed = Set(changes.inserted + changes.updated + changes.deleted)
             for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
@@ -347,19 +405,33 @@ extension RecordContext {
             // Room for all of them at once rather than growing step by step.
             identityMap.table(for: type(of: first)).reserve(plan.inserts.count)
         }
+        let keepsStoredValues = mergePolicy == .storeTrumps
         for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
             let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)
+            if keepsStoredValues { object.recordState.storedValues = currentColumnValues(object) }
         }
         inserted.removeAll()
         pendingJoins.removeAll()
+        let resolved = outcome.resolved
         for update in plan.updates {
             let state = update.object.recordState
             state.changes.removeAll()
             state.listings.remove(.updated)
+            // A resolved conflict is read again below instead.
+            if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }
+            state.version = update.version + 1
+            if writtenColumns != nil, let id = update.object.recordID {
+                writtenColumns?[id, default: WrittenColumns()].add(update.changes)
+            }
             if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
+            if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
         }
-        for deletion in plan.deletes { unregister(deletion.object) }
+        for deletion in plan.deletes {
+            if !resolved.isEmpty, resolved[ObjectIdentifier(deletion.object)] != nil { continue }
+            unregister(deletion.object)
+        }
+        if !resolved.isEmpty { settle(resolved.values) }
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.

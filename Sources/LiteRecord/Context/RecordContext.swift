@@ -51,6 +51,35 @@ public final class RecordContext {
     var pendingJoins: [JoinKey: PendingJoin] = [:]
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
+    /// For a `write` context: the columns its saves updated and how many
+    /// versions each row advanced, by record, so that the merge into the main
+    /// context can tell an edit there of other properties (no conflict) from
+    /// one of the same property. `nil` for other contexts, which pay nothing.
+    var writtenColumns: [RecordID: WrittenColumns]?
+    /// Overrides ``LiteRecordError/includesValuesInDescriptions`` for this
+    /// context's conflict messages; tests set it rather than the global.
+    var showsConflictValues: Bool?
+
+    /// What a save does when an object it writes was changed (or deleted) in
+    /// the store since this context read it: `.error` (the default) throws
+    /// `.conflict`; `.objectTrumps` and `.storeTrumps` resolve property by
+    /// property, like Core Data's merge policies.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .objectTrumps   // this context's edits win
+    /// ```
+    ///
+    /// A context keeps the stored values it read only under `.storeTrumps`
+    /// (to tell which properties the store changed since), so set that
+    /// policy before fetching; see `Docs/Concurrency.md`.
+    public var mergePolicy: MergePolicy = .error {
+        didSet {
+            if mergePolicy == .storeTrumps, oldValue != .storeTrumps { keepStoredValues() }
+            if mergePolicy != .storeTrumps {
+                for object in identityMap.objects { object.recordState.storedValues = nil }
+            }
+        }
+    }
 
     /// Which connection the context reads through.
     enum ConnectionRole {
@@ -362,17 +391,19 @@ public final class RecordContext {
     // MARK: Registering
 
     /// Registers a freshly read object as saved.
+    /// `version` is the row's (``RecordState/version``); the initial one for a
+    /// row just inserted.
     @inline(__always)
-    func register<T: Entity>(_ object: T, rowID: Int64, snapshot: [SQLValue]?) {
-        register(object, rowID: rowID, snapshot: snapshot, in: identityMap.table(for: T.self))
+    func register<T: Entity>(_ object: T, rowID: Int64, version: Int64 = Model.initialVersion, snapshot: [SQLValue]?) {
+        register(object, rowID: rowID, version: version, snapshot: snapshot, in: identityMap.table(for: T.self))
     }
 
     /// Registers a freshly read object in `table`, the identity map's table of
     /// its entity (looked up once by a fetch, not once per row).
     @inline(__always)
-    func register<T: Entity>(_ object: T, rowID: Int64, snapshot: [SQLValue]?, in table: ObjectTable) {
+    func register<T: Entity>(_ object: T, rowID: Int64, version: Int64, snapshot: [SQLValue]?, in table: ObjectTable) {
         let state = object.recordState
-        state.manage(in: self, rowID: rowID)
+        state.manage(in: self, rowID: rowID, version: version)
         state.snapshot = snapshot
         table.insert(object, rowID: rowID)
         if !T.tracksChanges { untracked[ObjectIdentifier(object)] = object }

@@ -42,6 +42,15 @@ public final class RecordState {
     /// The stored values as last read or written, kept for entities that do not
     /// track their own changes, so that a save can find what changed.
     @exclusivity(unchecked) var snapshot: [SQLValue]?
+    /// The row's version (``Model/versionColumn``) that the object's values
+    /// and unsaved changes are based on: read with the row, one more after
+    /// each save that updated it. A save's `UPDATE`/`DELETE` matches it.
+    @exclusivity(unchecked) var version: Int64 = 0
+    /// The row's stored values (attributes, then to-ones) at ``version``, kept
+    /// only by a context whose merge policy is `.storeTrumps`: resolving a
+    /// conflict property by property needs to know which ones the store
+    /// changed since.
+    @exclusivity(unchecked) var storedValues: [SQLValue]?
     /// The context's lists the object is on: changed objects (put there
     /// once, on the first change since the last save) and deleted objects.
     @exclusivity(unchecked) var listings: Listings = []
@@ -107,9 +116,10 @@ public final class RecordState {
     }
 
     /// Makes the object saved and registered in `context`.
-    func manage(in context: RecordContext, rowID: Int64) {
+    func manage(in context: RecordContext, rowID: Int64, version: Int64) {
         attach(to: context)
         self.rowID = rowID
+        self.version = version
         phase = .managed
         changes.removeAll()
     }
@@ -122,6 +132,7 @@ public final class RecordState {
         phase = .unmanaged
         changes.removeAll()
         snapshot = nil
+        storedValues = nil
         listings = []
         isObservable = true
         // Related objects hold each other strongly; forgetting them here breaks
@@ -171,6 +182,15 @@ struct AttributeMask: Hashable {
     mutating func removeAll() {
         bits = 0
         overflow = nil
+    }
+
+    mutating func formUnion(_ other: AttributeMask) {
+        bits |= other.bits
+        if let more = other.overflow { overflow = (overflow ?? []).union(more) }
+    }
+
+    func isDisjoint(with other: AttributeMask) -> Bool {
+        bits & other.bits == 0 && (overflow.map { other.overflow?.isDisjoint(with: $0) ?? true } ?? true)
     }
 
     /// The indexes in ascending order.

@@ -56,6 +56,18 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         /// do { try stack.newContext().save() } catch let error as LiteRecordError where error.kind == .readOnlyStore { … }
         /// ```
         public static let readOnlyStore = Kind("readOnlyStore")
+        /// A save met objects changed or deleted in the store since its context
+        /// read them, and the context's ``RecordContext/mergePolicy`` is
+        /// `.error`. The message names each object and property; nothing was
+        /// written and the context keeps its changes.
+        ///
+        /// ```swift
+        /// do { try context.save() } catch let error as LiteRecordError where error.kind == .conflict {
+        ///     try context.refresh(person, mergeChanges: true)
+        ///     try context.save()
+        /// }
+        /// ```
+        public static let conflict = Kind("conflict")
     }
 
     /// What kind of failure this is.
@@ -115,7 +127,7 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         arguments = error.arguments
     }
 
-    private static func describeValue(_ value: SQLValue) -> String {
+    static func describeValue(_ value: SQLValue) -> String {
         switch value {
         case .null: "NULL"
         case .integer(let value): String(value)

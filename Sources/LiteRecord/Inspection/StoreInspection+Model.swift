@@ -90,6 +90,11 @@ extension StoreInspection {
         } else {
             differences.append("\(entity.name): column '\(Model.primaryKeyColumn)' is missing")
         }
+        // The version column belongs to the library; a store written before
+        // it existed lacks it until a writable stack opens it.
+        if let version = columns.removeValue(forKey: Model.versionColumn), version.type.uppercased() != "INTEGER" || version.isNullable {
+            differences.append("\(entity.name): column '\(Model.versionColumn)' is not an INTEGER NOT NULL row version")
+        }
         for attribute in entity.attributes {
             guard let column = columns.removeValue(forKey: attribute.name) else {
                 differences.append("\(entity.name): column '\(attribute.name)' is missing")

@@ -6,6 +6,12 @@ extension Migrator {
     /// still readable, and that creates indexes last, so that a step can remove
     /// duplicates before a unique index is built.
     func apply(_ work: Work, _ report: inout MigrationReport) throws {
+        // A store written before row versions gets them first, so that a
+        // rebuilt table can copy them like any other column.
+        let versioned = try performing("adding row versions") {
+            try connection.upgradeStoreFormat(tables: from.entities.map(\.name))
+        }
+        if !versioned.isEmpty { log("added row versions to \(versioned.joined(separator: ", "))", &report) }
         // Indexes the new model does not want (including those named after an
         // old table or column name) go first, so that no rename or DROP COLUMN
         // trips over them.

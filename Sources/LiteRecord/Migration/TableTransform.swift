@@ -161,7 +161,8 @@ struct TableTransform: Equatable {
     func rebuildStatements() -> [(sql: String, arguments: [SQLValue])] {
         let temporary = Connection.quote("literecord_rebuild_" + table)
         let key = Connection.quote(Model.primaryKeyColumn)
-        let definitions = ["\(key) INTEGER PRIMARY KEY"] + target.map(\.spec.definition)
+        let version = Connection.quote(Model.versionColumn)
+        let definitions = ["\(key) INTEGER PRIMARY KEY", EntityDescription.versionColumnDefinition] + target.map(\.spec.definition)
         var arguments: [SQLValue] = []
         let expressions = target.map { column -> String in
             switch column.source {
@@ -178,10 +179,12 @@ struct TableTransform: Equatable {
                 return "?"
             }
         }
-        let columns = ([key] + target.map { Connection.quote($0.spec.name) }).joined(separator: ", ")
+        // Row versions are copied too: a context that read a row before the
+        // migration must still see it as the same version.
+        let columns = ([key, version] + target.map { Connection.quote($0.spec.name) }).joined(separator: ", ")
         return [
             ("CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))", []),
-            ("INSERT INTO \(temporary) (\(columns)) SELECT \(([key] + expressions).joined(separator: ", ")) FROM \(Connection.quote(table))", arguments),
+            ("INSERT INTO \(temporary) (\(columns)) SELECT \(([key, version] + expressions).joined(separator: ", ")) FROM \(Connection.quote(table))", arguments),
             ("DROP TABLE \(Connection.quote(table))", []),
             ("ALTER TABLE \(temporary) RENAME TO \(Connection.quote(table))", []),
         ]

@@ -18,11 +18,13 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// is skipped for entities without.
     var hasRelationships: Bool { !relationships.isEmpty }
 
-    /// `SELECT "Z_PK", <attributes> FROM <table>`, built once.
+    /// `SELECT "Z_PK", <attributes>, <to-ones>, "Z_OPT" FROM <table>`, built
+    /// once. The version comes last, so that attribute `i` is column `i + 1`;
+    /// it is column ``versionColumn``.
     let selectSQL: String
     /// `INSERT INTO <table> (<attributes>) VALUES (?, …)`, built once.
     let insertSQL: String
-    /// `DELETE FROM <table> WHERE "Z_PK" = ?`, built once.
+    /// `DELETE FROM <table> WHERE "Z_PK" = ? AND "Z_OPT" = ?`, built once.
     let deleteSQL: String
     let tracksChanges: Bool
     /// The indexes of the `String` attributes whose stored text is normalized
@@ -53,20 +55,45 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         let table = Connection.quote(type.entityName)
         let key = Connection.quote(Model.primaryKeyColumn)
         let columns = attributes.map { Connection.quote($0.name) } + toOnes.map { Connection.quote(descriptions[$0].name) }
-        selectSQL = "SELECT \(([key] + columns).joined(separator: ", ")) FROM \(table)"
+        let version = Connection.quote(Model.versionColumn)
+        selectSQL = "SELECT \(([key] + columns + [version]).joined(separator: ", ")) FROM \(table)"
         if columns.isEmpty {
             insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
         } else {
             let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             insertSQL = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
         }
-        deleteSQL = "DELETE FROM \(table) WHERE \(key) = ?"
+        deleteSQL = "DELETE FROM \(table) WHERE \(key) = ? AND \(version) = ?"
     }
 
-    /// `UPDATE <table> SET <changed columns> WHERE "Z_PK" = ?`.
+    /// The position of the version in a row of ``selectSQL``.
+    var versionColumn: Int32 { Int32(1 + columnCount) }
+
+    /// `UPDATE <table> SET <changed columns> WHERE "Z_PK" = ?`: writes columns
+    /// of a row this save already wrote (or inserted), without a version check.
     func updateSQL(_ indexes: [Int]) -> String {
         let assignments = indexes.map { "\(Connection.quote(columnName($0))) = ?" }.joined(separator: ", ")
         return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+    }
+
+    /// `UPDATE <table> SET <changed columns>, "Z_OPT" = "Z_OPT" + 1 WHERE
+    /// "Z_PK" = ? AND "Z_OPT" = ?`: a save's update, which changes no row when
+    /// the row is no longer at the version the context read — the conflict
+    /// check, at no extra statement.
+    func versionedUpdateSQL(_ indexes: [Int]) -> String {
+        let version = Connection.quote(Model.versionColumn)
+        let assignments = (indexes.map { "\(Connection.quote(columnName($0))) = ?" } + ["\(version) = \(version) + 1"])
+            .joined(separator: ", ")
+        return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ? AND \(version) = ?"
+    }
+
+    /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (?, …)`: deletes
+    /// `count` rows that are all at one version. SQLite finds each by its
+    /// key; a version test per row would need a row-value `IN`, which scans
+    /// the table.
+    func batchDeleteSQL(count: Int) -> String {
+        let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
+        return "DELETE FROM \(quotedTable) WHERE \(Connection.quote(Model.versionColumn)) = ? AND \(Connection.quote(Model.primaryKeyColumn)) IN (\(placeholders))"
     }
 
     /// The name of the entity's table: its ``name``.

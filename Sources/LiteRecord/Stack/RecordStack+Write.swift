@@ -19,9 +19,9 @@ extension RecordStack {
     public func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
         // Writes queue on an actor, so waiting writers suspend instead of each
         // blocking a thread of the cooperative pool on the writer lock.
-        let (result, changes) = try await writeQueue.perform { try self.performWrite(body) }
+        let (result, changes, columns) = try await writeQueue.perform { try self.performWrite(body) }
         if !changes.isEmpty {
-            await MainActor.run { self.existingMainContext?.merge(changes) }
+            await MainActor.run { self.existingMainContext?.merge(changes, columns: columns) }
         }
         return result
     }
@@ -29,10 +29,12 @@ extension RecordStack {
     /// Runs the write synchronously on the calling thread: the whole closure and
     /// the save are one transaction; the change sets are published only after
     /// the commit.
-    func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet) {
+    func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet, [RecordID: WrittenColumns]) {
         var committed = ChangeSet()
+        var columns: [RecordID: WrittenColumns] = [:]
         let result = try store.writePassingErrors("a write") { _ in
             let context = RecordContext(store: store, role: .writer)
+            context.writtenColumns = [:]
             context.didSave = { changes in
                 committed.inserted += changes.inserted
                 committed.updated += changes.updated
@@ -40,9 +42,10 @@ extension RecordStack {
             }
             let value = try body(context)
             try context.save()
+            columns = context.writtenColumns ?? [:]
             return value
         }
-        return (result, committed)
+        return (result, committed, columns)
     }
 
     /// Runs `body` with a fresh context for reading and returns what it returns.
@@ -91,12 +94,23 @@ extension RecordContext {
     /// Applies another context's committed changes: deleted records are
     /// forgotten, updated ones re-read — except attributes edited here and not
     /// yet saved, which keep their in-memory value.
-    func merge(_ changes: ChangeSet) {
+    ///
+    /// A merge never settles a conflict: an object with unsaved edits keeps
+    /// them and the row version they are based on (and, when its record was
+    /// deleted, stays registered), so its next save meets the conflict and
+    /// ``mergePolicy`` decides. Objects without edits take the new version.
+    ///
+    /// `columns` (from a `write` context) says which columns each update
+    /// wrote: an object whose edits touch none of them, and whose row moved
+    /// by exactly those writes, takes the new version too — the edits are of
+    /// other properties, which no save overwrites.
+    func merge(_ changes: ChangeSet, columns: [RecordID: WrittenColumns] = [:]) {
         if store.model.hasRelationships { forgetToManys(touching: changes.entityNames) }
         for id in changes.deleted {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID)
             else { continue }
+            if object.recordState.phase == .managed, hasUnsavedEdits(object) { continue }
             unregister(object)
         }
         for id in changes.updated {
@@ -105,7 +119,7 @@ extension RecordContext {
                 object.recordState.phase == .managed
             else { continue }
             do {
-                try reload(object)
+                try reload(object, written: columns[id])
             } catch {
                 store.logger.warning("merging a change failed", metadata: ["record": "\(id)", "error": "\(error)"])
             }
@@ -113,14 +127,48 @@ extension RecordContext {
     }
 
     /// Re-reads an object's stored values, keeping attributes changed in memory.
-    func reload(_ object: any Entity) throws {
-        try reloadOpened(object)
+    func reload(_ object: any Entity, written: WrittenColumns? = nil) throws {
+        try reloadOpened(object, written: written)
     }
 
-    private func reloadOpened<T: Entity>(_ object: T) throws {
+    private func reloadOpened<T: Entity>(_ object: T, written: WrittenColumns?) throws {
+        let state = object.recordState
+        // Read before the refresh, which moves an untracked snapshot along.
+        let edits = written == nil ? nil : editedColumns(object)
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
-            try refresh(object, from: row, attributeCount: entity.attributes.count)
+            let version = storedVersion(row, entity)
+            try refresh(
+                object, from: row, attributeCount: entity.attributes.count, version: version,
+                keeping: mergePolicy == .storeTrumps ? entity.columnCount : 0)
+            if let written, let edits, state.phase == .managed, edits.isDisjoint(with: written.columns),
+                version == state.version + written.versions
+            {
+                state.version = version
+            }
             if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
         }
+    }
+}
+
+/// What a `write` context's saves did to one row: the columns they updated
+/// and how many times (each update advances the row's version by one).
+struct WrittenColumns: Sendable {
+    var columns = AttributeMask()
+    var versions: Int64 = 0
+
+    mutating func add(_ changes: AttributeMask) {
+        columns.formUnion(changes)
+        versions += 1
+    }
+}
+
+extension RecordContext {
+    /// The columns of the object changed here and not saved yet.
+    func editedColumns(_ object: any Entity) -> AttributeMask {
+        let state = object.recordState
+        guard !type(of: object).tracksChanges else { return state.changes }
+        var mask = state.changes
+        for index in changedIndexesUntracked(object) { mask.insert(index) }
+        return mask
     }
 }

@@ -10,12 +10,19 @@ enum MetadataKey {
     static let migrationStepPrefix = "migration_step:"
 }
 
+/// The versions of the store's own layout (as opposed to the model's).
+enum StoreFormat {
+    /// Every entity table has the version column (``Model/versionColumn``).
+    /// Version 1 stores lack it and gain it when opened for writing.
+    static let current = 2
+}
+
 extension Connection {
     private var metadataTable: String { Connection.quote(Model.metadataTable) }
 
     func createMetadataTable() throws {
         try execute("CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
-        try setMetadata(MetadataKey.formatVersion, "1")
+        try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
         try setMetadata(MetadataKey.createdAt, ISO8601DateFormatter().string(from: Date()))
     }
 
@@ -30,6 +37,21 @@ extension Connection {
             return nil
         }
         return value
+    }
+
+    /// The store's layout version; 1 for a store that never recorded one.
+    func storeFormat() throws -> Int {
+        try metadata(MetadataKey.formatVersion).flatMap(Int.init) ?? 1
+    }
+
+    /// Brings the layout of a store written by an earlier LiteRecord up to
+    /// ``StoreFormat/current``: adds the version column to the entity tables
+    /// among `tables`. Call inside a write transaction.
+    func upgradeStoreFormat(tables: some Sequence<String>) throws -> [String] {
+        guard try storeFormat() < StoreFormat.current else { return [] }
+        let added = try addVersionColumns(to: tables)
+        try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
+        return added
     }
 
     func writeModelMetadata(_ schema: ModelSchema) throws {

@@ -19,11 +19,15 @@ extension EntityDescription {
     /// `INTEGER PRIMARY KEY`, an alias of the rowid, so `VACUUM` never
     /// renumbers records (https://sqlite.org/lang_createtable.html#rowid).
     var createTableSQL: String {
-        let columns = ["\(Connection.quote(Model.primaryKeyColumn)) INTEGER PRIMARY KEY"]
+        let columns = ["\(Connection.quote(Model.primaryKeyColumn)) INTEGER PRIMARY KEY", Self.versionColumnDefinition]
             + attributes.map(columnDefinition)
             + toOneIndexes.map { foreignKeyDefinition(relationships[$0]) }
         return "CREATE TABLE \(quotedTable) (\(columns.joined(separator: ", ")))"
     }
+
+    /// The version column, which every entity table has (``Model/versionColumn``);
+    /// a new row starts at ``Model/initialVersion``.
+    static let versionColumnDefinition = "\(Connection.quote(Model.versionColumn)) INTEGER NOT NULL DEFAULT \(Model.initialVersion)"
 
     /// The indexes of unique and indexed attributes. They are named indexes
     /// rather than column constraints so that a migration can add and drop them
@@ -72,5 +76,20 @@ extension Connection {
         }
         try createMetadataTable()
         try writeModelMetadata(model.schema)
+    }
+
+    /// Adds the version column to those of `tables` that lack it: the tables
+    /// of a store written before LiteRecord kept row versions. Every existing
+    /// row starts at version 1. Returns the tables changed.
+    @discardableResult
+    func addVersionColumns(to tables: some Sequence<String>) throws -> [String] {
+        var added: [String] = []
+        for table in tables {
+            let columns = try rows("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            guard !columns.isEmpty, !columns.contains(where: { $0.first == .text(Model.versionColumn) }) else { continue }
+            try execute("ALTER TABLE \(Connection.quote(table)) ADD COLUMN \(EntityDescription.versionColumnDefinition)")
+            added.append(table)
+        }
+        return added
     }
 }

@@ -180,6 +180,7 @@ final class Store: @unchecked Sendable {
             case .model(let fingerprint, let schema):
                 if fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText {
                     try enableWAL(connection)
+                    try upgradeFormat(connection)
                     // Steps added to a plan without a model change still run, once.
                     if case .plan(let plan) = migration, try !connection.pendingSteps(of: plan).isEmpty {
                         try migrate(connection, stored: schema, plan: plan)
@@ -188,6 +189,20 @@ final class Store: @unchecked Sendable {
                 }
                 try handleMismatch(connection, stored: schema, migration: migration)
             }
+        }
+    }
+
+    /// Adds what a store written by an earlier LiteRecord lacks (the version
+    /// column of each table). It belongs to the library, not to the model, so
+    /// every setup does it, migrating or not; a migration does it as its first
+    /// step (``Migrator``).
+    private func upgradeFormat(_ connection: Connection) throws {
+        guard try connection.storeFormat() < StoreFormat.current else { return }
+        let added = try connection.transaction {
+            try connection.upgradeStoreFormat(tables: model.entities.map(\.tableName))
+        }
+        if !added.isEmpty {
+            logger.info("added row versions", metadata: ["store": "\(displayName)", "tables": "\(added)"])
         }
     }
 

@@ -169,7 +169,8 @@ struct Report {
           `ORDER BY name` has no ties), ages 18–99, scores, creation dates as
           seconds since 2001, and an email on 80% of the rows. LiteRecord
           creates its own table from its model (same columns; its key column is
-          `Z_PK`, and it adds a metadata table).
+          `Z_PK`, it adds the `Z_OPT` row version that optimistic locking
+          checks, and a metadata table).
         - **Checksum.** Row count plus the wrapping sum of an FNV-1a hash of each
           row's values. Read workloads hash what the engine returned; write
           workloads hash what the file holds afterwards, read back with the C

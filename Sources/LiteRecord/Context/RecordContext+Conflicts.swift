@@ -1,0 +1,268 @@
+/// The rows a save's statements left alone: changed or deleted in the store
+/// since the context read them (optimistic locking).
+struct SaveConflicts {
+    var updates: [RecordContext.PlannedRow] = []
+    /// Deletions that deleted nothing; some may only be rows another writer
+    /// deleted too, which is no conflict.
+    var deletes: [RecordContext.PlannedRow] = []
+
+    var isEmpty: Bool { updates.isEmpty && deletes.isEmpty }
+}
+
+/// What a context does after the commit with an object whose conflict its
+/// merge policy resolved.
+enum ConflictResolution {
+    /// Read the object again: the store holds the merged values. `wrote`
+    /// says whether the save wrote its row.
+    case reread(wrote: Bool)
+    /// Forget the object: its row was deleted in the store.
+    case forget
+    /// Take the object's deletion back and read it again: the store's change
+    /// won over this context's deletion.
+    case keep
+
+    var wrote: Bool {
+        if case .reread(let wrote) = self { wrote } else { false }
+    }
+}
+
+extension RecordContext {
+    /// One conflicting object, with its row as the store holds it now.
+    private struct Conflict {
+        let row: PlannedRow
+        let entity: EntityDescription
+        /// The stored column values (attributes, then to-ones) and version;
+        /// `nil` when the row was deleted in the store.
+        let stored: (values: [SQLValue], version: Int64)?
+        let isDeletion: Bool
+    }
+
+    /// Reads the conflicting rows inside the save's transaction and applies
+    /// the merge policy: `.error` throws, the others write what wins.
+    func resolve(_ conflicts: SaveConflicts, on connection: Connection, outcome: inout SaveOutcome) throws {
+        var found: [Conflict] = []
+        for row in conflicts.deletes {
+            let entity = try entity(for: type(of: row.object))
+            // Deleted here and in the store (or by this very statement): agreed.
+            guard let stored = try storedRow(row.rowID, entity, on: connection) else { continue }
+            found.append(Conflict(row: row, entity: entity, stored: stored, isDeletion: true))
+        }
+        for row in conflicts.updates {
+            let entity = try entity(for: type(of: row.object))
+            found.append(Conflict(row: row, entity: entity, stored: try storedRow(row.rowID, entity, on: connection), isDeletion: false))
+        }
+        guard !found.isEmpty else { return }
+        if mergePolicy == .error { throw try conflictError(found, &outcome) }
+        for conflict in found { try resolve(conflict, on: connection, outcome: &outcome) }
+        store.logger.info(
+            "resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) })"])
+    }
+
+    private func storedRow(
+        _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
+    ) throws -> (values: [SQLValue], version: Int64)? {
+        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        guard let row = try connection.rows(sql, [.integer(rowID)]).first, row.count == entity.columnCount + 2 else { return nil }
+        guard case .integer(let version) = row[entity.columnCount + 1] else { return nil }
+        return (Array(row[1...entity.columnCount]), version)
+    }
+
+    private func resolve(_ conflict: Conflict, on connection: Connection, outcome: inout SaveOutcome) throws {
+        let object = conflict.row.object
+        let id = ObjectIdentifier(object)
+        guard let stored = conflict.stored else {
+            // A row deleted in the store stays deleted: there is no row left to
+            // write the changes into.
+            outcome.resolved[id] = (object, .forget)
+            return
+        }
+        if conflict.isDeletion {
+            if mergePolicy == .objectTrumps {
+                let statement = try connection.cachedStatement(conflict.entity.deleteSQL)
+                try statement.bind(.integer(conflict.row.rowID), at: 1)
+                try statement.bind(.integer(stored.version), at: 2)
+                try statement.run()
+            } else {
+                outcome.resolved[id] = (object, .keep)
+            }
+            return
+        }
+        var columns = conflict.row.changes.indexes
+        if mergePolicy == .storeTrumps {
+            // The store wins every property it changed since the read; without
+            // the values as read, a stored value that differs counts as changed.
+            let read = object.recordState.storedValues
+            var kept: [Int] = []
+            for column in columns {
+                let local = try localValue(object, conflict.entity, column, &outcome)
+                let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? local
+                if Self.same(stored.values[column], base) { kept.append(column) }
+            }
+            columns = kept
+        }
+        var wrote = false
+        if !columns.isEmpty {
+            let statement = try connection.cachedStatement(conflict.entity.versionedUpdateSQL(columns))
+            var parameter: Int32 = 1
+            for column in columns {
+                try statement.bind(try localValue(object, conflict.entity, column, &outcome), at: parameter)
+                parameter += 1
+            }
+            try statement.bind(.integer(conflict.row.rowID), at: parameter)
+            try statement.bind(.integer(stored.version), at: parameter + 1)
+            try statement.run()
+            wrote = connection.changes > 0
+        }
+        outcome.resolved[id] = (object, .reread(wrote: wrote))
+    }
+
+    /// The value the save writes for the column at `index`.
+    private func localValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int, _ outcome: inout SaveOutcome) throws -> SQLValue {
+        if index >= entity.attributes.count { return foreignKeyValue(object, entity, index, &outcome) ?? .null }
+        let value = try encode(object, index)
+        return entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
+    }
+
+    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        a == b || a.canonicalText == b.canonicalText
+    }
+
+    /// The `.conflict` error for `.error`: each object, how it conflicts, and
+    /// the properties this context changed — with both values only when
+    /// ``LiteRecordError/includesValuesInDescriptions`` is on.
+    private func conflictError(_ found: [Conflict], _ outcome: inout SaveOutcome) throws -> LiteRecordError {
+        let showsValues = showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
+        var lines: [String] = []
+        for conflict in found {
+            let id = RecordID(entityName: conflict.entity.name, rowID: conflict.row.rowID)
+            guard let stored = conflict.stored else {
+                let names = conflict.row.changes.indexes.map { conflict.entity.columnName($0) }
+                lines.append("\(id): \(names.joined(separator: ", ")) changed here, but the record was deleted in the store")
+                continue
+            }
+            if conflict.isDeletion {
+                lines.append("\(id): deleted here, but changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
+                continue
+            }
+            var properties: [String] = []
+            for column in conflict.row.changes.indexes {
+                let name = conflict.entity.columnName(column)
+                guard showsValues else {
+                    properties.append(name)
+                    continue
+                }
+                let local = try localValue(conflict.row.object, conflict.entity, column, &outcome)
+                properties.append("\(name) (here \(LiteRecordError.describeValue(local)), in the store \(LiteRecordError.describeValue(stored.values[column])))")
+            }
+            lines.append(
+                "\(id): \(properties.joined(separator: ", ")) changed here, but the record was changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
+        }
+        let count = found.count == 1 ? "1 object was" : "\(found.count) objects were"
+        return LiteRecordError(
+            .conflict,
+            "saving failed: \(count) changed in the store since this context read \(found.count == 1 ? "it" : "them"):\n- "
+                + lines.joined(separator: "\n- ")
+                + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again.")
+    }
+
+    /// After the commit: brings each object whose conflict was resolved in
+    /// line with the store.
+    func settle(_ resolved: some Collection<(object: any Entity, resolution: ConflictResolution)>) {
+        for (object, resolution) in resolved {
+            let state = object.recordState
+            switch resolution {
+            case .forget:
+                unregister(object)
+                continue
+            case .keep:
+                state.phase = .managed
+                state.listings.remove(.deleted)
+            case .reread:
+                break
+            }
+            do {
+                try refetch(object)
+            } catch {
+                store.logger.warning("re-reading a merged object failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// The values the object would have in its row: attributes (as stored),
+    /// then to-ones.
+    func currentColumnValues(_ object: any Entity) -> [SQLValue]? {
+        guard let entity = store.model.entity(for: type(of: object)) else { return nil }
+        var values: [SQLValue] = []
+        values.reserveCapacity(entity.columnCount)
+        for index in entity.attributes.indices {
+            let value = (try? object.encodeAttribute(at: index)) ?? .null
+            values.append(entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value)
+        }
+        for index in entity.toOneIndexes {
+            switch RelationGraph.slot(object, index) {
+            case .fault(let rowID?): values.append(.integer(rowID))
+            case .toOne(let target?): values.append(target.recordState.rowID.map { .integer($0) } ?? .null)
+            case .fault(nil), .toOne(nil), .unloaded, .toMany: values.append(.null)
+            }
+        }
+        return values
+    }
+
+    /// From now on the context keeps the stored values its objects were read
+    /// with; those it already holds unchanged are what the store held.
+    func keepStoredValues() {
+        for object in identityMap.objects where !hasUnsavedEdits(object) {
+            object.recordState.storedValues = currentColumnValues(object)
+        }
+    }
+
+    /// Whether the object has changes (or a deletion) not saved yet.
+    func hasUnsavedEdits(_ object: any Entity) -> Bool {
+        let state = object.recordState
+        if state.phase == .deleted || !state.changes.isEmpty { return true }
+        return !type(of: object).tracksChanges && isChangedUntracked(object)
+    }
+
+    /// Resolves a conflict by hand, like Core Data's
+    /// `refresh(_:mergeChanges:)`: reads the object's row again and takes the
+    /// row's version, so that the next save writes over it without a
+    /// conflict.
+    ///
+    /// - `mergeChanges: false` discards the object's unsaved changes
+    ///   (including its deletion) and takes the stored values.
+    /// - `mergeChanges: true` takes the stored values of the properties not
+    ///   changed here and keeps the unsaved changes, which the next save
+    ///   writes.
+    ///
+    /// An object whose record was deleted in the store is forgotten.
+    ///
+    /// ```swift
+    /// do { try context.save() } catch let error as LiteRecordError where error.kind == .conflict {
+    ///     try context.refresh(person, mergeChanges: true)   // keep my edits, on top of the newer row
+    ///     try context.save()
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` when the store cannot be read.
+    public func refresh<T: Entity>(_ object: T, mergeChanges: Bool) throws {
+        let state = object.recordState
+        guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { return }
+        guard mergeChanges else {
+            if state.phase == .deleted { state.phase = .managed }
+            try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
+            return
+        }
+        try withErrorContext("refreshing \(T.entityName)") {
+            try withStoredRow(of: object, "refreshing \(T.entityName)") { row, entity in
+                // The untracked snapshot moves to the stored values too, so that
+                // the edits still differ from it and are written.
+                try refresh(object, from: row, attributeCount: entity.attributes.count, version: 0)
+                state.version = storedVersion(row, entity)
+                if mergePolicy == .storeTrumps {
+                    state.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
+                }
+                if entity.hasRelationships { applyForeignKeys(object, row, entity) }
+            }
+        }
+    }
+}
