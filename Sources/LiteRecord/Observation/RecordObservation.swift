@@ -170,7 +170,7 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
         private func observedEntities() throws -> Set<String> {
             let entity = try context.entity(for: T.self)
             var names: Set<String> = [entity.name]
-            let query = try request.sqlQuery()
+            let query = try request.sqlQuery(model: context.model)
             let sql = [query.whereSQL, query.orderBy].compactMap { $0 }.joined(separator: " ")
             if !sql.isEmpty {
                 for other in context.model.entities {
