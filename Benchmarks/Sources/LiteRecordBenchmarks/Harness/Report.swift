@@ -267,6 +267,24 @@ struct Report {
           generated LiteRecord's entity code ran as a debug build (`make
           bench` skips swift-syntax's release build). The generated code is
           the same either way.
+        - The relationship workloads miss their ≤ 2.0× targets (first
+          measured at 3.8× `rel-fetch`, 5.4× `rel-walk`, 4.4× `rel-cascade`;
+          still well ahead of GRDB's associations on the first two, with 2
+          statements for any number of authors). A callgrind profile of
+          `rel-walk` (2,000 authors, about 12,600 instructions per book) shows
+          where: 83% of the walk is the prefetch of `books`, whose
+          `"author" IN (SELECT value FROM json_each(?))` SQLite runs as one
+          index probe per author and then a random-access table lookup per
+          book (`sqlite3BtreeTableMoveto`, `sqlite3VdbeIdxRowid`), where raw
+          C scans the book table once in row order; the rest is building
+          objects (`malloc`, `swift_retain`/`release` ≈ 20%) and generic
+          metadata lookups inside the fetch loop (≈ 4%). `rel-fetch` pays
+          the same per-object costs for 100,000 books plus resolving each
+          book's author; `rel-cascade` fetches the doomed authors with their
+          books inside the clock (see Method) and runs the delete rules per
+          object. Not fixed yet: reading the related rows in table order when
+          the prefetch covers most of the table, and the per-row generic
+          lookups.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
           runs. For instruction-exact comparisons profile one child with
