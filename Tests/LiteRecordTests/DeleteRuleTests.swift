@@ -153,6 +153,29 @@ import Testing
         #expect(try DRShelf.truncateAll(in: context) == 1)
     }
 
+    @Test func deleteAllChecksADenyRuleWithOneStatementForAnyNumberOfRows() throws {
+        // 500 shelves, the last 3 still holding an item.
+        for index in 0..<500 {
+            let shelf = DRShelf()
+            context.insert(shelf)
+            if index >= 497 { shelf.items = [DRItem()] }
+        }
+        try context.save()
+        let (result, statements) = stack.recordingSQL {
+            Result { try DRShelf.truncateAll(in: context) }
+        }
+        #expect(throws: LiteRecordError.self) { try result.get() }
+        // BEGIN, the shelves, one look at all their items, ROLLBACK: never one per shelf.
+        #expect(statements.filter { $0.contains("\"Item\"") }.count == 1)
+        #expect(statements.count <= 4)
+        #expect(try DRShelf.count(in: context) == 500)
+        // Without the items, one statement still checks all 500 shelves.
+        try DRItem.truncateAll(in: context)
+        let (count, again) = try stack.recordingSQL { try DRShelf.truncateAll(in: context) }
+        #expect(count == 500)
+        #expect(again.filter { $0.contains("\"Item\"") && $0.hasPrefix("SELECT") }.count == 1)
+    }
+
     @Test func cascadingThroughPrefetchedBooksReadsNoMoreRows() throws {
         let tag = RTag("shared")
         context.insert(tag)

@@ -44,7 +44,10 @@ extension Entity where Self: DefaultInitializable {
         if description.storesCanonicalText { bound = bound.canonicalText }
 
         let object = Self()
+        let related = !entity.relationships.isEmpty
+        if related { object.settleRelationships() }
         object.awakeFromInsert()
+        if related { try adoptNewObject(object, in: context) }
         var values: [SQLValue] = []
         for position in entity.attributes.indices {
             if position == index {
@@ -56,6 +59,24 @@ extension Entity where Self: DefaultInitializable {
                 values.append(entity.attributes[position].storesCanonicalText ? value.canonicalText : value)
             } catch {
                 throw LiteRecordError(.validationFailed, "\(entityName).\(entity.attributes[position].name) cannot be stored: \(error)")
+            }
+        }
+
+        // The to-ones `init()` or `awakeFromInsert()` set: a saved object's
+        // row id goes into the row; a new object's is written by the next save.
+        var pendingColumns: [Int] = []
+        for column in entity.attributes.count..<entity.columnCount {
+            switch RelationGraph.slot(object, entity.toOne(atColumn: column).index) {
+            case .toOne(let target?):
+                let state = target.recordState
+                if state.phase == .managed, state.belongs(to: context), let rowID = state.rowID {
+                    values.append(.integer(rowID))
+                } else {
+                    values.append(.null)
+                    pendingColumns.append(column)
+                }
+            default:
+                values.append(.null)
             }
         }
 
@@ -89,6 +110,7 @@ extension Entity where Self: DefaultInitializable {
             return found
         case .created(let rowID, let snapshot):
             context.register(object, rowID: rowID, snapshot: snapshot)
+            if related { context.adoptRelatedAfterCreate(object, pendingColumns: pendingColumns) }
             context.didSave?(ChangeSet(inserted: [RecordID(entityName: entityName, rowID: rowID)]))
             return object
         }
@@ -106,6 +128,38 @@ extension Entity where Self: DefaultInitializable {
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?
     ) throws -> Self {
         try findFirstOrCreate(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
+    }
+}
+
+extension Entity {
+    /// A new object that relating it to a saved object (in `init()` or
+    /// `awakeFromInsert()`) put on `context`'s list of inserts is stored by
+    /// `findFirstOrCreate` itself: it leaves that list, so that no later save
+    /// inserts it a second time.
+    fileprivate static func adoptNewObject(_ object: Self, in context: RecordContext) throws {
+        let state = object.recordState
+        guard state.phase != .unmanaged else { return }
+        guard state.belongs(to: context) else {
+            throw LiteRecordError(
+                .invalidObject,
+                "a new \(entityName) made by findFirstOrCreate is related to an object of another context; relate it after it is created")
+        }
+        context.inserted.removeAll { $0 === object }
+        state.phase = .unmanaged
+    }
+}
+
+extension RecordContext {
+    /// After `findFirstOrCreate` stored a new object: the new objects it is
+    /// related to join this context, and its to-ones pointing at them are
+    /// written by the next save (as are its many-to-many links).
+    func adoptRelatedAfterCreate(_ object: any Entity, pendingColumns: [Int]) {
+        let state = object.recordState
+        guard !state.relations.isEmpty else { return }
+        adoptRelated(object)
+        guard !pendingColumns.isEmpty else { return }
+        for column in pendingColumns { state.changes.insert(column) }
+        if !state.listings.contains(.updated) { objectDidChange(object) }
     }
 }
 

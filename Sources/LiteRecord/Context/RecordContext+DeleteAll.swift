@@ -26,11 +26,13 @@ extension RecordContext {
             while let (current, ids) = queue.popLast() {
                 for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
                     guard let destination = model.entity(named: relationship.destinationName) else { continue }
-                    for id in ids where relationship.deleteRule == .deny {
-                        let related = try relatedRowIDs(relationship, [id], current, connection)
-                        if !related.isEmpty { denied.append((relationship, id, related)) }
+                    if relationship.deleteRule == .deny {
+                        // One statement for all the ids, whatever their number.
+                        for (id, related) in try relatedRowIDsByOwner(relationship, ids, current, connection) {
+                            denied.append((relationship, id, related))
+                        }
+                        continue
                     }
-                    guard relationship.deleteRule == .cascade else { continue }
                     for chunk in ids.chunks(of: Self.deleteBatchSize) {
                         add(destination, try relatedRowIDs(relationship, chunk, current, connection))
                     }
@@ -104,6 +106,31 @@ extension RecordContext {
             sql = "SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
         }
         return try connection.rows(sql, ids.map { .integer($0) }).compactMap(\.first?.integerValue)
+    }
+
+    /// The row ids related to each of `ids` through `relationship`, read in
+    /// the store with one statement (the ids bound as one JSON array); owners
+    /// with no related row are left out, the rest come in the order of `ids`.
+    private func relatedRowIDsByOwner(
+        _ relationship: ResolvedRelationship, _ ids: [Int64], _ entity: EntityDescription, _ connection: Connection
+    ) throws -> [(Int64, [Int64])] {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let list = "SELECT value FROM json_each(?)"
+        let sql: String
+        switch relationship.storage {
+        case .foreignKey(let column):
+            sql = "SELECT \(key), \(Connection.quote(column)) FROM \(entity.quotedTable) WHERE \(key) IN (\(list)) AND \(Connection.quote(column)) IS NOT NULL"
+        case .inverseForeignKey(let column):
+            sql = "SELECT \(Connection.quote(column)), \(key) FROM \(Connection.quote(relationship.destinationName)) WHERE \(Connection.quote(column)) IN (\(list))"
+        case .joinTable(let table):
+            sql = "SELECT \(Connection.quote(table.sourceColumn)), \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
+        }
+        var related: [Int64: [Int64]] = [:]
+        for row in try connection.rows(sql, [.text("[" + ids.map(String.init).joined(separator: ",") + "]")]) {
+            guard row.count == 2, let owner = row[0].integerValue, let other = row[1].integerValue else { continue }
+            related[owner, default: []].append(other)
+        }
+        return ids.compactMap { id in related[id].map { (id, $0) } }
     }
 
     static func placeholders(_ count: Int) -> String {

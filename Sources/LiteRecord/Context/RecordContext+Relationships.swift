@@ -94,6 +94,9 @@ extension RecordContext {
                 if case .toOne(let value) = RelationGraph.slot(related, inverse) { return value !== object }
                 return false
             }
+            // Nothing unsaved can join: no set to build (a prefetch overlays
+            // every fetched object).
+            guard !inserted.isEmpty || !updatedList.isEmpty else { return result }
             var present = Set(result.map { ObjectIdentifier($0) })
             let destination = ObjectIdentifier(relationship.destination)
             for candidate in inserted + updatedList where ObjectIdentifier(type(of: candidate)) == destination {

@@ -259,3 +259,94 @@ struct GRDBRecordsEngine: SynchronousEngine {
     }
 
 }
+
+// MARK: Relationships: GRDB associations
+
+struct AuthorRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "author"
+    static let books = hasMany(BookRecord.self)
+
+    var id: Int64
+    var name: String
+    var born: Int
+}
+
+struct BookRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "book"
+    static let author = belongsTo(AuthorRecord.self)
+
+    var id: Int64
+    var title: String
+    var year: Int
+    var authorId: Int64
+}
+
+/// `Book.including(required: Book.author)`: one joined row per book.
+struct BookWithAuthor: Decodable, FetchableRecord {
+    var book: BookRecord
+    var author: AuthorRecord
+}
+
+/// `Author.including(all: Author.books)`: the authors, then their books.
+struct AuthorWithBooks: Decodable, FetchableRecord {
+    var author: AuthorRecord
+    var books: [BookRecord]
+}
+
+extension GRDBRecordsEngine: RelationshipEngine {
+    /// Counts the statements run on the queue from now on, in a counting run.
+    private func count(_ queue: DatabaseQueue, _ context: RunContext) throws {
+        guard context.statements.enabled else { return }
+        let counter = context.statements
+        queue.inDatabase { db in db.trace(options: .statement) { _ in counter.add() } }
+        counter.reset()
+    }
+
+    func fetchBooksWithAuthors(_ context: RunContext) throws -> Checksum {
+        let queue = try GRDBSupport.openWarm(context.store)
+        try count(queue, context)
+        context.stopwatch.start()
+        let rows = try queue.read { db in
+            try BookRecord.including(required: BookRecord.author).asRequest(of: BookWithAuthor.self).fetchAll(db)
+        }
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for row in rows {
+            checksum.addBook(title: row.book.title, year: row.book.year, authorName: row.author.name, authorBorn: row.author.born)
+        }
+        return checksum
+    }
+
+    func walkAuthorsBooks(_ context: RunContext) throws -> Checksum {
+        let queue = try GRDBSupport.openWarm(context.store)
+        try count(queue, context)
+        context.stopwatch.start()
+        let authors = try queue.read { db in
+            try AuthorRecord.including(all: AuthorRecord.books).asRequest(of: AuthorWithBooks.self).fetchAll(db)
+        }
+        var walked = 0
+        for author in authors { walked &+= author.books.count }
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for info in authors {
+            for book in info.books {
+                checksum.addBook(title: book.title, year: book.year, authorName: info.author.name, authorBorn: info.author.born)
+            }
+        }
+        guard walked == checksum.count else { throw SQLiteFailure(code: 0, message: "walked \(walked) books") }
+        return checksum
+    }
+
+    /// `record.delete(db)` per author; the schema's `ON DELETE CASCADE`
+    /// (GRDB turns foreign keys on) takes the books.
+    func cascadeDelete(_ context: RunContext) throws {
+        let queue = try GRDBSupport.openWarm(context.store)
+        let doomed = try queue.read { try AuthorRecord.fetchAll($0) }.filter { Library.isDoomed(born: $0.born) }
+        try count(queue, context)
+        context.stopwatch.start()
+        try queue.write { db in
+            for author in doomed { try author.delete(db) }
+        }
+        context.stopwatch.stop()
+    }
+}

@@ -137,12 +137,32 @@ let modelEntities: [any Entity.Type] = [
     E0.self, E1.self, E2.self, E3.self, E4.self, E5.self, E6.self, E7.self, E8.self, E9.self,
 ]
 
+// MARK: The relationship workloads' model
+
+@Entity
+final class Author {
+    var name = ""
+    var born = 0
+    @Relationship(deleteRule: .cascade, inverse: \Book.author)
+    var books: [Book] = []
+    init() {}
+}
+
+@Entity
+final class Book {
+    var title = ""
+    var year = 0
+    @Relationship var author: Author?
+    init() {}
+}
+
 // MARK: The engine
 
 struct LiteRecordEngine: SynchronousEngine {
     let name = "literecord"
     let itemTable = ItemTable(table: "Item", key: "Z_PK")
     let templateFamily = "literecord"
+    let libraryTables = LibraryTables(author: "Author", book: "Book", key: "Z_PK", bookAuthor: "author")
 
     private func openStack(_ path: String) throws -> RecordStack {
         try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Item.self])
@@ -263,6 +283,93 @@ struct LiteRecordEngine: SynchronousEngine {
             try SharedTemplates.insertRows(count, into: path, table: itemTable)
         case .model:
             try RecordStack(storeAt: url, entities: modelEntities).close()
+        case .library:
+            // As for the items: LiteRecord writes the schema, the C API the rows.
+            try RecordStack(storeAt: url, entities: [Author.self, Book.self]).close()
+            let db = try RawDatabase(path: path)
+            try db.applyBenchmarkPragmas()
+            try LibrarySchema.insertRows(authors: count, into: db, tables: libraryTables)
         }
+    }
+}
+
+// MARK: Relationships
+
+extension LiteRecordEngine: RelationshipEngine {
+    private func openLibrary(_ path: String) throws -> (RecordStack, RecordContext) {
+        let stack = try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Author.self, Book.self])
+        let context = stack.newContext()
+        _ = try Author.count(in: context)
+        return (stack, context)
+    }
+
+    /// Runs `body`, counting its statements with `recordingSQL` in a counting run.
+    private func counting<T>(_ stack: RecordStack, _ context: RunContext, _ body: () throws -> T) throws -> T {
+        guard context.statements.enabled else { return try body() }
+        let (result, statements) = try stack.recordingSQL(body)
+        context.statements.add(statements.count)
+        return result
+    }
+
+    /// A fetch request prefetching `author`; the walk reads every book's author.
+    func fetchBooksWithAuthors(_ context: RunContext) throws -> Checksum {
+        let (stack, records) = try openLibrary(context.store)
+        let checksum = try counting(stack, context) {
+            context.stopwatch.start()
+            let books = try records.fetch(FetchRequest<Book>(relationshipKeyPathsForPrefetching: [\.author]))
+            var resolved = 0
+            for book in books where book.author != nil { resolved &+= 1 }
+            context.stopwatch.stop()
+            var checksum = Checksum()
+            for book in books {
+                checksum.addBook(title: book.title, year: book.year, authorName: book.author?.name, authorBorn: book.author?.born)
+            }
+            guard resolved == checksum.count else { throw SQLiteFailure(code: 0, message: "\(resolved) books have an author") }
+            return checksum
+        }
+        try stack.close()
+        return checksum
+    }
+
+    /// A fetch request prefetching `books`; the walk reads every author's list.
+    func walkAuthorsBooks(_ context: RunContext) throws -> Checksum {
+        let (stack, records) = try openLibrary(context.store)
+        let checksum = try counting(stack, context) {
+            context.stopwatch.start()
+            let authors = try records.fetch(FetchRequest<Author>(relationshipKeyPathsForPrefetching: [\.books]))
+            var walked = 0
+            for author in authors { walked &+= author.books.count }
+            context.stopwatch.stop()
+            var checksum = Checksum()
+            for author in authors {
+                for book in author.books {
+                    checksum.addBook(title: book.title, year: book.year, authorName: author.name, authorBorn: author.born)
+                }
+            }
+            guard walked == checksum.count else { throw SQLiteFailure(code: 0, message: "walked \(walked) books") }
+            return checksum
+        }
+        try stack.close()
+        return checksum
+    }
+
+    /// Fetches the doomed authors with their books prefetched — inside the
+    /// clock, unlike the other engines, which get their ids or records before
+    /// it: the `.cascade` rule deletes the books in the context (so that
+    /// `deletedObjects` and the change set name them), and a prefetch reads
+    /// them for all authors with one statement instead of one per author.
+    /// Then `delete` per author and one `save()`.
+    func cascadeDelete(_ context: RunContext) throws {
+        let (stack, records) = try openLibrary(context.store)
+        try counting(stack, context) {
+            context.stopwatch.start()
+            let doomed = try records.fetch(
+                FetchRequest<Author>(
+                    predicate: #Predicate<Author> { $0.born % 2 == 0 }, relationshipKeyPathsForPrefetching: [\.books]))
+            for author in doomed { records.delete(author) }
+            try records.save()
+            context.stopwatch.stop()
+        }
+        try stack.close()
     }
 }

@@ -153,3 +153,107 @@ struct RawCEngine: SynchronousEngine {
         try SharedTemplates.make(kind, at: path, count: count)
     }
 }
+
+// MARK: Relationships
+
+extension RawCEngine: RelationshipEngine {
+    struct Book {
+        var id: Int64
+        var title: String
+        var year: Int
+        var authorID: Int64
+    }
+
+    struct Author {
+        var id: Int64
+        var name: String
+        var born: Int
+        var books: [Book] = []
+    }
+
+    /// A row of the join: the book and its author's columns.
+    struct BookWithAuthor {
+        var book: Book
+        var authorName: String
+        var authorBorn: Int
+    }
+
+    /// One hand-written join.
+    func fetchBooksWithAuthors(_ context: RunContext) throws -> Checksum {
+        let db = try connect(context)
+        context.stopwatch.start()
+        let statement = try db.prepare(
+            "SELECT b.id, b.title, b.year, b.authorId, a.name, a.born FROM book b JOIN author a ON a.id = b.authorId")
+        context.statements.add()
+        var rows: [BookWithAuthor] = []
+        while try statement.step() {
+            rows.append(
+                BookWithAuthor(
+                    book: Book(id: statement.int64(0), title: statement.string(1), year: Int(statement.int64(2)), authorID: statement.int64(3)),
+                    authorName: statement.string(4), authorBorn: Int(statement.int64(5))))
+        }
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for row in rows {
+            checksum.addBook(title: row.book.title, year: row.book.year, authorName: row.authorName, authorBorn: row.authorBorn)
+        }
+        return checksum
+    }
+
+    /// Two queries, the books grouped under their authors by id.
+    func walkAuthorsBooks(_ context: RunContext) throws -> Checksum {
+        let db = try connect(context)
+        context.stopwatch.start()
+        let authorRows = try db.prepare("SELECT id, name, born FROM author")
+        context.statements.add()
+        var authors: [Author] = []
+        var positions: [Int64: Int] = [:]
+        while try authorRows.step() {
+            let id = authorRows.int64(0)
+            positions[id] = authors.count
+            authors.append(Author(id: id, name: authorRows.string(1), born: Int(authorRows.int64(2))))
+        }
+        let bookRows = try db.prepare("SELECT id, title, year, authorId FROM book")
+        context.statements.add()
+        while try bookRows.step() {
+            let book = Book(id: bookRows.int64(0), title: bookRows.string(1), year: Int(bookRows.int64(2)), authorID: bookRows.int64(3))
+            if let position = positions[book.authorID] { authors[position].books.append(book) }
+        }
+        var walked = 0
+        for author in authors { walked &+= author.books.count }
+        context.stopwatch.stop()
+        var checksum = Checksum()
+        for author in authors {
+            for book in author.books {
+                checksum.addBook(title: book.title, year: book.year, authorName: author.name, authorBorn: author.born)
+            }
+        }
+        guard walked == checksum.count else { throw SQLiteFailure(code: 0, message: "walked \(walked) books") }
+        return checksum
+    }
+
+    /// The cascade by hand: each doomed author's books, then the author.
+    func cascadeDelete(_ context: RunContext) throws {
+        let db = try connect(context)
+        var doomed: [Int64] = []
+        let authors = try db.prepare("SELECT id, born FROM author")
+        while try authors.step() {
+            if Library.isDoomed(born: Int(authors.int64(1))) { doomed.append(authors.int64(0)) }
+        }
+        context.stopwatch.start()
+        try db.execute("BEGIN IMMEDIATE")
+        let deleteBooks = try db.prepare("DELETE FROM book WHERE authorId = ?")
+        let deleteAuthor = try db.prepare("DELETE FROM author WHERE id = ?")
+        for id in doomed {
+            deleteBooks.reset()
+            deleteBooks.bind(id, at: 1)
+            _ = try deleteBooks.step()
+            deleteAuthor.reset()
+            deleteAuthor.bind(id, at: 1)
+            _ = try deleteAuthor.step()
+        }
+        try db.execute("COMMIT")
+        context.stopwatch.stop()
+        context.statements.add(2 + 2 * doomed.count)
+    }
+}

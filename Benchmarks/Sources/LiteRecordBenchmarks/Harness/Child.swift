@@ -7,14 +7,19 @@ struct ChildResult: Codable, Sendable {
     var milliseconds: Double
     var peakResidentKiB: Int
     var checksum: String
+    /// Statements the workload ran, when the child was asked to count them.
+    var statements: Int?
 }
 
 /// One measurement in its own process: the engine runs the workload on the
 /// store the driver prepared, then the result goes to standard output.
 enum ChildRunner {
-    static func run(engine: any BenchmarkEngine, workload: Workload, store: String, count: Int) throws -> ChildResult {
+    static func run(
+        engine: any BenchmarkEngine, workload: Workload, store: String, count: Int, countStatements: Bool = false
+    ) throws -> ChildResult {
         let stopwatch = Stopwatch()
-        let context = RunContext(store: store, count: count, stopwatch: stopwatch)
+        let counter = StatementCounter(enabled: countStatements)
+        let context = RunContext(store: store, count: count, stopwatch: stopwatch, statements: counter)
         // Generated before anything is timed, identical for every engine.
         let rows = workload == .insert ? Dataset.rows(count) : []
         let lowerBounds = Dataset.queryLowerBounds()
@@ -27,12 +32,14 @@ enum ChildRunner {
         }
         // Read the peak before the verification below allocates anything.
         let peak = Machine.peakResidentKiB()
-        if workload.verifiesStore {
+        if workload.isRelationship, workload.verifiesStore {
+            checksum = try LibrarySchema.checksum(path: store, tables: engine.libraryTables)
+        } else if workload.verifiesStore {
             checksum = try StoreVerifier.checksum(path: store, table: engine.itemTable)
         }
         return ChildResult(
             engine: engine.name, workload: workload.rawValue, milliseconds: stopwatch.milliseconds,
-            peakResidentKiB: peak, checksum: checksum?.text ?? "-")
+            peakResidentKiB: peak, checksum: checksum?.text ?? "-", statements: countStatements ? counter.count : nil)
     }
 
     private static func perform(
@@ -46,6 +53,15 @@ enum ChildRunner {
         case .delete: try engine.delete(context)
         case .enumerate: return try engine.enumerate(context)
         case .open: return try engine.open(context)
+        case .relFetch, .relWalk, .relCascade:
+            guard let engine = engine as? any RelationshipEngine else {
+                throw UsageError("\(engine.name) does not run the relationship workloads")
+            }
+            switch workload {
+            case .relFetch: return try engine.fetchBooksWithAuthors(context)
+            case .relWalk: return try engine.walkAuthorsBooks(context)
+            default: try engine.cascadeDelete(context)
+            }
         }
         return nil
     }
@@ -61,6 +77,8 @@ enum ChildRunner {
         case .delete: try await engine.delete(context)
         case .enumerate: return try await engine.enumerate(context)
         case .open: return try await engine.open(context)
+        case .relFetch, .relWalk, .relCascade:
+            throw UsageError("\(engine.name) does not run the relationship workloads")
         }
         return nil
     }

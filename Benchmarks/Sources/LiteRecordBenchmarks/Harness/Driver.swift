@@ -16,6 +16,8 @@ struct Cell: Codable, Sendable {
     /// The checksum computed from the generator for the same rows.
     var expectedChecksum: String
     var checksumAgrees: Bool
+    /// Statements the engine ran (counted in the warm-up round), where it counts them.
+    var statements: Int?
 }
 
 /// Runs every engine × workload in child processes: for each workload, a
@@ -40,23 +42,33 @@ struct Driver {
         var cells: [Cell] = []
         for workload in options.workloads {
             var runs: [String: [ChildResult]] = [:]
+            var statements: [String: Int] = [:]
+            let runners = engines.filter { $0.supports(workload) }
             for round in 0...options.runs {
                 // The order turns by one engine each round, so that no engine
                 // always runs right after the same one (after Fluent's large
                 // process, say) and position effects spread over all of them.
-                let start = engines.isEmpty ? 0 : round % engines.count
-                for engine in engines[start...] + engines[..<start] {
+                let start = runners.isEmpty ? 0 : round % runners.count
+                for engine in runners[start...] + runners[..<start] {
                     let key = TemplateKey(
                         family: engine.templateFamily, kind: workload.template, rows: options.rowCount(for: workload, engine: engine))
-                    let result = try runChild(engine, workload, rows: key.rows, template: templates[key] ?? "", in: scratch)
+                    // The warm-up round counts the statements of the
+                    // relationship workloads; measured rounds run untraced.
+                    let count = round == 0 && workload.isRelationship
+                    let result = try runChild(
+                        engine, workload, rows: key.rows, template: templates[key] ?? "", in: scratch, countStatements: count)
                     if round > 0 { runs[engine.name, default: []].append(result) }
+                    if let counted = result.statements { statements[engine.name] = counted }
                 }
             }
-            let workloadCells = aggregate(workload, engines: engines, runs: runs)
+            var workloadCells = aggregate(workload, engines: runners, runs: runs)
+            for index in workloadCells.indices { workloadCells[index].statements = statements[workloadCells[index].engine] }
             for cell in workloadCells {
                 log("  \(pad(workload.rawValue, 9)) \(pad(cell.engine, 12)) \(format(cell.medianMilliseconds)) ms"
                     + "  ×\(cell.ratioToBestLowLevel.map { String(format: "%.2f", $0) } ?? "-")"
-                    + "  \(String(format: "%.1f", cell.peakResidentMiB)) MB\(cell.checksumAgrees ? "" : "  CHECKSUM MISMATCH")")
+                    + "  \(String(format: "%.1f", cell.peakResidentMiB)) MB"
+                    + (cell.statements.map { "  \($0) statements" } ?? "")
+                    + (cell.checksumAgrees ? "" : "  CHECKSUM MISMATCH"))
             }
             cells += workloadCells
         }
@@ -90,7 +102,7 @@ struct Driver {
     private func makeTemplates(_ engines: [any BenchmarkEngine], in folder: URL) throws -> [TemplateKey: String] {
         var templates: [TemplateKey: String] = [:]
         for workload in options.workloads {
-            for engine in engines {
+            for engine in engines where engine.supports(workload) {
                 let key = TemplateKey(
                     family: engine.templateFamily, kind: workload.template, rows: options.rowCount(for: workload, engine: engine))
                 if templates[key] != nil { continue }
@@ -110,7 +122,8 @@ struct Driver {
     // MARK: Children
 
     private func runChild(
-        _ engine: any BenchmarkEngine, _ workload: Workload, rows: Int, template: String, in folder: URL
+        _ engine: any BenchmarkEngine, _ workload: Workload, rows: Int, template: String, in folder: URL,
+        countStatements: Bool = false
     ) throws -> ChildResult {
         let store = folder.appendingPathComponent("run-\(engine.name)-\(workload.rawValue).sqlite").path
         let files = [store, store + "-wal", store + "-shm"]
@@ -122,8 +135,8 @@ struct Driver {
         process.executableURL = URL(fileURLWithPath: Machine.executablePath)
         process.arguments = [
             "--child", "--engine", engine.name, "--workload", workload.rawValue,
-            "--n", "\(rows)", "--enumerate-n", "\(rows)", "--store", store,
-        ]
+            "--n", "\(rows)", "--enumerate-n", "\(rows)", "--authors", "\(rows)", "--store", store,
+        ] + (countStatements ? ["--count-statements"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -155,7 +168,10 @@ struct Driver {
             guard let results = runs[engine.name], let median = medians[engine.name], let count = rows[engine.name] else {
                 return nil
             }
-            if expected[count] == nil { expected[count] = Expected.checksum(workload, count: count) }
+            if expected[count] == nil {
+                expected[count] = workload.isRelationship
+                    ? LibrarySchema.expected(workload, authors: count).text : Expected.checksum(workload, count: count)
+            }
             let reference = expected[count] ?? ""
             return Cell(
                 engine: engine.name, workload: workload.rawValue, rows: count, runsMilliseconds: results.map(\.milliseconds),

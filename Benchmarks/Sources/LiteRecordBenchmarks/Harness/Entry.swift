@@ -16,7 +16,8 @@ enum LiteRecordBenchmarks {
             case .child:
                 let (engine, workload) = try single(options)
                 let result = try ChildRunner.run(
-                    engine: engine, workload: workload, store: options.store, count: options.rowCount(for: workload))
+                    engine: engine, workload: workload, store: options.store, count: options.rowCount(for: workload),
+                    countStatements: options.countStatements)
                 try ChildRunner.printResult(result)
             case .prepare:
                 let (engine, workload) = try single(options)

@@ -4,7 +4,9 @@ import Foundation
 /// driver: it runs every engine × workload in child processes and reports.
 ///
 ///     LiteRecordBenchmarks [--engines a,b] [--workloads x,y] [--runs 5] [--n 100000]
-///                          [--enumerate-n 1000000] [--full-size] [--report | --no-report]
+///                          [--enumerate-n 1000000] [--authors 10000] [--full-size] [--report | --no-report]
+///
+/// `--workloads relationships` stands for the three relationship workloads.
 ///     LiteRecordBenchmarks --child --engine E --workload W --n N --store PATH
 ///     LiteRecordBenchmarks --prepare --engine E --workload W --n N --store PATH
 ///
@@ -21,6 +23,10 @@ struct Options {
     var runs = 5
     var count = 100_000
     var enumerateCount = 1_000_000
+    /// Authors of the relationship workloads (each has ten books).
+    var authorCount = Library.defaultAuthorCount
+    /// A child counts the statements it runs (the driver asks in the warm-up round).
+    var countStatements = false
     /// `nil`: write the reports only for a full run with the default sizes.
     var writeReport: Bool?
     var store = ""
@@ -29,7 +35,7 @@ struct Options {
 
     var isFullRun: Bool {
         engines == Engines.all.map(\.name) && workloads == Workload.allCases && runs >= 5 && count == 100_000
-            && enumerateCount == 1_000_000
+            && enumerateCount == 1_000_000 && authorCount == Library.defaultAuthorCount
     }
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -56,15 +62,18 @@ struct Options {
                     throw UsageError("unknown engine '\(name)'; engines: \(Engines.all.map(\.name).joined(separator: ", "))")
                 }
             case "--workload", "--workloads":
-                options.workloads = try value(argument).split(separator: ",").map { name in
+                options.workloads = try value(argument).split(separator: ",").flatMap { name in
+                    if name == "relationships" { return Workload.relationships }
                     guard let workload = Workload(rawValue: String(name)) else {
-                        throw UsageError("unknown workload '\(name)'; workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw UsageError("unknown workload '\(name)'; workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")), relationships")
                     }
-                    return workload
+                    return [workload]
                 }
             case "--runs": options.runs = try number(argument)
             case "--n": options.count = try number(argument)
             case "--enumerate-n": options.enumerateCount = try number(argument)
+            case "--authors": options.authorCount = try number(argument)
+            case "--count-statements": options.countStatements = true
             case "--store": options.store = try value(argument)
             case "--full-size": options.fullSize = true
             case "--report": options.writeReport = true
@@ -83,6 +92,7 @@ struct Options {
         switch workload {
         case .enumerate: enumerateCount
         case .open: 0
+        case .relFetch, .relWalk, .relCascade: authorCount
         default: count
         }
     }
@@ -101,7 +111,7 @@ struct UsageError: Error, CustomStringConvertible {
         let usage = """
             usage: LiteRecordBenchmarks [--engines \(Engines.all.map(\.name).joined(separator: ","))]
                                         [--workloads \(Workload.allCases.map(\.rawValue).joined(separator: ","))]
-                                        [--runs 5] [--n 100000] [--enumerate-n 1000000] [--full-size]
+                                        [--runs 5] [--n 100000] [--enumerate-n 1000000] [--authors 10000] [--full-size]
                                         [--report | --no-report]
                    LiteRecordBenchmarks --child | --prepare --engine E --workload W --n N --store PATH
             """

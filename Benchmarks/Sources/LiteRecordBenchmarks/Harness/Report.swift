@@ -50,7 +50,15 @@ struct Target {
         Target(workload: nil, kind: .fasterThanGRDBRecords),
         Target(workload: .enumerate, kind: .peakResidentBelow(megabytes: 64)),
         Target(workload: .open, kind: .medianBelow(milliseconds: 10)),
+        Target(workload: .relFetch, kind: .ratio(2.0)),
+        Target(workload: .relWalk, kind: .ratio(2.0)),
+        Target(workload: .relCascade, kind: .ratio(2.0)),
     ]
+
+    /// Workloads where beating GRDB records is not a target: its cascade is
+    /// SQLite's own `ON DELETE CASCADE`, while LiteRecord's runs in the
+    /// context so that the change set names every deleted object.
+    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade]
 }
 
 /// Turns the cells of a run into `Docs/Performance.md` and `results.json`.
@@ -79,8 +87,8 @@ struct Report {
 
     func markdownTables() -> String {
         var lines = [
-            "| workload | engine | rows | median ms | × best low-level | peak RSS MB | runs ms | checksum |",
-            "|---|---|--:|--:|--:|--:|---|---|",
+            "| workload | engine | rows | median ms | × best low-level | statements | peak RSS MB | runs ms | checksum |",
+            "|---|---|--:|--:|--:|--:|--:|---|---|",
         ]
         for cell in cells {
             let reduced = cells.contains { $0.workload == cell.workload && $0.rows > cell.rows }
@@ -89,6 +97,7 @@ struct Report {
             let checksum = cell.checksumAgrees ? "ok `\(cell.checksum)`" : "**MISMATCH** `\(cell.checksum)` ≠ `\(cell.expectedChecksum)`"
             lines.append(
                 "| \(cell.workload) | \(cell.engine) | \(cell.rows.formatted()) | \(format(cell.medianMilliseconds)) | \(ratio) | "
+                    + "\(cell.statements.map { $0.formatted() } ?? "–") | "
                     + "\(String(format: "%.1f", cell.peakResidentMiB)) | \(runs) | \(checksum) |")
         }
         lines += ["", "LiteRecord against the targets:", "", "| target | measured | met |", "|---|---|---|"]
@@ -105,12 +114,12 @@ struct Report {
                 return "| \(workload.rawValue) ≤ \(limit)× best low-level | \(String(format: "%.2f", ratio))× | \(ratio <= limit ? "yes" : "**no**") |"
             case .fasterThanGRDBRecords:
                 let pairs = Workload.allCases.compactMap { workload -> (Workload, Double, Double)? in
-                    guard let mine = cell("literecord", workload), let theirs = cell("grdb-records", workload) else { return nil }
+                    guard !Target.notComparedWithGRDBRecords.contains(workload), let mine = cell("literecord", workload), let theirs = cell("grdb-records", workload) else { return nil }
                     return (workload, mine.medianMilliseconds, theirs.medianMilliseconds)
                 }
                 guard !pairs.isEmpty else { return nil }
                 let slower = pairs.filter { $0.1 >= $0.2 }.map { "\($0.0.rawValue) (\(format($0.1)) vs \(format($0.2)) ms)" }
-                return "| faster than GRDB records on every workload | slower on: \(slower.isEmpty ? "none" : slower.joined(separator: ", ")) | \(slower.isEmpty ? "yes" : "**no**") |"
+                return "| faster than GRDB records on every workload but rel-cascade | slower on: \(slower.isEmpty ? "none" : slower.joined(separator: ", ")) | \(slower.isEmpty ? "yes" : "**no**") |"
             case .peakResidentBelow(let megabytes):
                 guard let workload = target.workload, let cell = cell("literecord", workload) else { return nil }
                 return "| \(workload.rawValue) peak RSS < \(Int(megabytes)) MB | \(String(format: "%.1f", cell.peakResidentMiB)) MB | \(cell.peakResidentMiB < megabytes ? "yes" : "**no**") |"
@@ -197,7 +206,34 @@ struct Report {
           the system's. `literecord`: the public API as a user writes it — a
           `RecordStack`, a context, `insert`/`delete` then one `save()`,
           `findAll`.
-        - **Workloads** (N = \(options.count.formatted())): \(Workload.allCases.map { "`\($0.rawValue)` — \($0.summary)" }.joined(separator: "; ")).
+        - **Workloads** (N = \(options.count.formatted())): \(Workload.allCases.filter { !$0.isRelationship }.map { "`\($0.rawValue)` — \($0.summary)" }.joined(separator: "; ")).
+        - **Relationship workloads** (\(options.authorCount.formatted()) authors × \(Library.booksPerAuthor) books;
+          the `rows` column counts authors): \(Workload.relationships.map { "`\($0.rawValue)` — \($0.summary)" }.joined(separator: "; ")).
+          Tables `author(id, name, born)` and `book(id, title, year, authorId)`,
+          the foreign key indexed and declared `ON DELETE CASCADE`; book *k*
+          belongs to author *k* mod \(options.authorCount.formatted()), so an author's
+          books are spread over the table. `raw-c` runs one join for
+          `rel-fetch`, two queries grouped by author id for `rel-walk`, and
+          for `rel-cascade` two prepared `DELETE`s per author (books, then
+          the author). `grdb-records` uses GRDB associations:
+          `including(required: Book.author)`, `including(all: Author.books)`,
+          and `record.delete(db)` per author with SQLite's `ON DELETE
+          CASCADE`. `literecord` uses `FetchRequest.relationshipKeyPathsForPrefetching`
+          (`[\\.author]`, `[\\.books]`) and reads every book's `author` or
+          every author's `books` inside the timed part; for `rel-cascade` it
+          calls `context.delete` per author (the `.cascade` rule deletes the
+          books in the context, so they are in `deletedObjects` and the change
+          set) and saves once. Raw C and GRDB get the doomed authors' ids or
+          records before the clock; LiteRecord fetches them inside it, with
+          `books` prefetched (its cascade needs the books in the context, and
+          without the prefetch reads each author's books with one statement). `grdb-rows` and `fluent` do not run these
+          workloads. The checksum hashes each book with its author's name and
+          birth year (for `rel-cascade`: every author and book left in the
+          file, a book whose author is gone reads as a mismatch).
+          **Statements** are counted in the warm-up round only — raw C counts
+          the statements it runs, GRDB and LiteRecord through SQLite's trace
+          hook (`Database.trace`, `RecordStack.recordingSQL`), so the measured
+          rounds run untraced; they include `BEGIN`/`COMMIT`.
 
         ## Machine
 
@@ -232,6 +268,24 @@ struct Report {
           generated LiteRecord's entity code ran as a debug build (`make
           bench` skips swift-syntax's release build). The generated code is
           the same either way.
+        - The relationship workloads miss their ≤ 2.0× targets (first
+          measured at 3.8× `rel-fetch`, 5.4× `rel-walk`, 4.4× `rel-cascade`;
+          still well ahead of GRDB's associations on the first two, with 2
+          statements for any number of authors). A callgrind profile of
+          `rel-walk` (2,000 authors, about 12,600 instructions per book) shows
+          where: 83% of the walk is the prefetch of `books`, whose
+          `"author" IN (SELECT value FROM json_each(?))` SQLite runs as one
+          index probe per author and then a random-access table lookup per
+          book (`sqlite3BtreeTableMoveto`, `sqlite3VdbeIdxRowid`), where raw
+          C scans the book table once in row order; the rest is building
+          objects (`malloc`, `swift_retain`/`release` ≈ 20%) and generic
+          metadata lookups inside the fetch loop (≈ 4%). `rel-fetch` pays
+          the same per-object costs for 100,000 books plus resolving each
+          book's author; `rel-cascade` fetches the doomed authors with their
+          books inside the clock (see Method) and runs the delete rules per
+          object. Not fixed yet: reading the related rows in table order when
+          the prefetch covers most of the table, and the per-row generic
+          lookups.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
           runs. For instruction-exact comparisons profile one child with
@@ -248,6 +302,7 @@ struct Report {
         var machine: MachineInfo
         var count: Int
         var enumerateCount: Int
+        var authorCount: Int
         var runs: Int
         var wallSeconds: Double
         var results: [Cell]
@@ -258,7 +313,7 @@ struct Report {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(
             Document(
-                machine: machine, count: options.count, enumerateCount: options.enumerateCount, runs: options.runs,
+                machine: machine, count: options.count, enumerateCount: options.enumerateCount, authorCount: options.authorCount, runs: options.runs,
                 wallSeconds: wallSeconds, results: cells))
     }
 }

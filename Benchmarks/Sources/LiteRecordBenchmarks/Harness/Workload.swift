@@ -4,6 +4,12 @@ import Foundation
 /// What one child process measures.
 enum Workload: String, CaseIterable, Sendable {
     case insert, fetch, query, update, delete, enumerate, open
+    /// The relationship workloads: 10,000 authors × 10 books.
+    case relFetch = "rel-fetch", relWalk = "rel-walk", relCascade = "rel-cascade"
+
+    static let relationships: [Workload] = [.relFetch, .relWalk, .relCascade]
+
+    var isRelationship: Bool { Self.relationships.contains(self) }
 
     var summary: String {
         switch self {
@@ -14,6 +20,9 @@ enum Workload: String, CaseIterable, Sendable {
         case .delete: "delete every fetched object, one save"
         case .enumerate: "stream 1,000,000 rows (peak RSS is the point)"
         case .open: "open an existing 10-entity store, first read"
+        case .relFetch: "fetch all 100,000 books with their authors (prefetched / joined)"
+        case .relWalk: "fetch the 10,000 authors and walk every author's `books`"
+        case .relCascade: "delete the authors born in an even year (about half) and, by cascade, their books; one save"
         }
     }
 
@@ -24,15 +33,18 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetch, .query, .update, .delete: .items
         case .enumerate: .manyItems
         case .open: .model
+        case .relFetch, .relWalk, .relCascade: .library
         }
     }
 
     /// Write workloads are checked by reading the file afterwards.
-    var verifiesStore: Bool { self == .insert || self == .update || self == .delete }
+    var verifiesStore: Bool { self == .insert || self == .update || self == .delete || self == .relCascade }
 }
 
 enum TemplateKind: String, CaseIterable, Sendable {
     case empty, items, manyItems, model
+    /// Authors and their books (the relationship workloads).
+    case library
 }
 
 /// Times the part of a run that counts; everything else (opening the store,
@@ -61,6 +73,8 @@ struct RunContext {
     /// Rows in the store (or to insert).
     let count: Int
     let stopwatch: Stopwatch
+    /// Statements run by the workload, where the engine counts them.
+    let statements: StatementCounter
 }
 
 /// One engine under test. Each workload method prepares what it needs from
@@ -77,6 +91,10 @@ protocol BenchmarkEngine: Sendable {
     var itemTable: ItemTable { get }
     /// Engines of one family start from the same template files.
     var templateFamily: String { get }
+    /// The author and book tables of the relationship workloads.
+    var libraryTables: LibraryTables { get }
+    /// Whether the engine runs `workload` (only some run the relationship ones).
+    func supports(_ workload: Workload) -> Bool
     /// Runs the workload on N / this many rows: 1 except where an engine is
     /// too slow for the time budget of `make bench` (see `FluentEngine`).
     func rowDivisor(for workload: Workload) -> Int
@@ -107,8 +125,21 @@ protocol AsynchronousEngine: BenchmarkEngine {
     func open(_ context: RunContext) async throws -> Checksum
 }
 
+/// An engine that runs the relationship workloads; `context.count` is the
+/// number of authors.
+protocol RelationshipEngine: SynchronousEngine {
+    /// Every book with its author.
+    func fetchBooksWithAuthors(_ context: RunContext) throws -> Checksum
+    /// Every author, then every author's books.
+    func walkAuthorsBooks(_ context: RunContext) throws -> Checksum
+    /// Deletes the authors `Library.isDoomed` picks, and their books.
+    func cascadeDelete(_ context: RunContext) throws
+}
+
 extension BenchmarkEngine {
     func rowDivisor(for workload: Workload) -> Int { 1 }
+    var libraryTables: LibraryTables { .shared }
+    func supports(_ workload: Workload) -> Bool { !workload.isRelationship || self is any RelationshipEngine }
 }
 
 enum Engines {

@@ -14,6 +14,8 @@ enum Expected {
             }
         case .delete, .open:
             break
+        case .relFetch, .relWalk, .relCascade:
+            return LibrarySchema.expected(workload, authors: count).text
         case .query:
             let rows = Dataset.rows(count)
             var byAge: [Int: [ItemValues]] = [:]

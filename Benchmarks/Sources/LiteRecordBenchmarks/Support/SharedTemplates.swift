@@ -14,6 +14,9 @@ enum SharedTemplates {
             for index in 0..<SharedSchema.modelEntityCount {
                 try db.execute(SharedSchema.createModelTable(index))
             }
+        case .library:
+            try db.execute(LibrarySchema.create)
+            try LibrarySchema.insertRows(authors: count, into: db, tables: .shared)
         }
     }
 }
