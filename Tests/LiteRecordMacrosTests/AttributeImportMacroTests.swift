@@ -22,13 +22,16 @@ import Testing
                         _identifier = initialValue
                     }
                     get {
-                        _identifier
+                        observationAccess(\.identifier)
+                        return _identifier
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_identifier, newValue) else {
                             return
                         }
-                        _identifier = newValue
+                        withObservedMutation(of: \.identifier) {
+                            _identifier = newValue
+                        }
                         didChangeAttribute(at: 0)
                     }
                 }
@@ -40,13 +43,16 @@ import Testing
                         _birthday = initialValue
                     }
                     get {
-                        _birthday
+                        observationAccess(\.birthday)
+                        return _birthday
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_birthday, newValue) else {
                             return
                         }
-                        _birthday = newValue
+                        withObservedMutation(of: \.birthday) {
+                            _birthday = newValue
+                        }
                         didChangeAttribute(at: 1)
                     }
                 }
@@ -58,13 +64,16 @@ import Testing
                         _due = initialValue
                     }
                     get {
-                        _due
+                        observationAccess(\.due)
+                        return _due
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_due, newValue) else {
                             return
                         }
-                        _due = newValue
+                        withObservedMutation(of: \.due) {
+                            _due = newValue
+                        }
                         didChangeAttribute(at: 2)
                     }
                 }
@@ -127,11 +136,20 @@ import Testing
                 func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
                     switch index {
                     case 0:
-                        _identifier = try row.decode(Int.self, at: 0)
+                        let value = try row.decode(Int.self, at: 0)
+                        storeObserved(\Person.identifier, LiteRecord.AttributeCoding.isChange(_identifier, value)) {
+                            _identifier = value
+                        }
                     case 1:
-                        _birthday = try row.decodeOptional(Date.self, at: 1)
+                        let value = try row.decodeOptional(Date.self, at: 1)
+                        storeObserved(\Person.birthday, LiteRecord.AttributeCoding.isChange(_birthday, value)) {
+                            _birthday = value
+                        }
                     case 2:
-                        _due = try row.decodeOptional(Date.self, at: 2)
+                        let value = try row.decodeOptional(Date.self, at: 2)
+                        storeObserved(\Person.due, LiteRecord.AttributeCoding.isChange(_due, value)) {
+                            _due = value
+                        }
                     default:
                         break
                     }
@@ -151,7 +169,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable {
+            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }

@@ -19,7 +19,7 @@ import Testing
             from: ["identifier": id.uuidString.lowercased(), "age": "31"], in: other))
         #expect(ann.name == "Ann" && ann.age == 31 && other.insertedObjects.isEmpty)
         let (_, statements) = try stack.recordingSQL { try other.save() }
-        #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "Person" SET "age" = ? WHERE "Z_PK" = ?"#])
+        #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "Person" SET "age" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ? AND "Z_OPT" = ?"#])
 
         _ = expectError(.validationFailed) {
             try HandWrittenPerson.importObjects(from: [["identifier": id.uuidString, "name": "Anna"], ["age": 1.5]], in: other)
