@@ -231,6 +231,21 @@ extension RecordContext {
     /// are read again (after a rollback or a merge).
     func applyForeignKeys(_ object: any Entity, _ row: Row, _ entity: EntityDescription, resettingToMany: Bool = false) {
         let state = object.recordState
+        if state.relations.isEmpty {
+            // No relationship of the object was read yet (a newly fetched
+            // object, the common case): nothing is loaded, nobody observes a
+            // relationship, so the slots are written in one go.
+            var relations = [RelationValue](repeating: .unloaded, count: entity.relationships.count)
+            for (position, index) in entity.toOneIndexes.enumerated() {
+                if case .integer(let value) = row.value(at: entity.attributes.count + position) {
+                    relations[index] = .fault(value)
+                } else {
+                    relations[index] = .fault(nil)
+                }
+            }
+            state.relations = relations
+            return
+        }
         for (position, index) in entity.toOneIndexes.enumerated() {
             let column = entity.attributes.count + position
             if state.changes.contains(column) { continue }

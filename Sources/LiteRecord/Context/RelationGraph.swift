@@ -10,8 +10,8 @@ enum RelationGraph {
     /// the object is in a context; worked out from the types otherwise.
     static func info(_ object: any Entity, _ index: Int) -> ResolvedRelationship? {
         let type = type(of: object)
-        if let context = object.recordState.context, let entity = context.model.entity(for: type) {
-            return entity.relationships.indices.contains(index) ? entity.relationships[index] : nil
+        if let context = object.recordState.context, case .some(let relationship) = context.model.relationship(of: type, at: index) {
+            return relationship
         }
         let descriptions = type.relationships
         guard descriptions.indices.contains(index) else { return nil }

@@ -77,6 +77,14 @@ public struct Model: Sendable {
         indexByType[ObjectIdentifier(type)].map { entities[$0] }
     }
 
+    /// The relationship at `index` of the entity of `type`, without copying
+    /// the entity's description; `.none` when the type is not in the model.
+    func relationship(of type: any Entity.Type, at index: Int) -> ResolvedRelationship?? {
+        guard let position = indexByType[ObjectIdentifier(type)] else { return .none }
+        let relationships = entities[position].relationships
+        return .some(relationships.indices.contains(index) ? relationships[index] : nil)
+    }
+
     /// The entity called `name`; `nil` when there is none.
     public func entity(named name: String) -> EntityDescription? {
         indexByName[name].map { entities[$0] }

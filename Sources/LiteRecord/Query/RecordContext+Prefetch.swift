@@ -12,11 +12,16 @@ extension RecordContext {
                     .unknownAttribute, "a key path to prefetch is not a relationship of \(T.entityName); list relationship properties only")
             }
             let relationship = entity.relationships[index]
-            let pending = objects.filter { object in
-                guard object.recordState.phase == .managed, object.recordState.rowID != nil else { return false }
+            // A plain loop into `[any Entity]`: `filter` over `[T]` and a cast
+            // of its result cost more than the prefetch itself.
+            var pending: [any Entity] = []
+            pending.reserveCapacity(objects.count)
+            for object in objects {
+                let state = object.recordState
+                guard state.phase == .managed, state.rowID != nil else { continue }
                 switch RelationGraph.slot(object, index) {
-                case .unloaded, .fault: return true
-                case .toOne, .toMany: return false
+                case .unloaded, .fault: pending.append(object)
+                case .toOne, .toMany: continue
                 }
             }
             guard !pending.isEmpty else { continue }
@@ -40,7 +45,22 @@ extension RecordContext {
                 _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(ids)))
             }
             // Every destination is registered now: resolving costs no statement.
-            for object in objects { _ = RelationGraph.toOne(object, relationship.index) }
+            for object in objects {
+                switch RelationGraph.slot(object, relationship.index) {
+                case .fault(nil):
+                    RelationGraph.store(.toOne(nil), in: object, relationship.index)
+                case .fault(let id?):
+                    if let found = registeredObject(relationship.destination, rowID: id) {
+                        RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
+                    } else {
+                        // Gone from the store since the object was read: the
+                        // ordinary path reports or resolves it.
+                        _ = RelationGraph.toOne(object, relationship.index)
+                    }
+                case .unloaded, .toOne, .toMany:
+                    break
+                }
+            }
         case .inverseForeignKey(let column):
             guard let inverse = relationship.inverseIndex else { return }
             let related = try fetchAny(relationship.destination, Self.rowIDQuery(Connection.quote(column), objects.compactMap(\.recordState.rowID)))
