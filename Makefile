@@ -9,7 +9,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # Test runs leave nothing behind; this is where a leaked temp store would show up.
 TMP_PATTERN := LiteRecordTests-* literecord-demo-* LiteRecordTesting-* NotesTests-*
 
-.PHONY: all deps build test demo example bench docs docs-test lint clean check-temp tsan reliability
+.PHONY: all deps build test demo example bench bench-import docs docs-test lint clean check-temp tsan reliability
 
 all: build
 
@@ -65,6 +65,14 @@ bench: deps
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
+
+## bench-import: the `import` workload of Docs/Import.md (100,000 JSON objects,
+## a nested to-one, half of the keys stored) against hand-written C upserts and
+## GRDB records; its own package, Benchmarks/Import, built like `make bench`.
+bench-import: deps
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks/Import && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) run -c release Import
 
 ## docs: the DocC archive of LiteRecord (with its macros) and LiteRecordTesting,
 ## .build/LiteRecord.doccarchive, through swift-docc-plugin; fails on any DocC
