@@ -26,15 +26,12 @@ extension RecordContext {
             while let (current, ids) = queue.popLast() {
                 for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
                     guard let destination = model.entity(named: relationship.destinationName) else { continue }
+                    // One statement for all the ids, whatever their number.
+                    let related = try relatedRowIDsByOwner(relationship, ids, current, connection)
                     if relationship.deleteRule == .deny {
-                        // One statement for all the ids, whatever their number.
-                        for (id, related) in try relatedRowIDsByOwner(relationship, ids, current, connection) {
-                            denied.append((relationship, id, related))
-                        }
-                        continue
-                    }
-                    for chunk in ids.chunks(of: Self.deleteBatchSize) {
-                        add(destination, try relatedRowIDs(relationship, chunk, current, connection))
+                        for (id, others) in related { denied.append((relationship, id, others)) }
+                    } else {
+                        add(destination, related.flatMap(\.1))
                     }
                 }
             }
@@ -90,24 +87,6 @@ extension RecordContext {
         return doomed[entity.name]?.count ?? 0
     }
 
-    /// Row ids related to `ids` of `entity` through `relationship`, read in the store.
-    private func relatedRowIDs(
-        _ relationship: ResolvedRelationship, _ ids: [Int64], _ entity: EntityDescription, _ connection: Connection
-    ) throws -> [Int64] {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let list = Self.placeholders(ids.count)
-        let sql: String
-        switch relationship.storage {
-        case .foreignKey(let column):
-            sql = "SELECT \(Connection.quote(column)) FROM \(entity.quotedTable) WHERE \(key) IN (\(list)) AND \(Connection.quote(column)) IS NOT NULL"
-        case .inverseForeignKey(let column):
-            sql = "SELECT \(key) FROM \(Connection.quote(relationship.destinationName)) WHERE \(Connection.quote(column)) IN (\(list))"
-        case .joinTable(let table):
-            sql = "SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
-        }
-        return try connection.rows(sql, ids.map { .integer($0) }).compactMap(\.first?.integerValue)
-    }
-
     /// The row ids related to each of `ids` through `relationship`, read in
     /// the store with one statement (the ids bound as one JSON array); owners
     /// with no related row are left out, the rest come in the order of `ids`.
@@ -126,7 +105,7 @@ extension RecordContext {
             sql = "SELECT \(Connection.quote(table.sourceColumn)), \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
         }
         var related: [Int64: [Int64]] = [:]
-        for row in try connection.rows(sql, [.text("[" + ids.map(String.init).joined(separator: ",") + "]")]) {
+        for row in try connection.rows(sql, [Self.jsonArray(ids)]) {
             guard row.count == 2, let owner = row[0].integerValue, let other = row[1].integerValue else { continue }
             related[owner, default: []].append(other)
         }

@@ -114,7 +114,8 @@ extension RecordContext {
         return query
     }
 
-    private static func jsonArray(_ ids: [Int64]) -> SQLValue {
+    /// Row ids as one JSON array, for `IN (SELECT value FROM json_each(?))`.
+    static func jsonArray(_ ids: [Int64]) -> SQLValue {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
     }
 }
