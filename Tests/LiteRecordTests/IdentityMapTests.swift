@@ -7,9 +7,10 @@ import Testing
     private func note(_ label: Int) -> HandWrittenNote { HandWrittenNote(text: "\(label)") }
 
     private func label(_ object: (any Entity)?) -> String? { (object as? HandWrittenNote)?.text }
+    private func label(_ object: AnyObject?) -> String? { (object as? HandWrittenNote)?.text }
 
     @Test func findsWhatWasInsertedAndNothingElse() {
-        let table = ObjectTable()
+        let table = ObjectTable(of: HandWrittenNote.self)
         for rowID in Int64(1)...100 { table.insert(note(Int(rowID)), rowID: rowID) }
         #expect(table.count == 100)
         for rowID in Int64(1)...100 { #expect(label(table[rowID]) == "\(rowID)") }
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func insertingAnExistingRowIDReplacesTheObject() {
-        let table = ObjectTable()
+        let table = ObjectTable(of: HandWrittenNote.self)
         table.insert(note(1), rowID: 7)
         table.insert(note(2), rowID: 7)
         #expect(table.count == 1)
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func extremeAndNegativeRowIDs() {
-        let table = ObjectTable()
+        let table = ObjectTable(of: HandWrittenNote.self)
         let rowIDs: [Int64] = [.min, .max, -1, 0, 1, 1 << 32, -(1 << 40)]
         for (index, rowID) in rowIDs.enumerated() { table.insert(note(index), rowID: rowID) }
         for (index, rowID) in rowIDs.enumerated() { #expect(label(table[rowID]) == "\(index)") }
@@ -42,7 +43,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 42] as [UInt64])
     func agreesWithADictionaryUnderRandomOperations(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let table = ObjectTable()
+        let table = ObjectTable(of: HandWrittenNote.self)
         var reference: [Int64: String] = [:]
         for step in 0..<20_000 {
             // Keys spread over a range a few times the table's size, some negative.
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func growsFromEmptyToManyAndShrinksBackToEmpty() {
-        let table = ObjectTable()
+        let table = ObjectTable(of: HandWrittenNote.self)
         let count = 50_000
         for rowID in 1...count { table.insert(note(rowID), rowID: Int64(rowID)) }
         #expect(table.count == count)
@@ -81,7 +82,7 @@ import Testing
     @Test func releasesItsObjects() {
         weak var held: HandWrittenNote?
         do {
-            let table = ObjectTable()
+            let table = ObjectTable(of: HandWrittenNote.self)
             let object = note(1)
             held = object
             table.insert(object, rowID: 1)
@@ -91,7 +92,7 @@ import Testing
         }
         #expect(held == nil)
         do {
-            let table = ObjectTable()
+            let table = ObjectTable(of: HandWrittenNote.self)
             let object = note(3)
             held = object
             table.insert(object, rowID: 3)

@@ -17,7 +17,7 @@ final class IdentityMap {
         if let existing = tables[id] {
             table = existing
         } else {
-            table = ObjectTable()
+            table = ObjectTable(of: type)
             tables[id] = table
         }
         recent = (id, table)
@@ -27,8 +27,8 @@ final class IdentityMap {
     /// The registered object of `type` with `rowID`.
     func object(_ type: any Entity.Type, rowID: Int64) -> (any Entity)? {
         let id = ObjectIdentifier(type)
-        if let recent, recent.type == id { return recent.table[rowID] }
-        return tables[id]?[rowID]
+        if let recent, recent.type == id { return recent.table.entity(rowID) }
+        return tables[id]?.entity(rowID)
     }
 
     /// Every registered object.
@@ -42,43 +42,59 @@ final class IdentityMap {
     }
 }
 
-/// Objects by row id: linear probing over a power-of-two table, at most 3/4
-/// full, with backward-shift deletion (no tombstones). Probing reads only the
-/// plain `occupied` and `keys` arrays, never an object reference, so a search
-/// does no reference counting.
+/// Objects by row id: linear probing over a power-of-two table, at most 4/5
+/// full, with backward-shift deletion (no tombstones).
+///
+/// A slot costs 16 bytes: its key, and the object as a plain reference (the
+/// table knows its entity, so it keeps no protocol witness per object). An
+/// empty slot holds the key `Int64.min`; the one object whose row id really is
+/// `Int64.min` lives beside the table. Probing reads only the keys, never an
+/// object reference, so a search does no reference counting.
 final class ObjectTable {
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var shift: UInt64
-    @exclusivity(unchecked) private var occupied: UnsafeMutablePointer<Bool>
     @exclusivity(unchecked) private var keys: UnsafeMutablePointer<Int64>
-    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<(any Entity)?>
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<AnyObject?>
+    /// The object registered under `Int64.min`, the key that marks empty slots.
+    @exclusivity(unchecked) private var minimumKeyObject: AnyObject?
+    /// Makes a stored reference the entity it is (the table's entity type).
+    private let entity: (AnyObject) -> any Entity
 
-    init(capacity minimum: Int = 16) {
+    private static let empty = Int64.min
+
+    /// The number of slots, for tests of the table's footprint.
+    var slotCount: Int { capacity }
+
+    convenience init(of type: any Entity.Type, capacity minimum: Int = 16) {
+        self.init(capacity: minimum, wrapping: Self.wrapper(for: type))
+    }
+
+    private init(capacity minimum: Int, wrapping entity: @escaping (AnyObject) -> any Entity) {
         var capacity = 16
         while capacity < minimum { capacity <<= 1 }
         self.capacity = capacity
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        (occupied, keys, slots) = Self.allocate(capacity)
+        self.entity = entity
+        (keys, slots) = Self.allocate(capacity)
+    }
+
+    private static func wrapper<T: Entity>(for type: T.Type) -> (AnyObject) -> any Entity {
+        { unsafeDowncast($0, to: T.self) }
     }
 
     deinit {
         slots.deinitialize(count: capacity)
         slots.deallocate()
         keys.deallocate()
-        occupied.deallocate()
     }
 
-    private static func allocate(
-        _ capacity: Int
-    ) -> (UnsafeMutablePointer<Bool>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<(any Entity)?>) {
-        let occupied = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
-        occupied.initialize(repeating: false, count: capacity)
+    private static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<AnyObject?>) {
         let keys = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
-        keys.initialize(repeating: 0, count: capacity)
-        let slots = UnsafeMutablePointer<(any Entity)?>.allocate(capacity: capacity)
+        keys.initialize(repeating: empty, count: capacity)
+        let slots = UnsafeMutablePointer<AnyObject?>.allocate(capacity: capacity)
         slots.initialize(repeating: nil, count: capacity)
-        return (occupied, keys, slots)
+        return (keys, slots)
     }
 
     /// Where the search for `rowID` starts: Fibonacci hashing spreads the
@@ -88,29 +104,44 @@ final class ObjectTable {
         Int(truncatingIfNeeded: (UInt64(bitPattern: rowID) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// The slot holding `rowID`, or the empty slot where it would go.
+    /// The slot holding `rowID` (not `Int64.min`), or the empty slot where it
+    /// would go.
     @inline(__always)
     private func slot(of rowID: Int64) -> (index: Int, found: Bool) {
         let mask = capacity - 1
         var index = home(rowID)
-        while occupied[index] {
-            if keys[index] == rowID { return (index, true) }
+        while true {
+            let key = keys[index]
+            if key == rowID { return (index, true) }
+            if key == Self.empty { return (index, false) }
             index = (index + 1) & mask
         }
-        return (index, false)
     }
 
-    subscript(rowID: Int64) -> (any Entity)? {
+    /// The object registered under `rowID`, as a plain reference: the caller
+    /// knows its entity.
+    @inline(__always)
+    subscript(rowID: Int64) -> AnyObject? {
+        if rowID == Self.empty { return minimumKeyObject }
         let (index, found) = slot(of: rowID)
         return found ? slots[index] : nil
     }
 
+    /// The object registered under `rowID`.
+    func entity(_ rowID: Int64) -> (any Entity)? {
+        self[rowID].map(entity)
+    }
+
     /// Registers `object` under `rowID`, replacing any object there.
     func insert(_ object: any Entity, rowID: Int64) {
-        if (count + 1) * 4 > capacity * 3 { grow() }
+        if rowID == Self.empty {
+            if minimumKeyObject == nil { count += 1 }
+            minimumKeyObject = object
+            return
+        }
+        if (count + 1) * 5 > capacity * 4 { grow() }
         let (index, found) = slot(of: rowID)
         if !found {
-            occupied[index] = true
             keys[index] = rowID
             count += 1
         }
@@ -120,15 +151,20 @@ final class ObjectTable {
     /// Removes and returns the object under `rowID`.
     @discardableResult
     func remove(_ rowID: Int64) -> (any Entity)? {
+        if rowID == Self.empty {
+            guard let removed = minimumKeyObject else { return nil }
+            minimumKeyObject = nil
+            count -= 1
+            return entity(removed)
+        }
         let (found, wasFound) = slot(of: rowID)
-        guard wasFound else { return nil }
-        let removed = slots[found]
+        guard wasFound, let removed = slots[found] else { return nil }
         // Shift later members of the probe run back into the hole, so that
         // every search still ends at the first empty slot.
         let mask = capacity - 1
         var hole = found
         var next = (hole + 1) & mask
-        while occupied[next] {
+        while keys[next] != Self.empty {
             let distanceFromHome = (next - home(keys[next])) & mask
             if distanceFromHome >= (next - hole) & mask {
                 keys[hole] = keys[next]
@@ -137,42 +173,41 @@ final class ObjectTable {
             }
             next = (next + 1) & mask
         }
-        occupied[hole] = false
+        keys[hole] = Self.empty
         slots[hole] = nil
         count -= 1
-        return removed
+        return entity(removed)
     }
 
     /// Makes room for at least `additional` more objects without growing.
     func reserve(_ additional: Int) {
-        while (count + additional) * 4 > capacity * 3 { grow() }
+        while (count + additional) * 5 > capacity * 4 { grow() }
     }
 
     var objects: [any Entity] {
         var result: [any Entity] = []
         result.reserveCapacity(count)
-        for index in 0..<capacity where occupied[index] {
-            if let object = slots[index] { result.append(object) }
+        for index in 0..<capacity where keys[index] != Self.empty {
+            if let object = slots[index] { result.append(entity(object)) }
         }
+        if let minimumKeyObject { result.append(entity(minimumKeyObject)) }
         return result
     }
 
     private func grow() {
-        let (oldCapacity, oldOccupied, oldKeys, oldSlots) = (capacity, occupied, keys, slots)
+        let (oldCapacity, oldKeys, oldSlots) = (capacity, keys, slots)
         capacity = oldCapacity * 2
         shift -= 1
-        (occupied, keys, slots) = Self.allocate(capacity)
+        (keys, slots) = Self.allocate(capacity)
         let mask = capacity - 1
-        for index in 0..<oldCapacity where oldOccupied[index] {
+        for index in 0..<oldCapacity where oldKeys[index] != Self.empty {
             var target = home(oldKeys[index])
-            while occupied[target] { target = (target + 1) & mask }
-            occupied[target] = true
+            while keys[target] != Self.empty { target = (target + 1) & mask }
             keys[target] = oldKeys[index]
             (slots + target).pointee = (oldSlots + index).move()
         }
         // Moved out above: what is left are nils, which own nothing.
         oldSlots.deallocate()
         oldKeys.deallocate()
-        oldOccupied.deallocate()
     }
 }

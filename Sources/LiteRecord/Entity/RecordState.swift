@@ -31,43 +31,83 @@ public final class RecordState {
     // Only the object's own context touches these, on the context's thread or
     // actor, and never while another access to the same field is in progress:
     // the runtime's exclusivity bookkeeping would cost more than the work.
+    //
+    // A context holds one of these per object, so the layout is kept small
+    // (84 bytes, a 96-byte allocation): what most objects never need lives in
+    // `extras`, made on first use, and the one-byte fields come last.
     @exclusivity(unchecked) private(set) weak var context: RecordContext?
     /// The identity of `context`, for comparing without loading the weak
     /// reference. A context detaches its objects when it goes away, so this
     /// never names a context that no longer exists.
     @exclusivity(unchecked) private(set) var owner: ObjectIdentifier?
-    @exclusivity(unchecked) var rowID: Int64?
-    @exclusivity(unchecked) var phase: Phase = .unmanaged
-    @exclusivity(unchecked) var changes = AttributeMask()
-    /// The stored values as last read or written, kept for entities that do not
-    /// track their own changes, so that a save can find what changed.
-    @exclusivity(unchecked) var snapshot: [SQLValue]?
     /// The row's version (``Model/versionColumn``) that the object's values
     /// and unsaved changes are based on: read with the row, one more after
     /// each save that updated it. A save's `UPDATE`/`DELETE` matches it.
     @exclusivity(unchecked) var version: Int64 = 0
+    @exclusivity(unchecked) var changes = AttributeMask()
+    /// The object's relationships, by relationship index; empty until the
+    /// first use, and always for entities without relationships.
+    @exclusivity(unchecked) var relations: [RelationValue] = []
+    /// What few objects need: see ``Extras``.
+    @usableFromInline @exclusivity(unchecked) var extras: Extras?
+    @exclusivity(unchecked) var rowID: Int64?
+    @exclusivity(unchecked) var phase: Phase = .unmanaged
+    /// The context's lists the object is on: changed objects (put there
+    /// once, on the first change since the last save) and deleted objects.
+    @exclusivity(unchecked) var listings: Listings = []
+    /// Whether reads of the object's properties register with Observation:
+    /// `true` for objects in no context and in an observable context
+    /// (``RecordContext/isObservable``), `false` in background contexts.
+    @usableFromInline @exclusivity(unchecked) var isObservable = true
+
+    /// The per-object state that most objects never need, kept out of line.
+    @usableFromInline
+    final class Extras {
+        /// See ``RecordState/observation``.
+        @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
+        @exclusivity(unchecked) var snapshot: [SQLValue]?
+        @exclusivity(unchecked) var storedValues: [SQLValue]?
+        init() {}
+    }
+
+    /// The extras, made now if the object had none.
+    private var madeExtras: Extras {
+        if let extras { return extras }
+        let made = Extras()
+        extras = made
+        return made
+    }
+
+    /// The stored values as last read or written, kept for entities that do not
+    /// track their own changes, so that a save can find what changed.
+    var snapshot: [SQLValue]? {
+        get { extras?.snapshot }
+        set {
+            if newValue == nil, extras?.snapshot == nil { return }
+            madeExtras.snapshot = newValue
+        }
+    }
+
     /// The row's stored values (attributes, then to-ones) at ``version``, kept
     /// only by a context whose merge policy is `.storeTrumps`: resolving a
     /// conflict property by property needs to know which ones the store
     /// changed since.
-    @exclusivity(unchecked) var storedValues: [SQLValue]?
-    /// The context's lists the object is on: changed objects (put there
-    /// once, on the first change since the last save) and deleted objects.
-    @exclusivity(unchecked) var listings: Listings = []
-    /// The object's relationships, by relationship index; empty until the
-    /// first use, and always for entities without relationships.
-    @exclusivity(unchecked) var relations: [RelationValue] = []
+    var storedValues: [SQLValue]? {
+        get { extras?.storedValues }
+        set {
+            if newValue == nil, extras?.storedValues == nil { return }
+            madeExtras.storedValues = newValue
+        }
+    }
+
     /// The object's Observation registrar, made on the first read that may be
     /// tracked (see ``isObservable``). While it is `nil` nothing can observe
     /// the object, so setters and merges skip the registrar entirely: objects
     /// that are never observed pay one load and one branch per access.
     /// (A class reference: testing it for `nil` is a pointer comparison,
     /// where an optional `ObservationRegistrar`, a resilient type, costs calls.)
-    @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
-    /// Whether reads of the object's properties register with Observation:
-    /// `true` for objects in no context and in an observable context
-    /// (``RecordContext/isObservable``), `false` in background contexts.
-    @usableFromInline @exclusivity(unchecked) var isObservable = true
+    @inlinable
+    var observation: ObservationBox? { extras?.observation }
 
     struct Listings: OptionSet {
         let rawValue: UInt8
@@ -111,7 +151,7 @@ public final class RecordState {
     var registrar: ObservationRegistrar {
         if let observation { return observation.registrar }
         let box = ObservationBox()
-        observation = box
+        madeExtras.observation = box
         return box.registrar
     }
 
