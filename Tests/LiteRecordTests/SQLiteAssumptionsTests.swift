@@ -157,4 +157,52 @@ let sqliteConstraintUnique: Int32 = 2067
             #expect(Array(text.utf8).withUnsafeBufferPointer(UUIDText.parse) == nil, "\(text)")
         }
     }
+
+    /// Every byte value at every position of a valid text, against a parser
+    /// that reads one character at a time: the word-at-a-time one must accept
+    /// exactly the same texts and read them as the same UUID.
+    @Test func agreesWithACharacterByCharacterParserOnEverySubstitution() {
+        let samples = ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00000000-0000-0000-0000-000000000000",
+                       "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123abcd-89AB-cdEF-4567-fedcba987654"]
+        for sample in samples {
+            for position in 0..<36 {
+                for byte in UInt8.min...UInt8.max {
+                    var text = Array(sample.utf8)
+                    text[position] = byte
+                    let fast = text.withUnsafeBufferPointer(UUIDText.parse)
+                    let reference = Self.referenceParse(text)
+                    if fast != reference {
+                        Issue.record("\(sample) with byte \(byte) at \(position): \(String(describing: fast)) vs \(String(describing: reference))")
+                    }
+                }
+            }
+        }
+    }
+
+    private static func referenceParse(_ text: [UInt8]) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes: [UInt8] = []
+        var pending: UInt8?
+        for (position, character) in text.enumerated() {
+            if [8, 13, 18, 23].contains(position) {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let digit: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = character - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = character - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if let high = pending {
+                bytes.append(high << 4 | digit)
+                pending = nil
+            } else {
+                pending = digit
+            }
+        }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
 }

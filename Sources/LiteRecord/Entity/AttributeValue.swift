@@ -88,12 +88,12 @@ extension AttributeValue where Self: FixedWidthInteger {
     @inline(__always)
     static func readInteger(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        guard statement.storageClass(at: column) == SQLITE_INTEGER else {
+        let cell = statement.cell(at: row.column(index))
+        guard cell.type == SQLITE_INTEGER else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "\(Self.self)") }
             return try Self(sqlValue: row.value(at: index))
         }
-        let value = statement.int64(at: column)
+        let value = cell.int64
         guard let exact = Self(exactly: value) else {
             throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(value), which does not fit in \(Self.self)")
         }
@@ -189,12 +189,12 @@ extension Bool: AttributeValue {
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Bool {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        guard statement.storageClass(at: column) == SQLITE_INTEGER else {
+        let cell = statement.cell(at: row.column(index))
+        guard cell.type == SQLITE_INTEGER else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "Bool") }
             return try Bool(sqlValue: row.value(at: index))
         }
-        return statement.int64(at: column) != 0
+        return cell.int64 != 0
     }
 }
 
@@ -239,9 +239,9 @@ extension AttributeValue where Self: BinaryFloatingPoint {
     @inline(__always)
     static func readFloatingPoint(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        switch statement.storageClass(at: column) {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(statement.double(at: column))
+        let cell = statement.cell(at: row.column(index))
+        switch cell.type {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(cell.double)
         case SQLITE_NULL: throw row.nullError(at: index, expected: "\(Self.self)")
         default: throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(row.value(at: index)), not a number")
         }
@@ -281,11 +281,11 @@ extension String: AttributeValue {
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> String {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        if statement.storageClass(at: column) == SQLITE_NULL {
+        let cell = statement.cell(at: row.column(index))
+        if cell.type == SQLITE_NULL {
             throw row.nullError(at: index, expected: "String")
         }
-        return statement.string(at: column)
+        return cell.string
     }
 }
 
@@ -305,11 +305,11 @@ extension Data: AttributeValue {
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> Data {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        if statement.storageClass(at: column) == SQLITE_NULL {
+        let cell = statement.cell(at: row.column(index))
+        if cell.type == SQLITE_NULL {
             throw row.nullError(at: index, expected: "Data")
         }
-        return statement.data(at: column)
+        return cell.data
     }
 }
 
@@ -370,9 +370,8 @@ extension UUID: AttributeValue {
     @inline(__always)
     public static func read(from row: Row, at index: Int) throws -> UUID {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
-        let column = row.column(index)
-        if statement.storageClass(at: column) == SQLITE_TEXT,
-            let uuid = statement.withText(at: column, UUIDText.parse)
+        let cell = statement.cell(at: row.column(index))
+        if cell.type == SQLITE_TEXT, let uuid = cell.withText(UUIDText.parse)
         {
             return uuid
         }
@@ -414,43 +413,58 @@ enum UUIDText {
 
     /// The UUID spelled by 36 bytes of hex digits and dashes (either case), or
     /// `nil` for anything else.
+    ///
+    /// Eight characters at a time in a 64-bit word (four in a 32-bit one):
+    /// every fetched `UUID` goes through here, and a table lookup per digit
+    /// cost as much as reading the rest of the row.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard text.count == 36, let base = text.baseAddress else { return nil }
         let dash = UInt8(ascii: "-")
         guard base[8] == dash, base[13] == dash, base[18] == dash, base[23] == dash else { return nil }
-        return nibbles.withUnsafeBufferPointer { nibble -> UUID? in
-            // Invalid characters map to 0xFF: one test of the high bits at the end.
-            var seen: UInt8 = 0
-            @inline(__always)
-            func digits(_ range: Range<Int>, into value: inout UInt64) {
-                for position in range {
-                    let digit = nibble[Int(base[position])]
-                    seen |= digit
-                    value = value &<< 4 | UInt64(digit)
-                }
-            }
-            var high: UInt64 = 0
-            var low: UInt64 = 0
-            digits(0..<8, into: &high)
-            digits(9..<13, into: &high)
-            digits(14..<18, into: &high)
-            digits(19..<23, into: &low)
-            digits(24..<36, into: &low)
-            guard seen & 0xF0 == 0 else { return nil }
-            // The 16 bytes in text order: each half big-endian.
-            return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
+        let raw = UnsafeRawPointer(base)
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func half(_ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
+        // The four-character groups go two to a word.
+        var valid = true
+        let first = hexDigits(word(0), &valid)
+        let secondAndThird = hexDigits(half(9) | half(14) << 32, &valid)
+        let fourthAndSixth = hexDigits(half(19) | half(32) << 32, &valid)
+        let fifth = hexDigits(word(24), &valid)
+        guard valid else { return nil }
+        // Each group's first character is its most significant digit.
+        let high = first << 32 | secondAndThird
+        let low = (fourthAndSixth >> 16) << 48 | fifth << 16 | fourthAndSixth & 0xFFFF
+        // The 16 bytes in text order: each half big-endian.
+        return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
     }
 
-    /// The value of each byte as a hex digit, 0xFF for other bytes.
-    private static let nibbles: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, character) in "0123456789ABCDEF".utf8.enumerated() {
-            table[Int(character)] = UInt8(value)
-            if value >= 10 { table[Int(character | 0x20)] = UInt8(value) }  // a…f
+    /// The value of eight hex digits (either case) held in `word`, the first
+    /// character in the lowest byte; clears `valid` when any byte is not one.
+    @inline(__always)
+    private static func hexDigits(_ word: UInt64, _ valid: inout Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &* 0x80
+        /// The high bit of each byte of `bytes` that lies in `lower...upper`
+        /// (for bytes below 0x80).
+        func within(_ bytes: UInt64, _ lower: UInt8, _ upper: UInt8) -> UInt64 {
+            let atLeastLower = bytes &+ ones &* UInt64(0x80 - lower)
+            let aboveUpper = bytes &+ ones &* UInt64(0x7F - upper)
+            return atLeastLower & ~aboveUpper & highBits
         }
-        return table
-    }()
+        // Setting bit 5 folds 'A'…'F' onto 'a'…'f' and nothing else onto them.
+        let digits = within(word, 0x30, 0x39) | within(word | ones &* 0x20, 0x61, 0x66)
+        if word & highBits != 0 || digits != highBits { valid = false }
+        // '0'…'9' keep their low nibble; letters (bit 6 set) add 9 to theirs.
+        let nibbles = (word & (ones &* 0x0F)) &+ ((word >> 6) & ones) &* 9
+        // The first character's nibble becomes the most significant.
+        var value = nibbles.byteSwapped
+        value = (value | value >> 4) & 0x00FF_00FF_00FF_00FF
+        value = (value | value >> 8) & 0x0000_FFFF_0000_FFFF
+        value = (value | value >> 16) & 0x0000_0000_FFFF_FFFF
+        return value
+    }
 }
 
 extension URL: AttributeValue {

@@ -7,11 +7,11 @@ import Foundation
 /// A `Row` is only valid during the call it is passed to (``Entity/init(row:)``
 /// or ``Entity/decodeAttribute(at:from:)``); it must not be stored.
 public struct Row {
-    /// The statement positioned on the row, when the row comes from a fetch.
-    /// Not retained: a row lives only during the call it is passed to, while
-    /// its statement is held by the code that stepped it (and column reads do
-    /// no reference counting).
-    unowned(unsafe) let statement: Statement?
+    /// The columns of the statement positioned on the row, when the row comes
+    /// from a fetch. Only the statement's handle: a row lives only during the
+    /// call it is passed to, while its statement is held by the code that
+    /// stepped it, and column reads do no reference counting.
+    let statement: ColumnReader?
     /// The values, when the row was built in memory (copying between contexts).
     let values: [SQLValue]
     /// The statement column of attribute 0.
@@ -22,7 +22,7 @@ public struct Row {
     let attributeNames: [String]
 
     init(statement: Statement, offset: Int32, entityName: String) {
-        self.statement = statement
+        self.statement = statement.columns
         self.values = []
         self.offset = offset
         self.entityName = entityName

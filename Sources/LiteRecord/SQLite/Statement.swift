@@ -111,60 +111,136 @@ final class Statement {
 
     // MARK: Columns (0-based)
 
+    /// The column reader of the current row.
     @inline(__always)
-    func isNull(at column: Int32) -> Bool {
-        sqlite3_column_type(handle, column) == SQLITE_NULL
-    }
+    var columns: ColumnReader { ColumnReader(handle: handle) }
 
     @inline(__always)
-    func int64(at column: Int32) -> Int64 {
-        sqlite3_column_int64(handle, column)
-    }
+    func isNull(at column: Int32) -> Bool { columns.isNull(at: column) }
 
     @inline(__always)
-    func double(at column: Int32) -> Double {
-        sqlite3_column_double(handle, column)
-    }
+    func int64(at column: Int32) -> Int64 { columns.int64(at: column) }
 
     @inline(__always)
-    func string(at column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
+    func double(at column: Int32) -> Double { columns.double(at: column) }
+
+    @inline(__always)
+    func string(at column: Int32) -> String { columns.string(at: column) }
 
     /// Calls `body` with the column's UTF-8 bytes, without making a String.
     @inline(__always)
     func withText<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard let bytes = sqlite3_column_text(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return body(UnsafeBufferPointer(start: bytes, count: count))
+        columns.withText(at: column, body)
     }
 
     @inline(__always)
-    func data(at column: Int32) -> Data {
-        // The pointer must be read before the byte count (SQLite's documented order).
-        guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return Data(bytes: bytes, count: count)
-    }
+    func data(at column: Int32) -> Data { columns.data(at: column) }
 
     /// The SQLite storage class of the column in the current row.
-    func storageClass(at column: Int32) -> Int32 {
-        sqlite3_column_type(handle, column)
+    func storageClass(at column: Int32) -> Int32 { columns.storageClass(at: column) }
+
+    func value(at column: Int32) -> SQLValue { columns.value(at: column) }
+
+    func columnName(at column: Int32) -> String { columns.columnName(at: column) }
+}
+
+/// Reads the columns of a statement's current row: the statement's handle
+/// alone, so that a ``Row`` holding one reads columns with plain C calls and
+/// no reference counting (a class reference, even `unowned(unsafe)`, is
+/// retained around each use). Valid while the statement stays on the row.
+struct ColumnReader {
+    let handle: OpaquePointer
+
+    /// The column as one value: a single call into SQLite, after which its
+    /// type and contents cost none (see ``Cell``).
+    @inline(__always)
+    func cell(at column: Int32) -> Cell {
+        Cell(value: sqlite3_column_value(handle, column))
     }
 
-    func value(at column: Int32) -> SQLValue {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_NULL: .null
-        case SQLITE_INTEGER: .integer(int64(at: column))
-        case SQLITE_FLOAT: .real(double(at: column))
-        case SQLITE_BLOB: .blob(data(at: column))
-        default: .text(string(at: column))
-        }
+    @inline(__always)
+    func isNull(at column: Int32) -> Bool { cell(at: column).type == SQLITE_NULL }
+
+    @inline(__always)
+    func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    @inline(__always)
+    func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    @inline(__always)
+    func string(at column: Int32) -> String { cell(at: column).string }
+
+    /// Calls `body` with the column's UTF-8 bytes, without making a String.
+    @inline(__always)
+    func withText<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        cell(at: column).withText(body)
     }
+
+    @inline(__always)
+    func data(at column: Int32) -> Data { cell(at: column).data }
+
+    /// The SQLite storage class of the column in the current row.
+    @inline(__always)
+    func storageClass(at column: Int32) -> Int32 { cell(at: column).type }
+
+    func value(at column: Int32) -> SQLValue { cell(at: column).sqlValue }
 
     func columnName(at column: Int32) -> String {
         sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
+}
+
+/// One column of the current row as SQLite's `sqlite3_value`.
+///
+/// Each `sqlite3_column_*` call enters and leaves the connection (its mutex
+/// and error bookkeeping); reading a column's type and then its contents that
+/// way pays twice, three times for text (type, bytes, length). A cell pays
+/// once, in `sqlite3_column_value`; the `sqlite3_value_*` reads after it are
+/// plain accessors. SQLite documents the value as "unprotected", which makes
+/// no difference for a connection opened without mutexes, as every
+/// ``Connection`` is (`SQLITE_OPEN_NOMUTEX`). Valid until the statement
+/// steps, resets or reads the column another way.
+struct Cell {
+    let value: OpaquePointer?
+
+    @inline(__always)
+    var type: Int32 {
+        guard let value else { return SQLITE_NULL }
+        return sqlite3_value_type(value)
+    }
+
+    @inline(__always)
+    var int64: Int64 { value.map { sqlite3_value_int64($0) } ?? 0 }
+
+    @inline(__always)
+    var double: Double { value.map { sqlite3_value_double($0) } ?? 0 }
+
+    /// Calls `body` with the UTF-8 bytes of the value as text.
+    @inline(__always)
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // The pointer must be read before the byte count (SQLite's documented order).
+        guard let value, let bytes = sqlite3_value_text(value) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
+    }
+
+    @inline(__always)
+    var string: String {
+        withText { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @inline(__always)
+    var data: Data {
+        guard let value, let bytes = sqlite3_value_blob(value) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    var sqlValue: SQLValue {
+        switch type {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int64)
+        case SQLITE_FLOAT: .real(double)
+        case SQLITE_BLOB: .blob(data)
+        default: .text(string)
+        }
     }
 }
