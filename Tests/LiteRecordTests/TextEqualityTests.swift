@@ -97,6 +97,23 @@ import Testing
         #expect(shelf.code == Self.nfd, "Swift's == holds after the round trip")
     }
 
+    /// A fetch skips re-reading an object whose row is still at the version
+    /// it has; a save that stored the other form of its text marks it, so the
+    /// saving context's next fetch still reads back the stored bytes.
+    @Test func refetchInTheSavingContextReadsBackTheStoredForm() throws {
+        try store(Self.kelvin, code: Self.kelvin, author: "plain")
+        let shelf = try #require(try Shelf.findAll(in: context).first)
+        #expect(Array(shelf.code.utf8) == Array("Kelvin".utf8), "the unique code reads back as stored, in NFC")
+        #expect(Array(shelf.title.utf8) == Array(Self.kelvin.utf8), "plain text is stored as given")
+        #expect(!shelf.recordState.isStale)
+        shelf.author = Self.nfd
+        try context.save()
+        #expect(shelf.recordState.isStale)
+        _ = try Shelf.findAll(in: context)
+        #expect(Array(shelf.author.utf8) == Array(Self.nfc.utf8))
+        #expect(!shelf.recordState.isStale)
+    }
+
     @Test func changingAUniqueValueToTheOtherFormIsStoredInNFC() throws {
         try store("t", code: "plain", author: "a")
         let shelf = try #require(try Shelf.findFirst(byAttribute: "code", withValue: "plain", in: context))

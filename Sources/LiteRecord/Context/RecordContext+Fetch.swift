@@ -153,9 +153,15 @@ extension RecordContext {
         let row = Row(statement: statement, offset: 1, entityName: T.entityName)
         if lookUp, let existing = table[rowID] {
             // The identity map is keyed by entity type, so the object is a T.
-            let object = unsafeDowncast(existing as AnyObject, to: T.self)
-            guard object.recordState.phase != .deleted else { return nil }
-            try refresh(object, from: row, attributeCount: attributeCount, version: version, keeping: columns.kept)
+            let object = unsafeDowncast(existing, to: T.self)
+            let state = object.recordState
+            guard state.phase != .deleted else { return nil }
+            // Every write of LiteRecord's moves a row to a new version, so a row
+            // still at the version the object was read or saved at holds the
+            // values the object started from: nothing to refresh.
+            if version != state.version || state.isStale || (columns.kept > 0 && state.storedValues == nil) {
+                try refresh(object, from: row, attributeCount: attributeCount, version: version, keeping: columns.kept)
+            }
             return object
         }
         let object = try T(row: row)
@@ -179,6 +185,7 @@ extension RecordContext {
     /// number of stored values to keep (``RecordState/storedValues``).
     func refresh<T: Entity>(_ object: T, from row: Row, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
         let state = object.recordState
+        state.isStale = false
         var edited = !state.changes.isEmpty || state.phase == .deleted
         if T.tracksChanges {
             let changes = state.changes
@@ -214,6 +221,7 @@ extension RecordContext {
         try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
             object.recordState.changes.removeAll()
+            object.recordState.isStale = false
             object.recordState.version = storedVersion(row, entity)
             if mergePolicy == .storeTrumps {
                 object.recordState.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }

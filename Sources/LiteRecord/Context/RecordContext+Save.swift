@@ -170,6 +170,20 @@ extension RecordContext {
         }
     }
 
+    /// The stored form of an attribute kept as canonical (NFC) text. When that
+    /// form differs from the object's value byte for byte (though not for
+    /// Swift's `==`), the object is marked stale, so that the next fetch
+    /// reads back what the store holds even though the row's version is the
+    /// object's own.
+    func canonicalValue(_ object: any Entity, _ index: Int) throws -> SQLValue {
+        let value = try encode(object, index)
+        let canonical = value.canonicalText
+        if case .text(let stored) = canonical, case .text(let original) = value, !stored.utf8.elementsEqual(original.utf8) {
+            object.recordState.isStale = true
+        }
+        return canonical
+    }
+
     private func encodingError(_ error: LiteRecordError, _ object: any Entity, _ index: Int) -> LiteRecordError {
         let entity = type(of: object)
         return LiteRecordError(error.kind, "\(entity.entityName).\(entity.attributes[index].name): \(error.message)")
@@ -216,7 +230,7 @@ extension RecordContext {
             }
             if let canonical = insert.canonicalText {
                 for index in canonical {
-                    try insert.statement.bind(try encode(object, index).canonicalText, at: Int32(index + 1))
+                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1))
                 }
             }
             if insert.toOnes > 0 {
@@ -294,7 +308,7 @@ extension RecordContext {
             }
             if let canonicalText {
                 for offset in canonicalText {
-                    try statement.bind(try encode(update.object, indexes[offset]).canonicalText, at: Int32(offset + 1))
+                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1))
                 }
             }
             try statement.bind(.integer(update.rowID), at: parameter)

@@ -59,6 +59,12 @@ public final class RecordState {
     /// `true` for objects in no context and in an observable context
     /// (``RecordContext/isObservable``), `false` in background contexts.
     @usableFromInline @exclusivity(unchecked) var isObservable = true
+    /// Whether the stored row differs in form from the object's values at
+    /// the same ``version``: a save stored a text attribute in NFC, which
+    /// Swift's `==` cannot tell from the object's value. A fetch normally
+    /// skips re-reading an object whose row is still at its version; a stale
+    /// one is re-read.
+    @exclusivity(unchecked) var isStale = false
 
     /// The per-object state that most objects never need, kept out of line.
     @usableFromInline
@@ -175,6 +181,7 @@ public final class RecordState {
         storedValues = nil
         listings = []
         isObservable = true
+        isStale = false
         // Related objects hold each other strongly; forgetting them here breaks
         // those cycles once the context is gone.
         relations = []

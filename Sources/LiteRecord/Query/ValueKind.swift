@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// What a Swift value in a predicate is, as far as SQL is concerned: it decides
 /// which operators have an exact SQL counterpart and how a captured value is
 /// bound.
-indirect enum ValueKind: Equatable, CustomStringConvertible {
+indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     case bool
     /// A fixed-width integer; the bounds are the Swift type's, so that checked
     /// arithmetic fails where Swift would trap.
@@ -38,7 +39,7 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
     /// A type with no exact SQL meaning (JSON-encoded values, `Decimal`, `URL`…).
     case unsupported(typeName: String)
 
-    struct IntegerBounds: Equatable {
+    struct IntegerBounds: Equatable, Sendable {
         let min: Int64
         let max: Int64
         let typeName: String
@@ -89,7 +90,7 @@ indirect enum ValueKind: Equatable, CustomStringConvertible {
 
 /// A Swift type seen through ``ValueKind``: its kind, and whether it is an
 /// `Optional` (whose `nil` is SQL `NULL`).
-struct ValueType {
+struct ValueType: Sendable {
     let kind: ValueKind
     let isOptional: Bool
 
@@ -99,6 +100,24 @@ struct ValueType {
     }
 
     init(_ type: Any.Type) {
+        // Telling a type's kind takes dynamic casts that fail (each a walk of
+        // the conformance tables) and spells type names; a query translates
+        // the same few types every time.
+        let key = ObjectIdentifier(type)
+        if let known = Self.known.withLock({ $0[key] }) {
+            self = known
+            return
+        }
+        self.init(uncached: type)
+        let made = self
+        Self.known.withLock { $0[key] = made }
+    }
+
+    /// The kinds of the types seen so far. Types are few (those of a model's
+    /// attributes and of captured values), so the table stays small.
+    private static let known = Mutex<[ObjectIdentifier: ValueType]>([:])
+
+    private init(uncached type: Any.Type) {
         if let optional = type as? any OptionalValue.Type {
             let wrapped = ValueType(optional.wrappedType)
             // SQL has one NULL: `.some(nil)` and `nil` cannot be told apart.

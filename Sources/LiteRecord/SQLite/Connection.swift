@@ -248,7 +248,11 @@ extension Connection {
 
     /// Quotes an identifier (table, column, index name) for SQL.
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Names without a quote (all that the macro generates) skip the
+        // Foundation replacement, which costs more than building the rest of
+        // a query's SQL.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The SQLite library version linked at run time.
