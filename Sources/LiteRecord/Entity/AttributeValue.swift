@@ -383,10 +383,13 @@ extension UUID: AttributeValue {
 /// (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
 enum UUIDText {
     static func format(_ uuid: UUID) -> String {
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            hexPairs.withUnsafeBufferPointer { pairs in
-                String(unsafeUninitializedCapacity: 36) { buffer in
-                    guard let out = UnsafeMutableRawPointer(buffer.baseAddress) else { return 0 }
+        // Spelled into a buffer on the stack, then made a String in one go:
+        // String(unsafeUninitializedCapacity:) validates what its closure wrote
+        // on a path that cost more than the spelling.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { out in
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                hexPairs.withUnsafeBufferPointer { pairs in
                     var position = 0
                     for index in 0..<16 {
                         if index == 4 || index == 6 || index == 8 || index == 10 {
@@ -396,9 +399,9 @@ enum UUIDText {
                         out.storeBytes(of: pairs[Int(bytes[index])], toByteOffset: position, as: UInt16.self)
                         position += 2
                     }
-                    return 36
                 }
             }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: out[0..<36]), as: UTF8.self)
         }
     }
 

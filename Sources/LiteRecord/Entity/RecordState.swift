@@ -163,7 +163,10 @@ public final class RecordState {
 
     /// Makes the object saved and registered in `context`.
     func manage(in context: RecordContext, rowID: Int64, version: Int64) {
-        attach(to: context)
+        // An object inserted into the context is attached already; assigning
+        // the weak reference again costs an atomic update of the context's
+        // side table per saved object.
+        if owner != ObjectIdentifier(context) { attach(to: context) }
         self.rowID = rowID
         self.version = version
         phase = .managed
