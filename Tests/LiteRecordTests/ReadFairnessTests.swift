@@ -14,13 +14,13 @@ import Testing
         let readers = ProcessInfo.processInfo.activeProcessorCount + 2
         let writes = 20
         let limit = Duration.seconds(30)
-        let writerDone = Atomic<Bool>(false)
+        let writerDone = Flag()
         let started = ContinuousClock.now
         let writerFinishedAfter = try await withThrowingTaskGroup(of: Duration?.self) { group in
             for _ in 0..<readers {
                 group.addTask {
                     var last = 0
-                    while !writerDone.load(ordering: .acquiring), ContinuousClock.now - started < limit {
+                    while !writerDone.isSet, ContinuousClock.now - started < limit {
                         let count = try await stack.read { context in try HandWrittenPerson.count(in: context) }
                         #expect(count >= last)
                         last = count
@@ -34,7 +34,7 @@ import Testing
                         context.insert(HandWrittenPerson(name: "w\(index)", age: index))
                     }
                 }
-                writerDone.store(true, ordering: .releasing)
+                writerDone.set()
                 return ContinuousClock.now - started
             }
             var finished: Duration?
@@ -47,4 +47,11 @@ import Testing
         #expect(count == writes)
         try stack.close()
     }
+}
+
+/// A flag shared by tasks.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
