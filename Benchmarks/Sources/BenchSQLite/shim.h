@@ -18,4 +18,18 @@ static inline void bench_profile_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }
 static inline void bench_profile_toggle(void) {}
 #endif
 
+// Heap bytes in use (glibc's mallinfo2: small blocks plus mmapped ones) and
+// the usable size of one block, for the bytes-per-object breakdown.
+#if defined(__linux__)
+#include <malloc.h>
+static inline size_t bench_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+static inline size_t bench_block_size(const void *pointer) { return malloc_usable_size((void *)pointer); }
+#else
+static inline size_t bench_heap_in_use(void) { return 0; }
+static inline size_t bench_block_size(const void *pointer) { (void)pointer; return 0; }
+#endif
+
 #endif

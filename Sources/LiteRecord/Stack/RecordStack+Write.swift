@@ -56,7 +56,13 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when reading fails.
     public func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        try store.withReaderPassingErrors("a read") { connection in
+        // The read runs synchronously on the calling task's thread, one of the
+        // few of the cooperative pool (one per core). Yielding first lets the
+        // tasks waiting for such a thread — a `write` coming back from the main
+        // actor, other readers — run between reads: without it, readers
+        // looping over `read` kept every thread and a writer never ran again.
+        await Task.yield()
+        return try store.withReaderPassingErrors("a read") { connection in
             // One read transaction: the closure sees one consistent snapshot,
             // whatever commits meanwhile (https://sqlite.org/isolation.html).
             if connection.isInTransaction {

@@ -350,3 +350,56 @@ extension GRDBRecordsEngine: RelationshipEngine {
         context.stopwatch.stop()
     }
 }
+
+// MARK: Records built in the timed part, concurrency
+
+extension GRDBRecordsEngine: BuildingInsertEngine {
+    /// The `Codable` records made from the data set inside the clock
+    /// (`UUID(uuidString:)`, `Date`), then inserted one by one in one write.
+    func insertBuilt(_ rows: [ItemValues], _ context: RunContext) throws {
+        let queue = try GRDBSupport.openWarm(context.store)
+        context.stopwatch.start()
+        try queue.write { db in
+            for row in rows { try ItemRecord(row).insert(db) }
+        }
+        context.stopwatch.stop()
+    }
+}
+
+extension GRDBRecordsEngine: ConcurrentEngine {
+    /// A `DatabasePool` (WAL, up to 4 readers): readers `try await pool.read`,
+    /// the writer `try await pool.write` inserting one batch of records per call.
+    func concurrent(_ run: ConcurrentRun, _ context: RunContext) throws -> ConcurrentOutcome {
+        var configuration = Configuration()
+        configuration.maximumReaderCount = ConcurrentRun.readers
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: context.store, configuration: configuration)
+        _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+        context.stopwatch.start()
+        let outcome = try TaskRace.run(
+            readers: ConcurrentRun.readers,
+            read: { reader, index in
+                let lower = run.lowerBound(reader: reader, index: index)
+                return try await pool.read { db in
+                    let records = try ItemRecord
+                        .filter((lower...(lower + 2)).contains(Column("age")))
+                        .order(Column("name"))
+                        .limit(100)
+                        .fetchAll(db)
+                    return ConcurrentRun.isValid(records.map { ($0.age, $0.name) }, lower: lower)
+                }
+            },
+            write: { batch in
+                let rows = run.batches[batch]
+                try await pool.write { db in
+                    for row in rows { try ItemRecord(row).insert(db) }
+                }
+                return rows.count
+            })
+        context.stopwatch.stop()
+        try pool.close()
+        return outcome
+    }
+}

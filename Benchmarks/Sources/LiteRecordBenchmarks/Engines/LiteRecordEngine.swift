@@ -1,3 +1,4 @@
+import BenchSQLite
 import Foundation
 import LiteRecord
 
@@ -216,7 +217,7 @@ struct LiteRecordEngine: SynchronousEngine {
     }
 
     /// `age BETWEEN lower AND upper ORDER BY name LIMIT limit`.
-    private static func itemsAged(
+    static func itemsAged(
         _ ages: ClosedRange<Int>, sortedByNameFirst limit: Int, in context: RecordContext
     ) throws -> [Item] {
         let lower = ages.lowerBound
@@ -371,5 +372,112 @@ extension LiteRecordEngine: RelationshipEngine {
             context.stopwatch.stop()
         }
         try stack.close()
+    }
+}
+
+// MARK: Objects built in the timed part, concurrency, memory
+
+extension LiteRecordEngine: BuildingInsertEngine {
+    /// New `@Entity` objects made from the data set inside the clock — the
+    /// `UUID(uuidString:)` and `Date` conversions included, as a user's import
+    /// code would — then `insert` and one `save()`.
+    func insertBuilt(_ rows: [ItemValues], _ context: RunContext) throws {
+        let stack = try openStack(context.store)
+        let records = stack.newContext()
+        context.stopwatch.start()
+        for row in rows { records.insert(Item(row)) }
+        try records.save()
+        context.stopwatch.stop()
+        try stack.close()
+    }
+}
+
+extension LiteRecordEngine: ConcurrentEngine {
+    /// Readers: `stack.read { context in … }` (the stack's pool of reader
+    /// connections); the writer: `stack.write { context in … }` inserting one
+    /// batch of new objects per call.
+    func concurrent(_ run: ConcurrentRun, _ context: RunContext) throws -> ConcurrentOutcome {
+        let stack = try openStack(context.store)
+        _ = try Item.count(in: stack.newContext())
+        context.stopwatch.start()
+        let outcome = try TaskRace.run(
+            readers: ConcurrentRun.readers,
+            read: { reader, index in
+                let lower = run.lowerBound(reader: reader, index: index)
+                return try await stack.read { records in
+                    let items = try Self.itemsAged(lower...(lower + 2), sortedByNameFirst: 100, in: records)
+                    return ConcurrentRun.isValid(items.map { ($0.age, $0.name) }, lower: lower)
+                }
+            },
+            write: { batch in
+                let rows = run.batches[batch]
+                try await stack.write { records in
+                    for row in rows { records.insert(Item(row)) }
+                }
+                return rows.count
+            })
+        context.stopwatch.stop()
+        try stack.close()
+        return outcome
+    }
+}
+
+extension LiteRecordEngine: MemoryEngine {
+    /// Heap bytes per object of `fetch` (`Item.findAll`), measured with
+    /// glibc's `mallinfo2` before and after, then split: the object's and its
+    /// `RecordState`'s blocks (`malloc_usable_size`), its text values (name,
+    /// email: copies made and measured the same way), what the context holds
+    /// per object (freed when the context goes: identity map, snapshots), the
+    /// result array's slot, and the rest.
+    func memory(_ context: RunContext) throws -> (Checksum, [String: Double]) {
+        let stack = try openStack(context.store)
+        var records: RecordContext? = stack.newContext()
+        _ = try Item.count(in: records!)
+        let before = bench_heap_in_use()
+        var items: [Item] = try Item.findAll(in: records!)
+        let fetched = bench_heap_in_use()
+        records = nil
+        let contextGone = bench_heap_in_use()
+        let count = Double(max(items.count, 1))
+
+        var checksum = Checksum()
+        for item in items { item.add(to: &checksum) }
+        let objectBlock = items.first.map { bench_block_size(Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+        let stateBlock = items.first.map { bench_block_size(Unmanaged.passUnretained($0.recordState).toOpaque()) } ?? 0
+
+        // The text values (name, email) are measured last, once the objects
+        // and the stack are gone: a fresh copy of each, made the way a fetched
+        // string is (one native buffer of its UTF-8 bytes).
+        var texts: [String] = []
+        texts.reserveCapacity(items.count * 2)
+        for item in items {
+            texts.append(item.name)
+            if let email = item.email { texts.append(email) }
+        }
+        let resultArray = Double(MemoryLayout<Item>.stride)
+        let total = Double(fetched - before) / count
+        let contextPart = Double(fetched - contextGone) / count
+        items.removeAll()
+        try stack.close()
+        var copies: [String] = []
+        copies.reserveCapacity(texts.count)
+        let textBefore = bench_heap_in_use()
+        for text in texts { copies.append(Self.copy(text)) }
+        let text = Double(bench_heap_in_use() - textBefore) / count
+        let rest = total - Double(objectBlock) - Double(stateBlock) - text - contextPart - resultArray
+        return (
+            checksum,
+            [
+                Metric.heapPerObject: total, Metric.objectBlock: Double(objectBlock),
+                Metric.recordStateBlock: Double(stateBlock), Metric.textValues: text,
+                Metric.contextPerObject: contextPart, Metric.resultArray: resultArray, Metric.rest: rest,
+            ]
+        )
+    }
+
+    /// A fresh native copy of `text`: a buffer of exactly its UTF-8 bytes.
+    private static func copy(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 }

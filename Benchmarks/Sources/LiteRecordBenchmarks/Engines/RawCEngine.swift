@@ -1,4 +1,5 @@
 import BenchSQLite
+import Foundation
 
 /// The physical-limit baseline: the C API with prepared statements reused,
 /// bind/step/column by index, values read into plain structs.
@@ -255,5 +256,139 @@ extension RawCEngine: RelationshipEngine {
         try db.execute("COMMIT")
         context.stopwatch.stop()
         context.statements.add(2 + 2 * doomed.count)
+    }
+}
+
+// MARK: Objects built in the timed part, concurrency, memory
+
+extension RawCEngine: BuildingInsertEngine {
+    /// The C program's own rows: plain structs (id + values) built from the
+    /// data set inside the clock, then bound as in `insert`.
+    func insertBuilt(_ rows: [ItemValues], _ context: RunContext) throws {
+        let db = try connect(context)
+        context.stopwatch.start()
+        var items: [Item] = []
+        items.reserveCapacity(rows.count)
+        for row in rows { items.append(Item(id: 0, values: row)) }
+        try db.execute("BEGIN IMMEDIATE")
+        let statement = try db.prepare(SharedSchema.insert)
+        for item in items { try Self.insert(item.values, with: statement) }
+        try db.execute("COMMIT")
+        context.stopwatch.stop()
+    }
+}
+
+extension RawCEngine: ConcurrentEngine {
+    /// One thread and one connection per reader, one for the writer.
+    func concurrent(_ run: ConcurrentRun, _ context: RunContext) throws -> ConcurrentOutcome {
+        // Open and warm every connection before the clock.
+        let readers = try (0..<ConcurrentRun.readers).map { _ in
+            let db = try connect(context)
+            try db.execute("PRAGMA busy_timeout = 5000")
+            return db
+        }
+        let writer = try connect(context)
+        try writer.execute("PRAGMA busy_timeout = 5000")
+        let results = ThreadResults(count: ConcurrentRun.readers + 1)
+        let done = DispatchGroup()
+        context.stopwatch.start()
+        let started = ContinuousClock.now
+        let deadline = started + ConcurrentRun.duration
+        for (reader, db) in readers.enumerated() {
+            let db = UncheckedBox(db)
+            done.enter()
+            Thread.detachNewThread {
+                results.finish(reader) {
+                    var outcome = ConcurrentOutcome()
+                    let statement = try db.value.prepare(SharedSchema.query)
+                    while ContinuousClock.now < deadline {
+                        let lower = run.lowerBound(reader: reader, index: outcome.reads)
+                        statement.reset()
+                        statement.bind(Int64(lower), at: 1)
+                        statement.bind(Int64(lower + 2), at: 2)
+                        var items: [Item] = []
+                        while try statement.step() { items.append(Self.item(statement)) }
+                        outcome.reads += 1
+                        if !ConcurrentRun.isValid(items.map { ($0.values.age, $0.values.name) }, lower: lower) {
+                            outcome.invalidReads += 1
+                        }
+                    }
+                    statement.reset()
+                    return outcome
+                }
+                done.leave()
+            }
+        }
+        let db = UncheckedBox(writer)
+        done.enter()
+        Thread.detachNewThread {
+            results.finish(ConcurrentRun.readers) {
+                var outcome = ConcurrentOutcome()
+                let statement = try db.value.prepare(SharedSchema.insert)
+                for batch in run.batches {
+                    guard ContinuousClock.now < deadline else { break }
+                    try db.value.execute("BEGIN IMMEDIATE")
+                    for row in batch { try Self.insert(row, with: statement) }
+                    try db.value.execute("COMMIT")
+                    outcome.writtenRows += batch.count
+                }
+                return outcome
+            }
+            done.leave()
+        }
+        done.wait()
+        var total = try results.total()
+        total.seconds = (ContinuousClock.now - started).asSeconds
+        context.stopwatch.stop()
+        return total
+    }
+}
+
+extension RawCEngine: MemoryEngine {
+    /// The heap bytes of `fetch`'s result, per row: the array of structs and
+    /// the three strings each row holds (uuid, name, email).
+    func memory(_ context: RunContext) throws -> (Checksum, [String: Double]) {
+        let db = try connect(context)
+        let before = bench_heap_in_use()
+        let items = try fetchAll(db)
+        let after = bench_heap_in_use()
+        var checksum = Checksum()
+        for item in items { checksum.add(item.values) }
+        let perRow = Double(after - before) / Double(max(items.count, 1))
+        return (checksum, [Metric.heapPerObject: perRow])
+    }
+}
+
+/// A non-Sendable value handed to exactly one thread.
+struct UncheckedBox<T>: @unchecked Sendable {
+    // @unchecked: the creating thread never touches `value` again.
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// What each thread of a concurrent run returned.
+final class ThreadResults: @unchecked Sendable {
+    // @unchecked: `results` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var results: [Result<ConcurrentOutcome, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func finish(_ index: Int, _ body: () throws -> ConcurrentOutcome) {
+        let result = Result { try body() }
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    func total() throws -> ConcurrentOutcome {
+        lock.lock()
+        defer { lock.unlock() }
+        var total = ConcurrentOutcome()
+        for result in results {
+            guard let result else { throw SQLiteFailure(code: 0, message: "a concurrent thread did not finish") }
+            total.merge(try result.get())
+        }
+        return total
     }
 }

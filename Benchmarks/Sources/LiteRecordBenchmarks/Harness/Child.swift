@@ -9,6 +9,9 @@ struct ChildResult: Codable, Sendable {
     var checksum: String
     /// Statements the workload ran, when the child was asked to count them.
     var statements: Int?
+    /// Figures other than the time (`Metric` names): the concurrent rates,
+    /// the memory breakdown.
+    var metrics: [String: Double]?
 }
 
 /// One measurement in its own process: the engine runs the workload on the
@@ -21,10 +24,18 @@ enum ChildRunner {
         let counter = StatementCounter(enabled: countStatements)
         let context = RunContext(store: store, count: count, stopwatch: stopwatch, statements: counter)
         // Generated before anything is timed, identical for every engine.
-        let rows = workload == .insert ? Dataset.rows(count) : []
+        let rows = workload == .insert || workload == .insertBuilt ? Dataset.rows(count) : []
         let lowerBounds = Dataset.queryLowerBounds()
         var checksum: Checksum?
-        if let engine = engine as? any SynchronousEngine {
+        var metrics: [String: Double]?
+        if workload == .concurrent, let engine = engine as? any ConcurrentEngine {
+            let run = ConcurrentRun(initialCount: count)
+            let outcome = try engine.concurrent(run, context)
+            metrics = outcome.metrics
+            checksum = try run.verify(outcome, path: store, table: engine.itemTable)
+        } else if workload == .memory, let engine = engine as? any MemoryEngine {
+            (checksum, metrics) = try engine.memory(context)
+        } else if let engine = engine as? any SynchronousEngine {
             checksum = try perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context)
         } else if let engine = engine as? any AsynchronousEngine {
             let outcome = waitFor { try await perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context) }
@@ -39,7 +50,8 @@ enum ChildRunner {
         }
         return ChildResult(
             engine: engine.name, workload: workload.rawValue, milliseconds: stopwatch.milliseconds,
-            peakResidentKiB: peak, checksum: checksum?.text ?? "-", statements: countStatements ? counter.count : nil)
+            peakResidentKiB: peak, checksum: checksum?.text ?? "-", statements: countStatements ? counter.count : nil,
+            metrics: metrics)
     }
 
     private static func perform(
@@ -47,6 +59,13 @@ enum ChildRunner {
     ) throws -> Checksum? {
         switch workload {
         case .insert: try engine.insert(rows, context)
+        case .insertBuilt:
+            guard let engine = engine as? any BuildingInsertEngine else {
+                throw UsageError("\(engine.name) does not run insert-built")
+            }
+            try engine.insertBuilt(rows, context)
+        case .concurrent, .memory:
+            throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try engine.fetch(context)
         case .query: return try engine.query(lowerBounds, context)
         case .update: try engine.update(context)
@@ -71,6 +90,8 @@ enum ChildRunner {
     ) async throws -> Checksum? {
         switch workload {
         case .insert: try await engine.insert(rows, context)
+        case .insertBuilt, .concurrent, .memory:
+            throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try await engine.fetch(context)
         case .query: return try await engine.query(lowerBounds, context)
         case .update: try await engine.update(context)
@@ -84,8 +105,8 @@ enum ChildRunner {
     }
 
     /// Runs async work from synchronous code by blocking this thread: only the
-    /// Fluent children start Swift concurrency at all.
-    private static func waitFor<T>(_ body: @escaping () async throws -> T) -> Result<T, any Error> {
+    /// Fluent and `concurrent` children start Swift concurrency at all.
+    static func waitFor<T>(_ body: @escaping () async throws -> T) -> Result<T, any Error> {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         let work = UncheckedSendable(body)

@@ -15,6 +15,25 @@ enum LiteRecordBenchmarks {
                 if !ok { exit(1) }
             case .child:
                 let (engine, workload) = try single(options)
+                if workload == .concurrent {
+                    // The main thread serves the main queue, as an app's does
+                    // (LiteRecord's `write` hops to the main actor to merge);
+                    // the child runs on a thread of its own and exits.
+                    let box = UncheckedBox((engine, options))
+                    Thread.detachNewThread {
+                        let (engine, options) = box.value
+                        do {
+                            let result = try ChildRunner.run(
+                                engine: engine, workload: .concurrent, store: options.store, count: options.count)
+                            try ChildRunner.printResult(result)
+                            exit(0)
+                        } catch {
+                            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                            exit(1)
+                        }
+                    }
+                    dispatchMain()
+                }
                 let result = try ChildRunner.run(
                     engine: engine, workload: workload, store: options.store, count: options.rowCount(for: workload),
                     countStatements: options.countStatements)

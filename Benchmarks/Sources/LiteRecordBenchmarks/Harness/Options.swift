@@ -4,9 +4,13 @@ import Foundation
 /// driver: it runs every engine × workload in child processes and reports.
 ///
 ///     LiteRecordBenchmarks [--engines a,b] [--workloads x,y] [--runs 5] [--n 100000]
-///                          [--enumerate-n 1000000] [--authors 10000] [--full-size] [--report | --no-report]
+///                          [--enumerate-n 1000000] [--authors 10000] [--scaling 1000,10000,… | none]
+///                          [--full-size] [--report | --no-report]
 ///
 /// `--workloads relationships` stands for the three relationship workloads.
+/// `--scaling` lists the sizes of the scaling section (insert, fetch, update
+/// and delete, raw C and LiteRecord); without it a run given `--workloads`
+/// skips that section.
 ///     LiteRecordBenchmarks --child --engine E --workload W --n N --store PATH
 ///     LiteRecordBenchmarks --prepare --engine E --workload W --n N --store PATH
 ///
@@ -32,15 +36,25 @@ struct Options {
     var store = ""
     /// Ignore the engines' row divisors: every engine runs at N.
     var fullSize = false
+    /// The sizes of the scaling section (`Workload.scaling`, `Engines.scalingNames`);
+    /// empty when `--workloads` is given without `--scaling`.
+    var scalingCounts = Options.defaultScalingCounts
+
+    static let defaultScalingCounts = [1_000, 10_000, 100_000, 1_000_000]
+    /// From this size on the scaling section runs three times, without a warm-up.
+    static let largeScalingCount = 1_000_000
 
     var isFullRun: Bool {
         engines == Engines.all.map(\.name) && workloads == Workload.allCases && runs >= 5 && count == 100_000
             && enumerateCount == 1_000_000 && authorCount == Library.defaultAuthorCount
+            && scalingCounts == Options.defaultScalingCounts
     }
 
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
         var iterator = arguments.makeIterator()
+        var scalingGiven = false
+        var workloadsGiven = false
         func value(_ flag: String) throws -> String {
             guard let value = iterator.next() else { throw UsageError("\(flag) needs a value") }
             return value
@@ -62,12 +76,22 @@ struct Options {
                     throw UsageError("unknown engine '\(name)'; engines: \(Engines.all.map(\.name).joined(separator: ", "))")
                 }
             case "--workload", "--workloads":
+                workloadsGiven = true
                 options.workloads = try value(argument).split(separator: ",").flatMap { name in
                     if name == "relationships" { return Workload.relationships }
                     guard let workload = Workload(rawValue: String(name)) else {
                         throw UsageError("unknown workload '\(name)'; workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")), relationships")
                     }
                     return [workload]
+                }
+            case "--scaling":
+                scalingGiven = true
+                let text = try value(argument)
+                options.scalingCounts = try text == "none" ? [] : text.split(separator: ",").map { part in
+                    guard let count = Int(part.replacingOccurrences(of: "_", with: "")), count > 0 else {
+                        throw UsageError("--scaling needs sizes like 1000,10000 or none, not '\(text)'")
+                    }
+                    return count
                 }
             case "--runs": options.runs = try number(argument)
             case "--n": options.count = try number(argument)
@@ -84,6 +108,7 @@ struct Options {
                 throw UsageError("unknown argument '\(argument)'")
             }
         }
+        if workloadsGiven && !scalingGiven { options.scalingCounts = [] }
         return options
     }
 
@@ -111,7 +136,8 @@ struct UsageError: Error, CustomStringConvertible {
         let usage = """
             usage: LiteRecordBenchmarks [--engines \(Engines.all.map(\.name).joined(separator: ","))]
                                         [--workloads \(Workload.allCases.map(\.rawValue).joined(separator: ","))]
-                                        [--runs 5] [--n 100000] [--enumerate-n 1000000] [--authors 10000] [--full-size]
+                                        [--runs 5] [--n 100000] [--enumerate-n 1000000] [--authors 10000]
+                                        [--scaling 1000,10000,100000,1000000 | none] [--full-size]
                                         [--report | --no-report]
                    LiteRecordBenchmarks --child | --prepare --engine E --workload W --n N --store PATH
             """

@@ -36,6 +36,15 @@ struct Target {
         case fasterThanGRDBRecords
         case peakResidentBelow(megabytes: Double)
         case medianBelow(milliseconds: Double)
+        /// LiteRecord's median per row over raw C's.
+        case ratioToRawC(Double)
+        /// LiteRecord's peak RSS over raw C's.
+        case peakResidentRatioToRawC(Double)
+        /// LiteRecord's per-row cost at every size of the scaling section
+        /// within this factor of each other, per workload.
+        case scalingWithin(Double)
+        /// LiteRecord at least GRDB's `DatabasePool` on reads/s and writes/s.
+        case concurrentAtLeastGRDB
     }
 
     let workload: Workload?
@@ -43,7 +52,10 @@ struct Target {
 
     static let all: [Target] = [
         Target(workload: .insert, kind: .ratio(1.5)),
+        Target(workload: .insertBuilt, kind: .ratioToRawC(1.2)),
         Target(workload: .fetch, kind: .ratio(2.0)),
+        Target(workload: .fetch, kind: .ratioToRawC(1.5)),
+        Target(workload: .fetch, kind: .peakResidentRatioToRawC(1.25)),
         Target(workload: .query, kind: .ratio(1.3)),
         Target(workload: .update, kind: .ratio(1.5)),
         Target(workload: .delete, kind: .ratio(1.5)),
@@ -53,17 +65,23 @@ struct Target {
         Target(workload: .relFetch, kind: .ratio(2.0)),
         Target(workload: .relWalk, kind: .ratio(2.0)),
         Target(workload: .relCascade, kind: .ratio(2.0)),
+        Target(workload: nil, kind: .scalingWithin(1.5)),
+        Target(workload: .concurrent, kind: .concurrentAtLeastGRDB),
     ]
 
     /// Workloads where beating GRDB records is not a target: its cascade is
     /// SQLite's own `ON DELETE CASCADE`, while LiteRecord's runs in the
     /// context so that the change set names every deleted object.
-    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade]
+    /// Nor for `concurrent` and `memory`, whose time is not the point (they
+    /// have their own targets and sections).
+    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade, .concurrent, .memory]
 }
 
 /// Turns the cells of a run into `Docs/Performance.md` and `results.json`.
 struct Report {
     let cells: [Cell]
+    /// The scaling section: `Workload.scaling` × `Engines.scalingNames` × sizes.
+    let scaling: [Cell]
     let options: Options
     let machine: MachineInfo
     let wallSeconds: Double
@@ -105,6 +123,89 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
+    /// Nanoseconds per row of a cell.
+    private func nanosecondsPerRow(_ cell: Cell) -> Double {
+        cell.medianMilliseconds * 1_000_000 / Double(max(cell.rows, 1))
+    }
+
+    /// The scaling cells of one engine and workload, by size.
+    private func scalingSeries(_ engine: String, _ workload: Workload) -> [Cell] {
+        scaling.filter { $0.engine == engine && $0.workload == workload.rawValue }.sorted { $0.rows < $1.rows }
+    }
+
+    /// The largest over the smallest per-row cost across the sizes.
+    private func spread(_ series: [Cell]) -> Double? {
+        let costs = series.map(nanosecondsPerRow)
+        guard let low = costs.min(), let high = costs.max(), low > 0, costs.count > 1 else { return nil }
+        return high / low
+    }
+
+    private var scalingCounts: [Int] { Array(Set(scaling.map(\.rows))).sorted() }
+
+    func scalingTable() -> String {
+        let counts = scalingCounts
+        guard !counts.isEmpty else { return "(not measured in this run)" }
+        var lines = [
+            "| workload | engine | " + counts.map { "ns/row at \($0.formatted())" }.joined(separator: " | ") + " | max/min | runs at each size |",
+            "|---|---|" + counts.map { _ in "--:|" }.joined() + "--:|---|",
+        ]
+        for workload in Workload.scaling {
+            for engine in Engines.scalingNames {
+                let series = scalingSeries(engine, workload)
+                guard !series.isEmpty else { continue }
+                let byCount = Dictionary(uniqueKeysWithValues: series.map { ($0.rows, $0) })
+                let costs = counts.map { count in byCount[count].map { String(format: "%.0f", nanosecondsPerRow($0)) } ?? "–" }
+                let checks = series.allSatisfy(\.checksumAgrees) ? "" : " **MISMATCH**"
+                lines.append(
+                    "| \(workload.rawValue) | \(engine) | " + costs.joined(separator: " | ")
+                        + " | \(spread(series).map { String(format: "%.2f", $0) } ?? "–")\(checks) | "
+                        + series.map { "\($0.runsMilliseconds.count)" }.joined(separator: "/") + " |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func concurrentTable() -> String {
+        let measured = cells.filter { $0.workload == Workload.concurrent.rawValue }
+        guard !measured.isEmpty else { return "(not measured in this run)" }
+        var lines = ["| engine | reads/s (4 readers) | rows written/s (1 writer) | peak RSS MB | checks |", "|---|--:|--:|--:|---|"]
+        for cell in measured {
+            let reads = cell.metrics?[Metric.readsPerSecond] ?? 0
+            let writes = cell.metrics?[Metric.writesPerSecond] ?? 0
+            lines.append(
+                "| \(cell.engine == "grdb-records" ? "grdb-records (`DatabasePool`)" : cell.engine) | \(String(format: "%.0f", reads)) | "
+                    + "\(String(format: "%.0f", writes)) | \(String(format: "%.1f", cell.peakResidentMiB)) | "
+                    + "\(cell.checksumAgrees ? "ok" : "**failed**") (\(cell.runsMilliseconds.count) runs) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Peak-RSS bytes per fetched object over raw C's, from the fetch cells.
+    private var residentBytesPerObject: Double? {
+        guard let mine = cell("literecord", .fetch), let raw = cell("raw-c", .fetch), mine.rows > 0 else { return nil }
+        return (mine.peakResidentMiB - raw.peakResidentMiB) * 1_048_576 / Double(mine.rows)
+    }
+
+    func memoryTable() -> String {
+        guard let mine = cell("literecord", .memory), let metrics = mine.metrics else { return "(not measured in this run)" }
+        let raw = cell("raw-c", .memory)?.metrics?[Metric.heapPerObject]
+        func bytes(_ key: String) -> String { metrics[key].map { String(format: "%.0f", $0) } ?? "–" }
+        var lines = [
+            "| per fetched object (N = \(mine.rows.formatted())) | bytes |", "|---|--:|",
+            "| peak RSS of `fetch` over raw C's, per object | \(residentBytesPerObject.map { String(format: "%.0f", $0) } ?? "–") |",
+            "| LiteRecord heap (`mallinfo2`) after `findAll`, per object | \(bytes(Metric.heapPerObject)) |",
+            "| raw C heap after its fetch, per row (struct in an array + uuid, name, email strings) | \(raw.map { String(format: "%.0f", $0) } ?? "–") |",
+            "| LiteRecord: the object (header + stored properties; its malloc block) | \(bytes(Metric.objectBlock)) |",
+            "| LiteRecord: its `RecordState` (malloc block) | \(bytes(Metric.recordStateBlock)) |",
+            "| LiteRecord: its text values (name, email; heap strings as any engine has) | \(bytes(Metric.textValues)) |",
+            "| LiteRecord: held by the context (identity map + snapshots; freed when the context goes) | \(bytes(Metric.contextPerObject)) |",
+            "| LiteRecord: its slot in the result array | \(bytes(Metric.resultArray)) |",
+            "| LiteRecord: rest (allocations not listed above, e.g. SQLite's page cache filling during the scan) | \(bytes(Metric.rest)) |",
+        ]
+        if !mine.checksumAgrees { lines.append("| checksum | **MISMATCH** |") }
+        return lines.joined(separator: "\n")
+    }
+
     private func targetRows() -> [String] {
         Target.all.compactMap { target -> String? in
             switch target.kind {
@@ -126,6 +227,34 @@ struct Report {
             case .medianBelow(let milliseconds):
                 guard let workload = target.workload, let cell = cell("literecord", workload) else { return nil }
                 return "| \(workload.rawValue) < \(Int(milliseconds)) ms | \(format(cell.medianMilliseconds)) ms | \(cell.medianMilliseconds < milliseconds ? "yes" : "**no**") |"
+            case .ratioToRawC(let limit):
+                guard let workload = target.workload, let mine = cell("literecord", workload), let raw = cell("raw-c", workload),
+                    raw.medianMilliseconds > 0
+                else { return nil }
+                let ratio = nanosecondsPerRow(mine) / nanosecondsPerRow(raw)
+                let label = workload == .insertBuilt ? "insert (objects built in the timed part)" : workload.rawValue
+                return "| \(label) ≤ \(limit)× raw C | \(String(format: "%.2f", ratio))× | \(ratio <= limit ? "yes" : "**no**") |"
+            case .peakResidentRatioToRawC(let limit):
+                guard let workload = target.workload, let mine = cell("literecord", workload), let raw = cell("raw-c", workload),
+                    raw.peakResidentMiB > 0
+                else { return nil }
+                let ratio = mine.peakResidentMiB / raw.peakResidentMiB
+                return "| \(workload.rawValue) peak RSS ≤ \(limit)× raw C's | \(String(format: "%.2f", ratio))× (\(String(format: "%.1f", mine.peakResidentMiB)) vs \(String(format: "%.1f", raw.peakResidentMiB)) MB) | \(ratio <= limit ? "yes" : "**no**") |"
+            case .scalingWithin(let limit):
+                let spreads = Workload.scaling.compactMap { workload in
+                    spread(scalingSeries("literecord", workload)).map { (workload, $0) }
+                }
+                guard !spreads.isEmpty else { return nil }
+                let measured = spreads.map { "\($0.0.rawValue) \(String(format: "%.2f", $0.1))×" }.joined(separator: ", ")
+                let sizes = scalingCounts.map { $0.formatted() }.joined(separator: ", ")
+                return "| per-row cost within \(limit)× across N = \(sizes) (max/min) | \(measured) | \(spreads.allSatisfy { $0.1 <= limit } ? "yes" : "**no**") |"
+            case .concurrentAtLeastGRDB:
+                guard let mine = cell("literecord", .concurrent)?.metrics, let theirs = cell("grdb-records", .concurrent)?.metrics,
+                    let myReads = mine[Metric.readsPerSecond], let myWrites = mine[Metric.writesPerSecond],
+                    let theirReads = theirs[Metric.readsPerSecond], let theirWrites = theirs[Metric.writesPerSecond]
+                else { return nil }
+                let met = myReads >= theirReads && myWrites >= theirWrites
+                return "| concurrent reads: LiteRecord ≥ GRDB `DatabasePool` on reads/s and writes/s | reads \(String(format: "%.0f", myReads)) vs \(String(format: "%.0f", theirReads)) /s, rows written \(String(format: "%.0f", myWrites)) vs \(String(format: "%.0f", theirWrites)) /s | \(met ? "yes" : "**no**") |"
             }
         }
     }
@@ -170,6 +299,7 @@ struct Report {
           beforehand: building them from the dataset's text is the user's own
           code (Foundation's `UUID(uuidString:)` alone costs about as much as
           the save), the same for LiteRecord, GRDB records and Fluent.
+          `insert-built` times that building too (see below).
         - **Data.** One table, `item(id INTEGER PRIMARY KEY, uuid TEXT NOT NULL,
           name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL,
           created REAL NOT NULL, email TEXT NULL)` with an index on `age`, WAL
@@ -250,7 +380,84 @@ struct Report {
 
         ## Results
 
+        `concurrent` and `memory` are described in their own sections below;
+        their time columns are the fixed duration and the untimed run.
+
         \(markdownTables())
+
+        ## Objects built in the timed part
+
+        `insert-built` is `insert` with each engine building what it inserts
+        from the data set's values inside the timed part, as an import written
+        by a user would: raw C copies each row into its plain struct (its
+        columns are the data set's text and numbers already), GRDB records
+        make the `Codable` structs, LiteRecord makes new `@Entity` objects —
+        both with `UUID(uuidString:)` and `Date(timeIntervalSinceReferenceDate:)`
+        — then `context.insert` and one `save()`. `grdb-rows` binds the
+        values directly, which is its `insert`, so it does not run it; nor does
+        Fluent, whose insert (about half a millisecond per model, see
+        Engines) the building would not change.
+        The target compares LiteRecord with raw C.
+
+        ## Scaling
+
+        Per-row cost (median nanoseconds per row) of `insert`, `fetch`,
+        `update` and `delete` for raw C and LiteRecord at several sizes, each
+        size on its own starting store (for the million rows, the `enumerate`
+        store). The size of the main table comes from it (same runs);
+        the other sizes run \(options.runs) times after a warm-up, except
+        \(Options.largeScalingCount.formatted()) rows: three runs without
+        warm-up, to stay inside the 20 minutes of `make bench`. Each run is
+        one process doing the operation once — no repetition inside a
+        process, so the smallest sizes include each operation's fixed costs
+        (the transaction, preparing statements, growing the result array).
+        "max/min" is the largest per-row cost over the smallest: a
+        workload whose cost per row grows with N would show it here.
+
+        \(scalingTable())
+
+        ## Concurrent reads and writes
+
+        `concurrent` (N = \(options.count.formatted())): \(ConcurrentRun.readers)
+        reader tasks loop the 200 queries of the query workload (each starting
+        at its own place in the cycle) while one writer task inserts the next
+        rows of the data set in transactions of \(ConcurrentRun.batchSize),
+        for \(Int(ConcurrentRun.duration.asSeconds)) s; each side stops at the first query or batch it
+        would start after that, and the rates divide by the time until the
+        last one finished. LiteRecord: readers `try await stack.read { context
+        in … }` (its pool of reader connections, WAL), the writer `try await
+        stack.write { context in … }` inserting new `@Entity` objects. GRDB:
+        a `DatabasePool` (`maximumReaderCount` \(ConcurrentRun.readers)) with
+        `try await pool.read` running the query-workload request of GRDB
+        records and `try await pool.write` inserting `Codable` records. Raw C,
+        for reference: one thread and connection per reader, one for the
+        writer (`BEGIN IMMEDIATE` … `COMMIT` per batch). Both writers build
+        their objects from the data set inside the clock. Checked in every
+        run: each query returned 100 rows, ages in its range and names in
+        order; afterwards the file holds exactly the first N + (rows written)
+        rows of the data set (its checksum against the generator's) —
+        "ok" below means all of it held. This machine has
+        \(machine.cores) cores for 5 busy tasks, so the rates show how the work
+        shares them, not how it scales.
+
+        \(concurrentTable())
+
+        ## Memory per fetched object
+
+        The `fetch` workload's cost in memory: the first line divides the
+        difference of the two engines' peak RSS in the fetch rows of the
+        main table by N; the others come from the `memory` workload, one
+        untimed run that fetches all N rows as `fetch` does and reads
+        glibc's `mallinfo2()` (heap bytes in use) before and after. The
+        breakdown is measured too: the object's and its `RecordState`'s
+        malloc blocks (`malloc_usable_size` of one of each), the text values
+        (copies of every name and email, measured with `mallinfo2`), what
+        the context frees when it goes away while the objects stay (its
+        identity map, and snapshots — which `@Entity` classes, tracking their
+        own changes, do not keep), and the 8-byte reference in the returned
+        array; "rest" is the total minus all of these.
+
+        \(memoryTable())
 
         ## Known limits of this run
 
@@ -318,6 +525,8 @@ struct Report {
         var runs: Int
         var wallSeconds: Double
         var results: [Cell]
+        /// The scaling section: insert, fetch, update, delete at each size.
+        var scaling: [Cell]
     }
 
     func json() throws -> Data {
@@ -326,6 +535,6 @@ struct Report {
         return try encoder.encode(
             Document(
                 machine: machine, count: options.count, enumerateCount: options.enumerateCount, authorCount: options.authorCount, runs: options.runs,
-                wallSeconds: wallSeconds, results: cells))
+                wallSeconds: wallSeconds, results: cells, scaling: scaling))
     }
 }

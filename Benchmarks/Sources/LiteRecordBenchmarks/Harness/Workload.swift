@@ -3,7 +3,15 @@ import Foundation
 
 /// What one child process measures.
 enum Workload: String, CaseIterable, Sendable {
-    case insert, fetch, query, update, delete, enumerate, open
+    case insert
+    /// `insert` with the objects built from the dataset inside the timed part.
+    case insertBuilt = "insert-built"
+    case fetch, query, update, delete, enumerate, open
+    /// 4 reader tasks running the query workload beside 1 writer inserting
+    /// batches of 100, for `ConcurrentRun.duration`.
+    case concurrent
+    /// Heap bytes per fetched object, by category (one untimed run).
+    case memory
     /// The relationship workloads: 10,000 authors × 10 books.
     case relFetch = "rel-fetch", relWalk = "rel-walk", relCascade = "rel-cascade"
 
@@ -11,9 +19,15 @@ enum Workload: String, CaseIterable, Sendable {
 
     var isRelationship: Bool { Self.relationships.contains(self) }
 
+    /// The workloads the scaling section repeats at other sizes.
+    static let scaling: [Workload] = [.insert, .fetch, .update, .delete]
+
     var summary: String {
         switch self {
         case .insert: "insert N rows in one transaction / save"
+        case .insertBuilt: "`insert` with the objects built from the dataset inside the timed part"
+        case .concurrent: "4 reader tasks loop the query workload while 1 writer inserts batches of 100 rows, for \(Int(ConcurrentRun.duration.asSeconds)) s"
+        case .memory: "heap bytes per object of a fetch of all N rows, by category (one untimed run)"
         case .fetch: "fetch all N rows into values or objects"
         case .query: "200 × `age BETWEEN x AND x+2 ORDER BY name LIMIT 100`"
         case .update: "set `score` on every fetched object, one save"
@@ -29,8 +43,8 @@ enum Workload: String, CaseIterable, Sendable {
     /// Which prepared store the run starts from.
     var template: TemplateKind {
         switch self {
-        case .insert: .empty
-        case .fetch, .query, .update, .delete: .items
+        case .insert, .insertBuilt: .empty
+        case .fetch, .query, .update, .delete, .concurrent, .memory: .items
         case .enumerate: .manyItems
         case .open: .model
         case .relFetch, .relWalk, .relCascade: .library
@@ -38,7 +52,17 @@ enum Workload: String, CaseIterable, Sendable {
     }
 
     /// Write workloads are checked by reading the file afterwards.
-    var verifiesStore: Bool { self == .insert || self == .update || self == .delete || self == .relCascade }
+    var verifiesStore: Bool {
+        self == .insert || self == .insertBuilt || self == .update || self == .delete || self == .relCascade
+    }
+
+    /// Workloads measured once, without a warm-up: their figures are counts,
+    /// not times.
+    var isSingleRun: Bool { self == .memory }
+
+    /// Whether "× best low-level" means anything: not for the fixed-duration
+    /// `concurrent` run nor the untimed `memory` one.
+    var hasTimeRatio: Bool { self != .concurrent && self != .memory }
 }
 
 enum TemplateKind: String, CaseIterable, Sendable {
@@ -115,6 +139,23 @@ protocol SynchronousEngine: BenchmarkEngine {
     func open(_ context: RunContext) throws -> Checksum
 }
 
+/// An engine that runs `insert-built`: it builds its values or objects from
+/// `rows` inside the timed part, as its user's code would.
+protocol BuildingInsertEngine: SynchronousEngine {
+    func insertBuilt(_ rows: [ItemValues], _ context: RunContext) throws
+}
+
+/// An engine that runs `concurrent` (see `ConcurrentRun`).
+protocol ConcurrentEngine: SynchronousEngine {
+    func concurrent(_ run: ConcurrentRun, _ context: RunContext) throws -> ConcurrentOutcome
+}
+
+/// An engine that runs `memory`: fetches all rows as `fetch` does and reports
+/// heap bytes per object by category (`Metric` keys).
+protocol MemoryEngine: SynchronousEngine {
+    func memory(_ context: RunContext) throws -> (Checksum, [String: Double])
+}
+
 protocol AsynchronousEngine: BenchmarkEngine {
     func insert(_ rows: [ItemValues], _ context: RunContext) async throws
     func fetch(_ context: RunContext) async throws -> Checksum
@@ -139,7 +180,14 @@ protocol RelationshipEngine: SynchronousEngine {
 extension BenchmarkEngine {
     func rowDivisor(for workload: Workload) -> Int { 1 }
     var libraryTables: LibraryTables { .shared }
-    func supports(_ workload: Workload) -> Bool { !workload.isRelationship || self is any RelationshipEngine }
+    func supports(_ workload: Workload) -> Bool {
+        switch workload {
+        case .insertBuilt: self is any BuildingInsertEngine
+        case .concurrent: self is any ConcurrentEngine
+        case .memory: self is any MemoryEngine
+        default: !workload.isRelationship || self is any RelationshipEngine
+        }
+    }
 }
 
 enum Engines {
@@ -149,6 +197,9 @@ enum Engines {
 
     /// The engines whose faster median is the baseline of every ratio.
     static let baselineNames = ["raw-c", "grdb-rows"]
+
+    /// The engines of the scaling section.
+    static let scalingNames = ["raw-c", "literecord"]
 
     static func named(_ name: String) -> (any BenchmarkEngine)? {
         all.first { $0.name == name }

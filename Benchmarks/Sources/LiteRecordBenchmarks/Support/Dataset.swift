@@ -99,6 +99,9 @@ enum Dataset {
 struct Checksum: Sendable, Equatable {
     private(set) var count = 0
     private(set) var sum: UInt64 = 0
+    /// Printed instead of the count and sum (the `concurrent` workload's
+    /// `verified`, see `ConcurrentRun`).
+    var label: String?
 
     init() {}
 
@@ -130,7 +133,7 @@ struct Checksum: Sendable, Equatable {
         sum &+= other.sum
     }
 
-    var text: String { "\(count):\(String(sum, radix: 16))" }
+    var text: String { label ?? "\(count):\(String(sum, radix: 16))" }
 }
 
 /// FNV-1a over a row's fields; text fields are hashed as their UTF-8 bytes and
