@@ -17,10 +17,14 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when the save fails.
     public func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        // Writes queue on an actor, so waiting writers suspend instead of each
-        // blocking a thread of the cooperative pool on the writer lock.
+        // Writes queue on an actor of the stack's own, which runs on a dispatch
+        // queue (see StoreExecutors): waiting writers suspend instead of each
+        // blocking a thread on the writer lock, and the write itself blocks
+        // no thread of the cooperative pool.
         let (result, changes, columns) = try await writeQueue.perform { try self.performWrite(body) }
-        if !changes.isEmpty {
+        // Without a main context there is nothing to merge into, and no reason
+        // to wait for the main actor (which a busy app may keep).
+        if !changes.isEmpty, hasMainContext {
             await MainActor.run { self.existingMainContext?.merge(changes, columns: columns) }
         }
         return result
@@ -56,13 +60,18 @@ extension RecordStack {
     ///
     /// - Throws: what `body` throws, or ``LiteRecordError`` when reading fails.
     public func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        // The read runs synchronously on the calling task's thread, one of the
-        // few of the cooperative pool (one per core). Yielding first lets the
-        // tasks waiting for such a thread — a `write` coming back from the main
-        // actor, other readers — run between reads: without it, readers
-        // looping over `read` kept every thread and a writer never ran again.
-        await Task.yield()
-        return try store.withReaderPassingErrors("a read") { connection in
+        // The read blocks while SQLite reads: it runs on the library's read
+        // queue, not on a thread of the cooperative pool (see StoreExecutors).
+        // Run there, readers looping over `read` kept every such thread and a
+        // writer never ran again.
+        try await withTaskExecutorPreference(StoreExecutors.reads) {
+            try self.performRead(body)
+        }
+    }
+
+    /// Runs a read synchronously on the calling thread, in one read transaction.
+    private func performRead<T>(_ body: (RecordContext) throws -> T) throws -> T {
+        try store.withReaderPassingErrors("a read") { connection in
             // One read transaction: the closure sees one consistent snapshot,
             // whatever commits meanwhile (https://sqlite.org/isolation.html).
             if connection.isInTransaction {
@@ -89,8 +98,14 @@ extension RecordStack {
     }
 }
 
-/// Runs background writes one at a time.
+/// Runs background writes one at a time, on a dispatch queue of its own.
 actor WriteQueue {
+    private let executor = DispatchSerialExecutor(label: "LiteRecord.write")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
     func perform<T: Sendable>(_ work: @Sendable () throws -> T) throws -> T {
         try work()
     }

@@ -1,3 +1,4 @@
+import Synchronization
 public import Foundation
 import Logging
 
@@ -189,13 +190,19 @@ private final class MainContextBox: @unchecked Sendable {
     // @unchecked: `context` is only read and written from `context(for:)`, which
     // is @MainActor, so all access is serialized on the main actor.
     private var context: RecordContext?
+    /// Whether `context` was made, readable from any thread.
+    private let made = Atomic<Bool>(false)
 
     @MainActor func context(for store: Store) -> RecordContext {
         if let context { return context }
         let context = RecordContext(store: store, isObservable: true)
         self.context = context
+        made.store(true, ordering: .releasing)
         return context
     }
+
+    /// Whether the main context exists (it is made on first use).
+    var wasMade: Bool { made.load(ordering: .acquiring) }
 
     @MainActor var existing: RecordContext? { context }
 }
@@ -203,6 +210,9 @@ private final class MainContextBox: @unchecked Sendable {
 extension RecordStack {
     /// The main context if it has been created, for merging.
     @MainActor var existingMainContext: RecordContext? { main.existing }
+
+    /// Whether the main context has been created, from any thread.
+    var hasMainContext: Bool { main.wasMade }
 }
 
 import Synchronization
