@@ -138,7 +138,7 @@ extension RecordContext {
             deletes.append(PlannedRow(object, state, rowID: rowID))
         }
         PlannedRow.sortInTableOrder(&updates)
-        PlannedRow.sortInTableOrder(&deletes)
+        sortForDeletion(&deletes)
         var inserts = inserted
         if store.model.hasRelationships {
             try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
@@ -302,6 +302,56 @@ extension RecordContext {
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
+    }
+
+    /// Puts deletions in the order ``executeDeletes(_:on:conflicts:)`` runs
+    /// them: entity by entity, each entity's rows in row-id order (see
+    /// ``PlannedRow/sortInTableOrder(_:)``), and an entity whose foreign keys
+    /// name another entity before that one. Deleting the rows that hold a
+    /// foreign key first leaves SQLite no violation to count: deleting the
+    /// row they name first, it counts one per row pointing at it and then
+    /// looks that row up again for each of them as they go.
+    private func sortForDeletion(_ rows: inout [PlannedRow]) {
+        guard rows.count > 1 else { return }
+        let first = rows[0].entity
+        if !rows.contains(where: { $0.entity != first }) {
+            PlannedRow.sortInTableOrder(&rows)
+            return
+        }
+        let ranks = store.model.deletionRanks
+        var buckets: [(rank: Int, rows: [PlannedRow])] = []
+        var bucketByEntity: [ObjectIdentifier: Int] = [:]
+        var current: (entity: ObjectIdentifier, bucket: Int)?
+        for row in rows {
+            let bucket: Int
+            if let current, current.entity == row.entity {
+                bucket = current.bucket
+            } else if let known = bucketByEntity[row.entity] {
+                bucket = known
+            } else {
+                bucket = buckets.count
+                bucketByEntity[row.entity] = bucket
+                buckets.append((ranks[row.entity] ?? Int.max, []))
+            }
+            current = (row.entity, bucket)
+            buckets[bucket].rows.append(row)
+        }
+        buckets.sort { $0.rank < $1.rank }
+        var sorted: [PlannedRow] = []
+        sorted.reserveCapacity(rows.count)
+        for bucket in buckets {
+            let part = bucket.rows
+            if part.indices.dropFirst().allSatisfy({ part[$0 - 1].rowID < part[$0].rowID }) {
+                sorted.append(contentsOf: part)
+            } else {
+                // Sorted as (row id, position) pairs: moving the rows
+                // themselves (an existential each) costs far more.
+                var keys = part.indices.map { (part[$0].rowID, $0) }
+                keys.sort { $0.0 < $1.0 }
+                for (_, position) in keys { sorted.append(part[position]) }
+            }
+        }
+        rows = sorted
     }
 
     /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most; well

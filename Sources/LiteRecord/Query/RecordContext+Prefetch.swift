@@ -63,18 +63,21 @@ extension RecordContext {
             }
         case .inverseForeignKey(let column):
             guard let inverse = relationship.inverseIndex else { return }
-            let related = try fetchAny(relationship.destination, Self.rowIDQuery(Connection.quote(column), objects.compactMap(\.recordState.rowID)))
-            var byOwner: [Int64: [any Entity]] = [:]
-            for object in related {
-                switch RelationGraph.slot(object, inverse) {
-                case .fault(let owner?): byOwner[owner, default: []].append(object)
-                case .toOne(let owner?): if let id = owner.recordState.rowID { byOwner[id, default: []].append(object) }
-                default: break
-                }
-            }
+            let quoted = Connection.quote(column)
+            var query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
+            // Owner by owner, each one's objects in row-id order: the order
+            // in which SQLite reads the index on the foreign key, so it sorts
+            // nothing (ordering by row id alone sorted every row read).
+            query.orderBy = "\(quoted), \(key)"
+            let related = try fetchAny(relationship.destination, query)
+            let byOwner = Self.groupByOwner(related, inverse, owners: objects.count)
+            // With no unsaved insert or change, nothing can join or leave a
+            // list (objects are grouped by the owner they have in memory).
+            let overlays = !inserted.isEmpty || !updatedList.isEmpty
             for object in objects {
                 guard let rowID = object.recordState.rowID else { continue }
-                RelationGraph.store(.toMany(overlay(byOwner[rowID] ?? [], of: object, relationship)), in: object, relationship.index)
+                let stored = byOwner[rowID] ?? []
+                RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
             }
         case .joinTable(let table):
             let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
@@ -104,6 +107,48 @@ extension RecordContext {
                 RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
             }
         }
+    }
+
+    /// `related` by the row id of the object their to-one `inverse` names in
+    /// memory, each list in row-id order. Rows come owner by owner, so a
+    /// list is built run by run and hashed once per owner, not per object.
+    private static func groupByOwner(_ related: [any Entity], _ inverse: Int, owners: Int) -> [Int64: [any Entity]] {
+        var byOwner: [Int64: [any Entity]] = [:]
+        byOwner.reserveCapacity(owners)
+        var reordered: Set<Int64> = []
+        var run: [any Entity] = []
+        var runOwner: Int64?
+        func flush() {
+            guard let owner = runOwner, !run.isEmpty else { return }
+            if byOwner[owner] == nil {
+                byOwner[owner] = run
+            } else {
+                // An owner met twice (an object moved to it in memory): its
+                // list is put back in row-id order below.
+                byOwner[owner]?.append(contentsOf: run)
+                reordered.insert(owner)
+            }
+            run = []
+        }
+        for object in related {
+            let owner: Int64?
+            switch RelationGraph.slot(object, inverse) {
+            case .fault(let id?): owner = id
+            case .toOne(let value?): owner = value.recordState.rowID
+            default: owner = nil
+            }
+            guard let owner else { continue }
+            if owner != runOwner {
+                flush()
+                runOwner = owner
+            }
+            run.append(object)
+        }
+        flush()
+        for owner in reordered {
+            byOwner[owner]?.sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
+        }
+        return byOwner
     }
 
     /// `<column> IN (the row ids)`, the ids bound as one JSON array.
