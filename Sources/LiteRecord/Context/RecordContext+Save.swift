@@ -319,38 +319,20 @@ extension RecordContext {
             return
         }
         let ranks = store.model.deletionRanks
-        var buckets: [(rank: Int, rows: [PlannedRow])] = []
-        var bucketByEntity: [ObjectIdentifier: Int] = [:]
-        var current: (entity: ObjectIdentifier, bucket: Int)?
-        for row in rows {
-            let bucket: Int
-            if let current, current.entity == row.entity {
-                bucket = current.bucket
-            } else if let known = bucketByEntity[row.entity] {
-                bucket = known
-            } else {
-                bucket = buckets.count
-                bucketByEntity[row.entity] = bucket
-                buckets.append((ranks[row.entity] ?? Int.max, []))
-            }
-            current = (row.entity, bucket)
-            buckets[bucket].rows.append(row)
+        // Sorted as (rank, row id, position) triples, then gathered once:
+        // moving the rows themselves (an existential each) costs far more.
+        var keys: [(rank: Int, rowID: Int64, position: Int)] = []
+        keys.reserveCapacity(rows.count)
+        var current = (entity: first, rank: ranks[first] ?? Int.max)
+        for position in rows.indices {
+            let entity = rows[position].entity
+            if entity != current.entity { current = (entity, ranks[entity] ?? Int.max) }
+            keys.append((current.rank, rows[position].rowID, position))
         }
-        buckets.sort { $0.rank < $1.rank }
+        keys.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.rowID < $1.rowID }
         var sorted: [PlannedRow] = []
         sorted.reserveCapacity(rows.count)
-        for bucket in buckets {
-            let part = bucket.rows
-            if part.indices.dropFirst().allSatisfy({ part[$0 - 1].rowID < part[$0].rowID }) {
-                sorted.append(contentsOf: part)
-            } else {
-                // Sorted as (row id, position) pairs: moving the rows
-                // themselves (an existential each) costs far more.
-                var keys = part.indices.map { (part[$0].rowID, $0) }
-                keys.sort { $0.0 < $1.0 }
-                for (_, position) in keys { sorted.append(part[position]) }
-            }
-        }
+        for key in keys { sorted.append(rows[key.position]) }
         rows = sorted
     }
 

@@ -6,11 +6,16 @@ extension RecordContext {
     func checkRelationshipRules(
         inserts: [any Entity], updates: [PlannedRow], deletes: [PlannedRow]
     ) throws(LiteRecordError) {
+        // Most deleted objects have no `.deny` rule: known without copying
+        // the entity's description, once per run of one entity's objects
+        // (deletions come in table order).
+        var denies: (entity: ObjectIdentifier, any: Bool)?
         for deletion in deletes {
             let object = deletion.object
-            // Most deleted objects have no `.deny` rule: known without
-            // copying the entity's description.
-            guard deleteSteps(type(of: object)).contains(where: { $0.rule == .deny }) else { continue }
+            if denies?.entity != deletion.entity {
+                denies = (deletion.entity, deleteSteps(type(of: object)).contains { $0.rule == .deny })
+            }
+            guard denies?.any == true else { continue }
             guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
                 let related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
@@ -260,8 +265,18 @@ extension RecordContext {
         // per object. Entries for one list follow each other.
         var detached: [(owner: any Entity, index: Int, objects: [ObjectIdentifier])] = []
         var work = [root]
+        var last: (type: ObjectIdentifier, steps: [DeleteStep])?
         while let next = work.popLast() {
-            let steps = deleteSteps(type(of: next))
+            // Objects come in runs of one entity (an owner's list): the steps
+            // of the previous object's entity are usually the ones needed.
+            let type = ObjectIdentifier(Swift.type(of: next))
+            let steps: [DeleteStep]
+            if let last, last.type == type {
+                steps = last.steps
+            } else {
+                steps = deleteSteps(Swift.type(of: next))
+                last = (type, steps)
+            }
             for step in steps {
                 forEachTouched(by: next, step) { other in
                     if step.rule == .cascade {

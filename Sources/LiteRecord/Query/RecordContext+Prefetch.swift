@@ -4,7 +4,13 @@ extension RecordContext {
     /// Row ids are bound as one JSON array and read back with `json_each`, so
     /// one statement serves any number of objects without meeting SQLite's
     /// limit on bound parameters (https://sqlite.org/json1.html#jeach).
-    func prefetch<T: Entity>(_ keyPaths: [any PartialKeyPath<T> & Sendable], of objects: [T]) throws(LiteRecordError) {
+    ///
+    /// `wholeTable` says that `objects` are every stored record of `T` (a
+    /// fetch without predicate, limit or offset): the related rows are then
+    /// most of their table, read best in one pass over it.
+    func prefetch<T: Entity>(
+        _ keyPaths: [any PartialKeyPath<T> & Sendable], of objects: [T], wholeTable: Bool = false
+    ) throws(LiteRecordError) {
         let entity = try entity(for: T.self)
         for keyPath in keyPaths {
             guard let index = T.relationshipIndex(for: keyPath), entity.relationships.indices.contains(index) else {
@@ -25,11 +31,11 @@ extension RecordContext {
                 }
             }
             guard !pending.isEmpty else { continue }
-            try prefetch(relationship, of: pending)
+            try prefetch(relationship, of: pending, allStored: wholeTable && pending.count == objects.count)
         }
     }
 
-    private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity]) throws(LiteRecordError) {
+    private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity], allStored: Bool) throws(LiteRecordError) {
         let key = Connection.quote(Model.primaryKeyColumn)
         switch relationship.storage {
         case .foreignKey:
@@ -65,18 +71,26 @@ extension RecordContext {
             guard let inverse = relationship.inverseIndex else { return }
             let quoted = Connection.quote(column)
             var query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
-            // Owner by owner, each one's objects in row-id order: the order
-            // in which SQLite reads the index on the foreign key, so it sorts
-            // nothing (ordering by row id alone sorted every row read).
-            query.orderBy = "\(quoted), \(key)"
+            if allStored {
+                // The owners are every stored record, so nearly every row
+                // with the foreign key set is read: one pass over the table in
+                // row-id order costs less than finding each owner's rows in
+                // the index and then each row in the table (`+` keeps SQLite
+                // off the index). The owners' ids still select the rows.
+                query.whereSQL = "+" + (query.whereSQL ?? "")
+            } else {
+                // Owner by owner, each one's objects in row-id order: the
+                // order in which SQLite reads the index on the foreign key, so
+                // it sorts nothing (ordering by row id alone sorted every row).
+                query.orderBy = "\(quoted), \(key)"
+            }
             let related = try fetchAny(relationship.destination, query)
-            let byOwner = Self.groupByOwner(related, inverse, owners: objects.count)
+            let lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
             // With no unsaved insert or change, nothing can join or leave a
             // list (objects are grouped by the owner they have in memory).
             let overlays = !inserted.isEmpty || !updatedList.isEmpty
-            for object in objects {
-                guard let rowID = object.recordState.rowID else { continue }
-                let stored = byOwner[rowID] ?? []
+            for (object, stored) in zip(objects, lists) {
+                guard object.recordState.rowID != nil else { continue }
                 RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
             }
         case .joinTable(let table):
@@ -109,27 +123,24 @@ extension RecordContext {
         }
     }
 
-    /// `related` by the row id of the object their to-one `inverse` names in
-    /// memory, each list in row-id order. Rows come owner by owner, so a
-    /// list is built run by run and hashed once per owner, not per object.
-    private static func groupByOwner(_ related: [any Entity], _ inverse: Int, owners: Int) -> [Int64: [any Entity]] {
-        var byOwner: [Int64: [any Entity]] = [:]
-        byOwner.reserveCapacity(owners)
-        var reordered: Set<Int64> = []
-        var run: [any Entity] = []
-        var runOwner: Int64?
-        func flush() {
-            guard let owner = runOwner, !run.isEmpty else { return }
-            if byOwner[owner] == nil {
-                byOwner[owner] = run
-            } else {
-                // An owner met twice (an object moved to it in memory): its
-                // list is put back in row-id order below.
-                byOwner[owner]?.append(contentsOf: run)
-                reordered.insert(owner)
-            }
-            run = []
+    /// `related` under the object of `owners` their to-one `inverse` names in
+    /// memory (one list per owner, in the order of `owners`), each list in
+    /// row-id order. `related` comes either in row-id order, or owner by
+    /// owner: then an owner is looked up once per run of its objects.
+    private static func groupByOwner(
+        _ related: [any Entity], _ inverse: Int, of owners: [any Entity], inRowIDOrder: Bool
+    ) -> [[any Entity]] {
+        var position: [Int64: Int] = [:]
+        position.reserveCapacity(owners.count)
+        for (index, owner) in owners.enumerated() {
+            if let rowID = owner.recordState.rowID { position[rowID] = index }
         }
+        var lists = [[any Entity]](repeating: [], count: owners.count)
+        // Room for an average list at an owner's first object, rather than
+        // growing each list step by step.
+        let expected = owners.isEmpty ? 0 : related.count / owners.count + 1
+        var reordered: [Int] = []
+        var run: (owner: Int64, position: Int?)?
         for object in related {
             let owner: Int64?
             switch RelationGraph.slot(object, inverse) {
@@ -138,17 +149,24 @@ extension RecordContext {
             default: owner = nil
             }
             guard let owner else { continue }
-            if owner != runOwner {
-                flush()
-                runOwner = owner
+            let target: Int?
+            if let run, run.owner == owner {
+                target = run.position
+            } else {
+                target = position[owner]
+                // Owner by owner, an owner met again had an object moved to
+                // it in memory: its list is put back in row-id order below.
+                if !inRowIDOrder, let target, !lists[target].isEmpty { reordered.append(target) }
+                run = (owner, target)
             }
-            run.append(object)
+            guard let target else { continue }
+            if lists[target].isEmpty { lists[target].reserveCapacity(expected) }
+            lists[target].append(object)
         }
-        flush()
-        for owner in reordered {
-            byOwner[owner]?.sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
+        for index in Set(reordered) {
+            lists[index].sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
         }
-        return byOwner
+        return lists
     }
 
     /// `<column> IN (the row ids)`, the ids bound as one JSON array.
