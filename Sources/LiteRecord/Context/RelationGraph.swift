@@ -25,11 +25,37 @@ enum RelationGraph {
 
     // MARK: Slots
 
+    /// `count` unloaded slots.
+    ///
+    /// Array literals for the usual small counts: `Array(repeating:count:)`
+    /// (and `init(unsafeUninitializedCapacity:)`) allocate through an
+    /// unspecialized standard-library function that looks the storage type
+    /// up in the runtime's metadata cache at each call, some 600
+    /// instructions, more than the rest of what a fetch does for a to-one.
+    /// A literal's allocation is specialized here and uses a cached type.
+    static func unloadedSlots(_ count: Int) -> [RelationValue] {
+        filled(count, with: .unloaded)
+    }
+
+    /// Not inlined, so that `value` is not a constant where the literals
+    /// are: a literal of constants is a static array, which the first write
+    /// copies (an allocation and a copy more than building it).
+    @inline(never)
+    private static func filled(_ count: Int, with value: RelationValue) -> [RelationValue] {
+        switch count {
+        case 1: [value]
+        case 2: [value, value]
+        case 3: [value, value, value]
+        case 4: [value, value, value, value]
+        default: [RelationValue](repeating: value, count: count)
+        }
+    }
+
     /// The slot of relationship `index`, creating the slots on first use.
     @inline(__always)
     static func slot(_ object: any Entity, _ index: Int) -> RelationValue {
         let state = object.recordState
-        if state.relations.isEmpty { state.relations = Array(repeating: .unloaded, count: type(of: object).relationships.count) }
+        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
         return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
     }
 
