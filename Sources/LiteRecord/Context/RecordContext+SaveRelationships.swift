@@ -242,13 +242,17 @@ extension RecordContext {
     /// cascades end. New objects are dropped once the rules ran, while they
     /// still know their related objects.
     func deleteApplyingRules(_ root: any Entity) {
-        var seen = Set<ObjectIdentifier>()
+        // New objects stay inserted until the end, so a set says which were
+        // visited; a saved object is visited once by construction, since its
+        // phase turns to `.deleted` when it is.
+        var seenInserts = Set<ObjectIdentifier>()
         var droppedInserts: [any Entity] = []
         func doom(_ object: any Entity) -> Bool {
             let state = object.recordState
-            guard state.belongs(to: self), seen.insert(ObjectIdentifier(object)).inserted else { return false }
+            guard state.belongs(to: self) else { return false }
             switch state.phase {
             case .inserted:
+                guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
                 droppedInserts.append(object)
                 return true
             case .managed:
@@ -262,8 +266,10 @@ extension RecordContext {
         // Objects to take out of the loaded to-many of an object that is
         // deleted too (a cascade's owner, from each object it took along):
         // taken out together at the end, one change per list rather than one
-        // per object. Entries for one list follow each other.
-        var detached: [(owner: any Entity, index: Int, objects: [ObjectIdentifier])] = []
+        // per object. An entry names its objects as a range of `leaving`;
+        // entries for one list follow each other.
+        var detached: [(owner: any Entity, index: Int, objects: Range<Int>)] = []
+        var leaving: [ObjectIdentifier] = []
         var work = [root]
         var last: (type: ObjectIdentifier, steps: [DeleteStep])?
         while let next = work.popLast() {
@@ -286,10 +292,13 @@ extension RecordContext {
                     guard let inverse = step.inverse else { return }
                     if step.inverseIsToMany {
                         if other.recordState.phase == .deleted {
-                            if let last = detached.last, last.owner === other, last.index == inverse {
-                                detached[detached.count - 1].objects.append(ObjectIdentifier(next))
+                            leaving.append(ObjectIdentifier(next))
+                            if let last = detached.last, last.owner === other, last.index == inverse,
+                                last.objects.upperBound == leaving.count - 1
+                            {
+                                detached[detached.count - 1].objects = last.objects.lowerBound..<leaving.count
                             } else {
-                                detached.append((other, inverse, [ObjectIdentifier(next)]))
+                                detached.append((other, inverse, leaving.count - 1..<leaving.count))
                             }
                         } else {
                             RelationGraph.removeLoaded(other, inverse, next)
@@ -300,8 +309,9 @@ extension RecordContext {
                 }
             }
         }
-        for (owner, index, objects) in detached {
+        for (owner, index, range) in detached {
             guard case .toMany(let values) = RelationGraph.slot(owner, index) else { continue }
+            let objects = leaving[range]
             let gone = objects.count > 16 ? Set(objects) : nil
             let kept = values.filter { value in
                 let id = ObjectIdentifier(value)
