@@ -5,6 +5,7 @@
 /// Every object's relationship values live in its ``RecordState`` (the
 /// `relations` slots), so the context reaches them without knowing the
 /// object's Swift type.
+@usableFromInline
 enum RelationGraph {
     /// The relationship at `index` of the object's entity: the model's, when
     /// the object is in a context; worked out from the types otherwise.
@@ -114,12 +115,17 @@ enum RelationGraph {
         }
     }
 
+    @usableFromInline
     static func toMany(_ object: any Entity, _ index: Int) -> [any Entity] {
         switch slot(object, index) {
         case .toMany(let values):
             // Objects deleted (or gone) since the list was loaded leave it now.
             guard let owner = object.recordState.owner,
-                values.contains(where: { $0.recordState.phase == .deleted || $0.recordState.owner != owner })
+                values.contains(where: { value in
+                    // One read of the state: each is a protocol call and a retain.
+                    let state = value.recordState
+                    return state.phase == .deleted || state.owner != owner
+                })
             else { return values }
             let kept = values.filter { $0.recordState.phase != .deleted && $0.recordState.owner == owner }
             store(.toMany(kept), in: object, index)

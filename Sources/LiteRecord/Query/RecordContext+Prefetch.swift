@@ -130,11 +130,7 @@ extension RecordContext {
     private static func groupByOwner(
         _ related: [any Entity], _ inverse: Int, of owners: [any Entity], inRowIDOrder: Bool
     ) -> [[any Entity]] {
-        var position: [Int64: Int] = [:]
-        position.reserveCapacity(owners.count)
-        for (index, owner) in owners.enumerated() {
-            if let rowID = owner.recordState.rowID { position[rowID] = index }
-        }
+        let find = OwnerPositions(owners)
         var lists = [[any Entity]](repeating: [], count: owners.count)
         // Room for an average list at an owner's first object, rather than
         // growing each list step by step.
@@ -153,7 +149,7 @@ extension RecordContext {
             if let run, run.owner == owner {
                 target = run.position
             } else {
-                target = position[owner]
+                target = find[owner]
                 // Owner by owner, an owner met again had an object moved to
                 // it in memory: its list is put back in row-id order below.
                 if !inRowIDOrder, let target, !lists[target].isEmpty { reordered.append(target) }
@@ -167,6 +163,48 @@ extension RecordContext {
             lists[index].sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
         }
         return lists
+    }
+
+    /// The position of each owner in a list of owners, by row id: a table
+    /// indexed by row id when the ids are dense (as a whole table's are),
+    /// a dictionary otherwise.
+    private struct OwnerPositions {
+        private var table: [Int32] = []
+        private var base: Int64 = 0
+        private var dictionary: [Int64: Int] = [:]
+
+        init(_ owners: [any Entity]) {
+            var ids: [Int64?] = []
+            ids.reserveCapacity(owners.count)
+            var (low, high) = (Int64.max, Int64.min)
+            for owner in owners {
+                let id = owner.recordState.rowID
+                ids.append(id)
+                if let id { (low, high) = (Swift.min(low, id), Swift.max(high, id)) }
+            }
+            guard low <= high else { return }
+            let (span, overflow) = high.subtractingReportingOverflow(low)
+            if !overflow, span < Int64(owners.count) * 4 + 64, owners.count < Int(Int32.max) {
+                base = low
+                table = [Int32](repeating: -1, count: Int(span) + 1)
+                for (position, id) in ids.enumerated() {
+                    if let id { table[Int(id - low)] = Int32(position) }
+                }
+            } else {
+                dictionary.reserveCapacity(owners.count)
+                for (position, id) in ids.enumerated() {
+                    if let id { dictionary[id] = position }
+                }
+            }
+        }
+
+        subscript(_ rowID: Int64) -> Int? {
+            guard !table.isEmpty else { return dictionary[rowID] }
+            let (offset, overflow) = rowID.subtractingReportingOverflow(base)
+            guard !overflow, offset >= 0, offset < Int64(table.count) else { return nil }
+            let position = table[Int(offset)]
+            return position < 0 ? nil : Int(position)
+        }
     }
 
     /// `<column> IN (the row ids)`, the ids bound as one JSON array.
