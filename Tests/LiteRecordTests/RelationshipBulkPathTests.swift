@@ -150,6 +150,28 @@ import Testing
         #expect(try RBook.count(in: fresh) == 10)
     }
 
+    @Test func distinctRowIDsKeepTheirFirstAppearanceWhetherDenseOrSparse() {
+        #expect(RecordContext.distinct([5, 3, 5, 4, 3]) == [5, 3, 4])
+        #expect(RecordContext.distinct([10, 1_000_000, 10]) == [10, 1_000_000])
+        #expect(RecordContext.distinct([1, Int64.max, 1, Int64.min, Int64.max]) == [1, Int64.max, Int64.min])
+        #expect(RecordContext.distinct([]) == [])
+    }
+
+    @Test func aToOnePrefetchReadsOnlyTheAuthorsNotYetInTheContext() throws {
+        let context = stack.newContext()
+        let known = try #require(try context.fetch(FetchRequest<RAuthor>(predicate: #Predicate { $0.name == "A1" })).first)
+        let (books, statements) = try stack.recordingSQL {
+            try context.fetch(FetchRequest<RBook>(relationshipKeyPathsForPrefetching: [\RBook.author]))
+        }
+        #expect(statements.count == 2)
+        #expect(books.count == 40)
+        let (names, none) = stack.recordingSQL { books.compactMap { $0.author?.name } }
+        #expect(none.isEmpty)
+        #expect(names.count == 40)
+        #expect(books.filter { $0.author === known }.count == 10)
+        #expect(Set(names) == ["A0", "A1", "A2", "A3"])
+    }
+
     @Test func deletionRanksPutAnEntityBeforeTheEntitiesItsToOnesName() throws {
         let ranks = stack.model.deletionRanks
         let book = try #require(ranks[ObjectIdentifier(RBook.self)])

@@ -39,16 +39,18 @@ extension RecordContext {
         let key = Connection.quote(Model.primaryKeyColumn)
         switch relationship.storage {
         case .foreignKey:
-            var ids = Set<Int64>()
+            // The destination's objects by row id, looked up once (the same
+            // table the fetch below registers into).
+            let registered = identityMap.table(for: relationship.destination)
+            var wanted: [Int64] = []
+            wanted.reserveCapacity(objects.count)
             for object in objects {
-                if case .fault(let id?) = RelationGraph.slot(object, relationship.index),
-                    registeredObject(relationship.destination, rowID: id) == nil
-                {
-                    ids.insert(id)
+                if case .fault(let id?) = RelationGraph.slot(object, relationship.index), registered[id] == nil {
+                    wanted.append(id)
                 }
             }
-            if !ids.isEmpty {
-                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(ids)))
+            if !wanted.isEmpty {
+                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Self.distinct(wanted)))
             }
             // Every destination is registered now: resolving costs no statement.
             for object in objects {
@@ -56,7 +58,7 @@ extension RecordContext {
                 case .fault(nil):
                     RelationGraph.store(.toOne(nil), in: object, relationship.index)
                 case .fault(let id?):
-                    if let found = registeredObject(relationship.destination, rowID: id) {
+                    if let found = registered[id] {
                         RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
                     } else {
                         // Gone from the store since the object was read: the
@@ -163,6 +165,26 @@ extension RecordContext {
             lists[index].sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
         }
         return lists
+    }
+
+    /// `ids` without repeats, in the order of their first appearance: marked
+    /// in a table indexed by id when the ids are dense (many objects naming
+    /// a few thousand others), in a set otherwise.
+    static func distinct(_ ids: [Int64]) -> [Int64] {
+        guard let low = ids.min(), let high = ids.max() else { return [] }
+        var result: [Int64] = []
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !overflow, span < Int64(ids.count) * 4 + 64 {
+            var seen = [Bool](repeating: false, count: Int(span) + 1)
+            for id in ids where !seen[Int(id - low)] {
+                seen[Int(id - low)] = true
+                result.append(id)
+            }
+        } else {
+            var seen = Set<Int64>()
+            for id in ids where seen.insert(id).inserted { result.append(id) }
+        }
+        return result
     }
 
     /// The position of each owner in a list of owners, by row id: a table
