@@ -243,7 +243,7 @@ extension RecordContext {
             // No relationship of the object was read yet (a newly fetched
             // object, the common case): nothing is loaded, nobody observes a
             // relationship, so the slots are written in one go.
-            var relations = [RelationValue](repeating: .unloaded, count: entity.relationships.count)
+            var relations = RelationGraph.unloadedSlots(entity.relationships.count)
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if case .integer(let value) = row.value(at: entity.attributes.count + position) {
                     relations[index] = .fault(value)

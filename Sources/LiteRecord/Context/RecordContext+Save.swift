@@ -138,7 +138,7 @@ extension RecordContext {
             deletes.append(PlannedRow(object, state, rowID: rowID))
         }
         PlannedRow.sortInTableOrder(&updates)
-        PlannedRow.sortInTableOrder(&deletes)
+        sortForDeletion(&deletes)
         var inserts = inserted
         if store.model.hasRelationships {
             try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
@@ -316,6 +316,38 @@ extension RecordContext {
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
+    }
+
+    /// Puts deletions in the order ``executeDeletes(_:on:conflicts:)`` runs
+    /// them: entity by entity, each entity's rows in row-id order (see
+    /// ``PlannedRow/sortInTableOrder(_:)``), and an entity whose foreign keys
+    /// name another entity before that one. Deleting the rows that hold a
+    /// foreign key first leaves SQLite no violation to count: deleting the
+    /// row they name first, it counts one per row pointing at it and then
+    /// looks that row up again for each of them as they go.
+    private func sortForDeletion(_ rows: inout [PlannedRow]) {
+        guard rows.count > 1 else { return }
+        let first = rows[0].entity
+        if !rows.contains(where: { $0.entity != first }) {
+            PlannedRow.sortInTableOrder(&rows)
+            return
+        }
+        let ranks = store.model.deletionRanks
+        // Sorted as (rank, row id, position) triples, then gathered once:
+        // moving the rows themselves (an existential each) costs far more.
+        var keys: [(rank: Int, rowID: Int64, position: Int)] = []
+        keys.reserveCapacity(rows.count)
+        var current = (entity: first, rank: ranks[first] ?? Int.max)
+        for position in rows.indices {
+            let entity = rows[position].entity
+            if entity != current.entity { current = (entity, ranks[entity] ?? Int.max) }
+            keys.append((current.rank, rows[position].rowID, position))
+        }
+        keys.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.rowID < $1.rowID }
+        var sorted: [PlannedRow] = []
+        sorted.reserveCapacity(rows.count)
+        for key in keys { sorted.append(rows[key.position]) }
+        rows = sorted
     }
 
     /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most; well

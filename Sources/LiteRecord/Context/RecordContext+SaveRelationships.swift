@@ -6,8 +6,16 @@ extension RecordContext {
     func checkRelationshipRules(
         inserts: [any Entity], updates: [PlannedRow], deletes: [PlannedRow]
     ) throws(LiteRecordError) {
+        // Most deleted objects have no `.deny` rule: known without copying
+        // the entity's description, once per run of one entity's objects
+        // (deletions come in table order).
+        var denies: (entity: ObjectIdentifier, any: Bool)?
         for deletion in deletes {
             let object = deletion.object
+            if denies?.entity != deletion.entity {
+                denies = (deletion.entity, deleteSteps(type(of: object)).contains { $0.rule == .deny })
+            }
+            guard denies?.any == true else { continue }
             guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
                 let related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
@@ -159,25 +167,74 @@ extension RecordContext {
 
     // MARK: Delete rules
 
-    /// The objects a delete rule must visit: all related objects (loaded if
-    /// needed) for a cascade, and for a nullify whose other side holds the
-    /// foreign key; otherwise only those in memory, since the store needs
-    /// nothing (join rows go with the record) and a to-many drops deleted
-    /// objects when read.
-    private func objectsTouched(by object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity] {
-        let rule = relationship.deleteRule
-        let holdsKey: Bool
-        switch relationship.storage {
-        case .inverseForeignKey: holdsKey = true
-        case .foreignKey: holdsKey = relationship.inverseIndex != nil && !relationship.inverseIsToMany
-        case .joinTable: holdsKey = false
+    /// What a delete rule needs to know of one relationship: plain values,
+    /// so that walking a large cascade copies no relationship description
+    /// (with its strings) per object.
+    struct DeleteStep {
+        let index: Int
+        let rule: RelationshipDescription.DeleteRule
+        let isToMany: Bool
+        let inverse: Int?
+        let inverseIsToMany: Bool
+        let destination: any Entity.Type
+        /// Every related object is visited, loaded if needed: for a cascade,
+        /// and for a nullify whose other side holds the foreign key.
+        /// Otherwise only those in memory, since the store needs nothing
+        /// (join rows go with the record) and a to-many drops deleted
+        /// objects when read.
+        let visitsAll: Bool
+
+        init(_ relationship: ResolvedRelationship) {
+            index = relationship.index
+            rule = relationship.deleteRule
+            isToMany = relationship.isToMany
+            inverse = relationship.inverseIndex
+            inverseIsToMany = relationship.inverseIsToMany
+            destination = relationship.destination
+            let holdsKey: Bool
+            switch relationship.storage {
+            case .inverseForeignKey: holdsKey = true
+            case .foreignKey: holdsKey = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+            case .joinTable: holdsKey = false
+            }
+            visitsAll = rule == .cascade || (rule == .nullify && holdsKey)
         }
-        if rule == .cascade || (rule == .nullify && holdsKey) { return relatedObjects(object, relationship) }
-        if relationship.isToMany {
-            if case .toMany(let values) = RelationGraph.slot(object, relationship.index) { return values }
-            return []
+    }
+
+    /// The delete steps of the objects of `type`, worked out once per type
+    /// and context; empty for a type without relationships.
+    func deleteSteps(_ type: any Entity.Type) -> [DeleteStep] {
+        let id = ObjectIdentifier(type)
+        if let steps = deleteStepsByType[id] { return steps }
+        let steps = model.entity(for: type).map { $0.relationships.map(DeleteStep.init) } ?? []
+        deleteStepsByType[id] = steps
+        return steps
+    }
+
+    /// Calls `body` with each object a delete step visits (see
+    /// ``DeleteStep/visitsAll``).
+    private func forEachTouched(by object: any Entity, _ step: DeleteStep, _ body: (any Entity) -> Void) {
+        if step.isToMany {
+            if step.visitsAll {
+                for other in RelationGraph.toMany(object, step.index) { body(other) }
+            } else if case .toMany(let values) = RelationGraph.slot(object, step.index) {
+                for other in values { body(other) }
+            }
+            return
         }
-        return RelationGraph.toOneInMemory(object, relationship.index).map { [$0] } ?? []
+        if step.visitsAll {
+            if let other = RelationGraph.toOne(object, step.index) { body(other) }
+            return
+        }
+        switch RelationGraph.slot(object, step.index) {
+        case .toOne(let other?):
+            body(other)
+        case .fault(let rowID?):
+            // The registered object, as `RelationGraph.toOneInMemory` finds it.
+            if let other = registeredObject(step.destination, rowID: rowID) { body(other) }
+        case .toOne(nil), .fault(nil), .unloaded, .toMany:
+            break
+        }
     }
 
     /// Deletes `root` and applies the delete rules of it and of every object a
@@ -185,13 +242,17 @@ extension RecordContext {
     /// cascades end. New objects are dropped once the rules ran, while they
     /// still know their related objects.
     func deleteApplyingRules(_ root: any Entity) {
-        var seen = Set<ObjectIdentifier>()
+        // New objects stay inserted until the end, so a set says which were
+        // visited; a saved object is visited once by construction, since its
+        // phase turns to `.deleted` when it is.
+        var seenInserts = Set<ObjectIdentifier>()
         var droppedInserts: [any Entity] = []
         func doom(_ object: any Entity) -> Bool {
             let state = object.recordState
-            guard state.belongs(to: self), seen.insert(ObjectIdentifier(object)).inserted else { return false }
+            guard state.belongs(to: self) else { return false }
             switch state.phase {
             case .inserted:
+                guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
                 droppedInserts.append(object)
                 return true
             case .managed:
@@ -202,24 +263,61 @@ extension RecordContext {
             }
         }
         guard doom(root) else { return }
+        // Objects to take out of the loaded to-many of an object that is
+        // deleted too (a cascade's owner, from each object it took along):
+        // taken out together at the end, one change per list rather than one
+        // per object. An entry names its objects as a range of `leaving`;
+        // entries for one list follow each other.
+        var detached: [(owner: any Entity, index: Int, objects: Range<Int>)] = []
+        var leaving: [ObjectIdentifier] = []
         var work = [root]
+        var last: (type: ObjectIdentifier, steps: [DeleteStep])?
         while let next = work.popLast() {
-            guard let entity = model.entity(for: type(of: next)), entity.hasRelationships else { continue }
-            for relationship in entity.relationships {
-                let rule = relationship.deleteRule
-                for other in objectsTouched(by: next, relationship) {
-                    if rule == .cascade {
+            // Objects come in runs of one entity (an owner's list): the steps
+            // of the previous object's entity are usually the ones needed.
+            let type = ObjectIdentifier(Swift.type(of: next))
+            let steps: [DeleteStep]
+            if let last, last.type == type {
+                steps = last.steps
+            } else {
+                steps = deleteSteps(Swift.type(of: next))
+                last = (type, steps)
+            }
+            for step in steps {
+                forEachTouched(by: next, step) { other in
+                    if step.rule == .cascade {
                         if doom(other) { work.append(other) }
-                        continue
+                        return
                     }
-                    guard let inverse = relationship.inverseIndex else { continue }
-                    if relationship.inverseIsToMany {
-                        RelationGraph.removeLoaded(other, inverse, next)
-                    } else if rule == .nullify, RelationGraph.toOneInMemory(other, inverse) === next {
+                    guard let inverse = step.inverse else { return }
+                    if step.inverseIsToMany {
+                        if other.recordState.phase == .deleted {
+                            leaving.append(ObjectIdentifier(next))
+                            if let last = detached.last, last.owner === other, last.index == inverse,
+                                last.objects.upperBound == leaving.count - 1
+                            {
+                                detached[detached.count - 1].objects = last.objects.lowerBound..<leaving.count
+                            } else {
+                                detached.append((other, inverse, leaving.count - 1..<leaving.count))
+                            }
+                        } else {
+                            RelationGraph.removeLoaded(other, inverse, next)
+                        }
+                    } else if step.rule == .nullify, RelationGraph.toOneInMemory(other, inverse) === next {
                         RelationGraph.assignToOne(other, RelationGraph.relationshipOrPlaceholder(other, inverse), nil)
                     }
                 }
             }
+        }
+        for (owner, index, range) in detached {
+            guard case .toMany(let values) = RelationGraph.slot(owner, index) else { continue }
+            let objects = leaving[range]
+            let gone = objects.count > 16 ? Set(objects) : nil
+            let kept = values.filter { value in
+                let id = ObjectIdentifier(value)
+                return !(gone?.contains(id) ?? objects.contains(id))
+            }
+            RelationGraph.storeChange(.toMany(kept), in: owner, index)
         }
         for object in droppedInserts { forgetInserted(object) }
     }

@@ -49,6 +49,9 @@ public final class RecordContext {
     /// Many-to-many links added or removed since the last save, by join table
     /// and pair of objects (in the table's orientation).
     var pendingJoins: [JoinKey: PendingJoin] = [:]
+    /// What the delete rules need of each entity's relationships, by entity
+    /// type, worked out at the first deletion of the type.
+    var deleteStepsByType: [ObjectIdentifier: [DeleteStep]] = [:]
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
     /// For a `write` context: the columns its saves updated and how many

@@ -5,6 +5,7 @@
 /// Every object's relationship values live in its ``RecordState`` (the
 /// `relations` slots), so the context reaches them without knowing the
 /// object's Swift type.
+@usableFromInline
 enum RelationGraph {
     /// The relationship at `index` of the object's entity: the model's, when
     /// the object is in a context; worked out from the types otherwise.
@@ -25,11 +26,37 @@ enum RelationGraph {
 
     // MARK: Slots
 
+    /// `count` unloaded slots.
+    ///
+    /// Array literals for the usual small counts: `Array(repeating:count:)`
+    /// (and `init(unsafeUninitializedCapacity:)`) allocate through an
+    /// unspecialized standard-library function that looks the storage type
+    /// up in the runtime's metadata cache at each call, some 600
+    /// instructions, more than the rest of what a fetch does for a to-one.
+    /// A literal's allocation is specialized here and uses a cached type.
+    static func unloadedSlots(_ count: Int) -> [RelationValue] {
+        filled(count, with: .unloaded)
+    }
+
+    /// Not inlined, so that `value` is not a constant where the literals
+    /// are: a literal of constants is a static array, which the first write
+    /// copies (an allocation and a copy more than building it).
+    @inline(never)
+    private static func filled(_ count: Int, with value: RelationValue) -> [RelationValue] {
+        switch count {
+        case 1: [value]
+        case 2: [value, value]
+        case 3: [value, value, value]
+        case 4: [value, value, value, value]
+        default: [RelationValue](repeating: value, count: count)
+        }
+    }
+
     /// The slot of relationship `index`, creating the slots on first use.
     @inline(__always)
     static func slot(_ object: any Entity, _ index: Int) -> RelationValue {
         let state = object.recordState
-        if state.relations.isEmpty { state.relations = Array(repeating: .unloaded, count: type(of: object).relationships.count) }
+        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
         return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
     }
 
@@ -88,12 +115,17 @@ enum RelationGraph {
         }
     }
 
+    @usableFromInline
     static func toMany(_ object: any Entity, _ index: Int) -> [any Entity] {
         switch slot(object, index) {
         case .toMany(let values):
             // Objects deleted (or gone) since the list was loaded leave it now.
             guard let owner = object.recordState.owner,
-                values.contains(where: { $0.recordState.phase == .deleted || $0.recordState.owner != owner })
+                values.contains(where: { value in
+                    // One read of the state: each is a protocol call and a retain.
+                    let state = value.recordState
+                    return state.phase == .deleted || state.owner != owner
+                })
             else { return values }
             let kept = values.filter { $0.recordState.phase != .deleted && $0.recordState.owner == owner }
             store(.toMany(kept), in: object, index)

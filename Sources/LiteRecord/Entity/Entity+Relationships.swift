@@ -47,6 +47,10 @@ extension Entity {
     /// When the objects cannot be loaded (the context is gone, the store cannot
     /// be read) it returns the objects known in memory, logs the error, and the
     /// context's next `save()` throws it.
+    /// Inlinable, so that the accessor `@Entity` generates builds its `[D]`
+    /// specialized for `D` (unspecialized, each append went through `D`'s
+    /// metadata).
+    @inlinable
     public func relatedObjects<D: Entity>(at index: Int, as type: D.Type = D.self) -> [D] {
         let objects = RelationGraph.toMany(self, index)
         var result: [D] = []

@@ -5,6 +5,40 @@ extension Model {
             || entities.contains { $0.relationships.contains { $0.destinationName == entity.name } }
     }
 
+    /// The order in which a save deletes rows of several entities, by entity
+    /// type (lower first): an entity before the entities its to-ones point
+    /// at, so that rows holding a foreign key go before the rows it names.
+    /// Entities in a cycle of to-ones keep the model's order among them.
+    var deletionRanks: [ObjectIdentifier: Int] {
+        let count = entities.count
+        var position: [String: Int] = [:]
+        for (index, entity) in entities.enumerated() { position[entity.name] = index }
+        var pointsAt = [[Int]](repeating: [], count: count)
+        var incoming = [Int](repeating: 0, count: count)
+        for (index, entity) in entities.enumerated() {
+            for relationshipIndex in entity.toOneIndexes {
+                guard let destination = position[entity.relationships[relationshipIndex].destinationName], destination != index
+                else { continue }
+                pointsAt[index].append(destination)
+                incoming[destination] += 1
+            }
+        }
+        var ranks: [ObjectIdentifier: Int] = [:]
+        var placed = [Bool](repeating: false, count: count)
+        var rank = 0
+        while rank < count {
+            // An entity nothing unplaced points at; in a cycle, the first unplaced one.
+            guard let next = (0..<count).first(where: { !placed[$0] && incoming[$0] == 0 })
+                ?? (0..<count).first(where: { !placed[$0] })
+            else { break }
+            placed[next] = true
+            ranks[ObjectIdentifier(entities[next].type)] = rank
+            rank += 1
+            for destination in pointsAt[next] { incoming[destination] -= 1 }
+        }
+        return ranks
+    }
+
     /// Finds each relationship's destination, inverse and storage, or throws
     /// `.invalidModel` saying what is inconsistent.
     static func resolveRelationships(

@@ -14,9 +14,11 @@ extension RecordContext {
     ///   message names the part), `.unknownAttribute` when a key path to
     ///   prefetch is not a relationship, or when the store cannot be read.
     public func fetch<T: Entity>(_ request: FetchRequest<T>) throws -> [T] {
-        let objects = try fetch(T.self, request.sqlQuery(model: store.model))
+        let query = try request.sqlQuery(model: store.model)
+        let objects = try fetch(T.self, query)
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
-            try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
+            let wholeTable = query.whereSQL == nil && query.limit == nil && query.offset == nil
+            try prefetch(request.relationshipKeyPathsForPrefetching, of: objects, wholeTable: wholeTable)
         }
         return objects
     }

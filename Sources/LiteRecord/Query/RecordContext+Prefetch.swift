@@ -4,7 +4,13 @@ extension RecordContext {
     /// Row ids are bound as one JSON array and read back with `json_each`, so
     /// one statement serves any number of objects without meeting SQLite's
     /// limit on bound parameters (https://sqlite.org/json1.html#jeach).
-    func prefetch<T: Entity>(_ keyPaths: [any PartialKeyPath<T> & Sendable], of objects: [T]) throws(LiteRecordError) {
+    ///
+    /// `wholeTable` says that `objects` are every stored record of `T` (a
+    /// fetch without predicate, limit or offset): the related rows are then
+    /// most of their table, read best in one pass over it.
+    func prefetch<T: Entity>(
+        _ keyPaths: [any PartialKeyPath<T> & Sendable], of objects: [T], wholeTable: Bool = false
+    ) throws(LiteRecordError) {
         let entity = try entity(for: T.self)
         for keyPath in keyPaths {
             guard let index = T.relationshipIndex(for: keyPath), entity.relationships.indices.contains(index) else {
@@ -25,24 +31,26 @@ extension RecordContext {
                 }
             }
             guard !pending.isEmpty else { continue }
-            try prefetch(relationship, of: pending)
+            try prefetch(relationship, of: pending, allStored: wholeTable && pending.count == objects.count)
         }
     }
 
-    private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity]) throws(LiteRecordError) {
+    private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity], allStored: Bool) throws(LiteRecordError) {
         let key = Connection.quote(Model.primaryKeyColumn)
         switch relationship.storage {
         case .foreignKey:
-            var ids = Set<Int64>()
+            // The destination's objects by row id, looked up once (the same
+            // table the fetch below registers into).
+            let registered = identityMap.table(for: relationship.destination)
+            var wanted: [Int64] = []
+            wanted.reserveCapacity(objects.count)
             for object in objects {
-                if case .fault(let id?) = RelationGraph.slot(object, relationship.index),
-                    registeredObject(relationship.destination, rowID: id) == nil
-                {
-                    ids.insert(id)
+                if case .fault(let id?) = RelationGraph.slot(object, relationship.index), registered[id] == nil {
+                    wanted.append(id)
                 }
             }
-            if !ids.isEmpty {
-                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(ids)))
+            if !wanted.isEmpty {
+                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Self.distinct(wanted)))
             }
             // Every destination is registered now: resolving costs no statement.
             for object in objects {
@@ -50,7 +58,7 @@ extension RecordContext {
                 case .fault(nil):
                     RelationGraph.store(.toOne(nil), in: object, relationship.index)
                 case .fault(let id?):
-                    if let found = registeredObject(relationship.destination, rowID: id) {
+                    if let found = registered[id] {
                         RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
                     } else {
                         // Gone from the store since the object was read: the
@@ -63,18 +71,29 @@ extension RecordContext {
             }
         case .inverseForeignKey(let column):
             guard let inverse = relationship.inverseIndex else { return }
-            let related = try fetchAny(relationship.destination, Self.rowIDQuery(Connection.quote(column), objects.compactMap(\.recordState.rowID)))
-            var byOwner: [Int64: [any Entity]] = [:]
-            for object in related {
-                switch RelationGraph.slot(object, inverse) {
-                case .fault(let owner?): byOwner[owner, default: []].append(object)
-                case .toOne(let owner?): if let id = owner.recordState.rowID { byOwner[id, default: []].append(object) }
-                default: break
-                }
+            let quoted = Connection.quote(column)
+            var query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
+            if allStored {
+                // The owners are every stored record, so nearly every row
+                // with the foreign key set is read: one pass over the table in
+                // row-id order costs less than finding each owner's rows in
+                // the index and then each row in the table (`+` keeps SQLite
+                // off the index). The owners' ids still select the rows.
+                query.whereSQL = "+" + (query.whereSQL ?? "")
+            } else {
+                // Owner by owner, each one's objects in row-id order: the
+                // order in which SQLite reads the index on the foreign key, so
+                // it sorts nothing (ordering by row id alone sorted every row).
+                query.orderBy = "\(quoted), \(key)"
             }
-            for object in objects {
-                guard let rowID = object.recordState.rowID else { continue }
-                RelationGraph.store(.toMany(overlay(byOwner[rowID] ?? [], of: object, relationship)), in: object, relationship.index)
+            let related = try fetchAny(relationship.destination, query)
+            let lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
+            // With no unsaved insert or change, nothing can join or leave a
+            // list (objects are grouped by the owner they have in memory).
+            let overlays = !inserted.isEmpty || !updatedList.isEmpty
+            for (object, stored) in zip(objects, lists) {
+                guard object.recordState.rowID != nil else { continue }
+                RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
             }
         case .joinTable(let table):
             let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
@@ -103,6 +122,110 @@ extension RecordContext {
                 }
                 RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
             }
+        }
+    }
+
+    /// `related` under the object of `owners` their to-one `inverse` names in
+    /// memory (one list per owner, in the order of `owners`), each list in
+    /// row-id order. `related` comes either in row-id order, or owner by
+    /// owner: then an owner is looked up once per run of its objects.
+    private static func groupByOwner(
+        _ related: [any Entity], _ inverse: Int, of owners: [any Entity], inRowIDOrder: Bool
+    ) -> [[any Entity]] {
+        let find = OwnerPositions(owners)
+        var lists = [[any Entity]](repeating: [], count: owners.count)
+        // Room for an average list at an owner's first object, rather than
+        // growing each list step by step.
+        let expected = owners.isEmpty ? 0 : related.count / owners.count + 1
+        var reordered: [Int] = []
+        var run: (owner: Int64, position: Int?)?
+        for object in related {
+            let owner: Int64?
+            switch RelationGraph.slot(object, inverse) {
+            case .fault(let id?): owner = id
+            case .toOne(let value?): owner = value.recordState.rowID
+            default: owner = nil
+            }
+            guard let owner else { continue }
+            let target: Int?
+            if let run, run.owner == owner {
+                target = run.position
+            } else {
+                target = find[owner]
+                // Owner by owner, an owner met again had an object moved to
+                // it in memory: its list is put back in row-id order below.
+                if !inRowIDOrder, let target, !lists[target].isEmpty { reordered.append(target) }
+                run = (owner, target)
+            }
+            guard let target else { continue }
+            if lists[target].isEmpty { lists[target].reserveCapacity(expected) }
+            lists[target].append(object)
+        }
+        for index in Set(reordered) {
+            lists[index].sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
+        }
+        return lists
+    }
+
+    /// `ids` without repeats, in the order of their first appearance: marked
+    /// in a table indexed by id when the ids are dense (many objects naming
+    /// a few thousand others), in a set otherwise.
+    static func distinct(_ ids: [Int64]) -> [Int64] {
+        guard let low = ids.min(), let high = ids.max() else { return [] }
+        var result: [Int64] = []
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !overflow, span < Int64(ids.count) * 4 + 64 {
+            var seen = [Bool](repeating: false, count: Int(span) + 1)
+            for id in ids where !seen[Int(id - low)] {
+                seen[Int(id - low)] = true
+                result.append(id)
+            }
+        } else {
+            var seen = Set<Int64>()
+            for id in ids where seen.insert(id).inserted { result.append(id) }
+        }
+        return result
+    }
+
+    /// The position of each owner in a list of owners, by row id: a table
+    /// indexed by row id when the ids are dense (as a whole table's are),
+    /// a dictionary otherwise.
+    private struct OwnerPositions {
+        private var table: [Int32] = []
+        private var base: Int64 = 0
+        private var dictionary: [Int64: Int] = [:]
+
+        init(_ owners: [any Entity]) {
+            var ids: [Int64?] = []
+            ids.reserveCapacity(owners.count)
+            var (low, high) = (Int64.max, Int64.min)
+            for owner in owners {
+                let id = owner.recordState.rowID
+                ids.append(id)
+                if let id { (low, high) = (Swift.min(low, id), Swift.max(high, id)) }
+            }
+            guard low <= high else { return }
+            let (span, overflow) = high.subtractingReportingOverflow(low)
+            if !overflow, span < Int64(owners.count) * 4 + 64, owners.count < Int(Int32.max) {
+                base = low
+                table = [Int32](repeating: -1, count: Int(span) + 1)
+                for (position, id) in ids.enumerated() {
+                    if let id { table[Int(id - low)] = Int32(position) }
+                }
+            } else {
+                dictionary.reserveCapacity(owners.count)
+                for (position, id) in ids.enumerated() {
+                    if let id { dictionary[id] = position }
+                }
+            }
+        }
+
+        subscript(_ rowID: Int64) -> Int? {
+            guard !table.isEmpty else { return dictionary[rowID] }
+            let (offset, overflow) = rowID.subtractingReportingOverflow(base)
+            guard !overflow, offset >= 0, offset < Int64(table.count) else { return nil }
+            let position = table[Int(offset)]
+            return position < 0 ? nil : Int(position)
         }
     }
 
