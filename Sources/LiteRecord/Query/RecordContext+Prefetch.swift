@@ -58,7 +58,7 @@ extension RecordContext {
                 case .fault(nil):
                     RelationGraph.store(.toOne(nil), in: object, relationship.index)
                 case .fault(let id?):
-                    if let found = registered[id] {
+                    if let found = registered.entity(id) {
                         RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
                     } else {
                         // Gone from the store since the object was read: the
