@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A `PredicateExpressions` node that has an exact SQL translation.
 ///
 /// Conformances are unconditional; children are translated through
 /// ``PredicateTranslator/translate(_:)``, which dynamically finds their
 /// conformance and names any child that has none.
-protocol SQLTranslatable {
+protocol SQLTranslatable: SendableMetatype {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment
 }
 
@@ -62,10 +63,36 @@ final class PredicateTranslator {
 
     /// Translates one node of the expression tree.
     func translate(_ expression: Any) throws(LiteRecordError) -> SQLFragment {
+        // `as? any SQLTranslatable` looks the conformance up in the runtime's
+        // tables on every call, a large share of translating a small
+        // predicate; the types of a query's nodes repeat from one query to the
+        // next, so each type's way in is kept.
+        let key = ObjectIdentifier(type(of: expression))
+        if let translate = Self.translators.withLock({ $0[key] }) {
+            return try translate.run(expression, self)
+        }
         guard let node = expression as? any SQLTranslatable else {
             throw unsupported(expression, Self.reason(forUntranslatable: expression))
         }
+        let translator = Self.translator(for: node)
+        Self.translators.withLock { $0[key] = translator }
         return try node.sqlFragment(self)
+    }
+
+    /// How to translate a node of one concrete type.
+    struct NodeTranslator: Sendable {
+        let run: @Sendable (Any, PredicateTranslator) throws(LiteRecordError) -> SQLFragment
+    }
+
+    /// The node translators by node type. Node types are the generic
+    /// `PredicateExpressions` types of the queries an app makes: a bounded set.
+    private static let translators = Mutex<[ObjectIdentifier: NodeTranslator]>([:])
+
+    private static func translator<Node: SQLTranslatable>(for node: Node) -> NodeTranslator {
+        NodeTranslator { expression, translator throws(LiteRecordError) in
+            // A cast to the concrete type compares metadata; no table lookup.
+            try (expression as! Node).sqlFragment(translator)
+        }
     }
 
     /// Runs `body` with a closure variable bound to the SQL of its value.
