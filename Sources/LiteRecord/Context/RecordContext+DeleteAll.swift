@@ -56,7 +56,10 @@ extension RecordContext {
                     }
                     let column = Connection.quote(relationship.name)
                     for chunk in Array(ids).chunks(of: Self.deleteBatchSize) {
-                        let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL WHERE \(column) IN (\(Self.placeholders(chunk.count))) RETURNING \(key)"
+                        // The row changes, so its version moves on, as for any
+                        // save: another context holding it meets the conflict.
+                        let version = Connection.quote(Model.versionColumn)
+                        let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (\(Self.placeholders(chunk.count))) RETURNING \(key)"
                         for row in try connection.rows(sql, chunk.map { .integer($0) }) {
                             guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
                             nullified.append(RecordID(entityName: source.name, rowID: id))
@@ -81,6 +84,14 @@ extension RecordContext {
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
+        }
+        // This context's own objects follow their rows to the new version
+        // (once per to-one nullified), so their next save meets no conflict.
+        for id in changes.updated {
+            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
+                object.recordState.phase == .managed
+            else { continue }
+            object.recordState.version += 1
         }
         forgetDeletedReferences(doomed)
         if !changes.isEmpty { didSave?(changes) }

