@@ -99,6 +99,8 @@ extension RecordContext {
         var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
         /// Records whose many-to-many links changed, reported as updated.
         var relinked: [RecordID] = []
+        /// Saved objects whose rows only their links moved to a new version.
+        var relinkVersioned: [any Entity] = []
         /// Objects whose conflict the merge policy resolved, by object: what
         /// the context does with each after the commit.
         var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
@@ -247,7 +249,7 @@ extension RecordContext {
         }
         if relationships {
             try writeDeferredForeignKeys(outcome, on: connection)
-            outcome.relinked = try writeJoins(plan, outcome, on: connection)
+            (outcome.relinked, outcome.relinkVersioned) = try writeJoins(plan, outcome, on: connection)
         }
         return outcome
     }
@@ -472,6 +474,12 @@ extension RecordContext {
             }
             if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
             if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
+        }
+        for object in outcome.relinkVersioned {
+            object.recordState.version += 1
+            if writtenColumns != nil, let id = object.recordID {
+                writtenColumns?[id, default: WrittenColumns()].add(AttributeMask())
+            }
         }
         for deletion in plan.deletes {
             if !resolved.isEmpty, resolved[ObjectIdentifier(deletion.object)] != nil { continue }

@@ -141,9 +141,17 @@ extension RecordContext {
 
     /// Adds and removes the many-to-many links recorded since the last save.
     /// Returns the records on both ends, for the change set.
-    func writeJoins(_ plan: SavePlan, _ outcome: SaveOutcome, on connection: Connection) throws -> [RecordID] {
-        guard !pendingJoins.isEmpty else { return [] }
+    /// Writes the pending many-to-many link changes. Returns the records
+    /// whose links changed, and the saved objects among them that this save
+    /// does not update otherwise: their rows move to a new version here
+    /// (a link is part of both records, as Core Data counts it), so that
+    /// another context holding one meets the conflict at its next save.
+    func writeJoins(
+        _ plan: SavePlan, _ outcome: SaveOutcome, on connection: Connection
+    ) throws -> (relinked: [RecordID], versioned: [any Entity]) {
+        guard !pendingJoins.isEmpty else { return ([], []) }
         var relinked: [RecordID] = []
+        var touched: [ObjectIdentifier: any Entity] = [:]
         func rowID(_ object: any Entity) -> Int64? {
             guard object.recordState.phase != .deleted else { return nil }
             return outcome.newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
@@ -159,10 +167,27 @@ extension RecordContext {
             try statement.bind(.integer(source), at: 1)
             try statement.bind(.integer(destination), at: 2)
             try statement.run()
+            guard connection.changes > 0 else { continue }
             relinked.append(RecordID(entityName: table.sourceTable, rowID: source))
             relinked.append(RecordID(entityName: table.destinationTable, rowID: destination))
+            for object in [pending.source, pending.destination] where object.recordState.phase == .managed {
+                touched[ObjectIdentifier(object)] = object
+            }
         }
-        return relinked
+        guard !touched.isEmpty else { return (relinked, []) }
+        for update in plan.updates { touched.removeValue(forKey: ObjectIdentifier(update.object)) }
+        let version = Connection.quote(Model.versionColumn)
+        var versioned: [any Entity] = []
+        for object in touched.values {
+            guard let rowID = object.recordState.rowID else { continue }
+            let entity = try entity(for: type(of: object))
+            let statement = try connection.cachedStatement(
+                "UPDATE \(entity.quotedTable) SET \(version) = \(version) + 1 WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?")
+            try statement.bind(.integer(rowID), at: 1)
+            try statement.run()
+            if connection.changes > 0 { versioned.append(object) }
+        }
+        return (relinked, versioned)
     }
 
     // MARK: Delete rules
