@@ -97,4 +97,4 @@ clean:
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
-		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests'
+		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetDeleteConflictTests|RelationshipConflictTests'

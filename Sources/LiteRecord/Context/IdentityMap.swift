@@ -59,7 +59,7 @@ final class ObjectTable {
     /// The object registered under `Int64.min`, the key that marks empty slots.
     @exclusivity(unchecked) private var minimumKeyObject: AnyObject?
     /// Makes a stored reference the entity it is (the table's entity type).
-    private let entity: (AnyObject) -> any Entity
+    private let wrap: (AnyObject) -> any Entity
 
     private static let empty = Int64.min
 
@@ -70,12 +70,12 @@ final class ObjectTable {
         self.init(capacity: minimum, wrapping: Self.wrapper(for: type))
     }
 
-    private init(capacity minimum: Int, wrapping entity: @escaping (AnyObject) -> any Entity) {
+    private init(capacity minimum: Int, wrapping wrap: @escaping (AnyObject) -> any Entity) {
         var capacity = 16
         while capacity < minimum { capacity <<= 1 }
         self.capacity = capacity
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        self.entity = entity
+        self.wrap = wrap
         (keys, slots) = Self.allocate(capacity)
     }
 
@@ -129,7 +129,7 @@ final class ObjectTable {
 
     /// The object registered under `rowID`.
     func entity(_ rowID: Int64) -> (any Entity)? {
-        self[rowID].map(entity)
+        self[rowID].map(wrap)
     }
 
     /// Registers `object` under `rowID`, replacing any object there.
@@ -155,7 +155,7 @@ final class ObjectTable {
             guard let removed = minimumKeyObject else { return nil }
             minimumKeyObject = nil
             count -= 1
-            return entity(removed)
+            return wrap(removed)
         }
         let (found, wasFound) = slot(of: rowID)
         guard wasFound, let removed = slots[found] else { return nil }
@@ -176,7 +176,7 @@ final class ObjectTable {
         keys[hole] = Self.empty
         slots[hole] = nil
         count -= 1
-        return entity(removed)
+        return wrap(removed)
     }
 
     /// Makes room for at least `additional` more objects without growing.
@@ -188,9 +188,9 @@ final class ObjectTable {
         var result: [any Entity] = []
         result.reserveCapacity(count)
         for index in 0..<capacity where keys[index] != Self.empty {
-            if let object = slots[index] { result.append(entity(object)) }
+            if let object = slots[index] { result.append(wrap(object)) }
         }
-        if let minimumKeyObject { result.append(entity(minimumKeyObject)) }
+        if let minimumKeyObject { result.append(wrap(minimumKeyObject)) }
         return result
     }
 

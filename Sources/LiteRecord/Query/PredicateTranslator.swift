@@ -91,7 +91,11 @@ final class PredicateTranslator {
     private static func translator<Node: SQLTranslatable>(for node: Node) -> NodeTranslator {
         NodeTranslator { expression, translator throws(LiteRecordError) in
             // A cast to the concrete type compares metadata; no table lookup.
-            try (expression as! Node).sqlFragment(translator)
+            // (It cannot fail: the translator is kept under this very type.)
+            guard let node = expression as? Node else {
+                throw translator.unsupported(expression, "its type changed between lookups")
+            }
+            return try node.sqlFragment(translator)
         }
     }
 
