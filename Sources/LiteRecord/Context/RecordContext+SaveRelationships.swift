@@ -176,16 +176,25 @@ extension RecordContext {
         }
         guard !touched.isEmpty else { return (relinked, []) }
         for update in plan.updates { touched.removeValue(forKey: ObjectIdentifier(update.object)) }
+        // One statement per entity, the row ids bound as one JSON array (as
+        // the prefetch binds them), not one per object.
         let version = Connection.quote(Model.versionColumn)
-        var versioned: [any Entity] = []
+        var byEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [any Entity], rowIDs: [Int64])] = [:]
         for object in touched.values {
             guard let rowID = object.recordState.rowID else { continue }
-            let entity = try entity(for: type(of: object))
-            let statement = try connection.cachedStatement(
-                "UPDATE \(entity.quotedTable) SET \(version) = \(version) + 1 WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?")
-            try statement.bind(.integer(rowID), at: 1)
-            try statement.run()
-            if connection.changes > 0 { versioned.append(object) }
+            let key = ObjectIdentifier(type(of: object))
+            if byEntity[key] == nil { byEntity[key] = (try entity(for: type(of: object)), [], []) }
+            byEntity[key]?.objects.append(object)
+            byEntity[key]?.rowIDs.append(rowID)
+        }
+        var versioned: [any Entity] = []
+        for (entity, objects, rowIDs) in byEntity.values {
+            try connection.execute(
+                "UPDATE \(entity.quotedTable) SET \(version) = \(version) + 1 WHERE \(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))",
+                [Self.jsonArray(rowIDs)])
+            // A row another connection deleted meanwhile takes no update; its
+            // object meets that deletion at its next save whatever its version.
+            versioned += objects
         }
         return (relinked, versioned)
     }

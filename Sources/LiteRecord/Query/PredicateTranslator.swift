@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A `PredicateExpressions` node that has an exact SQL translation.
 ///
@@ -67,16 +66,14 @@ final class PredicateTranslator {
         // tables on every call, a large share of translating a small
         // predicate; the types of a query's nodes repeat from one query to the
         // next, so each type's way in is kept.
-        let key = ObjectIdentifier(type(of: expression))
-        if let translate = Self.translators.withLock({ $0[key] }) {
-            return try translate.run(expression, self)
+        let translate = try Self.translators.value(for: ObjectIdentifier(type(of: expression))) {
+            () throws(LiteRecordError) -> NodeTranslator in
+            guard let node = expression as? any SQLTranslatable else {
+                throw unsupported(expression, Self.reason(forUntranslatable: expression))
+            }
+            return Self.translator(for: node)
         }
-        guard let node = expression as? any SQLTranslatable else {
-            throw unsupported(expression, Self.reason(forUntranslatable: expression))
-        }
-        let translator = Self.translator(for: node)
-        Self.translators.withLock { $0[key] = translator }
-        return try node.sqlFragment(self)
+        return try translate.run(expression, self)
     }
 
     /// How to translate a node of one concrete type.
@@ -86,7 +83,7 @@ final class PredicateTranslator {
 
     /// The node translators by node type. Node types are the generic
     /// `PredicateExpressions` types of the queries an app makes: a bounded set.
-    private static let translators = Mutex<[ObjectIdentifier: NodeTranslator]>([:])
+    private static let translators = MemoTable<ObjectIdentifier, NodeTranslator>()
 
     private static func translator<Node: SQLTranslatable>(for node: Node) -> NodeTranslator {
         NodeTranslator { expression, translator throws(LiteRecordError) in

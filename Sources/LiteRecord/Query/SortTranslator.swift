@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns `SortDescriptor`s into an `ORDER BY` that orders rows exactly as
 /// `sorted(using:)` orders the objects.
@@ -20,18 +19,13 @@ enum SortTranslator {
         // costs more than a small query itself: translations are kept. Equal
         // descriptors translate alike: `==` compares their comparators too,
         // including the order a comparator was created with.
-        let key = TranslationKey(descriptors)
-        if let cached = translations.withLock({ $0[key] }) { return cached }
-        let orderBy = try translate(descriptors)
-        translations.withLock { cache in
-            if cache.count >= 256 { cache.removeAll() }
-            cache[key] = orderBy
+        return try translations.value(for: TranslationKey(descriptors)) { () throws(LiteRecordError) in
+            try translate(descriptors)
         }
-        return orderBy
     }
 
     /// Translated `ORDER BY`s, by their descriptors (whose type names the entity).
-    private static let translations = Mutex<[TranslationKey: String]>([:])
+    private static let translations = MemoTable<TranslationKey, String>(limit: 256)
 
     /// Sort descriptors of any entity as a dictionary key.
     private struct TranslationKey: Hashable, @unchecked Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a Swift value in a predicate is, as far as SQL is concerned: it decides
 /// which operators have an exact SQL counterpart and how a captured value is
@@ -103,19 +102,12 @@ struct ValueType: Sendable {
         // Telling a type's kind takes dynamic casts that fail (each a walk of
         // the conformance tables) and spells type names; a query translates
         // the same few types every time.
-        let key = ObjectIdentifier(type)
-        if let known = Self.known.withLock({ $0[key] }) {
-            self = known
-            return
-        }
-        self.init(uncached: type)
-        let made = self
-        Self.known.withLock { $0[key] = made }
+        self = Self.known.value(for: ObjectIdentifier(type)) { ValueType(uncached: type) }
     }
 
     /// The kinds of the types seen so far. Types are few (those of a model's
     /// attributes and of captured values), so the table stays small.
-    private static let known = Mutex<[ObjectIdentifier: ValueType]>([:])
+    private static let known = MemoTable<ObjectIdentifier, ValueType>()
 
     private init(uncached type: Any.Type) {
         if let optional = type as? any OptionalValue.Type {
