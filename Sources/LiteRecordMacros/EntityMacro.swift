@@ -99,6 +99,7 @@ struct EntityMembers {
         result.append(encodeAttribute)
         result.append(decodeAttribute)
         result.append(attributeIndex)
+        result.append(memberKeyPath)
         if !model.relationships.isEmpty {
             result.append(relationships)
             result.append(relationshipIndex)
@@ -233,6 +234,30 @@ struct EntityMembers {
         return """
             \(raw: access)static func attributeIndex(for keyPath: PartialKeyPath<\(raw: model.className)>) -> Int? {
             switch keyPath {
+            \(raw: cases.joined())default:
+            nil
+            }
+            }
+            """
+    }
+
+    /// The key paths a key path through to-one relationships is made of
+    /// (`\Book.author` then `\Author?.?.name`), so that a sort descriptor
+    /// on `\Book.author?.name` can be taken apart into names.
+    private var memberKeyPath: DeclSyntax {
+        let toOnes = model.relationships.filter { !$0.isToMany }
+        var cases = toOnes.map { relationship in
+            "case (\(relationship.name.quoted), false):\n\\\(model.className).\(relationship.propertyName)\n"
+        }
+        cases += model.properties.map { property in
+            "case (\(property.columnName.quoted), true):\n\\\(model.className)?.?.\(property.name)\n"
+        }
+        cases += toOnes.map { relationship in
+            "case (\(relationship.name.quoted), true):\n\\\(model.className)?.?.\(relationship.propertyName)\n"
+        }
+        return """
+            \(raw: access)static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+            switch (name, throughOptional) {
             \(raw: cases.joined())default:
             nil
             }

@@ -167,6 +167,19 @@ import Testing
                         nil
                     }
                 }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("identifier", true):
+                        \Person?.?.identifier
+                    case ("birthday", true):
+                        \Person?.?.birthday
+                    case ("due", true):
+                        \Person?.?.due
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {

@@ -337,6 +337,27 @@ import Testing
                         nil
                     }
                 }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("identifier", true):
+                        \Person?.?.identifier
+                    case ("name", true):
+                        \Person?.?.name
+                    case ("age", true):
+                        \Person?.?.age
+                    case ("email", true):
+                        \Person?.?.email
+                    case ("createdAt", true):
+                        \Person?.?.createdAt
+                    case ("mood", true):
+                        \Person?.?.mood
+                    case ("tags", true):
+                        \Person?.?.tags
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
@@ -507,6 +528,19 @@ import Testing
                         nil
                     }
                 }
+
+                public static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("title", true):
+                        \Note?.?.title
+                    case ("body", true):
+                        \Note?.?.body
+                    case ("revision", true):
+                        \Note?.?.revision
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
@@ -639,6 +673,17 @@ import Testing
                         nil
                     }
                 }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("text", true):
+                        \Label?.?.text
+                    case ("weight", true):
+                        \Label?.?.weight
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
@@ -725,6 +770,15 @@ import Testing
                     switch keyPath {
                     case \Draft.text:
                         0
+                    default:
+                        nil
+                    }
+                }
+
+                public static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("text", true):
+                        \Draft?.?.text
                     default:
                         nil
                     }
@@ -1137,6 +1191,31 @@ import Testing
                         nil
                     }
                 }
+
+                package static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("default", true):
+                        \Sample?.?.`default`
+                    case ("ratio", true):
+                        \Sample?.?.ratio
+                    case ("flag", true):
+                        \Sample?.?.flag
+                    case ("words", true):
+                        \Sample?.?.words
+                    case ("ids", true):
+                        \Sample?.?.ids
+                    case ("counts", true):
+                        \Sample?.?.counts
+                    case ("stamp", true):
+                        \Sample?.?.stamp
+                    case ("level", true):
+                        \Sample?.?.level
+                    case ("maybe", true):
+                        \Sample?.?.maybe
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
@@ -1184,6 +1263,13 @@ import Testing
 
                 static func attributeIndex(for keyPath: PartialKeyPath<Marker>) -> Int? {
                     switch keyPath {
+                    default:
+                        nil
+                    }
+                }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
                     default:
                         nil
                     }

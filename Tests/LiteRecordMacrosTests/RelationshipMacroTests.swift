@@ -124,6 +124,19 @@ import Testing
                     }
                 }
 
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("author", false):
+                        \\Book.author
+                    case ("title", true):
+                        \\Book?.?.title
+                    case ("author", true):
+                        \\Book?.?.author
+                    default:
+                        nil
+                    }
+                }
+
                 static let relationships: [LiteRecord.RelationshipDescription] = [
                     LiteRecord.RelationshipDescription(
                         "author",

@@ -52,15 +52,22 @@ import Testing
         try expectUnsupported(#Predicate { $0.books.contains { $0.pages * 1_000 > 3 } }, naming: "can fail")
     }
 
-    /// A key-path sort descriptor through a relationship cannot be taken
-    /// apart (Swift key paths are opaque): refused, pointing at the
-    /// string form.
-    @Test func sortDescriptorThroughARelationship() throws {
-        #expect {
-            _ = try QBook.findAll(sortedBy: [SortDescriptor(\QBook.title), SortDescriptor(\QBook.author?.name)], in: context)
-        } throws: { error in
-            guard let error = error as? LiteRecordError else { return false }
-            return error.kind == .unsupportedPredicate && error.message.contains("sortedBy: \"author.name\"")
+    /// A sort key path through a relationship must end at a stored attribute
+    /// reached through to-ones: a to-many's count, a relationship itself or a
+    /// force-unwrapped to-one are refused, naming the key path.
+    @Test func sortDescriptorsThroughRelationshipsThatAreNotToOneAttributes() throws {
+        let refused: [SortDescriptor<QBook>] = [
+            SortDescriptor(\QBook.author?.books.count),
+            SortDescriptor(\QBook.author!.name),
+            SortDescriptor(\QBook.author?.name.count),
+        ]
+        for descriptor in refused {
+            #expect {
+                _ = try QBook.findAll(sortedBy: [SortDescriptor(\QBook.title), descriptor], in: context)
+            } throws: { error in
+                guard let error = error as? LiteRecordError else { return false }
+                return error.kind == .unsupportedPredicate && error.message.contains("through to-one relationships")
+            }
         }
     }
 

@@ -255,6 +255,38 @@ private let seededLibrary = Result { try RelationshipQuerySeed.stack() }
         #expect(statements.count == 1, "\(statements)")
     }
 
+    /// `SortDescriptor(\Book.author?.name)` (API.md §10): the SQL order is
+    /// `sorted(using:)`'s over the same objects, ties kept in row order, at
+    /// any depth and in either order, in one statement.
+    @Test func sortDescriptorsThroughToOnesMatchSwift() throws {
+        let context = try seededLibrary.get().newContext()
+        let books = try QBook.findAll(in: context)
+        let cases: [(String, [SortDescriptor<QBook>])] = [
+            ("author.name", [SortDescriptor(\QBook.author?.name)]),
+            ("author.name reverse", [SortDescriptor(\QBook.author?.name, order: .reverse)]),
+            ("author.age, title", [SortDescriptor(\QBook.author?.age), SortDescriptor(\QBook.title)]),
+            ("author.nickname reverse", [SortDescriptor(\QBook.author?.nickname, order: .reverse)]),
+            ("author.publisher.city", [SortDescriptor(\QBook.author?.publisher?.city)]),
+            ("author.publisher.name reverse, pages", [SortDescriptor(\QBook.author?.publisher?.name, order: .reverse), SortDescriptor(\QBook.pages)]),
+        ]
+        for (name, descriptors) in cases {
+            let expected = ids(books.sorted(using: descriptors))
+            #expect(ids(try QBook.findAll(sortedBy: descriptors, in: context)) == expected, "\(name)")
+            let request = FetchRequest<QBook>(sortBy: descriptors, fetchLimit: 4, fetchOffset: 2)
+            #expect(ids(try context.fetch(request)) == Array(expected.dropFirst(2).prefix(4)), "\(name)")
+        }
+        let publishers = try QAuthor.findAll(in: context)
+        let byPublisher = [SortDescriptor(\QAuthor.publisher?.name), SortDescriptor(\QAuthor.name)]
+        #expect(ids(try QAuthor.findAll(sortedBy: byPublisher, in: context)) == ids(publishers.sorted(using: byPublisher)))
+        // Its own stack: the shared one records the other tests' statements too.
+        let own = try RelationshipQuerySeed.stack()
+        let ownContext = own.newContext()
+        let (_, statements) = try own.recordingSQL {
+            try QBook.findAll(sortedBy: [SortDescriptor(\QBook.author?.publisher?.name), SortDescriptor(\QBook.title)], in: ownContext)
+        }
+        #expect(statements.count == 1, "\(statements)")
+    }
+
     @Test func sortingByAMissingRelationshipNamesIt() throws {
         let context = try seededLibrary.get().newContext()
         for (path, expected) in [("writer.name", "'writer'"), ("author.nope", "'nope'"), ("tags.label", "'tags'")] {

@@ -71,6 +71,26 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// The relationship index a key path refers to, for prefetching.
     static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int?
 
+    /// A key path to one member, by its name in the model: for
+    /// `throughOptional: false`, `\Self.member` of a to-one relationship; for
+    /// `true`, `\Self?.?.member` of a stored attribute or a to-one
+    /// relationship. Appended to each other, they rebuild a key path through
+    /// relationships, which is how `SortDescriptor(\Book.author?.name)` is
+    /// taken apart into the names `author.name`. `@Entity` generates it; the
+    /// default knows no member, so such a sort is refused.
+    ///
+    /// ```swift
+    /// static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+    ///     switch (name, throughOptional) {
+    ///     case ("author", false): \Book.author
+    ///     case ("title", true): \Book?.?.title
+    ///     case ("author", true): \Book?.?.author
+    ///     default: nil
+    ///     }
+    /// }
+    /// ```
+    static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath?
+
     /// Applies relationship values an initializer assigned before the object
     /// was fully initialized (the `@Entity` macro keeps them aside). Called
     /// when the object is inserted; a hand-written entity has nothing to do.
@@ -115,6 +135,7 @@ extension Entity {
     public static var tracksChanges: Bool { false }
     public static var relationships: [RelationshipDescription] { [] }
     public static func relationshipIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }
+    public static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? { nil }
     public func settleRelationships() {}
     public func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) { mutation() }
     public static func attributeIndex(for keyPath: PartialKeyPath<Self>) -> Int? { nil }

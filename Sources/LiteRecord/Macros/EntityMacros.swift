@@ -45,7 +45,7 @@
     member,
     names: named(recordState), named(entityName), named(entityOriginalName), named(tracksChanges),
     named(attributes), named(init), named(encodeAttribute), named(decodeAttribute), named(attributeIndex),
-    named(relationships), named(relationshipIndex), named(settleRelationships),
+    named(relationships), named(relationshipIndex), named(memberKeyPath), named(settleRelationships),
     named(observeRelationshipMutation)
 )
 @attached(memberAttribute)

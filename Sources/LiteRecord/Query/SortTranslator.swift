@@ -47,12 +47,16 @@ enum SortTranslator {
         guard let keyPath = descriptor.keyPath else {
             throw refusal(T.self, "a SortDescriptor without a key path (made from a key string)", "name a stored attribute with a key path")
         }
-        guard let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index) else {
+        let column: String
+        if let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index) {
+            column = Connection.quote(T.attributes[index].name)
+        } else if let path = RelationshipKeyPath.names(of: keyPath, from: T.self) {
+            column = try T.relatedColumn(path.joined(separator: ".")).0
+        } else {
             throw refusal(
                 T.self, "\(keyPath)",
-                "it is not a stored attribute of \(T.entityName) (a @Transient or computed property cannot be sorted in SQL; a key path through a relationship cannot be taken apart, so name the path instead: `findAll(sortedBy: \"author.name\")`)")
+                "it is not a stored attribute of \(T.entityName), nor one reached through to-one relationships with optional chaining (`\\Book.author?.name`); a @Transient or computed property cannot be sorted in SQL")
         }
-        let attribute = T.attributes[index]
         let valueType = ValueType(type(of: keyPath).valueType)
         let collation: String
         if let comparator = descriptor.stringComparator {
@@ -69,7 +73,7 @@ enum SortTranslator {
             collation = valueType.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
         }
         let orders = effectiveOrders(of: descriptor, isOptionalString: valueType.isOptional && descriptor.stringComparator != nil)
-        var term = "\(Connection.quote(attribute.name))\(collation) \(orders.values == .forward ? "ASC" : "DESC")"
+        var term = "\(column)\(collation) \(orders.values == .forward ? "ASC" : "DESC")"
         // SQLite puts NULLs first ascending and last descending, as Foundation
         // does for nil unless the two orders came apart (below).
         if valueType.isOptional && orders.nils != orders.values {
