@@ -209,6 +209,8 @@ extension RecordContext {
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var current: (type: ObjectIdentifier, insert: Insert)?
         outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
+        let arena = BindingArena()
+        defer { arena.finish(insertStatements.values.map(\.statement)) }
         for object in plan.inserts {
             let typeID = ObjectIdentifier(type(of: object))
             let insert: Insert
@@ -227,12 +229,13 @@ extension RecordContext {
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
+            arena.beginRow()
             for index in 0..<insert.count {
-                try insert.statement.bind(try encode(object, index), at: Int32(index + 1))
+                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), in: arena)
             }
             if let canonical = insert.canonicalText {
                 for index in canonical {
-                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1))
+                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), in: arena)
                 }
             }
             if insert.toOnes > 0 {
@@ -274,6 +277,8 @@ extension RecordContext {
         // The parts of the current statement's plan, kept apart: copying a
         // whole plan tuple per object would retain its arrays each time.
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
+        let arena = BindingArena()
+        defer { arena.finish(statements.values.map(\.statement)) }
         for update in updates {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
@@ -298,19 +303,20 @@ extension RecordContext {
                 statements[key] = (statement, indexes, canonicalText, attributeCount)
             }
             current = (key, statement, indexes, canonicalText, attributeCount)
+            arena.beginRow()
             var parameter: Int32 = 1
             for index in indexes {
                 if index >= attributeCount {
                     let entity = try entity(for: type(of: update.object))
                     try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
                 } else {
-                    try statement.bind(try encode(update.object, index), at: parameter)
+                    try statement.bind(try encode(update.object, index), at: parameter, in: arena)
                 }
                 parameter += 1
             }
             if let canonicalText {
                 for offset in canonicalText {
-                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1))
+                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), in: arena)
                 }
             }
             try statement.bind(.integer(update.rowID), at: parameter)
