@@ -104,6 +104,13 @@ enum RelationGraph {
             store(.toOne(loaded), in: object, index)
             return loaded
         case .unloaded:
+            if !isNew(object), let context = object.recordState.context, let relationship = info(object, index),
+                let inherited = context.ancestorToOne(of: object, relationship)
+            {
+                // A child reads its ancestors' unsaved to-one, not the stored one.
+                store(inherited, in: object, index)
+                return toOne(object, index)
+            }
             guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index),
                 let rowID = context.loadForeignKey(of: object, relationship)
             else {
