@@ -46,10 +46,11 @@ extension RecordContext {
         return nil
     }
 
-    /// One to-one of the nearest ancestor holding `object`'s record, for a
-    /// slot of this child not read yet; `nil` when no ancestor read it.
+    /// For a child: one to-one of the nearest ancestor holding `object`'s
+    /// record, for a slot of this child not read yet; `nil` when no ancestor
+    /// read it.
     func ancestorToOne(of object: any Entity, _ relationship: ResolvedRelationship) -> RelationValue? {
-        guard parent != nil, let entity = model.entity(for: type(of: object)),
+        guard let entity = model.entity(for: type(of: object)),
             let position = entity.toOneIndexes.firstIndex(of: relationship.index),
             let values = ancestorToOnes(of: object, entity)
         else { return nil }
