@@ -13,8 +13,12 @@ extension RecordContext {
     /// ```
     ///
     /// A child reads the store and sees the parent's unsaved edits and
-    /// deletions of saved records; records the parent inserted and has not saved
-    /// are not visible to it.
+    /// deletions of saved records, relationship changes included: a to-one
+    /// the parent reassigned, the to-manys that follows from, many-to-many
+    /// links it added or removed. Records the parent inserted and has not saved
+    /// are not visible to it, so a to-one naming one reads `nil` in the child
+    /// (and a to-many does not list it); the parent's link stays as it is when
+    /// the child saves. See `Docs/Relationships.md`.
     public func makeChildContext() -> RecordContext {
         RecordContext(store: store, parent: self, role: role)
     }

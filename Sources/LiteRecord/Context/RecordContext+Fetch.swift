@@ -236,16 +236,21 @@ extension RecordContext {
     /// Records the to-one row ids of a row just read, except for to-ones
     /// changed in memory; a loaded to-one that still names the same row stays
     /// loaded. `resettingToMany` also forgets loaded to-manys, so that they
-    /// are read again (after a rollback or a merge).
+    /// are read again (after a rollback or a merge). In a child context, the
+    /// to-ones of the nearest ancestor holding the record stand for the row's
+    /// (see `ancestorToOnes(of:_:)`).
     func applyForeignKeys(_ object: any Entity, _ row: Row, _ entity: EntityDescription, resettingToMany: Bool = false) {
         let state = object.recordState
+        let inherited = parent == nil ? nil : ancestorToOnes(of: object, entity)
         if state.relations.isEmpty {
             // No relationship of the object was read yet (a newly fetched
             // object, the common case): nothing is loaded, nobody observes a
             // relationship, so the slots are written in one go.
             var relations = RelationGraph.unloadedSlots(entity.relationships.count)
             for (position, index) in entity.toOneIndexes.enumerated() {
-                if case .integer(let value) = row.value(at: entity.attributes.count + position) {
+                if let inherited, let value = inherited[position] {
+                    relations[index] = value
+                } else if case .integer(let value) = row.value(at: entity.attributes.count + position) {
                     relations[index] = .fault(value)
                 } else {
                     relations[index] = .fault(nil)
@@ -257,9 +262,20 @@ extension RecordContext {
         for (position, index) in entity.toOneIndexes.enumerated() {
             let column = entity.attributes.count + position
             if state.changes.contains(column) { continue }
+            let slot = RelationGraph.slot(object, index)
+            if let inherited, case .toOne(let value?) = inherited[position] {
+                // The parent's copy of an object this child pushed.
+                if case .toOne(let loaded?) = slot, loaded === value { continue }
+                RelationGraph.storeChange(.toOne(value), in: object, index)
+                continue
+            }
             var rowID: Int64?
-            if case .integer(let value) = row.value(at: column) { rowID = value }
-            if case .toOne(let current) = RelationGraph.slot(object, index), current?.recordState.rowID == rowID,
+            if let inherited, case .fault(let value) = inherited[position] {
+                rowID = value
+            } else if case .integer(let value) = row.value(at: column) {
+                rowID = value
+            }
+            if case .toOne(let current) = slot, current?.recordState.rowID == rowID,
                 (current == nil) == (rowID == nil)
             {
                 continue

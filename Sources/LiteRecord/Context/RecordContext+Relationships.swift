@@ -24,6 +24,8 @@ extension RecordContext {
         if let registered = registeredObject(relationship.destination, rowID: rowID) {
             return .some(registered.recordState.phase == .deleted ? nil : registered)
         }
+        // A child does not see what an ancestor deleted: no need to read it.
+        if parent != nil, ancestorDeleted(relationship.destination, rowID: rowID) { return .some(nil) }
         do {
             return .some(try fetchOne(relationship.destination, rowID: rowID))
         } catch {
@@ -71,6 +73,7 @@ extension RecordContext {
         var loaded: [any Entity]
         do {
             loaded = try fetchAny(relationship.destination, query)
+            if parent != nil { loaded = try overlayAncestors([loaded], of: [object], relationship).first ?? loaded }
         } catch {
             reportLoadFailure(relationship, error)
             return nil

@@ -104,12 +104,16 @@ enum RelationGraph {
             store(.toOne(loaded), in: object, index)
             return loaded
         case .unloaded:
-            guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index),
-                let rowID = context.loadForeignKey(of: object, relationship)
-            else {
+            guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index) else {
                 if isNew(object) { store(.toOne(nil), in: object, index) }
                 return nil
             }
+            // A child reads its ancestors' unsaved to-one, not the stored one.
+            if context.parent != nil, let inherited = context.ancestorToOne(of: object, relationship) {
+                store(inherited, in: object, index)
+                return toOne(object, index)
+            }
+            guard let rowID = context.loadForeignKey(of: object, relationship) else { return nil }
             store(.fault(rowID), in: object, index)
             return toOne(object, index)
         }

@@ -2,9 +2,10 @@ import Foundation
 
 extension Migrator {
     /// Everything inside the migration transaction, in an order that lets
-    /// custom steps see the new tables and columns while the removed ones are
-    /// still readable, and that creates indexes last, so that a step can remove
-    /// duplicates before a unique index is built.
+    /// custom steps see the new tables, columns and join tables while the
+    /// removed ones (join tables included) are still readable, and that
+    /// creates indexes last, so that a step can remove duplicates before a
+    /// unique index is built.
     func apply(_ work: Work, _ report: inout MigrationReport) throws {
         // A store written before row versions gets them first, so that a
         // rebuilt table can copy them like any other column.
@@ -32,6 +33,8 @@ extension Migrator {
         for entity in work.entities {
             try transform(entity.first, &report)
         }
+        // After the entity tables they reference exist under their new names.
+        try createMissingJoinTables(&report)
 
         for step in work.steps {
             try performing("custom migration step '\(step.name)'") {
@@ -50,13 +53,13 @@ extension Migrator {
         for entity in work.entities {
             for column in entity.removedColumns { report.note(\.droppedColumns, "\(entity.entity.name).\(column)") }
         }
+        try dropUnwantedJoinTables(&report)
         if !work.steps.isEmpty {
             try dropTables(work.dropped, &report)
         }
         for entity in to.entities {
             try createMissingIndexes(for: entity, &report)
         }
-        try migrateJoinTables(&report)
 
         try performing("checking foreign keys") {
             if let violation = try connection.rows("PRAGMA foreign_key_check").first {

@@ -36,11 +36,10 @@ extension Migrator {
         return refusals
     }
 
-    /// Creates the join tables the new model adds and drops the ones it no
-    /// longer has (empty, or declared removed: see ``joinTableRefusals()``).
-    func migrateJoinTables(_ report: inout MigrationReport) throws {
-        let wanted = wantedJoinTables
-        for table in wanted where try !tableExists(table.name) {
+    /// Creates the join tables the new model adds. Runs before the custom
+    /// steps, so that a step can fill a new many-to-many's links.
+    func createMissingJoinTables(_ report: inout MigrationReport) throws {
+        for table in wantedJoinTables where try !tableExists(table.name) {
             try performing("creating join table \(table.name)") {
                 try connection.executeOnce(table.createSQL)
                 try connection.executeOnce(table.createIndexSQL)
@@ -48,8 +47,14 @@ extension Migrator {
             report.note(\.createdTables, table.name)
             log("created join table \(table.name)", &report)
         }
-        let names = Set(wanted.map(\.name))
-        for table in Set(storedJoinTables.map(\.table)) where !names.contains(table) {
+    }
+
+    /// Drops the join tables the new model no longer has (empty, or declared
+    /// removed: see ``joinTableRefusals()``). Runs after the custom steps, so
+    /// that a step can still read the links of a removed many-to-many.
+    func dropUnwantedJoinTables(_ report: inout MigrationReport) throws {
+        let names = Set(wantedJoinTables.map(\.name))
+        for table in Set(storedJoinTables.map(\.table)).sorted() where !names.contains(table) {
             guard try tableExists(table) else { continue }
             try performing("dropping join table \(table)") { try connection.executeOnce("DROP TABLE \(Connection.quote(table))") }
             report.note(\.droppedTables, table)

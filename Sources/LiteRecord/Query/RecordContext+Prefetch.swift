@@ -87,7 +87,8 @@ extension RecordContext {
                 query.orderBy = "\(quoted), \(key)"
             }
             let related = try fetchAny(relationship.destination, query)
-            let lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
+            var lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
+            if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
             // With no unsaved insert or change, nothing can join or leave a
             // list (objects are grouped by the owner they have in memory).
             let overlays = !inserted.isEmpty || !updatedList.isEmpty
@@ -112,14 +113,17 @@ extension RecordContext {
             if !targets.isEmpty {
                 _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(targets)))
             }
-            for object in objects {
-                guard let rowID = object.recordState.rowID else { continue }
-                let related = (links[rowID] ?? []).compactMap { id -> (any Entity)? in
+            var lists = objects.map { object -> [any Entity] in
+                guard let rowID = object.recordState.rowID else { return [] }
+                return (links[rowID] ?? []).compactMap { id -> (any Entity)? in
                     guard let found = registeredObject(relationship.destination, rowID: id),
                         found.recordState.phase != .deleted
                     else { return nil }
                     return found
                 }
+            }
+            if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
+            for (object, related) in zip(objects, lists) where object.recordState.rowID != nil {
                 RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
             }
         }
@@ -230,7 +234,7 @@ extension RecordContext {
     }
 
     /// `<column> IN (the row ids)`, the ids bound as one JSON array.
-    private static func rowIDQuery(_ column: String, _ ids: [Int64]) -> SQLQuery {
+    static func rowIDQuery(_ column: String, _ ids: [Int64]) -> SQLQuery {
         var query = SQLQuery()
         query.whereSQL = "\(column) IN (SELECT value FROM json_each(?))"
         query.arguments = [jsonArray(ids)]
