@@ -88,11 +88,20 @@ final class Store: @unchecked Sendable {
         }
         self.connection = connection
         if url != nil {
+            let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
             readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
                 guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
                 let reader = try self.openConnection()
-                // A reader never writes; make SQLite enforce it.
-                try withErrorContext("opening a reader") { try reader.execute("PRAGMA query_only = ON") }
+                do throws(LiteRecordError) {
+                    try withErrorContext("opening a reader") {
+                        // A reader never writes; make SQLite enforce it.
+                        try reader.execute("PRAGMA query_only = ON")
+                        if mappedSize > 0 { try reader.execute("PRAGMA mmap_size = \(mappedSize)") }
+                    }
+                } catch {
+                    reader.close()
+                    throw error
+                }
                 return reader
             })
         }

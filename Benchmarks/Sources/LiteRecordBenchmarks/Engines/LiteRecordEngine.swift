@@ -166,13 +166,21 @@ final class Book {
 // MARK: The engine
 
 struct LiteRecordEngine: SynchronousEngine {
-    let name = "literecord"
+    /// Whether reader connections map the file (`RecordStack.memoryMappedReadSize`,
+    /// off by default): the `literecord-mmap` engine, which runs `concurrent` only.
+    var mapsReads = false
+    var name: String { mapsReads ? "literecord-mmap" : "literecord" }
     let itemTable = ItemTable(table: "Item", key: "Z_PK")
     let templateFamily = "literecord"
     let libraryTables = LibraryTables(author: "Author", book: "Book", key: "Z_PK", bookAuthor: "author")
 
+    func supports(_ workload: Workload) -> Bool {
+        mapsReads ? workload == .concurrent : supportsByKind(workload)
+    }
+
     private func openStack(_ path: String) throws -> RecordStack {
-        try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Item.self])
+        RecordStack.memoryMappedReadSize = mapsReads ? 1 << 30 : 0
+        return try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Item.self])
     }
 
     /// A stack and a context whose reader connection is already open, as in

@@ -180,7 +180,10 @@ protocol RelationshipEngine: SynchronousEngine {
 extension BenchmarkEngine {
     func rowDivisor(for workload: Workload) -> Int { 1 }
     var libraryTables: LibraryTables { .shared }
-    func supports(_ workload: Workload) -> Bool {
+    func supports(_ workload: Workload) -> Bool { supportsByKind(workload) }
+
+    /// Whether the engine runs `workload`, by the protocols it conforms to.
+    func supportsByKind(_ workload: Workload) -> Bool {
         switch workload {
         case .insertBuilt: self is any BuildingInsertEngine
         case .concurrent: self is any ConcurrentEngine
@@ -193,6 +196,7 @@ extension BenchmarkEngine {
 enum Engines {
     static let all: [any BenchmarkEngine] = [
         RawCEngine(), GRDBRowsEngine(), GRDBRecordsEngine(), FluentEngine(), LiteRecordEngine(),
+        LiteRecordEngine(mapsReads: true),
     ]
 
     /// The engines whose faster median is the baseline of every ratio.
