@@ -302,10 +302,8 @@ struct Report {
           and connections are open. The open workload is the exception: it
           times opening the store and its first read (`count` of one table).
           The record engines' insert times inserting and saving objects built
-          beforehand: building them from the dataset's text is the user's own
-          code (Foundation's `UUID(uuidString:)` alone costs about as much as
-          the save), the same for LiteRecord, GRDB records and Fluent.
-          `insert-built` times that building too (see below).
+          beforehand, the same for LiteRecord, GRDB records and Fluent;
+          `insert-built` times building them too (see below).
         - **Data.** One table, `item(id INTEGER PRIMARY KEY, uuid TEXT NOT NULL,
           name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL,
           created REAL NOT NULL, email TEXT NULL)` with an index on `age`, WAL
@@ -398,8 +396,13 @@ struct Report {
         by a user would: raw C copies each row into its plain struct (its
         columns are the data set's text and numbers already), GRDB records
         make the `Codable` structs, LiteRecord makes new `@Entity` objects —
-        both with `UUID(uuidString:)` and `Date(timeIntervalSinceReferenceDate:)`
-        — then `context.insert` and one `save()`. `grdb-rows` binds the
+        both with `Date(timeIntervalSinceReferenceDate:)` — then
+        `context.insert` and one `save()`. The data set's UUIDs are text,
+        which raw C binds as it is; the record engines' models hold a `UUID`,
+        so they are given the UUIDs parsed before the clock. Timing
+        Foundation's `UUID(uuidString:)` (which parses with `sscanf` on Linux,
+        about 8,800 instructions a UUID) would measure Foundation, and only
+        for the record engines. `grdb-rows` binds the
         values directly, which is its `insert`, so it does not run it; nor does
         Fluent, whose insert (about half a millisecond per model, see
         Engines) the building would not change.
@@ -484,8 +487,8 @@ struct Report {
           bench` skips swift-syntax's release build). The generated code is
           the same either way.
         - Relationship workloads (callgrind, 2,000 authors, LiteRecord vs raw
-          C instructions, first → now): `rel-fetch` 225M → 128M (57M),
-          `rel-walk` 251M → 133M (47M), `rel-cascade` 327M → 215M (35M).
+          C instructions, first → now): `rel-fetch` 225M → 120M (57M),
+          `rel-walk` 251M → 124M (47M), `rel-cascade` 327M → 212M (35M).
           A prefetch covering a whole table now reads it in row order, lists
           are grouped run by run, and a save deletes rows holding foreign
           keys before the rows they name. What is left in `rel-walk`:
@@ -495,10 +498,13 @@ struct Report {
           declared deletes each row and its index entries in two passes
           where raw C runs without them), reading the doomed authors' books
           inside the clock (29%, see Method), the delete rules (10%).
-        - `insert-built` times building the objects as a user does, which for
-          LiteRecord and GRDB includes Foundation's `UUID(uuidString:)` (it
-          parses with `sscanf` on Linux: callgrind gives it about a third of
-          LiteRecord's instructions there); raw C keeps the UUID as text.
+        - `insert-built` gives the record engines their UUIDs parsed (see
+          above); with Foundation's parser inside the clock, LiteRecord's
+          instructions at N = 20,000 were 488M against raw C's 240M, 175M of
+          them in `UUID(uuidString:)`. Without it: 288M. Saves bind text and
+          blobs from a block the save reuses (`SQLITE_STATIC`) instead of
+          SQLite's allocate-copy-free per value, which took `insert` from
+          298.5M to 272.7M instructions (raw C: 235.3M).
         - Scaling: each size runs the operation once per process, so the
           1,000-row cells carry the fixed cost of a save or a statement
           (opening the transaction, the first pages of a new table) over few
