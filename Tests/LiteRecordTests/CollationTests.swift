@@ -13,6 +13,11 @@ import Testing
         "\u{E1}", "\u{E1}b", "e\u{301}x", "ez", "ex", "\u{E9}", "e", "e\u{301}", "K", "\u{212A}", "Ka",
         "\u{212A}a", "a\u{0}b", "a\u{0}", "n\u{303}", "\u{F1}", "nz", "o\u{308}\u{301}", "o\u{301}\u{308}",
         "aaaaaaaaaaaaaaaa\u{301}", "aaaaaaaaaaaaaaab", "Zoe\u{308}", "Zoë", "Zoey", "zoe",
+        // Eight bytes at a time in C: differences and marks at the edges of
+        // the first and second eight-byte words.
+        "abcdefgh", "abcdefghi", "abcdefgh\u{301}", "abcdefg\u{301}h", "abcdefgha\u{301}", "abcdefghij",
+        "abcdefghIj", "abcdefgh\u{0}x", "abcdefg\u{E9}", "abcdefge\u{301}", "abcdefgHij", "abcdefghijklmnop",
+        "abcdefghijklmnoq", "abcdefghijklmnop\u{301}", "abcdefghijklmno\u{301}p", "abcdefghijklmnopq",
     ]
 
     private func connection() throws -> Connection {
