@@ -72,15 +72,20 @@ extension RecordContext {
         case .inverseForeignKey(let column):
             guard let inverse = relationship.inverseIndex else { return }
             let quoted = Connection.quote(column)
-            var query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
+            var query: SQLQuery
             if allStored {
-                // The owners are every stored record, so nearly every row
-                // with the foreign key set is read: one pass over the table in
-                // row-id order costs less than finding each owner's rows in
-                // the index and then each row in the table (`+` keeps SQLite
-                // off the index). The owners' ids still select the rows.
-                query.whereSQL = "+" + (query.whereSQL ?? "")
+                // The owners are every stored record, so every row whose
+                // foreign key is set names one of them (the store enforces
+                // its foreign keys; a row naming an owner stored since the
+                // owners were read is left out by the grouping below). One
+                // pass over the table in row-id order costs less than finding
+                // each owner's rows in the index and then each row in the
+                // table, and testing each row against the owners' ids costs a
+                // lookup per row: `+` keeps SQLite off the index.
+                query = SQLQuery()
+                query.whereSQL = "+\(quoted) IS NOT NULL"
             } else {
+                query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
                 // Owner by owner, each one's objects in row-id order: the
                 // order in which SQLite reads the index on the foreign key, so
                 // it sorts nothing (ordering by row id alone sorted every row).
