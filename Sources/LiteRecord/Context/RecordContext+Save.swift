@@ -358,9 +358,10 @@ extension RecordContext {
         rows = sorted
     }
 
-    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most; well
-    /// under SQLite's limit of 32,766 bound parameters
-    /// (https://sqlite.org/limits.html#max_variable_number).
+    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most: in
+    /// a save, a conflict makes every row of its batch a suspect to read
+    /// again; `deleteAll` binds each id, well under SQLite's limit of 32,766
+    /// parameters (https://sqlite.org/limits.html#max_variable_number).
     static let deleteBatchSize = 500
 
     /// Deletes rows by primary key and version: one statement per object for
@@ -402,13 +403,9 @@ extension RecordContext {
         _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription, on connection: Connection,
         conflicts: inout SaveConflicts
     ) throws {
-        let statement = try connection.cachedStatement(entity.batchDeleteSQL(count: rows.count))
+        let statement = try connection.cachedStatement(entity.batchDeleteSQL)
         try statement.bind(.integer(version), at: 1)
-        var parameter: Int32 = 2
-        for row in rows {
-            try statement.bind(.integer(row.rowID), at: parameter)
-            parameter += 1
-        }
+        try statement.bind(Self.jsonArray(rows.map(\.rowID)), at: 2)
         try statement.run()
         if connection.changes < rows.count { conflicts.deletes.append(contentsOf: rows) }
     }

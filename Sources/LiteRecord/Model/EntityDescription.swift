@@ -87,13 +87,14 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ? AND \(version) = ?"
     }
 
-    /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (?, …)`: deletes
-    /// `count` rows that are all at one version. SQLite finds each by its
-    /// key; a version test per row would need a row-value `IN`, which scans
-    /// the table.
-    func batchDeleteSQL(count: Int) -> String {
-        let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
-        return "DELETE FROM \(quotedTable) WHERE \(Connection.quote(Model.versionColumn)) = ? AND \(Connection.quote(Model.primaryKeyColumn)) IN (\(placeholders))"
+    /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (SELECT value
+    /// FROM json_each(?))`: deletes rows that are all at one version, their
+    /// keys bound as one JSON array. SQLite finds each row by its key (a
+    /// version test per row would need a row-value `IN`, which scans the
+    /// table). One statement serves every batch size: a list of `?`s was a
+    /// statement text to build, hash and, for each new size, prepare.
+    var batchDeleteSQL: String {
+        "DELETE FROM \(quotedTable) WHERE \(Connection.quote(Model.versionColumn)) = ? AND \(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))"
     }
 
     /// The name of the entity's table: its ``name``.
