@@ -61,8 +61,9 @@ enum RelationGraph {
     }
 
     static func store(_ value: RelationValue, in object: any Entity, _ index: Int) {
-        _ = slot(object, index)
+        // One read of the state, and no copy of the slot being replaced.
         let state = object.recordState
+        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
         if state.relations.indices.contains(index) { state.relations[index] = value }
     }
 
