@@ -1,5 +1,5 @@
 import Synchronization
 
 enum ErrorSettings {
-    static let includesValues = Mutex(false)
+    static let includesValues = Locked(false)
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The library's logging settings, shared by every stack.
 enum LogSettings {
-    static let state = Mutex<(level: Logger.Level, logger: Logger)>(
+    static let state = Locked<(level: Logger.Level, logger: Logger)>(
         (.warning, {
             var logger = Logger(label: "LiteRecord")
             logger.logLevel = .warning

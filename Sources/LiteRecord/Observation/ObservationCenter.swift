@@ -28,7 +28,7 @@ final class ObservationCenter: Sendable {
         var poller: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The number of subscribers, read by every commit without the lock.
     private let count = Atomic<Int>(0)
     /// The file the store is, for commits by other stacks of this process;
@@ -152,7 +152,7 @@ final class CommitHub: Sendable {
         weak var center: ObservationCenter?
     }
 
-    private let centers = Mutex<[String: [ObjectIdentifier: WeakCenter]]>([:])
+    private let centers = Locked<[String: [ObjectIdentifier: WeakCenter]]>([:])
     /// Centers with subscribers, in any file; read by every commit without the lock.
     private let count = Atomic<Int>(0)
 

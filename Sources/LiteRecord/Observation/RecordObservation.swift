@@ -195,7 +195,7 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
 /// What an observation shares with its iterators: how often it fetched (for
 /// tests, from any task) and the error that ended it.
 final class ObservationStatus: Sendable {
-    private let state = Mutex<(evaluations: Int, error: LiteRecordError?)>((0, nil))
+    private let state = Locked<(evaluations: Int, error: LiteRecordError?)>((0, nil))
 
     /// How many times the request was fetched.
     var evaluations: Int { state.withLock { $0.evaluations } }

@@ -4,7 +4,7 @@ import Synchronization
 /// derives from types and descriptors that repeat from one query to the next
 /// (a type's value kind, a node type's translator, an `ORDER BY`).
 final class MemoTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let storage = Mutex<[Key: Value]>([:])
+    private let storage = Locked<[Key: Value]>([:])
     /// When the table holds this many values it starts over, so that keys
     /// made from values (sort descriptors) cannot grow it without bound.
     private let limit: Int

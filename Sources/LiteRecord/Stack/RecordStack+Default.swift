@@ -14,7 +14,7 @@ extension RecordStack {
             var locator: StoreLocator?
         }
 
-        let state = Mutex(State())
+        let state = Locked(State())
 
         init(stack: RecordStack? = nil) {
             state.withLock { $0.stack = stack }

@@ -219,7 +219,7 @@ import Synchronization
 
 /// Collects statements reported from any thread.
 final class StatementRecorder: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ sql: String) { storage.withLock { $0.append(sql) } }
     var statements: [String] { storage.withLock { $0 } }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Hands every committed ``ChangeSet`` to each subscriber's stream.
 final class ChangeBroadcaster: Sendable {
-    private let state = Mutex<(next: Int, finished: Bool, continuations: [Int: AsyncStream<ChangeSet>.Continuation])>(
+    private let state = Locked<(next: Int, finished: Bool, continuations: [Int: AsyncStream<ChangeSet>.Continuation])>(
         (0, false, [:]))
 
     /// A new stream that receives every change set published from now on; it

@@ -11,7 +11,7 @@ import Synchronization
 final class Store: @unchecked Sendable {
     // @unchecked: `connection` is only touched while `lock` is held, which
     // serializes all access; `movedAsideFiles` and `migrationReport` are only
-    // written during init; every other stored property is immutable or a Mutex.
+    // written during init; every other stored property is immutable or a lock (`Locked`).
     enum Location: Sendable, Equatable {
         case file(URL)
         case memory
@@ -459,7 +459,7 @@ final class Store: @unchecked Sendable {
 /// The statement observers of a store, callable from SQLite's trace callback
 /// on whichever thread runs the statement.
 final class SQLObservers: Sendable {
-    private let state = Mutex<(next: UInt64, observers: [UInt64: @Sendable (String) -> Void])>((0, [:]))
+    private let state = Locked<(next: UInt64, observers: [UInt64: @Sendable (String) -> Void])>((0, [:]))
     /// How many observers there are, readable without taking the lock.
     private let count = Atomic<Int>(0)
 
