@@ -14,8 +14,9 @@ extension RecordStack {
     /// Mapped reads are faster when queries run while another connection
     /// writes: every commit makes each reader drop its page cache, and a mapped
     /// reader finds the file's pages in memory instead of copying them in
-    /// again (`make bench`'s `concurrent` case reads about 40% more queries a
-    /// second). Only reader connections map the file; saves write as before.
+    /// again (`make bench`'s `concurrent` case read 18% to 42% more queries a
+    /// second, depending on the run). Only reader connections map the file;
+    /// saves write as before.
     ///
     /// It is off by default because of what an error becomes. With `pread`, an
     /// I/O error reading the file is a ``LiteRecordError`` (`.storeUnavailable`
