@@ -209,19 +209,13 @@ extension RecordContext {
     /// Overlays the unsaved state of the ancestors onto an object this child
     /// just read from the store. Returns `false` when an ancestor deleted it.
     func overlayAncestors<T: Entity>(_ object: T, rowID: Int64) throws -> Bool {
-        var ancestor = parent
-        while let context = ancestor {
-            if let held = context.registeredObject(T.self, rowID: rowID) {
-                if held.recordState.phase == .deleted { return false }
-                let entity = try entity(for: T.self)
-                let values = encodedValues(held)
-                let row = Row(values: values, entity: entity)
-                for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
-                if !T.tracksChanges { object.recordState.snapshot = values }
-                return true
-            }
-            ancestor = context.parent
-        }
+        guard let held = nearestAncestorHolding(T.self, rowID: rowID)?.object else { return true }
+        if held.recordState.phase == .deleted { return false }
+        let entity = try entity(for: T.self)
+        let values = encodedValues(held)
+        let row = Row(values: values, entity: entity)
+        for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
+        if !T.tracksChanges { object.recordState.snapshot = values }
         return true
     }
 }

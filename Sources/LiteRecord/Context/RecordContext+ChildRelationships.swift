@@ -34,16 +34,11 @@ extension RecordContext {
     /// sees them; `nil` when no ancestor holds it, and a `nil` entry where
     /// the ancestor has not read that to-one (the stored value stands).
     func ancestorToOnes(of object: any Entity, _ entity: EntityDescription) -> [RelationValue?]? {
-        guard let rowID = object.recordState.rowID, !entity.toOneIndexes.isEmpty else { return nil }
-        var next = parent
-        while let context = next {
-            if let held = context.registeredObject(type(of: object), rowID: rowID) {
-                guard held.recordState.phase != .deleted, !held.recordState.relations.isEmpty else { return nil }
-                return entity.toOneIndexes.map { inherited(RelationGraph.slot(held, $0), from: context) }
-            }
-            next = context.parent
-        }
-        return nil
+        guard let rowID = object.recordState.rowID, !entity.toOneIndexes.isEmpty,
+            let (context, held) = nearestAncestorHolding(type(of: object), rowID: rowID),
+            held.recordState.phase != .deleted, !held.recordState.relations.isEmpty
+        else { return nil }
+        return entity.toOneIndexes.map { inherited(RelationGraph.slot(held, $0), from: context) }
     }
 
     /// For a child: one to-one of the nearest ancestor holding `object`'s
@@ -82,12 +77,18 @@ extension RecordContext {
     /// Whether an ancestor deleted the record (and so this context does not
     /// see it), found without reading the store.
     func ancestorDeleted(_ type: any Entity.Type, rowID: Int64) -> Bool {
+        nearestAncestorHolding(type, rowID: rowID)?.object.recordState.phase == .deleted
+    }
+
+    /// The nearest ancestor holding the record, and its object for it: whose
+    /// unsaved state a child sees (attributes, to-ones, a deletion).
+    func nearestAncestorHolding(_ type: any Entity.Type, rowID: Int64) -> (context: RecordContext, object: any Entity)? {
         var next = parent
         while let context = next {
-            if let held = context.registeredObject(type, rowID: rowID) { return held.recordState.phase == .deleted }
+            if let held = context.registeredObject(type, rowID: rowID) { return (context, held) }
             next = context.parent
         }
-        return false
+        return nil
     }
 
     // MARK: To-manys

@@ -55,26 +55,21 @@ extension RecordContext {
                         continue
                     }
                     let column = Connection.quote(relationship.name)
-                    for chunk in Array(ids).chunks(of: Self.deleteBatchSize) {
-                        // The row changes, so its version moves on, as for any
-                        // save: another context holding it meets the conflict.
-                        let version = Connection.quote(Model.versionColumn)
-                        let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (\(Self.placeholders(chunk.count))) RETURNING \(key)"
-                        for row in try connection.rows(sql, chunk.map { .integer($0) }) {
-                            guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
-                            nullified.append(RecordID(entityName: source.name, rowID: id))
-                        }
+                    // The row changes, so its version moves on, as for any
+                    // save: another context holding it meets the conflict.
+                    let version = Connection.quote(Model.versionColumn)
+                    let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (SELECT value FROM json_each(?)) RETURNING \(key)"
+                    for row in try connection.rows(sql, [Self.jsonArray(Array(ids))]) {
+                        guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
+                        nullified.append(RecordID(entityName: source.name, rowID: id))
                     }
                 }
             }
             var deleted: [RecordID] = []
             for (name, ids) in order {
                 guard let target = model.entity(named: name) else { continue }
-                for chunk in ids.chunks(of: Self.deleteBatchSize) {
-                    try connection.execute(
-                        "DELETE FROM \(target.quotedTable) WHERE \(key) IN (\(Self.placeholders(chunk.count)))",
-                        chunk.map { .integer($0) })
-                }
+                try connection.execute(
+                    "DELETE FROM \(target.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))", [Self.jsonArray(ids)])
                 deleted += ids.map { RecordID(entityName: name, rowID: $0) }
             }
             let changes = ChangeSet(updated: nullified, deleted: deleted)
@@ -123,10 +118,6 @@ extension RecordContext {
         return ids.compactMap { id in related[id].map { (id, $0) } }
     }
 
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
     /// After rows were deleted outside the context's graph: loaded to-ones
     /// pointing at them become empty, and to-manys are read again.
     private func forgetDeletedReferences(_ doomed: [String: Set<Int64>]) {
@@ -156,12 +147,5 @@ extension SQLValue {
     var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
-    }
-}
-
-extension Array {
-    /// The array in consecutive slices of at most `size` elements.
-    func chunks(of size: Int) -> [[Element]] {
-        stride(from: 0, to: count, by: Swift.max(1, size)).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }

@@ -231,11 +231,11 @@ extension RecordContext {
             current = (typeID, insert)
             arena.beginRow()
             for index in 0..<insert.count {
-                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), in: arena)
+                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), arena: arena)
             }
             if let canonical = insert.canonicalText {
                 for index in canonical {
-                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), in: arena)
+                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), arena: arena)
                 }
             }
             if insert.toOnes > 0 {
@@ -310,13 +310,13 @@ extension RecordContext {
                     let entity = try entity(for: type(of: update.object))
                     try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
                 } else {
-                    try statement.bind(try encode(update.object, index), at: parameter, in: arena)
+                    try statement.bind(try encode(update.object, index), at: parameter, arena: arena)
                 }
                 parameter += 1
             }
             if let canonicalText {
                 for offset in canonicalText {
-                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), in: arena)
+                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), arena: arena)
                 }
             }
             try statement.bind(.integer(update.rowID), at: parameter)
@@ -358,10 +358,8 @@ extension RecordContext {
         rows = sorted
     }
 
-    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` removes at most: in
-    /// a save, a conflict makes every row of its batch a suspect to read
-    /// again; `deleteAll` binds each id, well under SQLite's limit of 32,766
-    /// parameters (https://sqlite.org/limits.html#max_variable_number).
+    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` of a save removes at
+    /// most: a conflict makes every row of its batch a suspect to read again.
     static let deleteBatchSize = 500
 
     /// Deletes rows by primary key and version: one statement per object for
