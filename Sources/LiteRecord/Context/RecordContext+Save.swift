@@ -231,11 +231,11 @@ extension RecordContext {
             current = (typeID, insert)
             arena.beginRow()
             for index in 0..<insert.count {
-                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), arena: arena)
+                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), in: arena)
             }
             if let canonical = insert.canonicalText {
                 for index in canonical {
-                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), arena: arena)
+                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), in: arena)
                 }
             }
             if insert.toOnes > 0 {
@@ -310,13 +310,13 @@ extension RecordContext {
                     let entity = try entity(for: type(of: update.object))
                     try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
                 } else {
-                    try statement.bind(try encode(update.object, index), at: parameter, arena: arena)
+                    try statement.bind(try encode(update.object, index), at: parameter, in: arena)
                 }
                 parameter += 1
             }
             if let canonicalText {
                 for offset in canonicalText {
-                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), arena: arena)
+                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), in: arena)
                 }
             }
             try statement.bind(.integer(update.rowID), at: parameter)

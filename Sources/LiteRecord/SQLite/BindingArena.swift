@@ -63,3 +63,35 @@ final class BindingArena {
         for statement in statements { sqlite3_clear_bindings(statement.handle) }
     }
 }
+
+extension Statement {
+    /// Binds `value` as ``bind(_:at:)`` does, a text or blob by pointing into
+    /// `arena` (see ``BindingArena`` for how long that stays valid).
+    @inline(__always)
+    func bind(_ value: SQLValue, at index: Int32, in arena: BindingArena) throws {
+        let result: Int32
+        switch value {
+        case .text(var text):
+            result = text.withUTF8 { buffer -> Int32 in
+                // The explicit byte count keeps NUL bytes inside the text; an
+                // empty text is still text, not NULL.
+                guard buffer.count > 0 else { return sqlite3_bind_text(handle, index, "", 0, literecord_sqlite_transient()) }
+                let bytes = arena.store(UnsafeRawBufferPointer(buffer))
+                return sqlite3_bind_text64(
+                    handle, index, bytes.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count), nil,
+                    UInt8(SQLITE_UTF8))
+            }
+        case .blob(let data) where !data.isEmpty:
+            result = data.withUnsafeBytes { buffer -> Int32 in
+                let bytes = arena.store(buffer)
+                return sqlite3_bind_blob64(handle, index, bytes, sqlite3_uint64(buffer.count), nil)
+            }
+        default:
+            try bind(value, at: index)
+            return
+        }
+        guard result == SQLITE_OK else {
+            throw SQLiteError(resultCode: result, db: connection.handle, sql: sql)
+        }
+    }
+}

@@ -49,14 +49,6 @@ final class Statement {
     }
 
     func bind(_ value: SQLValue, at index: Int32) throws {
-        try bind(value, at: index, arena: nil)
-    }
-
-    /// Binds `value`; a text or blob is copied by SQLite, or, given an
-    /// `arena`, into it and bound in place (see ``BindingArena`` for how long
-    /// that stays valid).
-    @inline(__always)
-    func bind(_ value: SQLValue, at index: Int32, arena: BindingArena?) throws {
         let result: Int32
         switch value {
         case .null:
@@ -65,26 +57,15 @@ final class Statement {
             result = sqlite3_bind_int64(handle, index, value)
         case .real(let value):
             result = sqlite3_bind_double(handle, index, value)
-        case .text(var text):
-            result = text.withUTF8 { buffer -> Int32 in
-                // Binding with the explicit byte count keeps NUL bytes inside
-                // the text; an empty text is still text, not NULL.
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return sqlite3_bind_text(handle, index, "", 0, literecord_sqlite_transient())
-                }
-                let (bytes, destructor) = Self.placed(UnsafeRawPointer(base), buffer.count, arena)
-                return sqlite3_bind_text64(
-                    handle, index, bytes.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count), destructor,
-                    UInt8(SQLITE_UTF8))
-            }
+        case .text(let text):
+            result = bindText(text, at: index)
         case .blob(let data):
             result = data.withUnsafeBytes { buffer -> Int32 in
                 // A NULL pointer would bind SQL NULL: empty data is a zero-length blob.
                 guard let base = buffer.baseAddress, buffer.count > 0 else {
                     return sqlite3_bind_zeroblob(handle, index, 0)
                 }
-                let (bytes, destructor) = Self.placed(base, buffer.count, arena)
-                return sqlite3_bind_blob64(handle, index, bytes, sqlite3_uint64(buffer.count), destructor)
+                return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(buffer.count), literecord_sqlite_transient())
             }
         }
         guard result == SQLITE_OK else {
@@ -92,15 +73,19 @@ final class Statement {
         }
     }
 
-    /// Where bound bytes are read from, and what SQLite does with them: copies
-    /// them (`SQLITE_TRANSIENT`), or, once they are in `arena`, reads them
-    /// there (`SQLITE_STATIC`, a nil destructor).
-    @inline(__always)
-    private static func placed(
-        _ base: UnsafeRawPointer, _ count: Int, _ arena: BindingArena?
-    ) -> (UnsafeRawPointer, sqlite3_destructor_type?) {
-        guard let arena else { return (base, literecord_sqlite_transient()) }
-        return (arena.store(UnsafeRawBufferPointer(start: base, count: count)), nil)
+    func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { buffer -> Int32 in
+            // Binding with the explicit byte count keeps NUL bytes inside the text.
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, literecord_sqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text64(
+                    handle, index, $0, sqlite3_uint64(buffer.count), literecord_sqlite_transient(),
+                    UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
     // MARK: Stepping
