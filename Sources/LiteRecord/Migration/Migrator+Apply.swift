@@ -38,7 +38,7 @@ extension Migrator {
 
         for step in work.steps {
             try performing("custom migration step '\(step.name)'") {
-                try step.body(MigrationDatabase(connection: connection))
+                try runRefusingTransactionControl(step)
                 try connection.recordStepRan(step.name)
             }
             report.customSteps.append(step.name)
@@ -68,6 +68,25 @@ extension Migrator {
         }
         try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
         log("recorded model \(to.fingerprint)", &report)
+    }
+
+    /// Runs a custom step with every statement that would begin, end or
+    /// nest a transaction refused before it runs: a `COMMIT` inside a step
+    /// would make the migration half-happen, and a `ROLLBACK` would undo the
+    /// inferred changes while the rest of the migration went on.
+    private func runRefusingTransactionControl(_ step: MigrationPlan.Step) throws {
+        do {
+            try connection.refusingTransactionControl { try step.body(MigrationDatabase(connection: connection)) }
+        } catch let refused as Connection.RefusedTransactionControl {
+            throw LiteRecordError(
+                .migrationFailed,
+                "custom migration step '\(step.name)' tried to control the transaction (\(refused.operation)), which a step may not do: the whole migration is one transaction that LiteRecord begins and commits; remove BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE from the step")
+        }
+        // Unreachable while the authorizer refuses those statements; checked
+        // so that a way around it could never go on as if nothing happened.
+        guard connection.isInTransaction else {
+            throw LiteRecordError(.migrationFailed, "custom migration step '\(step.name)' ended the migration transaction")
+        }
     }
 
     // MARK: Tables
