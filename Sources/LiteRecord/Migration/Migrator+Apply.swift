@@ -211,23 +211,29 @@ extension Migrator {
     // MARK: The copy taken before migrating
 
     /// Copies a file store to a sibling file with `VACUUM INTO`, which writes a
-    /// consistent snapshot as seen by this connection, WAL included
+    /// consistent snapshot of what is committed, WAL included
     /// (https://sqlite.org/lang_vacuum.html#vacuuminto). The name depends only
     /// on the stored model, so failed attempts replace one copy rather than
     /// piling up copies.
+    ///
+    /// Called with the migration's write transaction open (and nothing written
+    /// yet): `VACUUM INTO` cannot run inside a transaction, so a second
+    /// connection reads the file, which the write lock does not block.
     func takeBackup() throws(LiteRecordError) -> URL? {
         guard let url = store.url else { return nil }
-        let backup = URL(fileURLWithPath: url.path + ".pre-migration-" + from.fingerprint)
+        let backup = URL(fileURLWithPath: url.path + PreMigrationCopies.marker + from.fingerprint)
         removeFiles(of: backup)
         do {
+            let reader = try Connection(path: url.path, options: Connection.OpenOptions(create: false))
+            defer { reader.close() }
             // The target is an expression, so the path is bound like any value.
-            try connection.executeOnce("VACUUM INTO ?", [.text(backup.path)])
+            try reader.executeOnce("VACUUM INTO ?", [.text(backup.path)])
         } catch {
             removeFiles(of: backup)
             let reason = (error as? SQLiteError)?.message ?? "\(error)"
             throw LiteRecordError(
                 .migrationFailed,
-                "copying \(store.displayName) to \(backup.path) before migrating failed: \(reason); nothing was migrated and the store is untouched",
+                "copying \(store.displayName) to \(backup.path) before migrating failed: \(reason)",
                 sqlite: error as? SQLiteError)
         }
         return backup
