@@ -230,8 +230,9 @@ struct MigrationRemovalTests {
         defer { store.cleanUp() }
         let folder = store.folder.path + "/"
         let oldest = ["20010101T000000Z", "20020101T000000Z", "20020101T000000Z-2"]
-        // Not kept copies: left by a failed migration, or someone else's.
-        let others = ["Store.sqlite.pre-migration-0123456789abcdef", "Other.sqlite.pre-migration-20000101T000000Z", "notes.txt"]
+        // Not copies of this store (for copies left under a fingerprint name see
+        // aCopyLeftUnderItsFingerprintNameIsRotatedByItsAge).
+        let others = ["Other.sqlite.pre-migration-20000101T000000Z", "Store.sqlite.pre-migrationX", "notes.txt"]
         for name in oldest.map({ "Store.sqlite.pre-migration-" + $0 }) + others {
             #expect(FileManager.default.createFile(atPath: folder + name, contents: Data(name.utf8)))
         }
@@ -244,6 +245,40 @@ struct MigrationRemovalTests {
             kept.lastPathComponent, "Store.sqlite.pre-migration-20020101T000000Z-2", "Store.sqlite.pre-migration-20020101T000000Z",
         ])
         for name in others { #expect(FileManager.default.fileExists(atPath: folder + name)) }
+    }
+
+    /// A process that died after the migration committed and before its copy
+    /// was removed or kept (or a failed migration) leaves
+    /// `<store>.pre-migration-<fingerprint>`: the rotation counts it too, as
+    /// old as its file. Before the fix it was never found and stayed forever.
+    @Test(arguments: [false, true])
+    func aCopyLeftUnderItsFingerprintNameIsRotatedByItsAge(leftoverIsOldest: Bool) throws {
+        let store = try Base.store(withNotes: true)
+        defer { store.cleanUp() }
+        let folder = store.folder.path + "/"
+        let stamped = ["20010101T000000Z", "20020101T000000Z", "20030101T000000Z"].map { "Store.sqlite.pre-migration-" + $0 }
+        let leftover = "Store.sqlite.pre-migration-0123456789abcdef"
+        // A real copy of the store, as VACUUM INTO would have left it, with a
+        // companion file it may have grown.
+        try FileManager.default.copyItem(atPath: store.url.path, toPath: folder + leftover)
+        #expect(FileManager.default.createFile(atPath: folder + leftover + "-wal", contents: Data()))
+        let leftoverAge = leftoverIsOldest ? "2000-06-01T00:00:00Z" : "2002-06-01T00:00:00Z"
+        let leftoverDate = try #require(ISO8601DateFormatter().date(from: leftoverAge))
+        try FileManager.default.setAttributes([.modificationDate: leftoverDate], ofItemAtPath: folder + leftover)
+        for name in stamped { #expect(FileManager.default.createFile(atPath: folder + name, contents: Data(name.utf8))) }
+
+        let stack = try store.open([Base.Person.self], plan: MigrationPlan().removeEntity("Note"))
+        let report = try #require(stack.lastMigrationReport)
+        try stack.close()
+        let kept = try #require(report.keptCopyURL)
+
+        // Newest first: the new copy, 2003, then (leftover or 2002), …; three stay.
+        let expectedDeleted = leftoverIsOldest ? [stamped[0], leftover] : [stamped[1], stamped[0]]
+        #expect(report.deletedCopies.map(\.lastPathComponent) == expectedDeleted)
+        for name in expectedDeleted { #expect(!FileManager.default.fileExists(atPath: folder + name), "\(name)") }
+        #expect(FileManager.default.fileExists(atPath: folder + leftover + "-wal") == !leftoverIsOldest, "its companion goes with it")
+        let left = PreMigrationCopies.all(of: store.url).map(\.lastPathComponent)
+        #expect(Set(left) == Set([kept.lastPathComponent, stamped[2], leftoverIsOldest ? stamped[1] : leftover]))
     }
 
     @Test func copiesKeptInTheSameSecondGetTheirOwnNames() throws {

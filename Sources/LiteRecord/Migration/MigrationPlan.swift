@@ -10,9 +10,13 @@
 /// were filled and converted columns hold the new type.
 ///
 /// The store records each step's name (metadata key `migration_step:<name>`)
-/// in the same transaction, so a step runs once per store; a new store counts
-/// every step of its plan as done. If a step throws, the whole migration is
-/// rolled back and opening the store throws `.migrationFailed`.
+/// in the same transaction, so a step runs once per store, even when several
+/// processes open it at the same moment (which steps are pending is decided
+/// again under the write lock); a new store counts every step of its plan as
+/// done. If a step throws, the whole migration is rolled back and opening the
+/// store throws `.migrationFailed`. A step may not control the transaction:
+/// `BEGIN`, `COMMIT`, `END`, `ROLLBACK`, `SAVEPOINT` and `RELEASE` are refused
+/// before they run, and the migration fails naming the step.
 ///
 /// A plan also declares which entities and attributes may be removed with
 /// the data they hold (``removeEntity(_:)``, ``removeAttribute(_:of:)``):
@@ -44,7 +48,9 @@ public struct MigrationPlan: Sendable {
     public init() {}
 
     /// Returns the plan with `body` appended as a step called `name`. The body
-    /// may throw any error to abort (and roll back) the migration.
+    /// may throw any error to abort (and roll back) the migration; a statement
+    /// that controls the transaction (`BEGIN`, `COMMIT`, `END`, `ROLLBACK`,
+    /// `SAVEPOINT`, `RELEASE`) aborts it too, even if the body catches the error.
     public func step(_ name: String, _ body: @escaping @Sendable (MigrationDatabase) throws -> Void) -> MigrationPlan {
         var plan = self
         plan.steps.append(Step(name: name, body: body))
@@ -54,6 +60,7 @@ public struct MigrationPlan: Sendable {
 
 /// The database as a migration step sees it: statements run inside the
 /// migration transaction, on the tables as described in ``MigrationPlan``.
+/// Statements that control transactions are refused before they run.
 ///
 /// ```swift
 /// .step("lowercase-emails") { db in
@@ -68,7 +75,8 @@ public struct MigrationDatabase {
     /// several statements separated by semicolons.
     ///
     /// - Throws: ``LiteRecordError`` when SQLite rejects the statement or an
-    ///   argument cannot be stored.
+    ///   argument cannot be stored, or when a statement would begin, commit,
+    ///   roll back or nest a transaction (the migration then fails too).
     public func execute(_ sql: String, arguments: [any SQLValueConvertible] = []) throws {
         let values = try arguments.map { try $0.sqlValue() }
         try withErrorContext("migration statement") {

@@ -64,14 +64,16 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// To go back, close every stack on the store, move the store and its
     /// `-wal`/`-shm` files away, and copy this file to the store's path; it
     /// holds the old model, so open it with that model's entities. LiteRecord
-    /// keeps the newest ``keptCopyLimit`` such copies of a store and deletes
-    /// older ones when it keeps a new one.
+    /// keeps the newest ``keptCopyLimit`` copies of a store and deletes older
+    /// ones when it keeps a new one; a copy a failed or interrupted migration
+    /// left under its fingerprint name counts too, as old as its file.
     ///
     /// ```swift
     /// if let copy = stack.lastMigrationReport?.keptCopyURL { print("old data kept at \(copy.path)") }
     /// ```
     public internal(set) var keptCopyURL: URL?
-    /// Older kept copies deleted when this one was kept, so that no more than
+    /// Older copies of the store deleted when this one was kept (kept ones and
+    /// ones left under their fingerprint name), so that no more than
     /// ``keptCopyLimit`` pile up next to the store.
     public internal(set) var deletedCopies: [URL] = []
 

@@ -38,7 +38,7 @@ extension Migrator {
 
         for step in work.steps {
             try performing("custom migration step '\(step.name)'") {
-                try step.body(MigrationDatabase(connection: connection))
+                try runRefusingTransactionControl(step)
                 try connection.recordStepRan(step.name)
             }
             report.customSteps.append(step.name)
@@ -68,6 +68,25 @@ extension Migrator {
         }
         try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
         log("recorded model \(to.fingerprint)", &report)
+    }
+
+    /// Runs a custom step with every statement that would begin, end or
+    /// nest a transaction refused before it runs: a `COMMIT` inside a step
+    /// would make the migration half-happen, and a `ROLLBACK` would undo the
+    /// inferred changes while the rest of the migration went on.
+    private func runRefusingTransactionControl(_ step: MigrationPlan.Step) throws {
+        do {
+            try connection.refusingTransactionControl { try step.body(MigrationDatabase(connection: connection)) }
+        } catch let refused as Connection.RefusedTransactionControl {
+            throw LiteRecordError(
+                .migrationFailed,
+                "custom migration step '\(step.name)' tried to control the transaction (\(refused.operation)), which a step may not do: the whole migration is one transaction that LiteRecord begins and commits; remove BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE from the step")
+        }
+        // Unreachable while the authorizer refuses those statements; checked
+        // so that a way around it could never go on as if nothing happened.
+        guard connection.isInTransaction else {
+            throw LiteRecordError(.migrationFailed, "custom migration step '\(step.name)' ended the migration transaction")
+        }
     }
 
     // MARK: Tables
@@ -192,23 +211,29 @@ extension Migrator {
     // MARK: The copy taken before migrating
 
     /// Copies a file store to a sibling file with `VACUUM INTO`, which writes a
-    /// consistent snapshot as seen by this connection, WAL included
+    /// consistent snapshot of what is committed, WAL included
     /// (https://sqlite.org/lang_vacuum.html#vacuuminto). The name depends only
     /// on the stored model, so failed attempts replace one copy rather than
     /// piling up copies.
+    ///
+    /// Called with the migration's write transaction open (and nothing written
+    /// yet): `VACUUM INTO` cannot run inside a transaction, so a second
+    /// connection reads the file, which the write lock does not block.
     func takeBackup() throws(LiteRecordError) -> URL? {
         guard let url = store.url else { return nil }
-        let backup = URL(fileURLWithPath: url.path + ".pre-migration-" + from.fingerprint)
+        let backup = URL(fileURLWithPath: url.path + PreMigrationCopies.marker + from.fingerprint)
         removeFiles(of: backup)
         do {
+            let reader = try Connection(path: url.path, options: Connection.OpenOptions(create: false))
+            defer { reader.close() }
             // The target is an expression, so the path is bound like any value.
-            try connection.executeOnce("VACUUM INTO ?", [.text(backup.path)])
+            try reader.executeOnce("VACUUM INTO ?", [.text(backup.path)])
         } catch {
             removeFiles(of: backup)
             let reason = (error as? SQLiteError)?.message ?? "\(error)"
             throw LiteRecordError(
                 .migrationFailed,
-                "copying \(store.displayName) to \(backup.path) before migrating failed: \(reason); nothing was migrated and the store is untouched",
+                "copying \(store.displayName) to \(backup.path) before migrating failed: \(reason)",
                 sqlite: error as? SQLiteError)
         }
         return backup

@@ -12,10 +12,12 @@ extension LiteRecordError {
 /// Migrates a store from the model it was written with to a new one.
 ///
 /// The work is decided in ``prepare()`` by reading only, so that a refused
-/// migration leaves the file byte-identical. ``run(_:)`` then copies a file
-/// store aside, applies everything in one transaction on the store's own
-/// connection, records the new model, and removes the copy — or keeps it
-/// when the migration dropped a table or column (``PreMigrationCopies``).
+/// migration leaves the file byte-identical. ``run(_:)`` then takes the write
+/// lock, makes sure nobody committed since the planning began (else the store
+/// plans again: another process may have run the same migration or steps),
+/// copies a file store aside, applies everything in one transaction on the
+/// store's own connection, records the new model, and removes the copy — or
+/// keeps it when the migration dropped a table or column (``PreMigrationCopies``).
 struct Migrator {
     let connection: Connection
     let store: Store
@@ -23,8 +25,15 @@ struct Migrator {
     let to: Model
     let plan: MigrationPlan?
 
+    /// For tests: runs after a migration was planned and before its write
+    /// transaction begins, so that a test can commit from another connection
+    /// exactly there.
+    @TaskLocal static var afterPlanning: (@Sendable () -> Void)?
+
     /// Everything the migration will do, decided before anything is written.
     struct Work {
+        /// `PRAGMA data_version` before anything was read for the plan.
+        var dataVersion: Int64
         var changes: [SchemaChange]
         var created: [EntityDescription] = []
         var renamed: [MigrationReport.TableRename] = []
@@ -45,7 +54,10 @@ struct Migrator {
     func prepare() throws(LiteRecordError) -> Work {
         try plan?.validate()
         return try withErrorContext("planning the migration of \(store.displayName)") {
-            var work = Work(changes: from.changes(to: to.schema))
+            // Read first, so that the transaction can tell whether anything the
+            // plan rests on (the pending steps above all) changed since.
+            let version = try dataVersion()
+            var work = Work(dataVersion: version, changes: from.changes(to: to.schema))
             work.steps = try connection.pendingSteps(of: plan)
             var refusals: [String] = []
             var kept = Set<String>()
@@ -84,37 +96,45 @@ struct Migrator {
             "\(store.displayName) cannot be migrated automatically:\n- \(refusals.joined(separator: "\n- "))\nThe store was left untouched.")
     }
 
-    /// Applies `work` in one transaction and returns what it did.
+    /// Another connection committed between planning and the write lock.
+    private struct Outdated: Error {}
+
+    /// Applies `work` in one transaction and returns what it did, or `nil`
+    /// when another connection committed since ``prepare()`` began: the work
+    /// may be done already (two processes opening with the same new step), so
+    /// nothing was written and the caller plans again.
     ///
     /// - Throws: `.migrationFailed` with the reason; the transaction is rolled
     ///   back, the store is as it was, and the message says where the copy
     ///   taken beforehand is.
-    func run(_ work: Work) throws(LiteRecordError) -> MigrationReport {
+    func run(_ work: Work) throws(LiteRecordError) -> MigrationReport? {
         var report = MigrationReport(from: from.fingerprint, to: to.fingerprint)
-        report.changes = work.changes.map(\.description)
-        log("migrating \(store.displayName) from model \(from.fingerprint) to \(to.fingerprint)", &report)
-        for change in work.changes { log("change: \(change)", &report) }
-        for removal in work.removals { log(removal.summary, &report) }
-
-        let version = try withErrorContext("reading the store's data version") { try dataVersion() }
-        let backup = try takeBackup()
-        report.backupURL = backup
-        if let backup { log("copied the store to \(backup.path)", &report) }
-
+        var backup: URL?
         do {
             try withForeignKeysOff {
                 try connection.transaction(.immediate) {
-                    // VACUUM INTO cannot run inside a transaction, so the copy was
-                    // taken just before BEGIN: make sure nobody wrote in between, and
-                    // that the store still holds the model this work was planned for.
-                    guard try dataVersion() == version, case .model(_, let schema) = try connection.storedModel(),
-                        schema == from
-                    else {
-                        throw LiteRecordError(.migrationFailed, "another connection changed \(store.displayName) while the migration started; open the store again to retry")
-                    }
+                    // Under the write lock nobody else can commit: if nobody did
+                    // since the planning began, the plan (which steps are pending
+                    // above all) still holds. Otherwise plan again.
+                    guard try dataVersion() == work.dataVersion, case .model(_, let schema) = try connection.storedModel(),
+                        schema == from, try connection.pendingSteps(of: plan).map(\.name) == work.steps.map(\.name)
+                    else { throw Outdated() }
+                    report.changes = work.changes.map(\.description)
+                    log("migrating \(store.displayName) from model \(from.fingerprint) to \(to.fingerprint)", &report)
+                    for change in work.changes { log("change: \(change)", &report) }
+                    for removal in work.removals { log(removal.summary, &report) }
+                    // Taken under the write lock, so the copy is exactly what this
+                    // migration starts from, and no other migration writes the same
+                    // copy meanwhile.
+                    backup = try takeBackup()
+                    report.backupURL = backup
+                    if let backup { log("copied the store to \(backup.path)", &report) }
                     try apply(work, &report)
                 }
             }
+        } catch is Outdated {
+            store.logger.info("another connection changed the store while the migration was planned; planning again", metadata: ["store": "\(store.displayName)"])
+            return nil
         } catch {
             throw failure(error, backup: backup)
         }

@@ -6,7 +6,10 @@ import Foundation
 /// fingerprint>` (so that failed attempts replace one copy). A migration that
 /// removed tables or columns keeps the copy under
 /// `<store>.pre-migration-<UTC timestamp>`, and only the newest
-/// ``MigrationReport/keptCopyLimit`` of those are kept.
+/// ``MigrationReport/keptCopyLimit`` copies of the store are kept. Every copy
+/// counts, whatever state it was left in: one still under its fingerprint
+/// name (a failed migration's, or one whose process died after the commit and
+/// before the copy was removed or kept) is as old as its file.
 enum PreMigrationCopies {
     static let marker = ".pre-migration-"
 
@@ -48,6 +51,24 @@ enum PreMigrationCopies {
         .sorted { ($0.stamp, $0.attempt) > ($1.stamp, $1.attempt) }
     }
 
+    /// Every copy of the store at `store`, newest first: kept copies dated by
+    /// the timestamp in their name, every other copy (left under its
+    /// fingerprint name) by its file's modification time, so that the
+    /// rotation finds a copy whatever state a migration left it in.
+    static func newestFirst(of store: URL) -> [URL] {
+        let keptDates = Dictionary(
+            kept(of: store).map { ($0.url.path, (date: date(fromStamp: $0.stamp), attempt: $0.attempt)) },
+            uniquingKeysWith: { first, _ in first })
+        let dated = all(of: store).map { url -> (url: URL, date: Date, attempt: Int) in
+            if let kept = keptDates[url.path], let date = kept.date { return (url, date, kept.attempt) }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            return (url, modified ?? .distantPast, 1)
+        }
+        return dated.sorted {
+            ($0.date, $0.attempt, $0.url.lastPathComponent) > ($1.date, $1.attempt, $1.url.lastPathComponent)
+        }.map(\.url)
+    }
+
     /// `yyyyMMddTHHmmssZ`, as ``stamp(_:)`` writes it.
     private static func isStamp(_ text: Substring) -> Bool {
         let characters = Array(text)
@@ -56,11 +77,19 @@ enum PreMigrationCopies {
     }
 
     static func stamp(_ date: Date) -> String {
+        stampFormatter().string(from: date)
+    }
+
+    private static func date(fromStamp stamp: String) -> Date? {
+        stampFormatter().date(from: stamp)
+    }
+
+    private static func stampFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
+        return formatter
     }
 
     /// A free name for a copy kept now: the timestamp, with `-2`, `-3`, … when
@@ -79,9 +108,10 @@ enum PreMigrationCopies {
 
 extension Migrator {
     /// Keeps the copy taken before a migration that removed data under a
-    /// timestamped name, then deletes the oldest kept copies beyond
-    /// ``MigrationReport/keptCopyLimit``. Failing to rename leaves the copy
-    /// under its first name: it is never deleted for that.
+    /// timestamped name, then deletes the oldest copies of the store beyond
+    /// ``MigrationReport/keptCopyLimit`` (``PreMigrationCopies/newestFirst(of:)``:
+    /// kept ones and ones left under their fingerprint name alike). Failing to
+    /// rename leaves the copy under its first name and deletes nothing.
     func keepBackup(_ backup: URL, _ report: inout MigrationReport) {
         guard let url = store.url else { return }
         let kept = PreMigrationCopies.keptName(for: url, at: Date())
@@ -99,20 +129,20 @@ extension Migrator {
         log("kept the store as it was before the migration at \(kept.path)", &report)
         // The copy just kept always counts as the newest, even if the clock
         // went back since an older one was named.
-        let older = PreMigrationCopies.kept(of: url).filter { $0.url.path != kept.path }
+        let older = PreMigrationCopies.newestFirst(of: url).filter { $0.path != kept.path }
         for old in older.dropFirst(MigrationReport.keptCopyLimit - 1) {
             do {
-                try FileManager.default.removeItem(at: old.url)
-                // A copy someone opened may have grown companions.
+                try FileManager.default.removeItem(at: old)
+                // A copy someone opened (or a migration left) may have companions.
                 for suffix in ["-wal", "-shm", "-journal"] {
-                    try? FileManager.default.removeItem(atPath: old.url.path + suffix)
+                    try? FileManager.default.removeItem(atPath: old.path + suffix)
                 }
-                report.deletedCopies.append(old.url)
-                log("deleted the oldest kept copy \(old.url.path)", &report)
+                report.deletedCopies.append(old)
+                log("deleted the oldest copy \(old.path)", &report)
             } catch {
                 store.logger.warning(
                     "could not delete an old pre-migration copy",
-                    metadata: ["copy": "\(old.url.path)", "error": "\(error.localizedDescription)"])
+                    metadata: ["copy": "\(old.path)", "error": "\(error.localizedDescription)"])
             }
         }
     }

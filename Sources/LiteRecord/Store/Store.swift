@@ -153,10 +153,28 @@ final class Store: @unchecked Sendable {
         }
     }
 
+    /// How many times an open plans a migration again because another
+    /// connection committed between planning and the write lock.
+    private static let migrationAttempts = 10
+
     /// Checks the store against the model: creates a new store's schema,
-    /// accepts a matching one, migrates or refuses a different one.
+    /// accepts a matching one, migrates or refuses a different one. A
+    /// migration that another connection overtook (it committed while this
+    /// one was planning, perhaps the same migration) is decided again from
+    /// what the store now holds.
     private func prepare(_ connection: Connection, migration: MigrationMode) throws(LiteRecordError) {
-        try withStoreErrorContext("opening the store at \(displayName)") {
+        for _ in 0..<Self.migrationAttempts {
+            if try prepareOnce(connection, migration: migration) { return }
+        }
+        throw LiteRecordError(
+            .migrationFailed,
+            "other connections kept changing \(displayName) while it was being migrated (\(Self.migrationAttempts) attempts); nothing was migrated, open the store again to retry")
+    }
+
+    /// One attempt of ``prepare(_:migration:)``: `false` when a migration was
+    /// overtaken and nothing was written.
+    private func prepareOnce(_ connection: Connection, migration: MigrationMode) throws(LiteRecordError) -> Bool {
+        return try withStoreErrorContext("opening the store at \(displayName)") {
             try connection.execute("PRAGMA foreign_keys = ON")
             // Read what the file holds before anything writes to it, so a refused
             // store stays byte-identical.
@@ -179,9 +197,9 @@ final class Store: @unchecked Sendable {
                 }
                 if created {
                     logger.info("created store", metadata: ["store": "\(displayName)", "model": "\(model.fingerprint)"])
-                } else {
-                    try prepare(connection, migration: migration)
+                    return true
                 }
+                return try prepareOnce(connection, migration: migration)
             case .foreign(let tables):
                 throw LiteRecordError(
                     .modelMismatch,
@@ -192,11 +210,11 @@ final class Store: @unchecked Sendable {
                     try upgradeFormat(connection)
                     // Steps added to a plan without a model change still run, once.
                     if case .plan(let plan) = migration, try !connection.pendingSteps(of: plan).isEmpty {
-                        try migrate(connection, stored: schema, plan: plan)
+                        return try migrate(connection, stored: schema, plan: plan)
                     }
-                    return
+                    return true
                 }
-                try handleMismatch(connection, stored: schema, migration: migration)
+                return try handleMismatch(connection, stored: schema, migration: migration)
             }
         }
     }
@@ -215,7 +233,9 @@ final class Store: @unchecked Sendable {
         }
     }
 
-    private func handleMismatch(_ connection: Connection, stored: ModelSchema, migration: MigrationMode) throws {
+    /// Refuses or migrates a store written by another model; `false` when
+    /// the migration was overtaken (see ``Migrator/run(_:)``).
+    private func handleMismatch(_ connection: Connection, stored: ModelSchema, migration: MigrationMode) throws -> Bool {
         let changes = stored.changes(to: model.schema)
         switch migration {
         case .none:
@@ -228,19 +248,25 @@ final class Store: @unchecked Sendable {
                 .modelMismatch,
                 "\(displayName) was written by a different model:\n\(summary)\n\(advice), or onModelMismatch: .moveAsideAndRecreate to start over; the store was left untouched")
         case .automatic:
-            try migrate(connection, stored: stored, plan: nil)
+            return try migrate(connection, stored: stored, plan: nil)
         case .plan(let plan):
-            try migrate(connection, stored: stored, plan: plan)
+            return try migrate(connection, stored: stored, plan: plan)
         }
     }
 
-    private func migrate(_ connection: Connection, stored: ModelSchema, plan: MigrationPlan?) throws {
+    /// Plans and runs a migration; `false` when another connection committed
+    /// while it was planned, so that nothing was written and it must be
+    /// planned again.
+    private func migrate(_ connection: Connection, stored: ModelSchema, plan: MigrationPlan?) throws -> Bool {
         let migrator = Migrator(connection: connection, store: self, from: stored, to: model, plan: plan)
         // Decided by reading only: a refused migration must leave the file
         // byte-identical, so even the journal mode is set only afterwards.
         let work = try migrator.prepare()
         try enableWAL(connection)
-        migrationReport = try migrator.run(work)
+        Migrator.afterPlanning?()
+        guard let report = try migrator.run(work) else { return false }
+        migrationReport = report
+        return true
     }
 
     private func enableWAL(_ connection: Connection) throws {
