@@ -638,4 +638,52 @@ import Testing
             }
             """)
     }
+
+    /// The one case nothing can decide: a column and a relationship at once.
+    @Test func aPropertyCannotBeBothAnAttributeAndARelationship() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                @Attribute(.indexed) @Relationship var author: Author?
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var author: Author?
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "property 'author' cannot be both '@Attribute' (a column) and '@Relationship'; keep the one it is",
+                    line: 3, column: 44,
+                    fixIts: [FixItSpec(message: "Remove '@Attribute'"), FixItSpec(message: "Remove '@Relationship'")]),
+            ],
+            applyFixIts: ["Remove '@Attribute'"],
+            fixedSource: """
+            @Entity
+            final class Book {
+                @Relationship var author: Author?
+            }
+            """)
+    }
+
+    /// A type that is both an entity and `Codable` (or anything else) is
+    /// not ambiguous to the macro, which cannot see conformances: it reports
+    /// nothing and leaves the choice to `EntityMember`'s overloads, where
+    /// an entity always wins (see `TypeDeclaredRelationshipTests`).
+    @Test func anOptionalOfAnUnknownTypeIsNoDiagnostic() {
+        assertExpansion(
+            """
+            @Entity
+            final class Shelf {
+                var sticker: Sticker?
+                var corners: Array<Point> = []
+                var score: Swift.Optional<Foundation.Date>
+            }
+            """,
+            expandedSource: """
+            PLACEHOLDER
+            """)
+    }
 }

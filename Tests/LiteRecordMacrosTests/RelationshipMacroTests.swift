@@ -296,4 +296,23 @@ import Testing
                     line: 3, column: 32),
             ])
     }
+
+    /// API.md §10's `Book`: `author` has no `@Relationship`, so the macro
+    /// cannot tell it from a column and routes it through
+    /// `LiteRecord.EntityMember`; `tags` and `title` expand as before.
+    @Test func aPropertyWithoutTheMarkIsLeftToTheCompiler() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                var title = ""
+                var author: Author?
+                @Relationship(deleteRule: .nullify) var tags: [Tag] = []
+                init() {}
+            }
+            """,
+            expandedSource: """
+            PLACEHOLDER
+            """)
+    }
 }
