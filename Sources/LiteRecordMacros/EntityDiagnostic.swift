@@ -50,6 +50,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case countOnToOne(name: String, label: String)
     case invalidCount(label: String)
     case selfInverse(name: String)
+    case attributeAndRelationship(name: String)
 
     static let reservedColumnList = "z_pk, rowid, oid, _rowid_"
 
@@ -133,6 +134,8 @@ enum EntityDiagnostic: DiagnosticMessage {
             "'\(label):' must be an integer literal"
         case .selfInverse(let name):
             "relationship '\(name)' cannot be its own inverse; declare a second relationship for the other direction"
+        case .attributeAndRelationship(let name):
+            "property '\(name)' cannot be both '@Attribute' (a column) and '@Relationship'; keep the one it is"
         }
     }
 
@@ -178,6 +181,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .countOnToOne: id = "countOnToOne"
         case .invalidCount: id = "invalidCount"
         case .selfInverse: id = "selfInverse"
+        case .attributeAndRelationship: id = "attributeAndRelationship"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

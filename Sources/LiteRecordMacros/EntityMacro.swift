@@ -35,12 +35,18 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         guard let variable = member.as(VariableDeclSyntax.self), !variable.isStatic,
             variable.attributes.attribute(named: "_PersistedProperty") == nil,
             variable.attributes.attribute(named: "_RelationshipProperty") == nil,
+            variable.attributes.attribute(named: "_InferredProperty") == nil,
             let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return [] }
         let model = EntityModel(node: node, declaration: declaration)
         guard !model.hasErrors else { return [] }
         if let index = model.relationships.firstIndex(where: { $0.propertyName == name }) {
             return ["@_RelationshipProperty(index: \(raw: index))"]
+        }
+        if let position = model.inferred.firstIndex(where: { $0.propertyName == name }) {
+            let attribute = model.attributeIndex(ofInferred: position)
+            let relationship = model.relationshipIndex(ofInferred: position)
+            return ["@_InferredProperty(attribute: \(raw: attribute), relationship: \(raw: relationship))"]
         }
         guard let index = model.properties.firstIndex(where: { $0.name == name }) else { return [] }
         return ["@_PersistedProperty(index: \(raw: index))"]
@@ -100,13 +106,37 @@ struct EntityMembers {
         result.append(decodeAttribute)
         result.append(attributeIndex)
         result.append(memberKeyPath)
-        if !model.relationships.isEmpty {
+        if !model.relationships.isEmpty || !model.inferred.isEmpty {
             result.append(relationships)
             result.append(relationshipIndex)
             result.append(settleRelationships)
             result.append(observeRelationshipMutation)
         }
         return result
+    }
+
+    /// `LiteRecord.EntityMember.attributeCount(Author?.self) == 1`: whether
+    /// an inferred property turned out to be a column (a constant to the
+    /// optimizer).
+    private func isColumn(_ property: InferredProperty) -> String {
+        "LiteRecord.EntityMember.attributeCount(\(property.typeExpression)) == 1"
+    }
+
+    private func isRelationship(_ property: InferredProperty) -> String {
+        "LiteRecord.EntityMember.relationshipCount(\(property.typeExpression)) == 1"
+    }
+
+    /// Each inferred property with its attribute and relationship index expressions.
+    private var inferred: [(property: InferredProperty, attribute: String, relationship: String)] {
+        model.inferred.indices.map {
+            (model.inferred[$0], model.attributeIndex(ofInferred: $0), model.relationshipIndex(ofInferred: $0))
+        }
+    }
+
+    /// `list`, followed by the inferred entries that are not `nil`.
+    private func withInferred(_ list: String, _ entries: [String]) -> String {
+        guard !entries.isEmpty else { return list }
+        return list + " + [\n" + entries.map { $0 + ",\n" }.joined() + "].compactMap {\n$0\n}"
     }
 
     private var relationships: DeclSyntax {
@@ -122,13 +152,19 @@ struct EntityMembers {
             if let maximum = relationship.maximumCount { arguments.append("maximumCount: \(maximum)") }
             return "LiteRecord.RelationshipDescription(\n\(arguments.joined(separator: ",\n"))\n)"
         }
-        let list = "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
-        return "\(raw: access)static let relationships: [LiteRecord.RelationshipDescription] = \(raw: list)"
+        let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
+        let inferred = model.inferred.map {
+            "LiteRecord.EntityMember.relationship(\($0.name.quoted), \($0.typeExpression))"
+        }
+        return "\(raw: access)static let relationships: [LiteRecord.RelationshipDescription] = \(raw: withInferred(list, inferred))"
     }
 
     private var relationshipIndex: DeclSyntax {
-        let cases = model.relationships.enumerated().map { index, relationship in
+        var cases = model.relationships.enumerated().map { index, relationship in
             "case \\\(model.className).\(relationship.propertyName):\n\(index)\n"
+        }
+        cases += inferred.map { property, _, index in
+            "case \\\(model.className).\(property.propertyName) where \(isRelationship(property)):\n\(index)\n"
         }
         return """
             \(raw: access)static func relationshipIndex(for keyPath: PartialKeyPath<\(raw: model.className)>) -> Int? {
@@ -142,8 +178,11 @@ struct EntityMembers {
 
     /// Applies the values initializers left aside (see `RelationshipPropertyMacro`).
     private var settleRelationships: DeclSyntax {
-        let lines = model.relationships.map { relationship in
+        var lines = model.relationships.map { relationship in
             "if \(relationship.storageName) != nil {\n_ = \(relationship.propertyName)\n}"
+        }
+        lines += inferred.map { property, _, index in
+            "settleMember(LiteRecord.EntityMember.takePending(&\(property.storageName)), relationship: \(index))"
         }
         return "\(raw: access)func settleRelationships() {\n\(raw: lines.joined(separator: "\n"))\n}"
     }
@@ -151,8 +190,12 @@ struct EntityMembers {
     /// Tells Observation about relationship changes made without the setter
     /// (an inverse kept up to date, a merge, a rollback).
     private var observeRelationshipMutation: DeclSyntax {
-        let cases = model.relationships.enumerated().map { index, relationship in
+        var cases = model.relationships.enumerated().map { index, relationship in
             "case \(index):\nwithObservedMutation(of: \\\(model.className).\(relationship.propertyName), mutation)\n"
+        }
+        cases += inferred.map { property, _, index in
+            "case \(index) where \(isRelationship(property)):\n"
+                + "withObservedMutation(of: \\\(model.className).\(property.propertyName), mutation)\n"
         }
         return """
             \(raw: access)func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
@@ -183,11 +226,21 @@ struct EntityMembers {
             return "LiteRecord.AttributeDescription(\n\(arguments.joined(separator: ",\n"))\n)"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"
-        return "\(raw: access)static let attributes: [LiteRecord.AttributeDescription] = \(raw: list)"
+        let inferred = model.inferred.map { property in
+            var arguments = [property.name.quoted, property.typeExpression]
+            if let initializer = property.initializer {
+                arguments.append("defaultValue: {\n\(typedValue(initializer, type: property.type, isInferred: false))\n}")
+            }
+            return "LiteRecord.EntityMember.attribute(\(arguments.joined(separator: ", ")))"
+        }
+        return "\(raw: access)static let attributes: [LiteRecord.AttributeDescription] = \(raw: withInferred(list, inferred))"
     }
 
     private var initFromRow: DeclSyntax {
-        let body = model.properties.enumerated().map { index, property in
+        var body = model.properties.enumerated().map { index, property in
+            "\(property.storageName) = \(decodeCall(property, index))"
+        }
+        body += inferred.map { property, index, _ in
             "\(property.storageName) = \(decodeCall(property, index))"
         }
         let block = body.isEmpty ? "{}" : "{\n\(body.joined(separator: "\n"))\n}"
@@ -195,8 +248,11 @@ struct EntityMembers {
     }
 
     private var encodeAttribute: DeclSyntax {
-        let cases = model.properties.enumerated().map { index, property in
+        var cases = model.properties.enumerated().map { index, property in
             "case \(index):\ntry \(encodeCall(property, property.storageName))\n"
+        }
+        cases += inferred.map { property, index, _ in
+            "case \(index) where \(isColumn(property)):\ntry LiteRecord.EntityMember.encode(\(property.storageName))\n"
         }
         return """
             \(raw: access)func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
@@ -211,10 +267,16 @@ struct EntityMembers {
     private var decodeAttribute: DeclSyntax {
         // A merge, refresh or rollback writes the storage directly: observers
         // hear of the values that differ.
-        let cases = model.properties.enumerated().map { index, property in
+        var cases = model.properties.enumerated().map { index, property in
             let storage = property.storageName
             return "case \(index):\nlet value = \(decodeCall(property, index))\n"
                 + "storeObserved(\\\(model.className).\(property.name), \(coding).isChange(\(storage), value)) {\n"
+                + "\(storage) = value\n}\n"
+        }
+        cases += inferred.map { property, index, _ in
+            let storage = property.storageName
+            return "case \(index) where \(isColumn(property)):\nlet value = \(decodeCall(property, index))\n"
+                + "storeObserved(\\\(model.className).\(property.propertyName), \(coding).isChange(\(storage), value)) {\n"
                 + "\(storage) = value\n}\n"
         }
         return """
@@ -228,8 +290,11 @@ struct EntityMembers {
     }
 
     private var attributeIndex: DeclSyntax {
-        let cases = model.properties.enumerated().map { index, property in
+        var cases = model.properties.enumerated().map { index, property in
             "case \\\(model.className).\(property.name):\n\(index)\n"
+        }
+        cases += inferred.map { property, index, _ in
+            "case \\\(model.className).\(property.propertyName) where \(isColumn(property)):\n\(index)\n"
         }
         return """
             \(raw: access)static func attributeIndex(for keyPath: PartialKeyPath<\(raw: model.className)>) -> Int? {
@@ -255,6 +320,18 @@ struct EntityMembers {
         cases += toOnes.map { relationship in
             "case (\(relationship.name.quoted), true):\n\\\(model.className)?.?.\(relationship.propertyName)\n"
         }
+        // An inferred `D?` is a to-one or a column: either way `\\C?.?.name`
+        // reaches it; `\\C.name` is for a to-one only. An inferred `[D]` is
+        // a to-many (no key path) or a column.
+        for property in model.inferred {
+            let name = property.name.quoted
+            if property.isArray {
+                cases.append("case (\(name), true) where \(isColumn(property)):\n\\\(model.className)?.?.\(property.propertyName)\n")
+            } else {
+                cases.append("case (\(name), false) where \(isRelationship(property)):\n\\\(model.className).\(property.propertyName)\n")
+                cases.append("case (\(name), true):\n\\\(model.className)?.?.\(property.propertyName)\n")
+            }
+        }
         return """
             \(raw: access)static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
             switch (name, throughOptional) {
@@ -266,6 +343,10 @@ struct EntityMembers {
     }
 
     // MARK: Calls
+
+    private func decodeCall(_ property: InferredProperty, _ index: String) -> String {
+        "try LiteRecord.EntityMember.decode(\(property.typeExpression), from: row, at: \(index))"
+    }
 
     private func decodeCall(_ property: PersistedProperty, _ index: Int) -> String {
         let function = property.type.isOptional ? "decodeOptional" : "decode"
@@ -280,7 +361,11 @@ struct EntityMembers {
     /// annotated property's value may need its type as context (`.red`,
     /// `[]`, `nil`); an inferred one has that type by itself.
     private func typedValue(_ initializer: ExprSyntax, _ property: PersistedProperty) -> String {
-        if property.typeIsInferred || TypeAnalysis.inferredType(of: initializer) == property.type.declared {
+        typedValue(initializer, type: property.type.declared, isInferred: property.typeIsInferred)
+    }
+
+    private func typedValue(_ initializer: ExprSyntax, type: String, isInferred: Bool) -> String {
+        if isInferred || TypeAnalysis.inferredType(of: initializer) == type {
             return initializer.trimmedDescription
         }
         let isSimple: Bool
@@ -292,6 +377,6 @@ struct EntityMembers {
             isSimple = false
         }
         let value = isSimple ? initializer.trimmedDescription : "(\(initializer.trimmedDescription))"
-        return "\(value) as \(property.type.declared)"
+        return "\(value) as \(type)"
     }
 }

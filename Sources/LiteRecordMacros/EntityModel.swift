@@ -24,6 +24,29 @@ struct PersistedProperty {
     var storageName: String { "_" + columnName }
 }
 
+/// A stored property whose spelling does not tell a column from a
+/// relationship: `D?`, `Optional<D>`, `[D]` or `Array<D>` where `D` is not a
+/// built-in attribute type, without `@Attribute` or `@Relationship`. It is a
+/// relationship when `D` is an entity and a column otherwise; the generated
+/// code leaves that to the compiler (see `LiteRecord.EntityMember`).
+struct InferredProperty {
+    /// The name as written, possibly in backticks.
+    var propertyName: String
+    /// The column or relationship name: the name without backticks.
+    var name: String
+    /// The type as declared, e.g. `Author?`.
+    var type: String
+    /// `[D]`: a to-many or a list column; otherwise `D?`, a to-one or an
+    /// optional column.
+    var isArray: Bool
+    var initializer: ExprSyntax?
+    var node: Syntax
+
+    var storageName: String { "_" + name }
+    /// The type as an expression: `Author?.self`.
+    var typeExpression: String { "\(type).self" }
+}
+
 /// Everything `@Entity` learns from a class declaration, and what is wrong
 /// with it. Each macro role analyses the declaration afresh (roles run
 /// independently); only the member role reports the diagnostics, so they
@@ -35,6 +58,9 @@ struct EntityModel {
     var originalName: String?
     var properties: [PersistedProperty] = []
     var relationships: [RelationshipProperty] = []
+    /// Properties whose kind the compiler decides; their attribute indexes
+    /// follow `properties`' and their relationship indexes `relationships'`.
+    var inferred: [InferredProperty] = []
     /// Every stored property, persisted or transient, starts with a value
     /// without an initializer assigning it.
     var allPropertiesHaveDefaults = true
@@ -54,6 +80,23 @@ struct EntityModel {
     /// Whether the macro must declare `init()` itself: its own `init(row:)`
     /// suppresses the one Swift would otherwise synthesize.
     var generatesDefaultInit: Bool { allPropertiesHaveDefaults && !declaresInitializers }
+
+    /// The attribute index of `inferred[position]` as an expression: it
+    /// follows the spelled attributes and the inferred properties before it
+    /// that turn out to be columns.
+    func attributeIndex(ofInferred position: Int) -> String {
+        index(after: properties.count, counting: "attributeCount", position)
+    }
+
+    /// The relationship index of `inferred[position]` as an expression.
+    func relationshipIndex(ofInferred position: Int) -> String {
+        index(after: relationships.count, counting: "relationshipCount", position)
+    }
+
+    private func index(after base: Int, counting function: String, _ position: Int) -> String {
+        let earlier = inferred[..<position].map { "LiteRecord.EntityMember.\(function)(\($0.typeExpression))" }
+        return (["\(base)"] + earlier).joined(separator: " + ")
+    }
 
     static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
     static let protocolMemberNames: Set<String> = ["recordState", "recordID", "context"]
@@ -219,13 +262,33 @@ struct EntityModel {
             diagnose(identifier, .protocolMemberName(name: columnName))
             return
         }
+        let attribute = variable.attributes.attribute(named: "Attribute")
+        if let relationship, let attribute {
+            // Neither can be guessed away: a column and a relationship are
+            // stored and queried differently.
+            diagnostics.append(Diagnostic(
+                node: identifier, message: EntityDiagnostic.attributeAndRelationship(name: columnName),
+                fixIts: [
+                    FixIt.remove(attribute, from: variable, macro: "Attribute"),
+                    FixIt.remove(relationship, from: variable, macro: "Relationship"),
+                ]))
+            return
+        }
         if let relationship {
             analyseRelationship(variable, binding, identifier, relationship)
             return
         }
+        if attribute == nil, let annotation = binding.typeAnnotation, let shape = RelationshipShape(annotation.type),
+            !TypeAnalysis.isBuiltInAttributeType(shape.destination)
+        {
+            inferred.append(InferredProperty(
+                propertyName: name, name: columnName, type: annotation.type.trimmedDescription,
+                isArray: shape.isToMany, initializer: binding.initializer?.value, node: Syntax(identifier)))
+            return
+        }
         guard let (type, inferred) = storedType(of: binding, in: variable, name: columnName) else { return }
 
-        let arguments = variable.attributes.attribute(named: "Attribute").map(AttributeArguments.init)
+        let arguments = attribute.map(AttributeArguments.init)
         properties.append(PersistedProperty(
             name: name, columnName: columnName, type: type,
             initializer: binding.initializer?.value, typeIsInferred: inferred,
@@ -294,6 +357,7 @@ struct EntityModel {
     private mutating func checkColumnNames() {
         var seen: [String: String] = [:]
         let names = properties.map { ($0.columnName, $0.node) } + relationships.map { ($0.name, $0.node) }
+            + inferred.map { ($0.name, $0.node) }
         for (name, node) in names {
             let key = name.lowercased()
             if let other = seen[key] {
@@ -307,7 +371,7 @@ struct EntityModel {
     /// Each property's backing storage is `_name`; a member of that name
     /// would be redeclared by the expansion.
     private mutating func checkStorageNames(_ members: MemberBlockItemListSyntax) {
-        let storageNames = Set(properties.map(\.storageName) + relationships.map(\.storageName))
+        let storageNames = Set(properties.map(\.storageName) + relationships.map(\.storageName) + inferred.map(\.storageName))
         for member in members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             for binding in variable.bindings {

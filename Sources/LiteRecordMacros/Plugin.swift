@@ -10,5 +10,6 @@ struct LiteRecordMacrosPlugin: CompilerPlugin {
         TransientMacro.self,
         RelationshipMacro.self,
         RelationshipPropertyMacro.self,
+        InferredPropertyMacro.self,
     ]
 }

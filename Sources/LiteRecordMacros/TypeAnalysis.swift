@@ -48,6 +48,24 @@ enum TypeAnalysis {
             isOptional: isOptional, isImplicitlyNil: isSugared))
     }
 
+    /// The types LiteRecord stores as themselves (its `AttributeValue`s), by
+    /// the names they are written with.
+    static let builtInAttributeTypes: Set<String> = [
+        "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float", "String", "Data", "Date", "UUID", "URL", "Decimal",
+    ]
+
+    /// Whether a plain type name (`Date`, `Foundation.Date`) names a built-in
+    /// attribute type, so that `T?` or `[T]` of it is a column whatever the
+    /// compiler would say.
+    static func isBuiltInAttributeType(_ name: String) -> Bool {
+        var name = name
+        for module in ["Swift.", "Foundation."] where name.hasPrefix(module) {
+            name.removeFirst(module.count)
+        }
+        return builtInAttributeTypes.contains(name)
+    }
+
     /// `(T)` is `T`.
     static func unparenthesized(_ type: TypeSyntax) -> TypeSyntax {
         if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1,

@@ -638,4 +638,255 @@ import Testing
             }
             """)
     }
+
+    /// The one case nothing can decide: a column and a relationship at once.
+    @Test func aPropertyCannotBeBothAnAttributeAndARelationship() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                @Attribute(.indexed) @Relationship var author: Author?
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var author: Author?
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "property 'author' cannot be both '@Attribute' (a column) and '@Relationship'; keep the one it is",
+                    line: 3, column: 44,
+                    fixIts: [FixItSpec(message: "Remove '@Attribute'"), FixItSpec(message: "Remove '@Relationship'")]),
+            ],
+            applyFixIts: ["Remove '@Attribute'"],
+            fixedSource: """
+            @Entity
+            final class Book {
+                @Relationship var author: Author?
+            }
+            """)
+    }
+
+    /// A type that is both an entity and `Codable` (or anything else) is
+    /// not ambiguous to the macro, which cannot see conformances: it reports
+    /// nothing and leaves the choice to `EntityMember`'s overloads, where
+    /// an entity always wins (see `TypeDeclaredRelationshipTests`).
+    @Test func anOptionalOfAnUnknownTypeIsNoDiagnostic() {
+        assertExpansion(
+            """
+            @Entity
+            final class Shelf {
+                var sticker: Sticker?
+                var corners: Array<Point> = []
+                var score: Swift.Optional<Foundation.Date>
+            }
+            """,
+            expandedSource: """
+            final class Shelf {
+                var sticker: Sticker? {
+                    @storageRestrictions(initializes: _sticker)
+                    init(initialValue) {
+                        _sticker = initialValue
+                    }
+                    get {
+                        let value = relatedMember(LiteRecord.EntityMember.takePending(&_sticker), relationship: 0) ?? _sticker
+                        observationAccess(\\.sticker)
+                        return value
+                    }
+                    set {
+                        if LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1 {
+                            _ = LiteRecord.EntityMember.takePending(&_sticker)
+                            setRelatedMember(newValue, relationship: 0)
+                            return
+                        }
+                        guard LiteRecord.AttributeCoding.isChange(_sticker, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \\.sticker) {
+                            _sticker = newValue
+                        }
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _sticker: Sticker?
+                var corners: Array<Point> {
+                    @storageRestrictions(initializes: _corners)
+                    init(initialValue) {
+                        _corners = initialValue
+                    }
+                    get {
+                        let value = relatedMember(LiteRecord.EntityMember.takePending(&_corners), relationship: 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self)) ?? _corners
+                        observationAccess(\\.corners)
+                        return value
+                    }
+                    set {
+                        if LiteRecord.EntityMember.relationshipCount(Array<Point>.self) == 1 {
+                            _ = LiteRecord.EntityMember.takePending(&_corners)
+                            setRelatedMember(newValue, relationship: 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self))
+                            return
+                        }
+                        guard LiteRecord.AttributeCoding.isChange(_corners, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \\.corners) {
+                            _corners = newValue
+                        }
+                        didChangeAttribute(at: 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))
+                    }
+                }
+
+                private var _corners: Array<Point>
+                var score: Swift.Optional<Foundation.Date> {
+                    @storageRestrictions(initializes: _score)
+                    init(initialValue) {
+                        _score = initialValue
+                    }
+                    get {
+                        observationAccess(\\.score)
+                        return _score
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_score, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \\.score) {
+                            _score = newValue
+                        }
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _score: Swift.Optional<Foundation.Date>
+
+                let recordState = LiteRecord.RecordState()
+
+                static let entityName = "Shelf"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "score",
+                        type: LiteRecord.AttributeCoding.type(of: Foundation.Date.self),
+                        isOptional: true
+                    ),
+                ] + [
+                    LiteRecord.EntityMember.attribute("sticker", Sticker?.self),
+                    LiteRecord.EntityMember.attribute("corners", Array<Point>.self, defaultValue: {
+                            [] as Array<Point>
+                        }),
+                ].compactMap {
+                    $0
+                }
+
+                init(row: LiteRecord.Row) throws {
+                    _score = try row.decodeOptional(Foundation.Date.self, at: 0)
+                    _sticker = try LiteRecord.EntityMember.decode(Sticker?.self, from: row, at: 1)
+                    _corners = try LiteRecord.EntityMember.decode(Array<Point>.self, from: row, at: 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encodeOptional(_score)
+                    case 1 where LiteRecord.EntityMember.attributeCount(Sticker?.self) == 1:
+                        try LiteRecord.EntityMember.encode(_sticker)
+                    case 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self) where LiteRecord.EntityMember.attributeCount(Array<Point>.self) == 1:
+                        try LiteRecord.EntityMember.encode(_corners)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        let value = try row.decodeOptional(Foundation.Date.self, at: 0)
+                        storeObserved(\\Shelf.score, LiteRecord.AttributeCoding.isChange(_score, value)) {
+                            _score = value
+                        }
+                    case 1 where LiteRecord.EntityMember.attributeCount(Sticker?.self) == 1:
+                        let value = try LiteRecord.EntityMember.decode(Sticker?.self, from: row, at: 1)
+                        storeObserved(\\Shelf.sticker, LiteRecord.AttributeCoding.isChange(_sticker, value)) {
+                            _sticker = value
+                        }
+                    case 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self) where LiteRecord.EntityMember.attributeCount(Array<Point>.self) == 1:
+                        let value = try LiteRecord.EntityMember.decode(Array<Point>.self, from: row, at: 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))
+                        storeObserved(\\Shelf.corners, LiteRecord.AttributeCoding.isChange(_corners, value)) {
+                            _corners = value
+                        }
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Shelf>) -> Int? {
+                    switch keyPath {
+                    case \\Shelf.score:
+                        0
+                    case \\Shelf.sticker where LiteRecord.EntityMember.attributeCount(Sticker?.self) == 1:
+                        1
+                    case \\Shelf.corners where LiteRecord.EntityMember.attributeCount(Array<Point>.self) == 1:
+                        1 + LiteRecord.EntityMember.attributeCount(Sticker?.self)
+                    default:
+                        nil
+                    }
+                }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("score", true):
+                        \\Shelf?.?.score
+                    case ("sticker", false) where LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1:
+                        \\Shelf.sticker
+                    case ("sticker", true):
+                        \\Shelf?.?.sticker
+                    case ("corners", true) where LiteRecord.EntityMember.attributeCount(Array<Point>.self) == 1:
+                        \\Shelf?.?.corners
+                    default:
+                        nil
+                    }
+                }
+
+                static let relationships: [LiteRecord.RelationshipDescription] = [] + [
+                    LiteRecord.EntityMember.relationship("sticker", Sticker?.self),
+                    LiteRecord.EntityMember.relationship("corners", Array<Point>.self),
+                ].compactMap {
+                    $0
+                }
+
+                static func relationshipIndex(for keyPath: PartialKeyPath<Shelf>) -> Int? {
+                    switch keyPath {
+                    case \\Shelf.sticker where LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1:
+                        0
+                    case \\Shelf.corners where LiteRecord.EntityMember.relationshipCount(Array<Point>.self) == 1:
+                        0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self)
+                    default:
+                        nil
+                    }
+                }
+
+                func settleRelationships() {
+                    settleMember(LiteRecord.EntityMember.takePending(&_sticker), relationship: 0)
+                    settleMember(LiteRecord.EntityMember.takePending(&_corners), relationship: 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self))
+                }
+
+                func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
+                    switch index {
+                    case 0 where LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1:
+                        withObservedMutation(of: \\Shelf.sticker, mutation)
+                    case 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self) where LiteRecord.EntityMember.relationshipCount(Array<Point>.self) == 1:
+                        withObservedMutation(of: \\Shelf.corners, mutation)
+                    default:
+                        mutation()
+                    }
+                }
+            }
+
+            extension Shelf: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            }
+            """)
+    }
 }

@@ -19,6 +19,7 @@ let entityMacros: [String: MacroSpec] = [
     "_PersistedProperty": MacroSpec(type: PersistedPropertyMacro.self),
     "Relationship": MacroSpec(type: RelationshipMacro.self),
     "_RelationshipProperty": MacroSpec(type: RelationshipPropertyMacro.self),
+    "_InferredProperty": MacroSpec(type: InferredPropertyMacro.self),
 ]
 
 /// `assertMacroExpansion` reporting to Swift Testing: compares the whole

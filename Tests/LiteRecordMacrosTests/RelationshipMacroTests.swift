@@ -296,4 +296,211 @@ import Testing
                     line: 3, column: 32),
             ])
     }
+
+    /// API.md §10's `Book`: `author` has no `@Relationship`, so the macro
+    /// cannot tell it from a column and routes it through
+    /// `LiteRecord.EntityMember`; `tags` and `title` expand as before.
+    @Test func aPropertyWithoutTheMarkIsLeftToTheCompiler() {
+        assertExpansion(
+            """
+            @Entity
+            final class Book {
+                var title = ""
+                var author: Author?
+                @Relationship(deleteRule: .nullify) var tags: [Tag] = []
+                init() {}
+            }
+            """,
+            expandedSource: """
+            final class Book {
+                var title {
+                    @storageRestrictions(initializes: _title)
+                    init(initialValue) {
+                        _title = initialValue
+                    }
+                    get {
+                        observationAccess(\\.title)
+                        return _title
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \\.title) {
+                            _title = newValue
+                        }
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _title: String
+                var author: Author? {
+                    @storageRestrictions(initializes: _author)
+                    init(initialValue) {
+                        _author = initialValue
+                    }
+                    get {
+                        let value = relatedMember(LiteRecord.EntityMember.takePending(&_author), relationship: 1) ?? _author
+                        observationAccess(\\.author)
+                        return value
+                    }
+                    set {
+                        if LiteRecord.EntityMember.relationshipCount(Author?.self) == 1 {
+                            _ = LiteRecord.EntityMember.takePending(&_author)
+                            setRelatedMember(newValue, relationship: 1)
+                            return
+                        }
+                        guard LiteRecord.AttributeCoding.isChange(_author, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \\.author) {
+                            _author = newValue
+                        }
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _author: Author?
+                var tags: [Tag] {
+                    @storageRestrictions(initializes: _tags)
+                    init(initialValue) {
+                        _tags = initialValue
+                    }
+                    get {
+                        let value = relatedObjects(at: 0, seed: &_tags)
+                        observationAccess(\\.tags)
+                        return value
+                    }
+                    set {
+                        _tags = nil
+                        setRelatedObjects(newValue, at: 0)
+                    }
+                }
+
+                private var _tags: [Tag]?
+                init() {}
+
+                let recordState = LiteRecord.RecordState()
+
+                static let entityName = "Book"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "title",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                ] + [
+                    LiteRecord.EntityMember.attribute("author", Author?.self),
+                ].compactMap {
+                    $0
+                }
+
+                init(row: LiteRecord.Row) throws {
+                    _title = try row.decode(String.self, at: 0)
+                    _author = try LiteRecord.EntityMember.decode(Author?.self, from: row, at: 1)
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try LiteRecord.AttributeCoding.encode(_title)
+                    case 1 where LiteRecord.EntityMember.attributeCount(Author?.self) == 1:
+                        try LiteRecord.EntityMember.encode(_author)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        let value = try row.decode(String.self, at: 0)
+                        storeObserved(\\Book.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                            _title = value
+                        }
+                    case 1 where LiteRecord.EntityMember.attributeCount(Author?.self) == 1:
+                        let value = try LiteRecord.EntityMember.decode(Author?.self, from: row, at: 1)
+                        storeObserved(\\Book.author, LiteRecord.AttributeCoding.isChange(_author, value)) {
+                            _author = value
+                        }
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Book>) -> Int? {
+                    switch keyPath {
+                    case \\Book.title:
+                        0
+                    case \\Book.author where LiteRecord.EntityMember.attributeCount(Author?.self) == 1:
+                        1
+                    default:
+                        nil
+                    }
+                }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("title", true):
+                        \\Book?.?.title
+                    case ("author", false) where LiteRecord.EntityMember.relationshipCount(Author?.self) == 1:
+                        \\Book.author
+                    case ("author", true):
+                        \\Book?.?.author
+                    default:
+                        nil
+                    }
+                }
+
+                static let relationships: [LiteRecord.RelationshipDescription] = [
+                    LiteRecord.RelationshipDescription(
+                        "tags",
+                        toMany: Tag.self,
+                        deleteRule: .nullify
+                    ),
+                ] + [
+                    LiteRecord.EntityMember.relationship("author", Author?.self),
+                ].compactMap {
+                    $0
+                }
+
+                static func relationshipIndex(for keyPath: PartialKeyPath<Book>) -> Int? {
+                    switch keyPath {
+                    case \\Book.tags:
+                        0
+                    case \\Book.author where LiteRecord.EntityMember.relationshipCount(Author?.self) == 1:
+                        1
+                    default:
+                        nil
+                    }
+                }
+
+                func settleRelationships() {
+                    if _tags != nil {
+                        _ = tags
+                    }
+                    settleMember(LiteRecord.EntityMember.takePending(&_author), relationship: 1)
+                }
+
+                func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
+                    switch index {
+                    case 0:
+                        withObservedMutation(of: \\Book.tags, mutation)
+                    case 1 where LiteRecord.EntityMember.relationshipCount(Author?.self) == 1:
+                        withObservedMutation(of: \\Book.author, mutation)
+                    default:
+                        mutation()
+                    }
+                }
+            }
+
+            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            }
+            """)
+    }
 }

@@ -32,12 +32,16 @@ public enum AttributeCoding {
     public static func type<T: RawRepresentable & Codable>(of _: T.Type) -> AttributeType
     where T.RawValue: AttributeValue { T.RawValue.attributeType }
 
-    /// A property whose type is an entity is not a column: without
-    /// `@Relationship` the macro treats it as an attribute, and this overload
-    /// turns the compiler's complaint into the fix.
-    @available(*, unavailable, message: "a property whose type is an entity is a relationship: mark it '@Relationship'")
+    /// A property whose type is an entity is not a column. `@Entity` makes
+    /// `D?` and `[D]` relationships; it reaches this overload for a
+    /// non-optional `D` or for `@Attribute` on a relationship, and the
+    /// overload turns the compiler's complaint into the fix.
+    @available(*, unavailable, message: "a property whose type is an entity is a to-one relationship, which must be optional: declare it 'Destination?' (and without '@Attribute')")
     public static func type<T: Entity>(of _: T.Type) -> AttributeType { .json }
-    @available(*, unavailable, message: "a property whose type is a list of entities is a to-many relationship: mark it '@Relationship'")
+    /// A list of entities is a to-many relationship, never a column: like
+    /// the overload above, this one only turns the compiler's complaint into
+    /// the fix.
+    @available(*, unavailable, message: "a property whose type is a list of entities is a to-many relationship, not a column: declare it '[Destination]' without '@Attribute'")
     public static func type<T: Entity>(of _: [T].Type) -> AttributeType { .json }
 
     // MARK: Encoding
