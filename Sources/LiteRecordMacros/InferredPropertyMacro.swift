@@ -65,7 +65,7 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let property = Property(declaration), Indexes(node) != nil else { return [] }
-        return ["private var \(raw: property.storageName): \(raw: property.type)"]
+        return ["private var \(raw: property.storageName): \(raw: property.storageType)"]
     }
 
     /// The `attribute:` and `relationship:` expressions, as written.
@@ -88,6 +88,8 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
         var name: String
         var storageName: String
         var type: String
+        /// The storage's spelling of `type` (see `TypeAnalysis.storageType`).
+        var storageType: String
 
         init?(_ declaration: some DeclSyntaxProtocol) {
             guard let variable = declaration.as(VariableDeclSyntax.self), !variable.isLet, !variable.isStatic,
@@ -97,6 +99,7 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
                 let annotation = binding.typeAnnotation
             else { return nil }
             type = annotation.type.trimmedDescription
+            storageType = TypeAnalysis.storageType(annotation.type)
             name = identifier.identifier.text
             storageName = "_" + identifier.identifier.text.withoutBackticks
         }

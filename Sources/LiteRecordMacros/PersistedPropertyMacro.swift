@@ -58,7 +58,8 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let property = Property(declaration), node.storageIndex != nil else { return [] }
         // No initial value here: the property's own initial value reaches the
-        // storage through the `init` accessor, and `T?` storage starts as nil.
+        // storage through the `init` accessor (`T?` is spelled `Optional<T>`,
+        // see `TypeAnalysis.storageType`).
         return ["private var \(raw: property.storageName): \(raw: property.type)"]
     }
 
@@ -75,7 +76,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
             else { return nil }
             if let annotation = binding.typeAnnotation {
-                type = annotation.type.trimmedDescription
+                type = TypeAnalysis.storageType(annotation.type)
             } else if let value = binding.initializer?.value, let inferred = TypeAnalysis.inferredType(of: value) {
                 type = inferred
             } else {

@@ -66,6 +66,20 @@ enum TypeAnalysis {
         return builtInAttributeTypes.contains(name)
     }
 
+    /// How a property's backing storage spells `type`: `T?` as `Optional<T>`.
+    ///
+    /// A stored `var _x: T?` starts as `nil` by itself, and Swift then treats
+    /// the property as initialized and never runs its `init` accessor with the
+    /// property's initial value, so `var email: String? = "x"` would start as
+    /// `nil`. `Optional<T>` storage is initialized only through that accessor,
+    /// which a property declared `T?` without a value still runs with `nil`.
+    static func storageType(_ type: TypeSyntax) -> String {
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            return "Optional<\(optional.wrappedType.trimmedDescription)>"
+        }
+        return type.trimmedDescription
+    }
+
     /// `(T)` is `T`.
     static func unparenthesized(_ type: TypeSyntax) -> TypeSyntax {
         if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1,

@@ -57,7 +57,7 @@ import Testing
                     }
                 }
 
-                private var _birthday: Date?
+                private var _birthday: Optional<Date>
                 var due: Date? {
                     @storageRestrictions(initializes: _due)
                     init(initialValue) {
@@ -78,7 +78,7 @@ import Testing
                     }
                 }
 
-                private var _due: Date?
+                private var _due: Optional<Date>
 
                 let recordState = LiteRecord.RecordState()
 

@@ -710,7 +710,7 @@ import Testing
                     }
                 }
 
-                private var _sticker: Sticker?
+                private var _sticker: Optional<Sticker>
                 var corners: Array<Point> {
                     @storageRestrictions(initializes: _corners)
                     init(initialValue) {

@@ -111,7 +111,7 @@ import Testing
                     }
                 }
 
-                private var _email: String?
+                private var _email: Optional<String>
                 var createdAt: Date {
                     @storageRestrictions(initializes: _createdAt)
                     init(initialValue) {
@@ -418,7 +418,7 @@ import Testing
                     }
                 }
 
-                private var _body: String?
+                private var _body: Optional<String>
                 public private(set) var revision {
                     @storageRestrictions(initializes: _revision)
                     init(initialValue) {

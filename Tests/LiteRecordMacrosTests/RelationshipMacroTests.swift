@@ -360,7 +360,7 @@ import Testing
                     }
                 }
 
-                private var _author: Author?
+                private var _author: Optional<Author>
                 var tags: [Tag] {
                     @storageRestrictions(initializes: _tags)
                     init(initialValue) {
