@@ -77,8 +77,7 @@ final class Store: @unchecked Sendable {
         do {
             try prepare(connection, migration: migration)
         } catch let error where error.kind == .modelMismatch && onMismatch == .moveAsideAndRecreate && url != nil {
-            connection.close()
-            movedAsideFiles = try moveAside()
+            movedAsideFiles = try moveAside(closing: connection)
             logger.warning("store did not match the model; moved aside", metadata: ["files": "\(movedAsideFiles.map(\.path))"])
             connection = try openConnection()
             try prepare(connection, migration: .none)
@@ -91,7 +90,7 @@ final class Store: @unchecked Sendable {
             let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
             readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
                 guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
-                let reader = try self.openConnection()
+                let reader = try self.openReader()
                 do throws(LiteRecordError) {
                     try withErrorContext("opening a reader") {
                         // A reader never writes; make SQLite enforce it.
@@ -117,6 +116,23 @@ final class Store: @unchecked Sendable {
 
     deinit {
         connection?.close()
+    }
+
+    /// Opens a reader connection. It never creates the file: when the store
+    /// was moved or deleted while the stack is open, a read fails instead of
+    /// leaving an empty database at the path for the next open to take as a
+    /// new store.
+    private func openReader() throws(LiteRecordError) -> Connection {
+        do {
+            return try openConnection(Connection.OpenOptions(create: false))
+        } catch {
+            if let url, !FileManager.default.fileExists(atPath: url.path) {
+                throw LiteRecordError(
+                    .storeUnavailable,
+                    "opening a reader of \(url.path) failed: the file is no longer there (it was moved or deleted while the stack was open); no file was created. Close the stack and open the store again")
+            }
+            throw error
+        }
     }
 
     private static func createParentDirectory(of url: URL) throws(LiteRecordError) {
@@ -251,10 +267,39 @@ final class Store: @unchecked Sendable {
         try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
-    /// Renames the store file and its `-wal`/`-shm` companions with a timestamp
-    /// suffix, keeping `-wal`/`-shm` next to their renamed main file.
-    private func moveAside() throws(LiteRecordError) -> [URL] {
+    /// Renames the store file and its `-journal`/`-wal`/`-shm` companions
+    /// with a timestamp suffix, keeping them next to their renamed main file,
+    /// then closes `connection` (the one that found the mismatch).
+    ///
+    /// Only when no other connection has the store open: another stack or
+    /// process would otherwise go on writing to the renamed file while this
+    /// one starts a new store at the path. `connection` takes an exclusive
+    /// lock first (`locking_mode = EXCLUSIVE` and `BEGIN EXCLUSIVE`, which in
+    /// WAL mode fails while any other connection has the file open) and holds
+    /// it while the files are renamed; the renamed files are not changed.
+    private func moveAside(closing connection: Connection) throws(LiteRecordError) -> [URL] {
+        defer { connection.close() }
         guard let url else { return [] }
+        do {
+            // Another connection that has the store open will not let go
+            // within the usual busy timeout: say so now.
+            try connection.execute("PRAGMA busy_timeout = 100")
+            try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
+            try connection.execute("BEGIN EXCLUSIVE TRANSACTION")
+        } catch {
+            let sqlite = error as? SQLiteError
+            guard sqlite?.isBusy == true else {
+                throw LiteRecordError.wrap(error, "moving \(url.path) aside", store: url.path)
+            }
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(url.path) does not match the model but was not moved aside: another connection has it open (another stack in this process, or another process). Close it and open the store again; nothing was moved or changed",
+                sqlite: sqlite)
+        }
+        // Closing a connection deletes the -wal and -shm by name; after the
+        // rename those names may belong to the new store.
+        connection.keepWALFilesOnClose()
+        defer { try? connection.execute("ROLLBACK TRANSACTION") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -267,7 +312,7 @@ final class Store: @unchecked Sendable {
             target = "\(base)-\(attempt)"
         }
         var moved: [URL] = []
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
             do {
                 try FileManager.default.moveItem(atPath: url.path + suffix, toPath: target + suffix)
                 moved.append(URL(fileURLWithPath: target + suffix))
