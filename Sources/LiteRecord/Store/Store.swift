@@ -26,6 +26,12 @@ final class Store: @unchecked Sendable {
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }
     private let lock = NSRecursiveLock()
+    /// The ``ThreadIdentity`` of the thread holding `lock`, 0 when none: a
+    /// thread reading its own identity here is inside a write (or another
+    /// use of the writer) on this store.
+    private let lockOwner = Atomic<UInt>(0)
+    /// How many times the owner took `lock`. Guarded by `lock`.
+    private var lockDepth = 0
     private var connection: Connection?
     private let observers = SQLObservers()
     /// Reader connections for WAL file stores; in-memory stores read through
@@ -325,12 +331,38 @@ final class Store: @unchecked Sendable {
 
     // MARK: Access
 
+    private func acquireLock() {
+        lock.lock()
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+    }
+
+    private func tryAcquireLock() -> Bool {
+        guard lock.try() else { return false }
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+        return true
+    }
+
+    private func releaseLock() {
+        lockDepth -= 1
+        if lockDepth == 0 { lockOwner.store(0, ordering: .relaxed) }
+        lock.unlock()
+    }
+
+    /// Whether the calling thread holds the writer: it runs inside a write
+    /// (a `write` closure, or code a save runs) on this store. Only the owner
+    /// stores its own identity, so the answer is exact for the caller.
+    var isWriterHeldByCurrentThread: Bool {
+        lockOwner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
     /// Runs `body` with exclusive use of the connection. SQLite errors become
     /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
     /// thrown from a `write` or `read` closure) pass through unchanged.
     func withConnectionPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        acquireLock()
+        defer { releaseLock() }
         guard let connection else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
@@ -413,8 +445,8 @@ final class Store: @unchecked Sendable {
 
     /// Whether the store is open.
     var isOpen: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        acquireLock()
+        defer { releaseLock() }
         return connection != nil
     }
 
@@ -463,7 +495,9 @@ final class Store: @unchecked Sendable {
     func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         guard let readers else { return try withConnectionPassingErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
-        let reader = try readers.acquire("\(operation()) in \(displayName)")
+        // A thread inside a write never waits for a reader: readers that wait
+        // for the writer (a `read` closure that saves) would wait for it in turn.
+        let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
         defer { readers.release(reader) }
         do {
             return try body(reader)
@@ -480,8 +514,8 @@ final class Store: @unchecked Sendable {
     /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
     /// `nil` when the store is closed, or busy and `wait` is false.
     func dataVersion(wait: Bool) -> Int64? {
-        if wait { lock.lock() } else if !lock.try() { return nil }
-        defer { lock.unlock() }
+        if wait { acquireLock() } else if !tryAcquireLock() { return nil }
+        defer { releaseLock() }
         guard let connection, !connection.isInTransaction,
             case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
         else { return nil }
