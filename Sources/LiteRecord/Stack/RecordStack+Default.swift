@@ -197,10 +197,17 @@ extension RecordStack {
     /// it, so that `setup…` may be called again. Does nothing when nothing is
     /// set up.
     ///
-    /// - Throws: ``LiteRecordError`` when closing the store fails.
+    /// ```swift
+    /// try RecordStack.cleanUp()
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` when closing the store fails, or of kind
+    ///   `.storeUnavailable` when called inside a `write` closure of the
+    ///   default stack; then nothing is closed or removed (see ``close()``).
     public static func cleanUp() throws {
-        let stack = slot.state.withLock { state -> RecordStack? in
+        let stack = try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> RecordStack? in
             let stack = state.stack
+            try stack?.store.refuseCloseInsideWrite()
             state.stack = nil
             if stack != nil { state.wasCleanedUp = true }
             return stack

@@ -450,16 +450,19 @@ final class Store: @unchecked Sendable {
         return connection != nil
     }
 
-    /// Closes the connection after any running operation finishes. Closing
-    /// the last connection checkpoints the WAL into the main file.
+    /// Closes the connection after any running operation of another thread
+    /// finishes. Closing the last connection checkpoints the WAL into the
+    /// main file.
     ///
-    /// - Throws: `.storeUnavailable` when that final checkpoint failed (a full
-    ///   disk, an I/O error). The store is closed all the same, and every saved
-    ///   change is safe in the `-wal` file: the next open reads it from there
-    ///   and checkpoints it.
+    /// - Throws: `.storeUnavailable` when called from inside a write on this
+    ///   store (see ``refuseCloseInsideWrite()``; nothing is closed), or when
+    ///   the final checkpoint failed (a full disk, an I/O error). The store is
+    ///   closed all the same then, and every saved change is safe in the
+    ///   `-wal` file: the next open reads it from there and checkpoints it.
     func close() throws(LiteRecordError) {
-        lock.lock()
-        defer { lock.unlock() }
+        try refuseCloseInsideWrite()
+        acquireLock()
+        defer { releaseLock() }
         readers?.close()
         var failure: LiteRecordError?
         if let connection, url != nil, !isReadOnly {
@@ -470,6 +473,18 @@ final class Store: @unchecked Sendable {
         changes.finish()
         observations.finish()
         if let failure { throw failure }
+    }
+
+    /// Throws when the calling thread is inside a write on this store. Closing
+    /// there would close the connection under the write's own transaction
+    /// (SQLite cannot checkpoint a file its own connection is writing, and
+    /// the write would be rolled back), and waiting for the write instead
+    /// would wait for itself.
+    func refuseCloseInsideWrite() throws(LiteRecordError) {
+        guard isWriterHeldByCurrentThread else { return }
+        throw LiteRecordError(
+            .storeUnavailable,
+            "close() was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: the write cannot finish while its own code waits for it to finish. Nothing was closed and the write goes on; call close() after write returns")
     }
 
     /// Copies the WAL into the main file before the last connection closes.
