@@ -170,6 +170,17 @@ final class Connection {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
 
+    /// Makes closing this connection leave the `-wal` and `-shm` files where
+    /// they are instead of deleting them by name (`SQLITE_FCNTL_PERSIST_WAL`):
+    /// for a connection whose files were renamed while it was open, so that
+    /// closing it cannot delete files that a new store has since created
+    /// under the old names (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html).
+    func keepWALFilesOnClose() {
+        guard let handle else { return }
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+    }
+
     // MARK: Transactions
 
     enum TransactionKind: String {

@@ -76,16 +76,34 @@ extension RecordStack {
     }
 
     /// Installs `make()`'s stack as the default, unless one is already there.
+    ///
+    /// `make()` opens (and may migrate) the store without the slot's lock
+    /// held: a migration step that calls the facade (`current()`,
+    /// `isSetUp`) must not wait for itself, and another task reading the
+    /// default stack must not wait for the whole migration. When another
+    /// setup installed a stack meanwhile, the store opened here is closed and
+    /// `.alreadySetUp` thrown, as when it was there from the start.
     static func install(_ make: () throws -> RecordStack) throws {
-        try slot.state.withLock { (state: inout Slot.State) throws -> Void in
-            if let existing = state.stack {
-                throw LiteRecordError(
-                    .alreadySetUp,
-                    "LiteRecord is already set up with \(existing.displayName); call RecordStack.cleanUp() before setting it up again")
-            }
-            state.stack = try make()
+        // One slot for the whole setup, whatever `make()` does to task-locals.
+        let slot = self.slot
+        if let existing = slot.state.withLock({ $0.stack }) { throw alreadySetUpError(existing) }
+        let stack = try make()
+        let existing = slot.state.withLock { (state: inout Slot.State) -> RecordStack? in
+            if let existing = state.stack { return existing }
+            state.stack = stack
             state.wasCleanedUp = false
+            return nil
         }
+        if let existing {
+            try? stack.close()
+            throw alreadySetUpError(existing)
+        }
+    }
+
+    private static func alreadySetUpError(_ existing: RecordStack) -> LiteRecordError {
+        LiteRecordError(
+            .alreadySetUp,
+            "LiteRecord is already set up with \(existing.displayName); call RecordStack.cleanUp() before setting it up again")
     }
 
     // MARK: Setup
@@ -179,10 +197,17 @@ extension RecordStack {
     /// it, so that `setup…` may be called again. Does nothing when nothing is
     /// set up.
     ///
-    /// - Throws: ``LiteRecordError`` when closing the store fails.
+    /// ```swift
+    /// try RecordStack.cleanUp()
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` when closing the store fails, or of kind
+    ///   `.storeUnavailable` when called inside a `write` closure of the
+    ///   default stack; then nothing is closed or removed (see ``close()``).
     public static func cleanUp() throws {
-        let stack = slot.state.withLock { state -> RecordStack? in
+        let stack = try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> RecordStack? in
             let stack = state.stack
+            try stack?.store.refuseCloseInsideWrite()
             state.stack = nil
             if stack != nil { state.wasCleanedUp = true }
             return stack

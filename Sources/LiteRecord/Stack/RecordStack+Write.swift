@@ -70,7 +70,7 @@ extension RecordStack {
     }
 
     /// Runs a read synchronously on the calling thread, in one read transaction.
-    private func performRead<T>(_ body: (RecordContext) throws -> T) throws -> T {
+    func performRead<T>(_ body: (RecordContext) throws -> T) throws -> T {
         try store.withReaderPassingErrors("a read") { connection in
             // One read transaction: the closure sees one consistent snapshot,
             // whatever commits meanwhile (https://sqlite.org/isolation.html).

@@ -134,19 +134,28 @@ public final class RecordStack: Sendable {
         return RecordContext(store: store, isObservable: onMainActor)
     }
 
-    /// Closes the store once any running write finishes. Contexts still
-    /// around throw `.storeUnavailable` afterwards.
+    /// Closes the store once a write running in another task finishes.
+    /// Contexts still around throw `.storeUnavailable` afterwards.
     ///
     /// Closing copies the write-ahead log into the main file (a checkpoint).
     ///
+    /// Called from inside a `write` closure of this stack (or from code a
+    /// save runs, such as `validateForSave()`), it would wait for the write
+    /// it is part of, so it throws instead: nothing is closed, and the write
+    /// goes on and commits as if `close()` had not been called. Close after
+    /// `write` returns.
+    ///
     /// ```swift
+    /// try await stack.write { context in Note.create(in: context).title = "Last" }
     /// try stack.close()
     /// ```
     ///
-    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when that
-    ///   final checkpoint failed (a full disk, an I/O error). The stack is
-    ///   closed all the same and nothing saved is lost: every saved change is
-    ///   in the store's `-wal` file, which the next open reads and checkpoints.
+    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when called
+    ///   inside a write of this stack (nothing closed), or when the final
+    ///   checkpoint failed (a full disk, an I/O error). In the second case the
+    ///   stack is closed all the same and nothing saved is lost: every saved
+    ///   change is in the store's `-wal` file, which the next open reads and
+    ///   checkpoints.
     public func close() throws {
         try store.close()
     }

@@ -3,13 +3,23 @@ import Foundation
 /// A small pool of read-only connections to a WAL store, so reads run beside
 /// a long write instead of waiting for it
 /// (https://sqlite.org/wal.html#concurrency).
+///
+/// A thread waits for a reader only when it holds no connection of the store:
+/// one that holds the writer (inside a write) or a reader already (a `read`
+/// closure fetching through a pooled context) opens one more reader instead
+/// when all are taken. Otherwise four `read` closures that each save (and
+/// so wait for the writer) while the write waits for a reader would wait for
+/// each other forever, as would four `read` closures each waiting for a fifth
+/// reader that only one of them could release.
 final class ReaderPool: @unchecked Sendable {
-    // @unchecked: `idle`, `count` and `isClosed` are only touched with
-    // `condition` locked; a connection is used by one thread between acquire()
-    // and release(), never by two.
+    // @unchecked: `idle`, `count`, `holders` and `isClosed` are only touched
+    // with `condition` locked; a connection is used by one thread between
+    // acquire() and release(), never by two.
     private let condition = NSCondition()
     private var idle: [Connection] = []
     private var count = 0
+    /// How many readers each thread holds (by ``ThreadIdentity``).
+    private var holders: [UInt: Int] = [:]
     private var isClosed = false
     private let maximumCount: Int
     private let open: () throws(LiteRecordError) -> Connection
@@ -20,8 +30,11 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     /// An idle reader, a new one while fewer than the maximum exist, or else the
-    /// next one released.
-    func acquire(_ operation: @autoclosure () -> String) throws(LiteRecordError) -> Connection {
+    /// next one released. A caller that must not wait (`mayWait` false: it
+    /// holds the writer) or that holds a reader already gets a new reader
+    /// beyond the maximum instead; it is closed when released.
+    func acquire(_ operation: @autoclosure () -> String, mayWait: Bool = true) throws(LiteRecordError) -> Connection {
+        let thread = ThreadIdentity.current
         condition.lock()
         while true {
             if isClosed {
@@ -29,17 +42,20 @@ final class ReaderPool: @unchecked Sendable {
                 throw LiteRecordError(.storeUnavailable, "\(operation()) failed: the store is closed")
             }
             if let reader = idle.popLast() {
+                holders[thread, default: 0] += 1
                 condition.unlock()
                 return reader
             }
-            if count < maximumCount {
+            if count < maximumCount || !mayWait || holders[thread] != nil {
                 count += 1
+                holders[thread, default: 0] += 1
                 condition.unlock()
                 do {
                     return try open()
                 } catch {
                     condition.lock()
                     count -= 1
+                    releaseHolder(thread)
                     condition.signal()
                     condition.unlock()
                     throw error
@@ -52,7 +68,9 @@ final class ReaderPool: @unchecked Sendable {
     func release(_ reader: Connection) {
         condition.lock()
         defer { condition.unlock() }
-        if isClosed {
+        releaseHolder(ThreadIdentity.current)
+        if isClosed || count > maximumCount {
+            // Closed, or one opened beyond the maximum: it is not kept.
             reader.close()
             count -= 1
             return
@@ -62,6 +80,12 @@ final class ReaderPool: @unchecked Sendable {
         if reader.isInTransaction { try? reader.execute("ROLLBACK") }
         idle.append(reader)
         condition.signal()
+    }
+
+    /// Must be called with `condition` locked.
+    private func releaseHolder(_ thread: UInt) {
+        guard let held = holders[thread] else { return }
+        if held > 1 { holders[thread] = held - 1 } else { holders[thread] = nil }
     }
 
     /// Closes idle readers now and busy ones when they are released.

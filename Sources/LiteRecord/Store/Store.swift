@@ -26,6 +26,12 @@ final class Store: @unchecked Sendable {
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }
     private let lock = NSRecursiveLock()
+    /// The ``ThreadIdentity`` of the thread holding `lock`, 0 when none: a
+    /// thread reading its own identity here is inside a write (or another
+    /// use of the writer) on this store.
+    private let lockOwner = Atomic<UInt>(0)
+    /// How many times the owner took `lock`. Guarded by `lock`.
+    private var lockDepth = 0
     private var connection: Connection?
     private let observers = SQLObservers()
     /// Reader connections for WAL file stores; in-memory stores read through
@@ -77,8 +83,7 @@ final class Store: @unchecked Sendable {
         do {
             try prepare(connection, migration: migration)
         } catch let error where error.kind == .modelMismatch && onMismatch == .moveAsideAndRecreate && url != nil {
-            connection.close()
-            movedAsideFiles = try moveAside()
+            movedAsideFiles = try moveAside(closing: connection)
             logger.warning("store did not match the model; moved aside", metadata: ["files": "\(movedAsideFiles.map(\.path))"])
             connection = try openConnection()
             try prepare(connection, migration: .none)
@@ -91,7 +96,7 @@ final class Store: @unchecked Sendable {
             let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
             readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
                 guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
-                let reader = try self.openConnection()
+                let reader = try self.openReader()
                 do throws(LiteRecordError) {
                     try withErrorContext("opening a reader") {
                         // A reader never writes; make SQLite enforce it.
@@ -117,6 +122,23 @@ final class Store: @unchecked Sendable {
 
     deinit {
         connection?.close()
+    }
+
+    /// Opens a reader connection. It never creates the file: when the store
+    /// was moved or deleted while the stack is open, a read fails instead of
+    /// leaving an empty database at the path for the next open to take as a
+    /// new store.
+    private func openReader() throws(LiteRecordError) -> Connection {
+        do {
+            return try openConnection(Connection.OpenOptions(create: false))
+        } catch {
+            if let url, !FileManager.default.fileExists(atPath: url.path) {
+                throw LiteRecordError(
+                    .storeUnavailable,
+                    "opening a reader of \(url.path) failed: the file is no longer there (it was moved or deleted while the stack was open); no file was created. Close the stack and open the store again")
+            }
+            throw error
+        }
     }
 
     private static func createParentDirectory(of url: URL) throws(LiteRecordError) {
@@ -277,10 +299,39 @@ final class Store: @unchecked Sendable {
         try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
-    /// Renames the store file and its `-wal`/`-shm` companions with a timestamp
-    /// suffix, keeping `-wal`/`-shm` next to their renamed main file.
-    private func moveAside() throws(LiteRecordError) -> [URL] {
+    /// Renames the store file and its `-journal`/`-wal`/`-shm` companions
+    /// with a timestamp suffix, keeping them next to their renamed main file,
+    /// then closes `connection` (the one that found the mismatch).
+    ///
+    /// Only when no other connection has the store open: another stack or
+    /// process would otherwise go on writing to the renamed file while this
+    /// one starts a new store at the path. `connection` takes an exclusive
+    /// lock first (`locking_mode = EXCLUSIVE` and `BEGIN EXCLUSIVE`, which in
+    /// WAL mode fails while any other connection has the file open) and holds
+    /// it while the files are renamed; the renamed files are not changed.
+    private func moveAside(closing connection: Connection) throws(LiteRecordError) -> [URL] {
+        defer { connection.close() }
         guard let url else { return [] }
+        do {
+            // Another connection that has the store open will not let go
+            // within the usual busy timeout: say so now.
+            try connection.execute("PRAGMA busy_timeout = 100")
+            try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
+            try connection.execute("BEGIN EXCLUSIVE TRANSACTION")
+        } catch {
+            let sqlite = error as? SQLiteError
+            guard sqlite?.isBusy == true else {
+                throw LiteRecordError.wrap(error, "moving \(url.path) aside", store: url.path)
+            }
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(url.path) does not match the model but was not moved aside: another connection has it open (another stack in this process, or another process). Close it and open the store again; nothing was moved or changed",
+                sqlite: sqlite)
+        }
+        // Closing a connection deletes the -wal and -shm by name; after the
+        // rename those names may belong to the new store.
+        connection.keepWALFilesOnClose()
+        defer { try? connection.execute("ROLLBACK TRANSACTION") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -293,7 +344,7 @@ final class Store: @unchecked Sendable {
             target = "\(base)-\(attempt)"
         }
         var moved: [URL] = []
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
             do {
                 try FileManager.default.moveItem(atPath: url.path + suffix, toPath: target + suffix)
                 moved.append(URL(fileURLWithPath: target + suffix))
@@ -306,12 +357,38 @@ final class Store: @unchecked Sendable {
 
     // MARK: Access
 
+    private func acquireLock() {
+        lock.lock()
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+    }
+
+    private func tryAcquireLock() -> Bool {
+        guard lock.try() else { return false }
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+        return true
+    }
+
+    private func releaseLock() {
+        lockDepth -= 1
+        if lockDepth == 0 { lockOwner.store(0, ordering: .relaxed) }
+        lock.unlock()
+    }
+
+    /// Whether the calling thread holds the writer: it runs inside a write
+    /// (a `write` closure, or code a save runs) on this store. Only the owner
+    /// stores its own identity, so the answer is exact for the caller.
+    var isWriterHeldByCurrentThread: Bool {
+        lockOwner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
     /// Runs `body` with exclusive use of the connection. SQLite errors become
     /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
     /// thrown from a `write` or `read` closure) pass through unchanged.
     func withConnectionPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        acquireLock()
+        defer { releaseLock() }
         guard let connection else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
@@ -394,21 +471,24 @@ final class Store: @unchecked Sendable {
 
     /// Whether the store is open.
     var isOpen: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        acquireLock()
+        defer { releaseLock() }
         return connection != nil
     }
 
-    /// Closes the connection after any running operation finishes. Closing
-    /// the last connection checkpoints the WAL into the main file.
+    /// Closes the connection after any running operation of another thread
+    /// finishes. Closing the last connection checkpoints the WAL into the
+    /// main file.
     ///
-    /// - Throws: `.storeUnavailable` when that final checkpoint failed (a full
-    ///   disk, an I/O error). The store is closed all the same, and every saved
-    ///   change is safe in the `-wal` file: the next open reads it from there
-    ///   and checkpoints it.
+    /// - Throws: `.storeUnavailable` when called from inside a write on this
+    ///   store (see ``refuseCloseInsideWrite()``; nothing is closed), or when
+    ///   the final checkpoint failed (a full disk, an I/O error). The store is
+    ///   closed all the same then, and every saved change is safe in the
+    ///   `-wal` file: the next open reads it from there and checkpoints it.
     func close() throws(LiteRecordError) {
-        lock.lock()
-        defer { lock.unlock() }
+        try refuseCloseInsideWrite()
+        acquireLock()
+        defer { releaseLock() }
         readers?.close()
         var failure: LiteRecordError?
         if let connection, url != nil, !isReadOnly {
@@ -419,6 +499,18 @@ final class Store: @unchecked Sendable {
         changes.finish()
         observations.finish()
         if let failure { throw failure }
+    }
+
+    /// Throws when the calling thread is inside a write on this store. Closing
+    /// there would close the connection under the write's own transaction
+    /// (SQLite cannot checkpoint a file its own connection is writing, and
+    /// the write would be rolled back), and waiting for the write instead
+    /// would wait for itself.
+    func refuseCloseInsideWrite() throws(LiteRecordError) {
+        guard isWriterHeldByCurrentThread else { return }
+        throw LiteRecordError(
+            .storeUnavailable,
+            "close() was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: the write cannot finish while its own code waits for it to finish. Nothing was closed and the write goes on; call close() after write returns")
     }
 
     /// Copies the WAL into the main file before the last connection closes.
@@ -444,7 +536,9 @@ final class Store: @unchecked Sendable {
     func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         guard let readers else { return try withConnectionPassingErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
-        let reader = try readers.acquire("\(operation()) in \(displayName)")
+        // A thread inside a write never waits for a reader: readers that wait
+        // for the writer (a `read` closure that saves) would wait for it in turn.
+        let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
         defer { readers.release(reader) }
         do {
             return try body(reader)
@@ -461,8 +555,8 @@ final class Store: @unchecked Sendable {
     /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
     /// `nil` when the store is closed, or busy and `wait` is false.
     func dataVersion(wait: Bool) -> Int64? {
-        if wait { lock.lock() } else if !lock.try() { return nil }
-        defer { lock.unlock() }
+        if wait { acquireLock() } else if !tryAcquireLock() { return nil }
+        defer { releaseLock() }
         guard let connection, !connection.isInTransaction,
             case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
         else { return nil }

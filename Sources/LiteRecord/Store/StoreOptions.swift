@@ -17,7 +17,17 @@ public enum MigrationMode: Sendable {
 public enum ModelMismatchPolicy: Sendable, Equatable {
     /// Throw `.modelMismatch` and leave the store untouched (the default).
     case fail
-    /// Rename the old file (and its `-wal`/`-shm`) with a timestamp suffix and
-    /// start with an empty store. Nothing is ever deleted.
+    /// Rename the old file (and its `-journal`/`-wal`/`-shm`) with a
+    /// timestamp suffix and start with an empty store. Nothing is ever
+    /// deleted, and the renamed files are not changed. Only when no other
+    /// connection has the store open: while another stack (of this process
+    /// or another) has it open, the setup throws `.storeUnavailable` and
+    /// nothing is moved, since that stack would go on writing to the renamed
+    /// file.
+    ///
+    /// ```swift
+    /// let stack = try RecordStack(storeAt: url, entities: [Note.self], onModelMismatch: .moveAsideAndRecreate)
+    /// print(stack.movedAsideFiles)
+    /// ```
     case moveAsideAndRecreate
 }
