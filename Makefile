@@ -35,7 +35,7 @@ test: deps
 
 ## reliability: only the reliability suite (Docs/Reliability.md); `make test`
 ## runs it too, so CI does. Its figures are the lines starting with [reliability].
-RELIABILITY_SUITES := CrashSafetyTests|DamagedFileTests|DiskFullTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
+RELIABILITY_SUITES := CrashSafetyTests|DamagedFileTests|DiskFullTests|FailedCreationTests|UnwritableStoreTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
 reliability: deps
 	$(SWIFT) build --build-tests
 	$(CHECK_TEMP) $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
