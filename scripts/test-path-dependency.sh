@@ -3,10 +3,9 @@
 # issue #33 item 5): a new package depends on this checkout through a folder
 # NOT called LiteRecord (a symlink named `literecord-clone`), with
 #   .package(name: "LiteRecord", path: …) and .product(name: "LiteRecord", package: "LiteRecord")
-# and is built and run. It also checks the two other forms the guide explains:
-# `.package(path:)` with `package: "<folder name>"` resolves, and
-# `.package(path:)` with a bare "LiteRecord" fails with the message the guide
-# quotes. The build compiles swift-syntax again (several minutes), so
+# and is built and run. It also checks what the guide says of `.package(path:)`
+# without a name: `package: "<folder name>"` resolves; `package: "LiteRecord"`
+# and a bare "LiteRecord" fail with the messages the guide quotes. The build compiles swift-syntax again (several minutes), so
 # `make test` does not run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,13 +62,24 @@ manifest '.package(path: "../literecord-clone")' '.product(name: "LiteRecord", p
 "$SWIFT" package describe >/dev/null
 echo "ok: .package(path:) with package: \"<folder name>\" resolves"
 
-# 2. …and a bare "LiteRecord" does not, with the message the guide quotes.
-manifest '.package(path: "../literecord-clone")' '"LiteRecord"'
+# 2. …and package: "LiteRecord" does not, with the message the guide quotes…
+manifest '.package(path: "../literecord-clone")' '.product(name: "LiteRecord", package: "LiteRecord")'
 if output=$("$SWIFT" package describe 2>&1); then
-    echo "FAIL: a bare \"LiteRecord\" resolved against a folder named literecord-clone"; exit 1
+    echo "FAIL: package: \"LiteRecord\" resolved against a folder named literecord-clone"; exit 1
 fi
 case "$output" in
     *"unknown package 'LiteRecord' in dependencies of target 'todo'; valid packages are: 'literecord-clone'"*) ;;
+    *) echo "FAIL: unexpected message: $output"; exit 1 ;;
+esac
+echo "ok: .package(path:) with package: \"LiteRecord\" fails as the guide says"
+
+# …nor a bare "LiteRecord" (found only when the graph is built, before compiling).
+manifest '.package(path: "../literecord-clone")' '"LiteRecord"'
+if output=$("$SWIFT" build --target todo 2>&1); then
+    echo "FAIL: a bare \"LiteRecord\" resolved against a folder named literecord-clone"; exit 1
+fi
+case "$output" in
+    *"product 'LiteRecord' required by package 'todo' target 'todo' not found"*) ;;
     *) echo "FAIL: unexpected message: $output"; exit 1 ;;
 esac
 echo "ok: .package(path:) with a bare \"LiteRecord\" fails as the guide says"
