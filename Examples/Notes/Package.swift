@@ -1,7 +1,10 @@
 // swift-tools-version: 6.1
 // A small notes app on LiteRecord: the package a newcomer copies. It depends
-// on LiteRecord by path; in your own package, name its repository and a
-// version instead.
+// on LiteRecord by path, in the form Docs/GettingStarted.md shows ("A local
+// checkout"): `name:` makes the products `package: "LiteRecord"` whatever the
+// checkout's folder is called (without it SwiftPM names a path dependency
+// after its folder). In your own package, name its repository and a version
+// instead.
 import PackageDescription
 
 let package = Package(

@@ -43,6 +43,29 @@ extension Entity {
         return try context.fetch(Self.self, query).first
     }
 
+    /// The record whose ``RecordID/rowID`` is `rowID` — the number a user
+    /// typed (`todo done 7`) or a URL carries (`GET /bookmarks/7`) — or `nil`
+    /// when there is no such row (never saved, deleted, or a number such as
+    /// `0` or `-1` that no row has).
+    ///
+    /// The object this context already holds is returned when it has one; an
+    /// object deleted in the context but not yet saved is not found.
+    ///
+    /// ```swift
+    /// guard let todo = try Todo.find(rowID: 7, in: context) else {
+    ///     print("there is no todo 7")
+    ///     return
+    /// }
+    /// todo.isDone = true
+    /// try context.save()
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` when the store cannot be read, or of kind
+    ///   `.invalidObject` when the stack's model lacks the entity.
+    public static func find(rowID: Int64, in context: RecordContext) throws -> Self? {
+        try context.existingObject(with: RecordID(entityName: entityName, rowID: rowID), as: Self.self)
+    }
+
     /// Every record whose attribute equals `value`, in insertion order.
     ///
     /// ```swift
@@ -88,6 +111,17 @@ extension Entity {
     /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
     @MainActor public static func findFirst(byAttribute attribute: String, withValue value: (any SQLValueConvertible)?) throws -> Self? {
         try findFirst(byAttribute: attribute, withValue: value, in: RecordStack.current().mainContext)
+    }
+
+    /// ``find(rowID:in:)`` on the default stack's main context.
+    ///
+    /// ```swift
+    /// let todo = try Todo.find(rowID: 7)   // nil when there is no todo 7
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError``: what the `in:` form throws, or `.notSetUp` before `RecordStack.setup…`.
+    @MainActor public static func find(rowID: Int64) throws -> Self? {
+        try find(rowID: rowID, in: RecordStack.current().mainContext)
     }
 
     /// ``find(byAttribute:withValue:in:)`` on the default stack's main context.

@@ -34,7 +34,10 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
-    var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    var isBusy: Bool { Self.isBusy(code) }
+    /// Whether the primary result `code` (a ``LiteRecordError/resultCode``)
+    /// says another connection held the lock.
+    static func isBusy(_ code: Int32) -> Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     var isUnavailable: Bool { code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_IOERR || code == SQLITE_FULL }
 

@@ -77,21 +77,20 @@ final class Store: @unchecked Sendable {
             return
         }
         if case .file(let url) = location {
-            try Self.createParentDirectory(of: url)
+            let creation = try StoreFileCreation.prepare(url)
+            do {
+                connection = try openWritable(migration: migration, onMismatch: onMismatch)
+            } catch {
+                // A store that could not be created must not be left behind: the
+                // next open would take the empty file for a new, empty store.
+                // The file at `url` is this open's when there was none before or
+                // the old one was moved aside.
+                creation.removeLeftovers(after: error, fileIsNew: !creation.fileExisted || !movedAsideFiles.isEmpty)
+                throw error
+            }
+        } else {
+            connection = try openWritable(migration: migration, onMismatch: onMismatch)
         }
-        var connection = try openConnection()
-        do {
-            try prepare(connection, migration: migration)
-        } catch let error where error.kind == .modelMismatch && onMismatch == .moveAsideAndRecreate && url != nil {
-            movedAsideFiles = try moveAside(closing: connection)
-            logger.warning("store did not match the model; moved aside", metadata: ["files": "\(movedAsideFiles.map(\.path))"])
-            connection = try openConnection()
-            try prepare(connection, migration: .none)
-        } catch {
-            connection.close()
-            throw error
-        }
-        self.connection = connection
         if url != nil {
             let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
             readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
@@ -141,13 +140,28 @@ final class Store: @unchecked Sendable {
         }
     }
 
-    private static func createParentDirectory(of url: URL) throws(LiteRecordError) {
-        let folder = url.deletingLastPathComponent()
+    /// Opens the writer connection and checks the store against the model
+    /// (creating, migrating or moving it aside); the connection is closed
+    /// again when that fails.
+    private func openWritable(migration: MigrationMode, onMismatch: ModelMismatchPolicy) throws(LiteRecordError) -> Connection {
+        var connection = try openConnection()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try prepare(connection, migration: migration)
+        } catch let error where error.kind == .modelMismatch && onMismatch == .moveAsideAndRecreate && url != nil {
+            movedAsideFiles = try moveAside(closing: connection)
+            logger.warning("store did not match the model; moved aside", metadata: ["files": "\(movedAsideFiles.map(\.path))"])
+            connection = try openConnection()
+            do {
+                try prepare(connection, migration: .none)
+            } catch {
+                connection.close()
+                throw error
+            }
         } catch {
-            throw LiteRecordError(.storeUnavailable, "cannot create the store's folder \(folder.path): \(error.localizedDescription)")
+            connection.close()
+            throw error
         }
+        return connection
     }
 
     func openConnection(_ options: Connection.OpenOptions = .init()) throws(LiteRecordError) -> Connection {

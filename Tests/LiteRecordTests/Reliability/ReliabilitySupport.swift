@@ -123,6 +123,37 @@ enum Reliability {
         return true
     }
 
+    /// Makes `url`, a file or a folder, unwritable for this process, runs
+    /// `body` and makes it writable again. Modes do not stop root, so as root
+    /// the file also gets the immutable attribute (`chattr +i`), which does.
+    /// Returns `false` (after printing why) where that is not possible.
+    static func withUnwritable(_ url: URL, _ function: String = #function, _ body: () throws -> Void) throws -> Bool {
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+        let writable = isFolder.boolValue ? 0o755 : 0o644
+        try FileManager.default.setAttributes([.posixPermissions: isFolder.boolValue ? 0o555 : 0o444], ofItemAtPath: url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: writable], ofItemAtPath: url.path) }
+        if getuid() == 0 {
+            let locked = system("chattr", ["+i", url.path])
+            guard locked.status == 0 else {
+                report("SKIPPED \(function): root writes to a 0444 file and chattr +i failed (\(locked.output))")
+                return false
+            }
+        }
+        defer {
+            if getuid() == 0 {
+                let unlocked = system("chattr", ["-i", url.path])
+                if unlocked.status != 0 { Issue.record("chattr -i \(url.path) failed: \(unlocked.output)") }
+            }
+        }
+        guard access(url.path, W_OK) != 0 else {
+            report("SKIPPED \(function): \(url.path) stayed writable for this process")
+            return false
+        }
+        try body()
+        return true
+    }
+
     /// Fills the file system holding `folder` with a file until it is full;
     /// returns the file, to delete to free the space again.
     static func fill(_ folder: URL) throws -> URL {
