@@ -52,9 +52,11 @@ import Testing
         try expectUnsupported(#Predicate { $0.tags == tags }, naming: "Equal")
     }
 
-    @Test func decimalAttribute() throws {
+    /// Decimals compare and sort in SQL (see StoredValuePredicateTests), but
+    /// SQL's arithmetic would round them through Double.
+    @Test func decimalArithmetic() throws {
         let limit = Decimal(3)
-        try expectUnsupported(#Predicate { $0.price > limit }, naming: "\\QueryPerson.price")
+        try expectUnsupported(#Predicate { $0.price + 1 > limit }, naming: "Arithmetic")
     }
 
     @Test func orderingAnEnumWithItsOwnOrder() throws {
@@ -94,7 +96,6 @@ import Testing
     @Test func unsupportedSortDescriptorsAreNamed() throws {
         let sorts: [(SortDescriptor<QueryPerson>, String)] = [
             (SortDescriptor(\.level), "\\QueryPerson.level"),
-            (SortDescriptor(\.price), "\\QueryPerson.price"),
             (SortDescriptor(\.scratch), "\\QueryPerson.scratch"),
         ]
         for (sort, expected) in sorts {

@@ -37,6 +37,10 @@ extension Entity {
             throw LiteRecordError(.validationFailed, "the value for \(entityName).\(name) cannot be bound: \(error)")
         }
         if bound.isNull { return ("\(column) IS NULL", []) }
+        // Decimal text is compared as the Decimal it spells ("1.50" is 1.5).
+        if attribute.type == .decimal, case .text = bound {
+            return ("\(column) = ? COLLATE \(SwiftValues.decimalCollation)", [bound])
+        }
         guard attribute.type == .string, case .text = bound else { return ("\(column) = ?", [bound]) }
         if attribute.storesCanonicalText { return ("\(column) = ?", [bound.canonicalText]) }
         return ("\(column) = ? COLLATE \(SQLFunctions.swiftCollation)", [bound])
@@ -52,7 +56,12 @@ extension Entity {
         var terms: [String] = []
         for part in parts {
             let (column, attribute) = part.contains(".") ? try relatedColumn(part) : (nil, try attribute(named: part))
-            let collation = attribute.type == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
+            let collation =
+                switch attribute.type {
+                case .string: " COLLATE \(SQLFunctions.swiftOrderCollation)"
+                case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+                default: ""
+                }
             terms.append("\(column ?? Connection.quote(attribute.name))\(collation) \(ascending ? "ASC" : "DESC")")
         }
         return terms.joined(separator: ", ")

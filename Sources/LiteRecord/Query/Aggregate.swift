@@ -103,8 +103,8 @@ enum AggregateFunction: String, Sendable {
         case .sum: "SUM(\(column))"
         case .average: "AVG(\(column))"
         case .count: "COUNT(\(column))"
-        case .min: "MIN(\(column)\(kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""))"
-        case .max: "MAX(\(column)\(kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""))"
+        case .min: "MIN(\(column)\(kind.orderCollation))"
+        case .max: "MAX(\(column)\(kind.orderCollation))"
         }
     }
 }

@@ -93,8 +93,17 @@ extension PredicateTranslator {
     func membership(_ element: Any, in elements: [Any], type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
         let value = try translate(element)
         let valueType = ValueType(type)
+        if case .swiftValue(let swiftType) = value.kind {
+            // Elements are encoded as the value is stored (a RecordID kept in an
+            // attribute is JSON text), and compared by Swift's `==`.
+            return try swiftMembership(value, in: elements, type: swiftType, expression: expression)
+        }
         guard valueType.kind.isSupported else {
             throw unsupported(expression, "\(valueType.kind) values cannot be compared in SQL")
+        }
+        if case .recordID(nil) = value.kind {
+            throw unsupported(
+                expression, "the record id searched for may belong to any of several entities, so its row id alone cannot be looked up")
         }
         var arguments: [SQLValue] = []
         var containsNil = false
@@ -125,6 +134,34 @@ extension PredicateTranslator {
         if containsNil { return .bool(["(", .sql(isNull), " OR ", .sql(test), ")"]) }
         // NULL IN (…) is NULL; Swift's contains(nil) is false.
         return value.isOptional ? .bool(["COALESCE(", .sql(test), ", 0)"]) : test
+    }
+
+    /// `captured.contains(value)` for a value SQL cannot compare itself: the
+    /// stored forms of the elements go in as one JSON array, and a function
+    /// runs Swift's `==` on each.
+    private func swiftMembership(
+        _ value: SQLFragment, in elements: [Any], type: ValueKind.SwiftType, expression: Any
+    ) throws(LiteRecordError) -> SQLFragment {
+        let kind = ValueKind.swiftValue(type)
+        var list: [String?] = []
+        for element in elements {
+            switch kind.encode(element) {
+            case .null?: list.append(nil)
+            case .text(let text)?: list.append(text)
+            default:
+                throw unsupported(expression, "a captured \(type.typeName) element has no stored form that reads back as itself")
+            }
+        }
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
+        } catch {
+            throw unsupported(expression, "the captured \(type.typeName) elements cannot be listed as JSON: \(error)")
+        }
+        return .bool([
+            "\(SwiftValues.containsFunction)(\(type.token), ", .sql(value), ", ",
+            .sql(SQLFragment("?", [.text(json)], kind: .string)), ")",
+        ])
     }
 
     struct RangeBounds {

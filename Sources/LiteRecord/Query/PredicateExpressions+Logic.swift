@@ -20,9 +20,9 @@ extension PredicateExpressions.NotEqual: SQLTranslatable {
 
 extension PredicateExpressions.Comparison: SQLTranslatable {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
-        let left = try translator.translate(lhs)
-        let right = try translator.translate(rhs)
-        guard left.kind.isOrderable else {
+        let (left, right, kind) = try translator.unified(
+            translator.translate(lhs), translator.translate(rhs), expression: self)
+        guard kind.isOrderable else {
             throw translator.unsupported(
                 self, "\(left.kind) values are not ordered the same way in SQL (an enum's `<` is its own, not its raw value's)")
         }
@@ -63,9 +63,11 @@ extension PredicateExpressions.Negation: SQLTranslatable {
 extension PredicateExpressions.Conditional: SQLTranslatable {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
         let condition = try translator.translate(test)
-        let then = try translator.translate(trueBranch)
-        let otherwise = try translator.translate(falseBranch)
-        let kind = then.isNullLiteral ? otherwise.kind : then.kind
+        // The branches must be stored alike (a RecordID kept in an attribute is
+        // JSON text, a related object's is a row id), or SQL could not tell
+        // which the result is.
+        let (then, otherwise, kind) = try translator.unified(
+            translator.translate(trueBranch), translator.translate(falseBranch), expression: self)
         return .combine(
             ["(CASE WHEN ", .sql(condition), " THEN ", .sql(then), " ELSE ", .sql(otherwise), " END)"],
             kind: kind, isOptional: then.isOptional || otherwise.isOptional)
@@ -91,7 +93,7 @@ extension PredicateTranslator {
                 case .greaterThan: ">"
                 case .greaterThanOrEqual: ">="
                 }
-            return .bool(["(", .sql(left), " \(symbol) ", .sql(right), ")"])
+            return .bool(["(", .sql(left), "\(left.kind.collation) \(symbol) ", .sql(right), ")"])
         }
         func less(_ a: SQLFragment, _ b: SQLFragment) -> SQLFragment {
             .bool(["\(SQLFunctions.stringLess)(", .sql(a), ", ", .sql(b), ")"])
@@ -104,26 +106,53 @@ extension PredicateTranslator {
         }
     }
 
+    /// Two values that must be of one kind (the sides of `==`, `<`, `??`, the
+    /// branches of `?:`), with that kind. A captured value is bound again as
+    /// the other side is stored (a RecordID captured to compare with one kept
+    /// in an attribute becomes its JSON text); values stored differently are
+    /// refused rather than compared as they are.
+    func unified(
+        _ left: SQLFragment, _ right: SQLFragment, expression: Any
+    ) throws(LiteRecordError) -> (SQLFragment, SQLFragment, ValueKind) {
+        if left.isNullLiteral { return (left, right, right.kind) }
+        if right.isNullLiteral { return (left, right, left.kind) }
+        if let kind = left.kind.merged(with: right.kind) { return (left, right, kind) }
+        if let recoded = right.recoded(as: left.kind) { return (left, recoded, left.kind) }
+        if let recoded = left.recoded(as: right.kind) { return (recoded, right, right.kind) }
+        throw unsupported(
+            expression,
+            "one side is \(left.kind) held in SQL as \(left.kind.storageDescription), the other \(right.kind) held as \(right.kind.storageDescription), so SQL cannot compare or combine them")
+    }
+
     /// `==` / `!=`: `=`/`<>` for values that cannot be nil, `IS`/`IS NOT` when
     /// either side can (in Swift `nil == nil` and `nil != 3` are both true).
     func equality(_ lhs: Any, _ rhs: Any, negated: Bool, expression: Any) throws(LiteRecordError) -> SQLFragment {
-        let left = try translate(lhs)
-        let right = try translate(rhs)
+        let translatedLeft = try translate(lhs)
+        let translatedRight = try translate(rhs)
         // `x == nil` needs no comparison of values, so it also works on the
         // kinds that cannot be compared (an optional stored collection).
-        if left.isNullLiteral || right.isNullLiteral {
-            let other = left.isNullLiteral ? right : left
+        if translatedLeft.isNullLiteral || translatedRight.isNullLiteral {
+            let other = translatedLeft.isNullLiteral ? translatedRight : translatedLeft
             return .bool(["(", .sql(other), negated ? " IS NOT NULL)" : " IS NULL)"])
-        }
-        let kind = left.kind
-        guard kind.isSupported else {
-            throw unsupported(expression, "\(kind) values cannot be compared in SQL")
         }
         // Record ids of two different entities are never equal, whatever their
         // row ids; two nils still are.
-        if case .recordID(let a?) = left.kind, case .recordID(let b?) = right.kind, a != b {
-            let bothNil: SQLFragment = .bool(["(", .sql(left), " IS NULL AND ", .sql(right), " IS NULL)"])
+        if case .recordID(let a?) = translatedLeft.kind, case .recordID(let b?) = translatedRight.kind, a != b {
+            let bothNil: SQLFragment = .bool(["(", .sql(translatedLeft), " IS NULL AND ", .sql(translatedRight), " IS NULL)"])
             return negated ? .bool(["(NOT ", .sql(bothNil), ")"]) : bothNil
+        }
+        let (left, right, kind) = try unified(translatedLeft, translatedRight, expression: expression)
+        guard kind.isSupported else {
+            throw unsupported(expression, "\(kind) values cannot be compared in SQL")
+        }
+        if case .recordID(nil) = kind {
+            throw unsupported(
+                expression, "the record ids compared may belong to different entities (a `?:` or `??` mixing them), so their row ids alone cannot say whether they are equal")
+        }
+        if case .swiftValue(let type) = kind {
+            // NULL-safe: nil equals only nil, as in Swift.
+            let equal: SQLFragment = .bool(["\(SwiftValues.equalFunction)(\(type.token), ", .sql(left), ", ", .sql(right), ")"])
+            return negated ? .bool(["(NOT ", .sql(equal), ")"]) : equal
         }
         let op =
             left.isOptional || right.isOptional

@@ -9,11 +9,13 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable {
         guard !ValueType(RHS.Output.self).isOptional else {
             throw translator.unsupported(self, "`??` on a nested optional cannot be represented with SQL's single NULL")
         }
-        let value = try translator.translate(lhs)
-        let fallback = try translator.translate(rhs)
+        // Both sides must be stored alike (see `unified`): the result is one
+        // or the other, and SQL must know which kind it holds.
+        let (value, fallback, kind) = try translator.unified(
+            translator.translate(lhs), translator.translate(rhs), expression: self)
         // COALESCE evaluates its second argument only when the first is NULL,
         // as Swift's `??` does.
-        return .combine(["COALESCE(", .sql(value), ", ", .sql(fallback), ")"], kind: fallback.kind, isOptional: false)
+        return .combine(["COALESCE(", .sql(value), ", ", .sql(fallback), ")"], kind: kind, isOptional: false)
     }
 }
 

@@ -71,7 +71,9 @@ extension PredicateTranslator {
                 expression, "the captured \(valueType.kind) value cannot be stored exactly (NaN or out of range)")
         }
         if encoded.isNull { return SQLFragment("NULL", kind: valueType.kind, isOptional: true) }
-        return SQLFragment("?", [encoded], kind: valueType.kind, isOptional: valueType.isOptional)
+        var fragment = SQLFragment("?", [encoded], kind: valueType.kind, isOptional: valueType.isOptional)
+        fragment.constant = value
+        return fragment
     }
 
     /// An attribute's column (`sql`, qualified by its table's name or alias:
@@ -92,12 +94,16 @@ extension PredicateTranslator {
                 break
             }
         }
-        guard valueType.kind.isSupported else {
+        // What the column holds is what the entity's encoder chose for it (the
+        // model's attribute type), not what the Swift type looks like: a
+        // RecordID in an ordinary attribute is JSON text, not a row id.
+        guard let kind = valueType.kind.stored(as: attribute.type, swiftType: Self.unwrapped(type)), kind.isSupported
+        else {
             throw unsupported(
                 keyPath,
-                "\(entityName).\(attribute.name) is stored as \(attribute.type) (\(valueType.kind)), which SQL cannot compare the way Swift does")
+                "\(entityName).\(attribute.name) is stored as \(attribute.type) and its Swift type is \(valueType.kind), which SQL cannot compare the way Swift does")
         }
-        return SQLFragment(sql, kind: valueType.kind, isOptional: valueType.isOptional)
+        return SQLFragment(sql, kind: kind, isOptional: valueType.isOptional)
     }
 
     /// The type inside one level of `Optional`.
@@ -129,9 +135,36 @@ extension PredicateTranslator {
         case .rawRepresentable(let rawKind, _) where Self.isRawValue(keyPath, of: rootType, kind: rawKind):
             return SQLFragment(base.sql, base.arguments, kind: rawKind, mayFail: base.mayFail)
         default:
+            if let fragment = swiftRead(keyPath, of: base, rootType: rootType, type: type) { return fragment }
             throw unsupported(
-                keyPath, "only stored attributes and relationships and a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString and a raw value are translated")
+                keyPath, "only stored attributes and relationships, a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString, and the properties of a RawRepresentable, a URL or a Codable value stored as JSON (of a kind SQL compares) are translated")
         }
+    }
+
+    /// A property of a value read back in Swift from its stored form
+    /// (`$0.size.width` of a struct stored as JSON, `$0.priority.rawValue`
+    /// when LiteRecord cannot tell the key path is the raw value): the SQL
+    /// function runs the key path itself, so the result is exactly Swift's.
+    /// `nil` when the value cannot be read back or the property's type has no
+    /// exact SQL form.
+    private func swiftRead(_ keyPath: AnyKeyPath, of base: SQLFragment, rootType: Any.Type, type: Any.Type) -> SQLFragment? {
+        let result = ValueType(type)
+        switch result.kind {
+        case .recordID, .object, .objects, .jsonCollection, .unsupported:
+            // A row id alone would lose its entity; the others are not values.
+            return nil
+        default:
+            break
+        }
+        guard let token = SwiftValues.reader(keyPath, rootType: rootType, root: base.kind, result: result) else {
+            return nil
+        }
+        var fragment: SQLFragment = .combine(
+            ["\(SwiftValues.readFunction)(\(token), ", .sql(base), ")"], kind: result.kind,
+            isOptional: result.isOptional || base.isOptional)
+        // The function fails for a value SQL cannot hold (NaN): only where Swift reads it.
+        fragment.mayFail = true
+        return fragment
     }
 
     /// Whether `keyPath` reads the raw value. A key path written in a predicate

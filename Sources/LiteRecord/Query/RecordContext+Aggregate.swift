@@ -27,14 +27,16 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         let column = try aggregateColumn(keyPath, for: aggregate.function)
         let groupColumn = try aggregateColumn(group, for: .count)
-        guard groupColumn.kind.isSupported else {
+        // Groups are formed by SQL's equality of stored forms; for a value
+        // compared in Swift (a URL, JSON) that is not Swift's `==`.
+        guard groupColumn.kind.isSupported, !groupColumn.kind.isSwiftValue else {
             throw LiteRecordError(
                 .unsupportedPredicate,
                 "cannot group \(T.entityName) by \(groupColumn.name): \(groupColumn.kind) values cannot be compared in SQL")
         }
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
         let key = Connection.quote(Model.primaryKeyColumn)
-        let orderCollation = groupColumn.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
+        let orderCollation = groupColumn.kind.orderCollation
         var grouped = "FROM \(entity.quotedTable)"
         if let whereSQL = condition.sql { grouped += " WHERE \(whereSQL)" }
         grouped += " GROUP BY \(groupColumn.sql)\(orderCollation)"

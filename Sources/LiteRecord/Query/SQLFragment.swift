@@ -22,6 +22,10 @@ struct SQLFragment {
     /// The SQL of a row id this fragment reads its value by (a scalar
     /// subquery by primary key): the fragment is `NULL` whenever that is.
     var readsRow: String?
+    /// For a captured value bound as `?`: the value, so that it can be bound
+    /// again as the other side of a comparison is stored (a captured
+    /// ``RecordID`` beside one kept in an attribute is its JSON text there).
+    var constant: Any?
 
     init(
         _ sql: String, _ arguments: [SQLValue] = [], kind: ValueKind, isOptional: Bool = false, mayFail: Bool = false,
@@ -33,6 +37,17 @@ struct SQLFragment {
         self.isOptional = isOptional
         self.mayFail = mayFail
         self.reference = reference
+    }
+
+    /// This captured value bound as values of `kind` are stored, or `nil`
+    /// when it is not a captured value or has no such stored form.
+    func recoded(as kind: ValueKind) -> SQLFragment? {
+        // A row id alone would drop the captured RecordID's entity.
+        if case .recordID = kind { return nil }
+        guard let constant, let encoded = kind.encode(constant), !encoded.isNull else { return nil }
+        var fragment = SQLFragment("?", [encoded], kind: kind, isOptional: isOptional)
+        fragment.constant = constant
+        return fragment
     }
 
     /// The literal `NULL` of `nil` and `NilLiteral`.

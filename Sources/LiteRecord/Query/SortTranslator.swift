@@ -70,7 +70,7 @@ enum SortTranslator {
                     T.self, "\(keyPath)",
                     "\(valueType.kind) values are not ordered the same way in SQL (an enum's `<` is its own, not its raw value's)")
             }
-            collation = valueType.kind == .string ? " COLLATE \(SQLFunctions.swiftOrderCollation)" : ""
+            collation = valueType.kind.orderCollation
         }
         let orders = effectiveOrders(of: descriptor, isOptionalString: valueType.isOptional && descriptor.stringComparator != nil)
         var term = "\(column)\(collation) \(orders.values == .forward ? "ASC" : "DESC")"

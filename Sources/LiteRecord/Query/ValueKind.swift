@@ -16,6 +16,15 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     case date
     case uuid
     case data
+    /// A `Decimal`, stored as its exact text: compared and ordered through
+    /// the ``SwiftValues/decimalCollation`` collation, which reads the text
+    /// back and runs `Decimal`'s own `==` and `<`.
+    case decimal
+    /// A value SQL cannot compare but Swift can, once its stored form is read
+    /// back (a `URL`, a `Codable` value stored as JSON, a ``RecordID`` kept in
+    /// an ordinary attribute): compared by ``SwiftValues``' functions, never
+    /// ordered.
+    case swiftValue(SwiftType)
     /// A `RawRepresentable` stored as its raw value: equal exactly when the raw
     /// values are. Its own `<` (if any) is not the raw value's, so it is not
     /// orderable in SQL.
@@ -35,8 +44,14 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     /// A ``RecordID``, represented in SQL by its row id; the entity name (when
     /// known) tells which table the row id belongs to.
     case recordID(entityName: String?)
-    /// A type with no exact SQL meaning (JSON-encoded values, `Decimal`, `URL`…).
+    /// A type with no exact SQL meaning.
     case unsupported(typeName: String)
+
+    /// A type registered with ``SwiftValues``: its number there, and its name.
+    struct SwiftType: Equatable, Sendable {
+        let token: Int
+        let typeName: String
+    }
 
     struct IntegerBounds: Equatable, Sendable {
         let min: Int64
@@ -54,6 +69,8 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
         case .date: "Date"
         case .uuid: "UUID"
         case .data: "Data"
+        case .decimal: "Decimal"
+        case .swiftValue(let type): type.typeName
         case .rawRepresentable(_, let name), .jsonCollection(_, let name), .unsupported(let name): name
         case .object(let name): name
         case .objects(let name): "[\(name)]"
@@ -76,14 +93,85 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     /// order of UUID's bytes, which is how `UUID` compares.
     var isOrderable: Bool {
         switch self {
-        case .integer, .double, .float, .string, .date, .uuid: true
+        case .integer, .double, .float, .string, .date, .uuid, .decimal: true
         default: false
         }
     }
 
-    /// ` COLLATE …` making SQL's `=` and `IN` compare like Swift's `==`.
+    /// ` COLLATE …` making SQL's `=`, `IN` and (but for text, see
+    /// ``PredicateTranslator/compare(_:_:_:)``) `<` compare like Swift.
     var collation: String {
-        self == .string ? " COLLATE \(SQLFunctions.swiftCollation)" : ""
+        switch self {
+        case .string: " COLLATE \(SQLFunctions.swiftCollation)"
+        case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+        default: ""
+        }
+    }
+
+    /// ` COLLATE …` making `ORDER BY`, `MIN`, `MAX` and `GROUP BY` order and
+    /// group like Swift.
+    var orderCollation: String {
+        switch self {
+        case .string: " COLLATE \(SQLFunctions.swiftOrderCollation)"
+        case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+        default: ""
+        }
+    }
+
+    /// Whether values of this kind are compared by Swift (``SwiftValues``).
+    var isSwiftValue: Bool {
+        if case .swiftValue = self { true } else { false }
+    }
+
+    /// How values of this kind are held in SQL, for messages.
+    var storageDescription: String {
+        switch self {
+        case .recordID, .object: "a row id"
+        case .objects: "their owner's row id"
+        case .swiftValue: "stored text read back in Swift (JSON, or a URL's string)"
+        case .jsonCollection: "a JSON array"
+        case .rawRepresentable(let raw, _): "its raw value (\(raw))"
+        default: "\(self)"
+        }
+    }
+
+    /// The kind of values stored as an attribute of `storage` whose Swift type
+    /// has the kind `self`: the one classifier of what a column holds. `nil`
+    /// when the two disagree (a custom ``AttributeValue``, a hand-written
+    /// description naming another type), and then nothing about the column
+    /// can be translated exactly.
+    ///
+    /// - Parameter swiftType: the attribute's Swift type (not optional).
+    func stored(as storage: AttributeType, swiftType: Any.Type) -> ValueKind? {
+        let stored = if case .rawRepresentable(let raw, _) = self { raw } else { self }
+        switch storage {
+        case .json:
+            // Any Codable value the encoder chose to store as JSON text (a
+            // RecordID included, whose kind elsewhere is a row id).
+            return SwiftValues.json(swiftType)
+        case .url: return if case .swiftValue = self, swiftType == URL.self { self } else { nil }
+        case .decimal: return stored == .decimal ? self : nil
+        case .bool: return stored == .bool ? self : nil
+        case .double: return stored == .double ? self : nil
+        case .float: return stored == .float ? self : nil
+        case .string: return stored == .string ? self : nil
+        case .data: return stored == .data ? self : nil
+        case .date: return stored == .date ? self : nil
+        case .uuid: return stored == .uuid ? self : nil
+        default:
+            guard storage.isInteger, case .integer = stored else { return nil }
+            return self
+        }
+    }
+
+    /// The kind of a value that is either of two kinds (the branches of
+    /// `?:`, the two sides of `??` or `==`), or `nil` when they are stored
+    /// differently and SQL cannot hold both as one. Row ids of two entities
+    /// merge into a row id of no known entity, which nothing compares.
+    func merged(with other: ValueKind) -> ValueKind? {
+        if self == other { return self }
+        if case .recordID = self, case .recordID = other { return .recordID(entityName: nil) }
+        return nil
     }
 }
 
@@ -130,18 +218,22 @@ struct ValueType: Sendable {
         if type == UUID.self { return .uuid }
         if type == Data.self { return .data }
         if type == RecordID.self { return .recordID(entityName: nil) }
+        if type == Decimal.self { return .decimal }
+        if type == URL.self { return SwiftValues.url }
         if let entity = type as? any Entity.Type { return .object(entityName: entity.entityName) }
         if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
         if let raw = type as? any RawRepresentable.Type {
             let rawKind = kind(of: rawValueType(of: raw))
             switch rawKind {
-            case .bool, .integer, .double, .float, .string, .date, .uuid, .data:
+            case .bool, .integer, .double, .float, .string, .date, .uuid, .data, .decimal:
                 return .rawRepresentable(rawKind, typeName: "\(type)")
             default:
                 return .unsupported(typeName: "\(type)")
             }
         }
-        return .unsupported(typeName: "\(type)")
+        // Another Codable value is stored as JSON (a collection's kind is
+        // decided where one is met: see `collectionKind(of:)`).
+        return SwiftValues.json(type) ?? .unsupported(typeName: "\(type)")
     }
 
     private static func bounds<I: FixedWidthInteger>(of type: I.Type) -> ValueKind.IntegerBounds {
@@ -194,6 +286,8 @@ extension ValueKind {
             // The text the entity's encoder would store for the same collection.
             guard let encodable = value as? any Encodable else { return nil }
             return try? AttributeCoding.encodeJSON(encodable)
+        case .swiftValue(let type):
+            return SwiftValues.operations(type)?.encode(value)
         case .unsupported:
             return nil
         default:

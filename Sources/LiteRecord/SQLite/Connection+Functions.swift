@@ -45,6 +45,22 @@ struct FunctionArguments {
     func string(_ index: Int) -> String {
         withUTF8(index) { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// The argument as a ``SQLValue`` (copied), for functions that hand it to
+    /// Swift code reading a stored form.
+    func sqlValue(_ index: Int) -> SQLValue {
+        guard let value = value(index) else { return .null }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+        case SQLITE_TEXT: return .text(string(index))
+        case SQLITE_BLOB:
+            // The pointer must be read before the byte count.
+            guard let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: Int(sqlite3_value_bytes(value))))
+        default: return .null
+        }
+    }
 }
 
 /// An error an application-defined function reports to SQLite; the statement
