@@ -208,8 +208,8 @@ import Testing
             : try RecordStack(storeAt: folder.file("busy.sqlite"), entities: [HandWrittenPerson.self])
         defer { try? stack.close() }
         try Self.seed(stack)
-        let stop = Locked(false)
-        let commits = Locked(0)
+        let stop = Shared(false)
+        let commits = Shared(0)
         let writers = (0..<Self.writers).map { writer in
             Task {
                 var number = 0
@@ -266,4 +266,11 @@ import Testing
         }
         return (count, partial)
     }
+}
+
+/// A value shared between tasks, behind a lock.
+final class Shared<Value: Sendable>: Sendable {
+    private let storage: Locked<Value>
+    init(_ value: Value) { storage = Locked(value) }
+    func withLock<T: Sendable>(_ body: (inout sending Value) -> sending T) -> T { storage.withLock(body) }
 }

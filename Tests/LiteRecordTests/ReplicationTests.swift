@@ -247,8 +247,8 @@ final class Child: @unchecked Sendable {
     // @unchecked: `process` is configured before `run()` and afterwards only
     // read through Process's own thread-safe accessors; output goes through `Locked`.
     private let process = Process()
-    private let output = Locked(Data())
-    private let errors = Locked(Data())
+    private let output = Shared(Data())
+    private let errors = Shared(Data())
 
     init(_ executable: URL, _ arguments: [String], log: URL? = nil) {
         process.executableURL = executable
@@ -260,7 +260,7 @@ final class Child: @unchecked Sendable {
             output.withLock { $0.append(data) }
         }
         if let log {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.standardError = try? FileHandle(forWritingTo: log)
         } else {
             let errorPipe = Pipe()
