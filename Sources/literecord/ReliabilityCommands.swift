@@ -14,9 +14,24 @@ struct CrashWriter: AsyncParsableCommand {
     @Argument var path: String
     @Option var batch = 50
     @Option var saves = Int.max
+    /// Opens the store with `checkpoints: .leftToReplicator`, as an app whose
+    /// store Litestream replicates does (the replication tests).
+    @Flag var leftToReplicator = false
+    /// Also runs a loop of reads (counting the notes) beside the saves.
+    @Flag var reader = false
 
     func run() async throws {
-        let stack = try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Note.self])
+        let stack = try RecordStack(
+            storeAt: URL(fileURLWithPath: path), entities: [Note.self], migration: .none, onModelMismatch: .fail,
+            checkpoints: leftToReplicator ? .leftToReplicator : .automatic)
+        let reads: Task<Void, any Error>? =
+            reader
+            ? Task.detached {
+                while !Task.isCancelled {
+                    _ = try await stack.read { context in try Note.count(in: context) }
+                }
+            } : nil
+        defer { reads?.cancel() }
         let start = try await stack.read { context in
             try Note.findFirst(byAttribute: "title", withValue: "counter", in: context)?.stars ?? 0
         }

@@ -119,3 +119,57 @@ import Testing
         }
     }
 }
+
+/// `literecord backup STORE DEST` when it cannot (issue #30): one line on
+/// standard error naming the file, a non-zero status, no usage text, no
+/// DEST left behind, the store unchanged.
+extension CLIFailureTests {
+    @Test(arguments: Broken.allCases)
+    func backupOfABrokenStoreGivesOneLineAndNoCopy(_ broken: Broken) throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("broken.sqlite")
+        let destination = folder.file("backup.sqlite")
+        try CLIFailureTests.make(broken, at: url)
+        let before = Reliability.snapshot(url)
+        guard let output = try CLIFailureTests.runWithoutOverride(["backup", url.path, destination.path]) else {
+            Reliability.report("SKIPPED backup of an unreadable file: running as root and setpriv is not installed")
+            return
+        }
+        #expect(output.status == broken.expectedStatus, "\(broken): \(output.status) \(output.standardError)")
+        #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
+        #expect(output.standardError.hasPrefix("literecord backup: "), "\(output.standardError)")
+        #expect(output.standardError.contains(url.path), "\(output.standardError)")
+        #expect(output.standardOutput.isEmpty, "\(output.standardOutput)")
+        #expect(!output.standardError.localizedCaseInsensitiveContains("usage"))
+        #expect(Reliability.snapshot(url) == before)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(Reliability.companions(of: destination).isEmpty)
+    }
+
+    @Test func backupOntoAnExistingFileIsRefusedAndLeavesItAlone() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("healthy.sqlite")
+        try DamagedFileTests.healthyStore(at: url)
+        let destination = folder.file("existing.sqlite")
+        let bytes = Data("an older backup".utf8)
+        try bytes.write(to: destination)
+        let output = try Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
+        #expect(output.standardError.contains("\(destination.path) already exists"), "\(output.standardError)")
+        #expect(!output.standardError.localizedCaseInsensitiveContains("usage"))
+        #expect(try Data(contentsOf: destination) == bytes)
+    }
+
+    @Test func backupIntoAMissingFolderFails() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("healthy.sqlite")
+        try DamagedFileTests.healthyStore(at: url)
+        let destination = folder.url.appendingPathComponent("missing/backup.sqlite")
+        let output = try Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
+        #expect(output.status == 2, "\(output)")
+        #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
+        #expect(output.standardError.contains("does not exist"), "\(output.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: destination.deletingLastPathComponent().path))
+    }
+}

@@ -76,6 +76,31 @@ import LiteRecord
         #expect(output.text.contains(try Model(entities: [HandWrittenPerson.self]).fingerprint))
     }
 
+    /// `literecord backup STORE DEST` (issue #30): one line with rows, bytes
+    /// and time; the copy opens with the same entities and passes `check`.
+    @Test func backupWritesACopyAndPrintsOneLine() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("people.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
+        defer { try? stack.close() }
+        let context = stack.newContext()
+        for index in 0..<25 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
+        try context.save()
+        let copy = folder.file("copy.sqlite")
+        // The store stays open with its -wal, as it is for a running app.
+        let output = try run("backup", url.path, copy.path)
+        #expect(output.status == 0, "\(output.text)")
+        let lines = output.text.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.text)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)
+        #expect(output.text.hasPrefix("backed up \(url.path) to \(copy.path): 25 rows, \(size.intValue) bytes in "), "\(output.text)")
+        #expect(output.text.hasSuffix(" s\n"), "\(output.text)")
+        #expect(try run("check", copy.path).status == 0)
+        let reopened = try RecordStack(storeAt: copy, entities: [HandWrittenPerson.self])
+        defer { try? reopened.close() }
+        #expect(try HandWrittenPerson.count(in: reopened.newContext()) == 25)
+    }
+
     @Test func checkPassesAHealthyStoreAndFailsGarbage() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("ok.sqlite")

@@ -40,9 +40,41 @@ public final class RecordStack: Sendable {
         migration: MigrationMode = .none,
         onModelMismatch: ModelMismatchPolicy = .fail
     ) throws {
+        try self.init(
+            storeAt: url, entities: entities, migration: migration, onModelMismatch: onModelMismatch,
+            checkpoints: .automatic)
+    }
+
+    /// Opens (or creates) the store file at `url` for `entities`, choosing who
+    /// checkpoints its write-ahead log: pass `.leftToReplicator` for a store
+    /// that Litestream replicates (`Docs/Deployment.md`).
+    ///
+    /// ```swift
+    /// let stack = try RecordStack(
+    ///     storeAt: url, entities: [Note.self], migration: .automatic, onModelMismatch: .fail,
+    ///     checkpoints: .leftToReplicator)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the store file; it is created, with its folder, when missing.
+    ///   - entities: the entity types of the model.
+    ///   - migration: as in ``init(storeAt:entities:migration:onModelMismatch:)``.
+    ///   - onModelMismatch: as in ``init(storeAt:entities:migration:onModelMismatch:)``.
+    ///   - checkpoints: `.automatic` (what the other initializers do) or
+    ///     `.leftToReplicator`: no automatic checkpoint, none in ``close()``.
+    /// - Throws: ``LiteRecordError`` of kind `.modelMismatch`, `.migrationFailed`,
+    ///   `.invalidModel`, `.corruptStore` or `.storeUnavailable`.
+    public convenience init(
+        storeAt url: URL,
+        entities: [any Entity.Type],
+        migration: MigrationMode,
+        onModelMismatch: ModelMismatchPolicy,
+        checkpoints: CheckpointPolicy
+    ) throws {
         let model = try Model(entities: entities)
         let store = try Store(
-            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch)
+            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
+            checkpoints: checkpoints)
         self.init(store: store)
     }
 
@@ -137,7 +169,8 @@ public final class RecordStack: Sendable {
     /// Closes the store once a write running in another task finishes.
     /// Contexts still around throw `.storeUnavailable` afterwards.
     ///
-    /// Closing copies the write-ahead log into the main file (a checkpoint).
+    /// Closing copies the write-ahead log into the main file (a checkpoint),
+    /// unless the stack was opened with `checkpoints: .leftToReplicator`.
     ///
     /// Called from inside a `write` closure of this stack (or from code a
     /// save runs, such as `validateForSave()`), it would wait for the write

@@ -22,6 +22,8 @@ final class Store: @unchecked Sendable {
     /// Opened with `readOnly: true`: reads only, every write is refused with
     /// `.readOnlyStore`, and the file is never changed.
     let isReadOnly: Bool
+    /// Whether LiteRecord checkpoints the WAL (``CheckpointPolicy``).
+    let checkpoints: CheckpointPolicy
     /// The library's logger at the current ``RecordStack/logLevel``, read on
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }
@@ -61,12 +63,13 @@ final class Store: @unchecked Sendable {
 
     init(
         location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy,
-        readOnly: Bool = false
+        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic
     ) throws(LiteRecordError) {
         self.location = location
         self.model = model
         self.unavailableError = nil
         self.isReadOnly = readOnly
+        self.checkpoints = checkpoints
         if case .file(let url) = location {
             observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
         } else {
@@ -91,6 +94,19 @@ final class Store: @unchecked Sendable {
         } else {
             connection = try openWritable(migration: migration, onMismatch: onMismatch)
         }
+        if url != nil && checkpoints == .leftToReplicator, let connection {
+            do {
+                // Commits never checkpoint: the replicator copies WAL frames
+                // before it folds them into the main file itself.
+                try withStoreErrorContext("opening the store at \(displayName)") {
+                    try connection.execute("PRAGMA wal_autocheckpoint = 0")
+                }
+            } catch {
+                connection.close()
+                self.connection = nil
+                throw error
+            }
+        }
         if url != nil {
             let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
             readers = ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
@@ -113,6 +129,7 @@ final class Store: @unchecked Sendable {
 
     init(unavailable error: LiteRecordError) {
         isReadOnly = false
+        checkpoints = .automatic
         location = .memory
         model = Model()
         unavailableError = error
@@ -173,6 +190,8 @@ final class Store: @unchecked Sendable {
                 traceFilter: { LogSettings.tracesSQL || observers.isObserved })
             // Predicates translate to SQL that relies on these collations and functions.
             try SQLFunctions.install(on: connection)
+            // Any connection may be the last to close, and the last one checkpoints.
+            if checkpoints == .leftToReplicator { try connection.setCheckpointOnClose(false) }
         } catch {
             throw LiteRecordError.wrap(error, "opening the store at \(displayName)")
         }
@@ -505,7 +524,7 @@ final class Store: @unchecked Sendable {
         defer { releaseLock() }
         readers?.close()
         var failure: LiteRecordError?
-        if let connection, url != nil, !isReadOnly {
+        if let connection, url != nil, !isReadOnly, checkpoints == .automatic {
             failure = finalCheckpoint(connection)
         }
         connection?.close()

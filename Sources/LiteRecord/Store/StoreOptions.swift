@@ -31,3 +31,29 @@ public enum ModelMismatchPolicy: Sendable, Equatable {
     /// ```
     case moveAsideAndRecreate
 }
+
+/// Who copies a file store's write-ahead log (`-wal`) back into its main file
+/// (a checkpoint).
+///
+/// ```swift
+/// // Litestream replicates this store: let it decide when to checkpoint.
+/// let stack = try RecordStack(
+///     storeAt: url, entities: [Note.self], migration: .none, onModelMismatch: .fail,
+///     checkpoints: .leftToReplicator)
+/// ```
+public enum CheckpointPolicy: Sendable, Equatable {
+    /// LiteRecord checkpoints, as SQLite does by default: a commit that leaves
+    /// the WAL longer than 1000 pages checkpoints it, and ``RecordStack/close()``
+    /// checkpoints what is left.
+    case automatic
+    /// LiteRecord never checkpoints: no automatic checkpoints after commits
+    /// (`PRAGMA wal_autocheckpoint = 0`), none when the stack closes, none when
+    /// its last connection closes. For a store that a replicator such as
+    /// Litestream follows: it copies each WAL frame before it checkpoints, so
+    /// under heavy writes no frame is checkpointed away before it is copied.
+    ///
+    /// Something must then checkpoint, or the `-wal` file grows without
+    /// bound: run the replicator whenever the app runs (Litestream checkpoints
+    /// from 1000 pages on, and at least once a minute).
+    case leftToReplicator
+}
