@@ -268,9 +268,3 @@ import Testing
     }
 }
 
-/// A value shared between tasks, behind a lock.
-final class Shared<Value: Sendable>: Sendable {
-    private let storage: Locked<Value>
-    init(_ value: Value) { storage = Locked(value) }
-    func withLock<T: Sendable>(_ body: (inout sending Value) -> sending T) -> T { storage.withLock(body) }
-}

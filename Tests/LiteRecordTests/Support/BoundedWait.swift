@@ -48,4 +48,7 @@ final class Shared<Value: Sendable>: Sendable {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
+
+    /// Runs `body` with the value, behind the lock.
+    func withLock<T: Sendable>(_ body: (inout sending Value) -> sending T) -> T { storage.withLock(body) }
 }
