@@ -28,11 +28,19 @@ extension RecordContext {
 
     /// Pushes this child's inserts, changes and deletions into its parent.
     func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
-        for object in inserted { object.willSave() }
-        for object in collectUpdated() { object.willSave() }
-        let changed = collectUpdated()
-        for object in inserted { try validateForPush(object) }
-        for object in changed { try validateForPush(object) }
+        // willSave and validation as a root save runs them (runWillSave()).
+        let changed = try runWillSave()
+        var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
+        for object in untracked.values where object.recordState.phase == .managed {
+            let indexes = changedIndexesUntracked(object)
+            if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
+        }
+        for object in inserted { try validate(object) }
+        for object in changed { try validate(object) }
+        // A listed untracked object was validated with `changed`.
+        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
+            try validate(change.object)
+        }
 
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
@@ -51,9 +59,7 @@ extension RecordContext {
             guard !indexes.isEmpty else { continue }
             updates.append((object, try parentObject(for: object, in: parent), indexes))
         }
-        for object in untracked.values where object.recordState.phase == .managed {
-            let indexes = changedIndexesUntracked(object)
-            guard !indexes.isEmpty else { continue }
+        for (object, indexes) in untrackedChanges {
             updates.append((object, try parentObject(for: object, in: parent), indexes))
         }
         let deleted = collectDeleted()
@@ -139,16 +145,6 @@ extension RecordContext {
                 current.removeAll { $0 === destination }
             }
             RelationGraph.setToMany(source, relationship.index, current)
-        }
-    }
-
-    private func validateForPush(_ object: any Entity) throws(LiteRecordError) {
-        do {
-            try object.validateForSave()
-        } catch let error as LiteRecordError {
-            throw error
-        } catch {
-            throw LiteRecordError(.validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
         }
     }
 

@@ -107,13 +107,7 @@ extension RecordContext {
     }
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
-        var changed = collectUpdated()
-        let listed = (updatedList.count, deletedList.count)
-        for object in inserted { object.willSave() }
-        for object in changed { object.willSave() }
-        for object in untracked.values where isChangedUntracked(object) { object.willSave() }
-        // willSave may have changed or deleted other objects: collect again then.
-        if updatedList.count != listed.0 || deletedList.count != listed.1 { changed = collectUpdated() }
+        let changed = try runWillSave()
 
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)
@@ -150,17 +144,6 @@ extension RecordContext {
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
-    }
-
-    private func validate(_ object: any Entity) throws(LiteRecordError) {
-        do {
-            try object.validateForSave()
-        } catch let error as LiteRecordError {
-            throw error
-        } catch {
-            throw LiteRecordError(
-                .validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
-        }
     }
 
     @inline(__always)
@@ -456,7 +439,7 @@ extension RecordContext {
         }
         let keepsStoredValues = mergePolicy == .storeTrumps
         for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
-            let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
+            let snapshot = type(of: object).tracksChanges ? nil : encodedValues(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)
             if keepsStoredValues { object.recordState.storedValues = currentColumnValues(object) }
         }
@@ -473,7 +456,7 @@ extension RecordContext {
             if writtenColumns != nil, let id = update.object.recordID {
                 writtenColumns?[id, default: WrittenColumns()].add(update.changes)
             }
-            if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
+            if !type(of: update.object).tracksChanges { state.snapshot = encodedValues(update.object) }
             if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
         }
         for object in outcome.relinkVersioned {
@@ -503,10 +486,6 @@ extension RecordContext {
 
     private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {
         register(object, rowID: rowID, snapshot: snapshot)
-    }
-
-    private func encodedSnapshot(_ object: any Entity) -> [SQLValue] {
-        type(of: object).attributes.indices.map { (try? object.encodeAttribute(at: $0)) ?? .null }
     }
 
     /// Discards every unsaved change: inserted objects are dropped, deleted

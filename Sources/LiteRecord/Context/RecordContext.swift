@@ -39,6 +39,10 @@ public final class RecordContext {
     /// context while listed (its stale entry stays, and it can be listed again
     /// once it is back), cleared when the list is next compacted.
     var listsMayRepeat: RecordState.Listings = []
+    /// Counts the objects inserted, first listed as changed, marked deleted
+    /// or taken back from deletion: ``runWillSave()`` compares it before and
+    /// after a round of `willSave` to tell whether the round touched anything.
+    var changeTouches = 0
     /// For a child context: objects it inserted and pushed to its parent, by
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
@@ -168,6 +172,7 @@ public final class RecordContext {
             state.phase = .inserted
             state.changes.removeAll()
             inserted.append(object)
+            changeTouches &+= 1
             if store.model.hasRelationships, !T.relationships.isEmpty {
                 object.settleRelationships()
                 if !state.relations.isEmpty { adoptRelated(object) }
@@ -177,6 +182,7 @@ public final class RecordContext {
             // Inserting a deleted object takes the deletion back; the next save
             // skips it on the list of deleted objects.
             state.phase = .managed
+            changeTouches &+= 1
         case .inserted, .managed, .deleted:
             if !state.belongs(to: self) {
                 pendingErrors.append(LiteRecordError(
@@ -206,6 +212,7 @@ public final class RecordContext {
             forgetInserted(object)
         case .managed:
             state.phase = .deleted
+            changeTouches &+= 1
             if !state.listings.contains(.deleted) {
                 state.listings.insert(.deleted)
                 deletedList.append(object)
@@ -231,6 +238,7 @@ public final class RecordContext {
     /// A pending update of the object is skipped by the save from now on.
     func markManagedDeleted(_ state: RecordState, _ object: any Entity) {
         state.phase = .deleted
+        changeTouches &+= 1
         if !state.listings.contains(.deleted) {
             state.listings.insert(.deleted)
             deletedList.append(object)
@@ -271,6 +279,7 @@ public final class RecordContext {
     /// fetched or saved.
     @usableFromInline
     func objectDidChange(_ object: any Entity) {
+        changeTouches &+= 1
         object.recordState.listings.insert(.updated)
         updatedList.append(object)
     }
