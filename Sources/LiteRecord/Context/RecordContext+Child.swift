@@ -28,19 +28,7 @@ extension RecordContext {
 
     /// Pushes this child's inserts, changes and deletions into its parent.
     func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
-        // willSave and validation as a root save runs them (runWillSave()).
-        let changed = try runWillSave()
-        var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
-        for object in untracked.values where object.recordState.phase == .managed {
-            let indexes = changedIndexesUntracked(object)
-            if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
-        }
-        for object in inserted { try validate(object) }
-        for object in changed { try validate(object) }
-        // A listed untracked object was validated with `changed`.
-        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
-            try validate(change.object)
-        }
+        let (changed, untrackedChanges) = try collectForPush()
 
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
@@ -104,6 +92,30 @@ extension RecordContext {
                 copies: copies, relinked: relinked, joins: joins, to: parent,
                 counterparts: Dictionary(copies.map { (ObjectIdentifier($0.child), $0.parent) }, uniquingKeysWith: { a, _ in a }))
         }
+    }
+
+    /// Runs `willSave` and validation as a root save runs them
+    /// (``runWillSave()``), and returns the saved objects with listed
+    /// changes and the untracked ones with changed attributes.
+    ///
+    /// - Throws: `.validationFailed` from a `validateForSave()` or from
+    ///   ``runWillSave()``.
+    private func collectForPush() throws(LiteRecordError) -> (
+        changed: [any Entity], untracked: [(object: any Entity, indexes: [Int])]
+    ) {
+        let changed = try runWillSave()
+        var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
+        for object in untracked.values where object.recordState.phase == .managed {
+            let indexes = changedIndexesUntracked(object)
+            if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
+        }
+        for object in inserted { try validate(object) }
+        for object in changed { try validate(object) }
+        // A listed untracked object was validated with `changed`.
+        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
+            try validate(change.object)
+        }
+        return (changed, untrackedChanges)
     }
 
     /// Makes the parent's objects related as this child's are: the to-ones of
