@@ -32,24 +32,8 @@ extension RecordContext {
 
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
-        var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
-        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
         let relationships = store.model.hasRelationships
-        for object in changed {
-            var indexes = object.recordState.changes.indexes
-            if relationships {
-                // To-one columns follow the attributes; they are pushed as links.
-                let attributeCount = type(of: object).attributes.count
-                let toOnes = indexes.filter { $0 >= attributeCount }
-                indexes.removeAll { $0 >= attributeCount }
-                if !toOnes.isEmpty { relinked.append((object, try parentObject(for: object, in: parent), toOnes)) }
-            }
-            guard !indexes.isEmpty else { continue }
-            updates.append((object, try parentObject(for: object, in: parent), indexes))
-        }
-        for (object, indexes) in untrackedChanges {
-            updates.append((object, try parentObject(for: object, in: parent), indexes))
-        }
+        let (updates, relinked) = try parentUpdates(changed, untrackedChanges, in: parent)
         let deleted = collectDeleted()
         var deletions: [any Entity] = []
         for object in deleted {
@@ -92,6 +76,37 @@ extension RecordContext {
                 copies: copies, relinked: relinked, joins: joins, to: parent,
                 counterparts: Dictionary(copies.map { (ObjectIdentifier($0.child), $0.parent) }, uniquingKeysWith: { a, _ in a }))
         }
+    }
+
+    /// The parent's object for each changed object of this child, with the
+    /// attributes to copy, and for those whose to-ones changed, the to-one
+    /// columns to push as links (they follow the attributes).
+    ///
+    /// - Throws: `.invalidObject` when an object has no counterpart in the parent.
+    private func parentUpdates(
+        _ changed: [any Entity], _ untrackedChanges: [(object: any Entity, indexes: [Int])], in parent: RecordContext
+    ) throws(LiteRecordError) -> (
+        updates: [(child: any Entity, parent: any Entity, indexes: [Int])],
+        relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])]
+    ) {
+        var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
+        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
+        let relationships = store.model.hasRelationships
+        for object in changed {
+            var indexes = object.recordState.changes.indexes
+            if relationships {
+                let attributeCount = type(of: object).attributes.count
+                let toOnes = indexes.filter { $0 >= attributeCount }
+                indexes.removeAll { $0 >= attributeCount }
+                if !toOnes.isEmpty { relinked.append((object, try parentObject(for: object, in: parent), toOnes)) }
+            }
+            guard !indexes.isEmpty else { continue }
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        for (object, indexes) in untrackedChanges {
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        return (updates, relinked)
     }
 
     /// Runs `willSave` and validation as a root save runs them
