@@ -28,34 +28,12 @@ extension RecordContext {
 
     /// Pushes this child's inserts, changes and deletions into its parent.
     func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
-        for object in inserted { object.willSave() }
-        for object in collectUpdated() { object.willSave() }
-        let changed = collectUpdated()
-        for object in inserted { try validateForPush(object) }
-        for object in changed { try validateForPush(object) }
+        let (changed, untrackedChanges) = try collectForPush()
 
         // Resolve every parent object before changing anything, so a failure
         // leaves both contexts as they were.
-        var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
-        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
         let relationships = store.model.hasRelationships
-        for object in changed {
-            var indexes = object.recordState.changes.indexes
-            if relationships {
-                // To-one columns follow the attributes; they are pushed as links.
-                let attributeCount = type(of: object).attributes.count
-                let toOnes = indexes.filter { $0 >= attributeCount }
-                indexes.removeAll { $0 >= attributeCount }
-                if !toOnes.isEmpty { relinked.append((object, try parentObject(for: object, in: parent), toOnes)) }
-            }
-            guard !indexes.isEmpty else { continue }
-            updates.append((object, try parentObject(for: object, in: parent), indexes))
-        }
-        for object in untracked.values where object.recordState.phase == .managed {
-            let indexes = changedIndexesUntracked(object)
-            guard !indexes.isEmpty else { continue }
-            updates.append((object, try parentObject(for: object, in: parent), indexes))
-        }
+        let (updates, relinked) = try parentUpdates(changed, untrackedChanges, in: parent)
         let deleted = collectDeleted()
         var deletions: [any Entity] = []
         for object in deleted {
@@ -100,6 +78,61 @@ extension RecordContext {
         }
     }
 
+    /// The parent's object for each changed object of this child, with the
+    /// attributes to copy, and for those whose to-ones changed, the to-one
+    /// columns to push as links (they follow the attributes).
+    ///
+    /// - Throws: `.invalidObject` when an object has no counterpart in the parent.
+    private func parentUpdates(
+        _ changed: [any Entity], _ untrackedChanges: [(object: any Entity, indexes: [Int])], in parent: RecordContext
+    ) throws(LiteRecordError) -> (
+        updates: [(child: any Entity, parent: any Entity, indexes: [Int])],
+        relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])]
+    ) {
+        var updates: [(child: any Entity, parent: any Entity, indexes: [Int])] = []
+        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
+        let relationships = store.model.hasRelationships
+        for object in changed {
+            var indexes = object.recordState.changes.indexes
+            if relationships {
+                let attributeCount = type(of: object).attributes.count
+                let toOnes = indexes.filter { $0 >= attributeCount }
+                indexes.removeAll { $0 >= attributeCount }
+                if !toOnes.isEmpty { relinked.append((object, try parentObject(for: object, in: parent), toOnes)) }
+            }
+            guard !indexes.isEmpty else { continue }
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        for (object, indexes) in untrackedChanges {
+            updates.append((object, try parentObject(for: object, in: parent), indexes))
+        }
+        return (updates, relinked)
+    }
+
+    /// Runs `willSave` and validation as a root save runs them
+    /// (``runWillSave()``), and returns the saved objects with listed
+    /// changes and the untracked ones with changed attributes.
+    ///
+    /// - Throws: `.validationFailed` from a `validateForSave()` or from
+    ///   ``runWillSave()``.
+    private func collectForPush() throws(LiteRecordError) -> (
+        changed: [any Entity], untracked: [(object: any Entity, indexes: [Int])]
+    ) {
+        let changed = try runWillSave()
+        var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
+        for object in untracked.values where object.recordState.phase == .managed {
+            let indexes = changedIndexesUntracked(object)
+            if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
+        }
+        for object in inserted { try validate(object) }
+        for object in changed { try validate(object) }
+        // A listed untracked object was validated with `changed`.
+        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
+            try validate(change.object)
+        }
+        return (changed, untrackedChanges)
+    }
+
     /// Makes the parent's objects related as this child's are: the to-ones of
     /// new and re-linked objects, and the many-to-many links added or removed.
     /// The parent keeps its own inverses up to date as it takes them.
@@ -139,16 +172,6 @@ extension RecordContext {
                 current.removeAll { $0 === destination }
             }
             RelationGraph.setToMany(source, relationship.index, current)
-        }
-    }
-
-    private func validateForPush(_ object: any Entity) throws(LiteRecordError) {
-        do {
-            try object.validateForSave()
-        } catch let error as LiteRecordError {
-            throw error
-        } catch {
-            throw LiteRecordError(.validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
         }
     }
 

@@ -142,7 +142,7 @@ extension RecordContext {
         var candidates: [Int64] = []
         var seen = Set<Int64>()
         for context in chain {
-            for object in context.updatedList where ObjectIdentifier(type(of: object)) == destination {
+            for object in context.lists.updated where ObjectIdentifier(type(of: object)) == destination {
                 let state = object.recordState
                 guard state.phase == .managed, state.belongs(to: context), let rowID = state.rowID,
                     let owner = Self.namedRowID(RelationGraph.slot(object, inverse)), positions[owner] != nil,

@@ -26,7 +26,7 @@ enum ConflictResolution {
     }
 }
 
-extension RecordContext {
+extension SaveTransaction {
     /// One conflicting object, with its row as the store holds it now.
     private struct Conflict {
         let row: PlannedRow
@@ -37,27 +37,34 @@ extension RecordContext {
         let isDeletion: Bool
     }
 
-    /// Reads the conflicting rows inside the save's transaction and applies
-    /// the merge policy: `.error` throws, the others write what wins.
-    func resolve(_ conflicts: SaveConflicts, on connection: Connection, outcome: inout SaveOutcome) throws {
+    /// Reads the rows the update and delete statements left alone inside the
+    /// save's transaction and applies the merge policy: `.error` throws, the
+    /// others write what wins and record in `resolved` what the context does
+    /// with each object after the commit.
+    mutating func resolve() throws {
         var found: [Conflict] = []
         for row in conflicts.deletes {
-            let entity = try entity(for: type(of: row.object))
+            let entity = try context.entity(for: type(of: row.object))
             // Deleted here and in the store (or by this very statement): agreed.
             guard let stored = try storedRow(row.rowID, entity, on: connection) else { continue }
             found.append(Conflict(row: row, entity: entity, stored: stored, isDeletion: true))
         }
         for row in conflicts.updates {
-            let entity = try entity(for: type(of: row.object))
+            let entity = try context.entity(for: type(of: row.object))
             found.append(Conflict(row: row, entity: entity, stored: try storedRow(row.rowID, entity, on: connection), isDeletion: false))
         }
         guard !found.isEmpty else { return }
-        if mergePolicy == .error { throw try conflictError(found, &outcome) }
-        for conflict in found { try resolve(conflict, on: connection, outcome: &outcome) }
-        store.logger.info(
+        let mergePolicy = context.mergePolicy
+        if mergePolicy == .error { throw try conflictError(found) }
+        for conflict in found { try resolve(conflict, mergePolicy) }
+        context.store.logger.info(
             "resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) })"])
     }
 
+    /// The row as the store holds it now, read on the save's own connection
+    /// inside its transaction (``RecordContext/withStoredRow(of:_:_:)`` reads
+    /// through the context, outside any save): its column values and version,
+    /// `nil` when it was deleted.
     private func storedRow(
         _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
     ) throws -> (values: [SQLValue], version: Int64)? {
@@ -67,13 +74,13 @@ extension RecordContext {
         return (Array(row[1...entity.columnCount]), version)
     }
 
-    private func resolve(_ conflict: Conflict, on connection: Connection, outcome: inout SaveOutcome) throws {
+    private mutating func resolve(_ conflict: Conflict, _ mergePolicy: MergePolicy) throws {
         let object = conflict.row.object
         let id = ObjectIdentifier(object)
         guard let stored = conflict.stored else {
             // A row deleted in the store stays deleted: there is no row left to
             // write the changes into.
-            outcome.resolved[id] = (object, .forget)
+            resolved[id] = (object, .forget)
             return
         }
         if conflict.isDeletion {
@@ -83,7 +90,7 @@ extension RecordContext {
                 try statement.bind(.integer(stored.version), at: 2)
                 try statement.run()
             } else {
-                outcome.resolved[id] = (object, .keep)
+                resolved[id] = (object, .keep)
             }
             return
         }
@@ -94,7 +101,7 @@ extension RecordContext {
             let read = object.recordState.storedValues
             var kept: [Int] = []
             for column in columns {
-                let local = try localValue(object, conflict.entity, column, &outcome)
+                let local = try localValue(object, conflict.entity, column)
                 let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
@@ -105,7 +112,7 @@ extension RecordContext {
             let statement = try connection.cachedStatement(conflict.entity.versionedUpdateSQL(columns))
             var parameter: Int32 = 1
             for column in columns {
-                try statement.bind(try localValue(object, conflict.entity, column, &outcome), at: parameter)
+                try statement.bind(try localValue(object, conflict.entity, column), at: parameter)
                 parameter += 1
             }
             try statement.bind(.integer(conflict.row.rowID), at: parameter)
@@ -113,13 +120,21 @@ extension RecordContext {
             try statement.run()
             wrote = connection.changes > 0
         }
-        outcome.resolved[id] = (object, .reread(wrote: wrote))
+        resolved[id] = (object, .reread(wrote: wrote))
     }
 
     /// The value the save writes for the column at `index`.
-    private func localValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int, _ outcome: inout SaveOutcome) throws -> SQLValue {
-        if index >= entity.attributes.count { return foreignKeyValue(object, entity, index, &outcome) ?? .null }
-        let value = try encode(object, index)
+    private mutating func localValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int) throws -> SQLValue {
+        if index >= entity.attributes.count { return foreignKeyValue(object, entity, index) ?? .null }
+        let value = try context.encode(object, index)
+        return entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
+    }
+
+    /// The value the save writes for the column at `index`, as far as row
+    /// ids are known now, for the `.conflict` message (which defers nothing).
+    private func messageValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int) throws -> SQLValue {
+        if index >= entity.attributes.count { return storedForeignKey(object, entity, index) ?? .null }
+        let value = try context.encode(object, index)
         return entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
     }
 
@@ -130,8 +145,8 @@ extension RecordContext {
     /// The `.conflict` error for `.error`: each object, how it conflicts, and
     /// the properties this context changed — with both values only when
     /// ``LiteRecordError/includesValuesInDescriptions`` is on.
-    private func conflictError(_ found: [Conflict], _ outcome: inout SaveOutcome) throws -> LiteRecordError {
-        let showsValues = showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
+    private func conflictError(_ found: [Conflict]) throws -> LiteRecordError {
+        let showsValues = context.showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
         var lines: [String] = []
         for conflict in found {
             let id = RecordID(entityName: conflict.entity.name, rowID: conflict.row.rowID)
@@ -151,7 +166,7 @@ extension RecordContext {
                     properties.append(name)
                     continue
                 }
-                let local = try localValue(conflict.row.object, conflict.entity, column, &outcome)
+                let local = try messageValue(conflict.row.object, conflict.entity, column)
                 properties.append("\(name) (here \(LiteRecordError.describeValue(local)), in the store \(LiteRecordError.describeValue(stored.values[column])))")
             }
             lines.append(
@@ -164,7 +179,9 @@ extension RecordContext {
                 + lines.joined(separator: "\n- ")
                 + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again.")
     }
+}
 
+extension RecordContext {
     /// After the commit: brings each object whose conflict was resolved in
     /// line with the store.
     func settle(_ resolved: some Collection<(object: any Entity, resolution: ConflictResolution)>) {

@@ -6,72 +6,13 @@ extension RecordContext {
     func deleteAllApplyingRules(
         _ entity: EntityDescription, whereSQL: String?, arguments: [SQLValue]
     ) throws(LiteRecordError) -> Int {
-        let model = store.model
-        let key = Connection.quote(Model.primaryKeyColumn)
         let (doomed, changes) = try store.write("deleting \(entity.name) records") { connection in
-            var doomed: [String: Set<Int64>] = [:]
-            var order: [(entity: String, ids: [Int64])] = []
-            var queue: [(EntityDescription, [Int64])] = []
-            func add(_ target: EntityDescription, _ ids: [Int64]) {
-                let fresh = ids.filter { doomed[target.name, default: []].insert($0).inserted }
-                guard !fresh.isEmpty else { return }
-                order.append((target.name, fresh))
-                queue.append((target, fresh))
-            }
-            var select = "SELECT \(key) FROM \(entity.quotedTable)"
+            var select = "SELECT \(Connection.quote(Model.primaryKeyColumn)) FROM \(entity.quotedTable)"
             if let whereSQL { select += " WHERE \(whereSQL)" }
-            add(entity, try connection.rows(select, arguments).compactMap(\.first?.integerValue))
-
-            var denied: [(ResolvedRelationship, Int64, [Int64])] = []
-            while let (current, ids) = queue.popLast() {
-                for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
-                    guard let destination = model.entity(named: relationship.destinationName) else { continue }
-                    // One statement for all the ids, whatever their number.
-                    let related = try relatedRowIDsByOwner(relationship, ids, current, connection)
-                    if relationship.deleteRule == .deny {
-                        for (id, others) in related { denied.append((relationship, id, others)) }
-                    } else {
-                        add(destination, related.flatMap(\.1))
-                    }
-                }
-            }
-            for (relationship, id, related) in denied {
-                let remaining = related.filter { !(doomed[relationship.destinationName]?.contains($0) ?? false) }
-                guard !remaining.isEmpty else { continue }
-                throw LiteRecordError(
-                    .validationFailed,
-                    "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s")")
-            }
-
-            // To-one columns pointing at deleted rows, in rows that stay.
-            var nullified: [RecordID] = []
-            for source in model.entities {
-                for index in source.toOneIndexes {
-                    let relationship = source.relationships[index]
-                    guard let ids = doomed[relationship.destinationName], !ids.isEmpty else { continue }
-                    if let inverse = relationship.inverseIndex,
-                        model.entity(named: relationship.destinationName)?.relationships[inverse].deleteRule == .noAction
-                    {
-                        continue
-                    }
-                    let column = Connection.quote(relationship.name)
-                    // The row changes, so its version moves on, as for any
-                    // save: another context holding it meets the conflict.
-                    let version = Connection.quote(Model.versionColumn)
-                    let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (SELECT value FROM json_each(?)) RETURNING \(key)"
-                    for row in try connection.rows(sql, [Self.jsonArray(Array(ids))]) {
-                        guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
-                        nullified.append(RecordID(entityName: source.name, rowID: id))
-                    }
-                }
-            }
-            var deleted: [RecordID] = []
-            for (name, ids) in order {
-                guard let target = model.entity(named: name) else { continue }
-                try connection.execute(
-                    "DELETE FROM \(target.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))", [Self.jsonArray(ids)])
-                deleted += ids.map { RecordID(entityName: name, rowID: $0) }
-            }
+            let matching = try connection.rows(select, arguments).compactMap(\.first?.integerValue)
+            let (doomed, order) = try doomedRows(entity, matching, connection)
+            let nullified = try nullifyReferences(to: doomed, connection)
+            let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified, deleted: deleted)
             store.noteCommitted(changes)
             return (doomed, changes)
@@ -86,11 +27,95 @@ extension RecordContext {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
                 object.recordState.phase == .managed
             else { continue }
-            object.recordState.version += 1
+            // Not counted in `writtenColumns` (nil), as before: a `write`
+            // context's deleteAll breaks the rule there; left as it was.
+            recordVersionBump(object, to: object.recordState.version + 1, columns: nil)
         }
         forgetDeletedReferences(doomed)
         if !changes.isEmpty { didSave?(changes) }
         return doomed[entity.name]?.count ?? 0
+    }
+
+    /// The rows deleting `ids` of `entity` takes with it through `.cascade`
+    /// rules, by entity name, and the order to delete them in.
+    ///
+    /// - Throws: `.validationFailed` when a `.deny` rule still relates a
+    ///   doomed row to one that stays.
+    private func doomedRows(
+        _ entity: EntityDescription, _ ids: [Int64], _ connection: Connection
+    ) throws -> (doomed: [String: Set<Int64>], order: [(entity: String, ids: [Int64])]) {
+        var doomed: [String: Set<Int64>] = [:]
+        var order: [(entity: String, ids: [Int64])] = []
+        var queue: [(EntityDescription, [Int64])] = []
+        func add(_ target: EntityDescription, _ ids: [Int64]) {
+            let fresh = ids.filter { doomed[target.name, default: []].insert($0).inserted }
+            guard !fresh.isEmpty else { return }
+            order.append((target.name, fresh))
+            queue.append((target, fresh))
+        }
+        add(entity, ids)
+        var denied: [(ResolvedRelationship, Int64, [Int64])] = []
+        while let (current, ids) = queue.popLast() {
+            for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+                guard let destination = model.entity(named: relationship.destinationName) else { continue }
+                // One statement for all the ids, whatever their number.
+                let related = try relatedRowIDsByOwner(relationship, ids, current, connection)
+                if relationship.deleteRule == .deny {
+                    for (id, others) in related { denied.append((relationship, id, others)) }
+                } else {
+                    add(destination, related.flatMap(\.1))
+                }
+            }
+        }
+        for (relationship, id, related) in denied {
+            let remaining = related.filter { !(doomed[relationship.destinationName]?.contains($0) ?? false) }
+            guard !remaining.isEmpty else { continue }
+            throw LiteRecordError(
+                .validationFailed,
+                "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s")")
+        }
+        return (doomed, order)
+    }
+
+    /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that
+    /// stay; returns those rows. Their version moves on, as for any save:
+    /// another context holding one meets the conflict.
+    private func nullifyReferences(to doomed: [String: Set<Int64>], _ connection: Connection) throws -> [RecordID] {
+        let model = store.model
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let version = Connection.quote(Model.versionColumn)
+        var nullified: [RecordID] = []
+        for source in model.entities {
+            for index in source.toOneIndexes {
+                let relationship = source.relationships[index]
+                guard let ids = doomed[relationship.destinationName], !ids.isEmpty else { continue }
+                if let inverse = relationship.inverseIndex,
+                    model.entity(named: relationship.destinationName)?.relationships[inverse].deleteRule == .noAction
+                {
+                    continue
+                }
+                let column = Connection.quote(relationship.name)
+                let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (SELECT value FROM json_each(?)) RETURNING \(key)"
+                for row in try connection.rows(sql, [Self.jsonArray(Array(ids))]) {
+                    guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
+                    nullified.append(RecordID(entityName: source.name, rowID: id))
+                }
+            }
+        }
+        return nullified
+    }
+
+    /// Deletes the doomed rows, entity by entity in `order`; returns them.
+    private func deleteRows(_ order: [(entity: String, ids: [Int64])], _ connection: Connection) throws -> [RecordID] {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        var deleted: [RecordID] = []
+        for (name, ids) in order {
+            guard let target = store.model.entity(named: name) else { continue }
+            try connection.execute(
+                "DELETE FROM \(target.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))", [Self.jsonArray(ids)])
+            deleted += ids.map { RecordID(entityName: name, rowID: $0) }
+        }
+        return deleted
     }
 
     /// The row ids related to each of `ids` through `relationship`, read in

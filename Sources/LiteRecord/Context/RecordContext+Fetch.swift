@@ -156,7 +156,8 @@ extension RecordContext {
             let object = unsafeDowncast(existing, to: T.self)
             let state = object.recordState
             guard state.phase != .deleted else { return nil }
-            // Every write of LiteRecord's moves a row to a new version, so a row
+            // Every write of LiteRecord's moves a row to a new version (the
+            // rule at `recordVersionBump(_:to:columns:)`), so a row
             // still at the version the object was read or saved at holds the
             // values the object started from: nothing to refresh.
             if version != state.version || state.isStale || (columns.kept > 0 && state.storedValues == nil) {
@@ -289,8 +290,11 @@ extension RecordContext {
     }
 
     /// Reads the stored row of a saved object and hands it to `body`; an object
-    /// whose row is gone is forgotten instead. The one place that selects a
-    /// single record by primary key, for re-reading, refreshing and merging.
+    /// whose row is gone is forgotten instead. The one place a context reads
+    /// a single record by primary key outside a save, for re-reading,
+    /// refreshing and merging; inside a save's transaction, conflict
+    /// resolution reads the row with the same statement text on the
+    /// writer's connection (`SaveTransaction.storedRow`).
     func withStoredRow<T: Entity>(
         of object: T, _ operation: @autoclosure () -> String, _ body: (Row, EntityDescription) throws -> Void
     ) throws {

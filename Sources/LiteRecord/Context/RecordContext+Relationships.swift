@@ -104,10 +104,10 @@ extension RecordContext {
             }
             // Nothing unsaved can join: no set to build (a prefetch overlays
             // every fetched object).
-            guard !inserted.isEmpty || !updatedList.isEmpty else { return result }
+            guard !inserted.isEmpty || !lists.updated.isEmpty else { return result }
             var present = Set(result.map { ObjectIdentifier($0) })
             let destination = ObjectIdentifier(relationship.destination)
-            for candidate in inserted + updatedList where ObjectIdentifier(type(of: candidate)) == destination {
+            for candidate in inserted + lists.updated where ObjectIdentifier(type(of: candidate)) == destination {
                 guard case .toOne(let value) = RelationGraph.slot(candidate, inverse), value === object,
                     candidate.recordState.phase != .deleted, present.insert(ObjectIdentifier(candidate)).inserted
                 else { continue }

@@ -31,7 +31,7 @@ extension RecordContext {
         }
         let plan = try prepareSave()
         let (outcome, changes) = try store.write("saving \(plan.summary)") { connection in
-            let outcome = try execute(plan, on: connection)
+            let outcome = try SaveTransaction(self, plan, on: connection).run()
             let changes = changeSet(plan, outcome)
             store.noteCommitted(changes)
             return (outcome, changes)
@@ -88,32 +88,8 @@ extension RecordContext {
         }
     }
 
-    /// What the transaction produced: the row ids of the inserted objects.
-    struct SaveOutcome {
-        var insertedRowIDs: [Int64] = []
-        /// For models with relationships: the row ids of the inserted objects
-        /// by object, so that foreign keys can name them.
-        var newRowIDs: [ObjectIdentifier: Int64] = [:]
-        /// To-one columns that named an object not inserted yet when their row
-        /// was written: set once every insert ran.
-        var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
-        /// Records whose many-to-many links changed, reported as updated.
-        var relinked: [RecordID] = []
-        /// Saved objects whose rows only their links moved to a new version.
-        var relinkVersioned: [any Entity] = []
-        /// Objects whose conflict the merge policy resolved, by object: what
-        /// the context does with each after the commit.
-        var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
-    }
-
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
-        var changed = collectUpdated()
-        let listed = (updatedList.count, deletedList.count)
-        for object in inserted { object.willSave() }
-        for object in changed { object.willSave() }
-        for object in untracked.values where isChangedUntracked(object) { object.willSave() }
-        // willSave may have changed or deleted other objects: collect again then.
-        if updatedList.count != listed.0 || deletedList.count != listed.1 { changed = collectUpdated() }
+        let changed = try runWillSave()
 
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)
@@ -133,7 +109,7 @@ extension RecordContext {
             updates.append(PlannedRow(object, state, rowID: rowID, changes: changes))
         }
         var deletes: [PlannedRow] = []
-        deletes.reserveCapacity(deletedList.count)
+        deletes.reserveCapacity(lists.deleted.count)
         for object in collectDeleted() {
             let state = object.recordState
             guard let rowID = state.rowID else { continue }
@@ -150,17 +126,6 @@ extension RecordContext {
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
-    }
-
-    private func validate(_ object: any Entity) throws(LiteRecordError) {
-        do {
-            try object.validateForSave()
-        } catch let error as LiteRecordError {
-            throw error
-        } catch {
-            throw LiteRecordError(
-                .validationFailed, "\(type(of: object).entityName) failed validation: \(error)")
-        }
     }
 
     @inline(__always)
@@ -191,142 +156,7 @@ extension RecordContext {
         return LiteRecordError(error.kind, "\(entity.entityName).\(entity.attributes[index].name): \(error.message)")
     }
 
-    /// Runs the plan's statements: deletions first (they may free unique
-    /// values), then updates, then inserts. Statements are looked up once per
-    /// entity (or per set of changed columns), not once per object.
-    private func execute(_ plan: SavePlan, on connection: Connection) throws -> SaveOutcome {
-        var outcome = SaveOutcome()
-        let relationships = store.model.hasRelationships
-        var conflicts = SaveConflicts()
-        try executeDeletes(plan.deletes, on: connection, conflicts: &conflicts)
-        try executeUpdates(plan.updates, on: connection, outcome: &outcome, conflicts: &conflicts)
-        if !conflicts.isEmpty { try resolve(conflicts, on: connection, outcome: &outcome) }
-
-        // The tuple is copied once per object, so it holds no more references
-        // than it must: `toOnes` is a count, not the entity description, and
-        // `canonicalText` is nil rather than empty.
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int)
-        var insertStatements: [ObjectIdentifier: Insert] = [:]
-        var current: (type: ObjectIdentifier, insert: Insert)?
-        outcome.insertedRowIDs.reserveCapacity(plan.inserts.count)
-        let arena = BindingArena()
-        defer { arena.finish(insertStatements.values.map(\.statement)) }
-        for object in plan.inserts {
-            let typeID = ObjectIdentifier(type(of: object))
-            let insert: Insert
-            if let current, current.type == typeID {
-                insert = current.insert
-                insert.statement.rewind()
-            } else if let cached = insertStatements[typeID] {
-                insert = cached
-                insert.statement.rewind()
-            } else {
-                let entity = try entity(for: type(of: object))
-                let canonical = entity.canonicalTextAttributes
-                insert = (
-                    try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count)
-                insertStatements[typeID] = insert
-            }
-            current = (typeID, insert)
-            arena.beginRow()
-            for index in 0..<insert.count {
-                try insert.statement.bind(try encode(object, index), at: Int32(index + 1), in: arena)
-            }
-            if let canonical = insert.canonicalText {
-                for index in canonical {
-                    try insert.statement.bind(try canonicalValue(object, index), at: Int32(index + 1), in: arena)
-                }
-            }
-            if insert.toOnes > 0 {
-                let entity = try entity(for: type(of: object))
-                for column in insert.count..<entity.columnCount {
-                    let value = foreignKeyValue(object, entity, column, &outcome)
-                    try insert.statement.bind(value ?? .null, at: Int32(column + 1))
-                }
-            }
-            try insert.statement.run()
-            let rowID = connection.lastInsertedRowID
-            outcome.insertedRowIDs.append(rowID)
-            if relationships { outcome.newRowIDs[ObjectIdentifier(object)] = rowID }
-        }
-        if relationships {
-            try writeDeferredForeignKeys(outcome, on: connection)
-            (outcome.relinked, outcome.relinkVersioned) = try writeJoins(plan, outcome, on: connection)
-        }
-        return outcome
-    }
-
-    /// One `UPDATE` per object, writing only its changed columns. Objects that
-    /// changed the same columns of the same entity share a statement. A row
-    /// the statement leaves alone was changed or deleted since it was read: a
-    /// conflict, collected in `conflicts`.
-    private func executeUpdates(
-        _ updates: [PlannedRow], on connection: Connection, outcome: inout SaveOutcome, conflicts: inout SaveConflicts
-    ) throws {
-        struct Key: Hashable {
-            let entity: ObjectIdentifier
-            let changes: AttributeMask
-        }
-        /// A statement, the columns it sets (in parameter order), which of them
-        /// store canonical text (as parameter offsets; nil for none, so that
-        /// copying the tuple per object costs no retain), and the first column
-        /// that is a to-one's foreign key (`Int.max` for none).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
-        var statements: [Key: Update] = [:]
-        // The parts of the current statement's plan, kept apart: copying a
-        // whole plan tuple per object would retain its arrays each time.
-        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
-        let arena = BindingArena()
-        defer { arena.finish(statements.values.map(\.statement)) }
-        for update in updates {
-            let key = Key(entity: update.entity, changes: update.changes)
-            let statement: Statement
-            let indexes: [Int]
-            let canonicalText: [Int]?
-            let attributeCount: Int
-            if let current, current.key == key {
-                (statement, indexes, canonicalText, attributeCount) =
-                    (current.statement, current.indexes, current.canonicalText, current.attributeCount)
-                statement.rewind()
-            } else if let cached = statements[key] {
-                (statement, indexes, canonicalText, attributeCount) = cached
-                statement.rewind()
-            } else {
-                indexes = update.changes.indexes
-                let entity = try entity(for: type(of: update.object))
-                let canonical = entity.canonicalTextAttributes
-                let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
-                canonicalText = offsets.isEmpty ? nil : offsets
-                attributeCount = entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count
-                statement = try connection.cachedStatement(entity.versionedUpdateSQL(indexes))
-                statements[key] = (statement, indexes, canonicalText, attributeCount)
-            }
-            current = (key, statement, indexes, canonicalText, attributeCount)
-            arena.beginRow()
-            var parameter: Int32 = 1
-            for index in indexes {
-                if index >= attributeCount {
-                    let entity = try entity(for: type(of: update.object))
-                    try statement.bind(foreignKeyValue(update.object, entity, index, &outcome) ?? .null, at: parameter)
-                } else {
-                    try statement.bind(try encode(update.object, index), at: parameter, in: arena)
-                }
-                parameter += 1
-            }
-            if let canonicalText {
-                for offset in canonicalText {
-                    try statement.bind(try canonicalValue(update.object, indexes[offset]), at: Int32(offset + 1), in: arena)
-                }
-            }
-            try statement.bind(.integer(update.rowID), at: parameter)
-            try statement.bind(.integer(update.version), at: parameter + 1)
-            try statement.run()
-            if connection.changes == 0 { conflicts.updates.append(update) }
-        }
-    }
-
-    /// Puts deletions in the order ``executeDeletes(_:on:conflicts:)`` runs
+    /// Puts deletions in the order ``SaveTransaction/executeDeletes()`` runs
     /// them: entity by entity, each entity's rows in row-id order (see
     /// ``PlannedRow/sortInTableOrder(_:)``), and an entity whose foreign keys
     /// name another entity before that one. Deleting the rows that hold a
@@ -358,60 +188,10 @@ extension RecordContext {
         rows = sorted
     }
 
-    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` of a save removes at
-    /// most: a conflict makes every row of its batch a suspect to read again.
-    static let deleteBatchSize = 500
-
-    /// Deletes rows by primary key and version: one statement per object for
-    /// a few, one per batch of ``deleteBatchSize`` rows at one version for
-    /// many. `deletes` is in table order, so each batch is one entity's. Rows
-    /// a statement did not delete are collected in `conflicts`.
-    private func executeDeletes(_ deletes: [PlannedRow], on connection: Connection, conflicts: inout SaveConflicts) throws {
-        var start = 0
-        while start < deletes.count {
-            let entityID = deletes[start].entity
-            var end = start + 1
-            while end < deletes.count, end - start < Self.deleteBatchSize, deletes[end].entity == entityID { end += 1 }
-            let entity = try entity(for: type(of: deletes[start].object))
-            if end - start == 1 {
-                let statement = try connection.cachedStatement(entity.deleteSQL)
-                try statement.bind(.integer(deletes[start].rowID), at: 1)
-                try statement.bind(.integer(deletes[start].version), at: 2)
-                try statement.run()
-                if connection.changes == 0 { conflicts.deletes.append(deletes[start]) }
-            } else {
-                let batch = deletes[start..<end]
-                // Rows read together are usually at one version (1, never updated).
-                let version = batch[start].version
-                if batch.allSatisfy({ $0.version == version }) {
-                    try deleteRows(batch, at: version, entity, on: connection, conflicts: &conflicts)
-                } else {
-                    for (version, rows) in Dictionary(grouping: batch, by: \.version).sorted(by: { $0.key < $1.key }) {
-                        try deleteRows(rows, at: version, entity, on: connection, conflicts: &conflicts)
-                    }
-                }
-            }
-            start = end
-        }
-    }
-
-    /// One `DELETE` of `rows`, all read at `version`. When it deletes fewer,
-    /// every one of them is a possible conflict: resolving reads them again.
-    private func deleteRows(
-        _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription, on connection: Connection,
-        conflicts: inout SaveConflicts
-    ) throws {
-        let statement = try connection.cachedStatement(entity.batchDeleteSQL)
-        try statement.bind(.integer(version), at: 1)
-        try statement.bind(Self.jsonArray(rows.map(\.rowID)), at: 2)
-        try statement.run()
-        if connection.changes < rows.count { conflicts.deletes.append(contentsOf: rows) }
-    }
-
     /// The records a plan's statements wrote.
     private func changeSet(_ plan: SavePlan, _ outcome: SaveOutcome) -> ChangeSet {
         var changes = ChangeSet(
-            inserted: Self.recordIDs(zip(plan.inserts, outcome.insertedRowIDs).lazy.map { ($0, $1) }),
+            inserted: Self.recordIDs(outcome.inserted.lazy.map { ($0.object, $0.rowID) }),
             updated: Self.recordIDs(plan.updates.lazy.map { ($0.object, $0.rowID) }),
             deleted: Self.recordIDs(plan.deletes.lazy.map { ($0.object, $0.rowID) }))
         if !outcome.resolved.isEmpty {
@@ -455,8 +235,8 @@ extension RecordContext {
             identityMap.table(for: type(of: first)).reserve(plan.inserts.count)
         }
         let keepsStoredValues = mergePolicy == .storeTrumps
-        for (object, rowID) in zip(plan.inserts, outcome.insertedRowIDs) {
-            let snapshot = type(of: object).tracksChanges ? nil : encodedSnapshot(object)
+        for (object, rowID) in outcome.inserted {
+            let snapshot = type(of: object).tracksChanges ? nil : encodedValues(object)
             registerInserted(object, rowID: rowID, snapshot: snapshot)
             if keepsStoredValues { object.recordState.storedValues = currentColumnValues(object) }
         }
@@ -469,18 +249,12 @@ extension RecordContext {
             state.listings.remove(.updated)
             // A resolved conflict is read again below instead.
             if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }
-            state.version = update.version + 1
-            if writtenColumns != nil, let id = update.object.recordID {
-                writtenColumns?[id, default: WrittenColumns()].add(update.changes)
-            }
-            if !type(of: update.object).tracksChanges { state.snapshot = encodedSnapshot(update.object) }
+            recordVersionBump(update.object, to: update.version + 1, columns: update.changes)
+            if !type(of: update.object).tracksChanges { state.snapshot = encodedValues(update.object) }
             if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
         }
         for object in outcome.relinkVersioned {
-            object.recordState.version += 1
-            if writtenColumns != nil, let id = object.recordID {
-                writtenColumns?[id, default: WrittenColumns()].add(AttributeMask())
-            }
+            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask())
         }
         for deletion in plan.deletes {
             if !resolved.isEmpty, resolved[ObjectIdentifier(deletion.object)] != nil { continue }
@@ -490,23 +264,42 @@ extension RecordContext {
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
-        assert(updatedList.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.updated)) })
-        assert(deletedList.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.deleted)) })
-        updatedList.removeAll()
-        deletedList.removeAll()
-        listsMayRepeat = []
+        assert(lists.updated.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.updated)) })
+        assert(lists.deleted.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.deleted)) })
+        lists.removeAllWritten()
         if !changes.isEmpty {
             store.logger.debug("saved", metadata: ["changes": "\(changes)"])
             didSave?(changes)
         }
     }
 
-    private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {
-        register(object, rowID: rowID, snapshot: snapshot)
+    /// Records that a write of this context moved the object's row to
+    /// `version`.
+    ///
+    /// The row-version rule: every write of a row (a save's `UPDATE`, a
+    /// many-to-many link change, a `deleteAll` clearing a to-one) moves its
+    /// version on by exactly one, in the same statement, and the context that
+    /// wrote it records the bump here, once per write. The object takes the
+    /// new version, so that its next save meets no conflict and a fetch finds
+    /// nothing to refresh (`version != state.version` in `fetchedObject`).
+    /// A `write` context also counts the bump, with the columns written, in
+    /// `writtenColumns`: the main context's object is unchanged by any other
+    /// writer exactly when the row is at `state.version + written.versions`
+    /// (`reload` in RecordStack+Write.swift). `columns` nil counts nothing.
+    ///
+    /// ```swift
+    /// recordVersionBump(update.object, to: update.version + 1, columns: update.changes)
+    /// ```
+    @inline(__always)
+    func recordVersionBump(_ object: any Entity, to version: Int64, columns: AttributeMask?) {
+        object.recordState.version = version
+        if let columns, writtenColumns != nil, let id = object.recordID {
+            writtenColumns?[id, default: WrittenColumns()].add(columns)
+        }
     }
 
-    private func encodedSnapshot(_ object: any Entity) -> [SQLValue] {
-        type(of: object).attributes.indices.map { (try? object.encodeAttribute(at: $0)) ?? .null }
+    private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {
+        register(object, rowID: rowID, snapshot: snapshot)
     }
 
     /// Discards every unsaved change: inserted objects are dropped, deleted

@@ -27,18 +27,13 @@ public final class RecordContext {
     var untracked: [ObjectIdentifier: any Entity] = [:]
     /// Objects inserted since the last save, in insertion order.
     var inserted: [any Entity] = []
-    /// Saved objects changed since the last save, in the order of their first
-    /// change. Each is listed once (the `.updated` listing on its state);
-    /// entries whose changes were dropped since, or that were deleted or
-    /// forgotten, stay until the list is next compacted (``collectUpdated()``).
-    var updatedList: [any Entity] = []
-    /// Saved objects marked for deletion, in the order of their deletion; like
-    /// `updatedList`, it may hold objects whose deletion was taken back.
-    var deletedList: [any Entity] = []
-    /// The lists that may hold an object twice: set when an object left this
-    /// context while listed (its stale entry stays, and it can be listed again
-    /// once it is back), cleared when the list is next compacted.
-    var listsMayRepeat: RecordState.Listings = []
+    /// Saved objects changed or marked for deletion since the last save, and
+    /// the rule tying them to their `listings` flags (see ``ChangeLists``).
+    var lists = ChangeLists()
+    /// Counts the objects inserted, first listed as changed, marked deleted
+    /// or taken back from deletion: ``runWillSave()`` compares it before and
+    /// after a round of `willSave` to tell whether the round touched anything.
+    var changeTouches = 0
     /// For a child context: objects it inserted and pushed to its parent, by
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
@@ -168,6 +163,7 @@ public final class RecordContext {
             state.phase = .inserted
             state.changes.removeAll()
             inserted.append(object)
+            changeTouches &+= 1
             if store.model.hasRelationships, !T.relationships.isEmpty {
                 object.settleRelationships()
                 if !state.relations.isEmpty { adoptRelated(object) }
@@ -177,6 +173,7 @@ public final class RecordContext {
             // Inserting a deleted object takes the deletion back; the next save
             // skips it on the list of deleted objects.
             state.phase = .managed
+            changeTouches &+= 1
         case .inserted, .managed, .deleted:
             if !state.belongs(to: self) {
                 pendingErrors.append(LiteRecordError(
@@ -206,10 +203,8 @@ public final class RecordContext {
             forgetInserted(object)
         case .managed:
             state.phase = .deleted
-            if !state.listings.contains(.deleted) {
-                state.listings.insert(.deleted)
-                deletedList.append(object)
-            }
+            changeTouches &+= 1
+            lists.listDeleted(object, state)
         case .deleted, .unmanaged:
             break
         }
@@ -231,10 +226,8 @@ public final class RecordContext {
     /// A pending update of the object is skipped by the save from now on.
     func markManagedDeleted(_ state: RecordState, _ object: any Entity) {
         state.phase = .deleted
-        if !state.listings.contains(.deleted) {
-            state.listings.insert(.deleted)
-            deletedList.append(object)
-        }
+        changeTouches &+= 1
+        lists.listDeleted(object, state)
     }
 
     func forgetInserted(_ object: any Entity) {
@@ -252,18 +245,28 @@ public final class RecordContext {
     /// Whether the context holds unsaved inserts, changes or deletions.
     public var hasChanges: Bool {
         if !inserted.isEmpty || !pendingErrors.isEmpty || !pendingJoins.isEmpty { return true }
-        if updatedList.contains(where: isPendingUpdate) || deletedList.contains(where: isPendingDeletion) { return true }
+        if lists.updated.contains(where: isPendingUpdate) || lists.deleted.contains(where: isPendingDeletion) { return true }
         return untracked.values.contains { isChangedUntracked($0) }
     }
 
     /// The objects inserted since the last save.
     public var insertedObjects: [any Entity] { inserted }
     /// The saved objects changed since the last save.
+    ///
+    /// ```swift
+    /// person.age += 1
+    /// context.updatedObjects.count    // 1
+    /// ```
     public var updatedObjects: [any Entity] {
-        collectUpdated() + untracked.values.filter { isChangedUntracked($0) }
+        lists.pending(.updated, in: self, updateListing) + untracked.values.filter { isChangedUntracked($0) }
     }
     /// The objects marked for deletion.
-    public var deletedObjects: [any Entity] { collectDeleted() }
+    ///
+    /// ```swift
+    /// context.delete(person)
+    /// context.deletedObjects.count    // 1
+    /// ```
+    public var deletedObjects: [any Entity] { lists.pending(.deleted, in: self, deletionListing) }
     /// Every object the context currently knows, saved or inserted.
     public var registeredObjects: [any Entity] { identityMap.objects + inserted }
 
@@ -271,8 +274,8 @@ public final class RecordContext {
     /// fetched or saved.
     @usableFromInline
     func objectDidChange(_ object: any Entity) {
-        object.recordState.listings.insert(.updated)
-        updatedList.append(object)
+        changeTouches &+= 1
+        lists.listUpdated(object, object.recordState)
     }
 
     private func isPendingUpdate(_ object: any Entity) -> Bool {
@@ -288,7 +291,7 @@ public final class RecordContext {
     /// Where an entry of the list of changed objects stands: deleted objects
     /// with changes stay listed, since taking the deletion back makes them
     /// updates again.
-    private func updateListing(_ state: RecordState) -> Listing {
+    private func updateListing(_ state: RecordState) -> ChangeLists.Listing {
         guard !state.changes.isEmpty, state.belongs(to: self) else { return .drop }
         switch state.phase {
         case .managed: return .pending
@@ -298,7 +301,7 @@ public final class RecordContext {
     }
 
     /// Where an entry of the list of deleted objects stands.
-    private func deletionListing(_ state: RecordState) -> Listing {
+    private func deletionListing(_ state: RecordState) -> ChangeLists.Listing {
         state.phase == .deleted && state.belongs(to: self) ? .pending : .drop
     }
 
@@ -306,73 +309,18 @@ public final class RecordContext {
     /// order of their first change. Compacts the list (``updateListing(_:)``).
     @discardableResult
     func collectUpdated() -> [any Entity] {
-        let (kept, pending) = compact(updatedList, .updated, updateListing)
-        updatedList = kept
-        return pending
+        lists.collect(.updated, in: self, updateListing)
     }
 
     /// The saved objects to delete, each once. Compacts the list to exactly these.
     @discardableResult
     func collectDeleted() -> [any Entity] {
-        let (kept, pending) = compact(deletedList, .deleted, deletionListing)
-        deletedList = kept
-        return pending
-    }
-
-    private enum Listing {
-        /// Stays listed and is returned.
-        case pending
-        /// Stays listed, not returned.
-        case keep
-        /// Leaves the list.
-        case drop
-    }
-
-    /// Sorts a list's entries with `listing`, without duplicates (see
-    /// `listsMayRepeat`). The flag stays set on the objects kept and is
-    /// cleared on the others; entries whose flag is clear are stale.
-    private func compact(
-        _ list: [any Entity], _ flag: RecordState.Listings,
-        _ listing: (RecordState) -> Listing
-    ) -> (kept: [any Entity], pending: [any Entity]) {
-        let mayRepeat = listsMayRepeat.contains(flag)
-        listsMayRepeat.remove(flag)
-        var seen = Set<ObjectIdentifier>()
-        var kept: [any Entity] = []
-        var pending: [any Entity] = []
-        kept.reserveCapacity(list.count)
-        pending.reserveCapacity(list.count)
-        for object in list {
-            let state = object.recordState
-            guard state.listings.contains(flag) else { continue }
-            if mayRepeat, !seen.insert(ObjectIdentifier(object)).inserted { continue }
-            switch listing(state) {
-            case .pending:
-                pending.append(object)
-                kept.append(object)
-            case .keep:
-                kept.append(object)
-            case .drop:
-                // A stale entry for an object that now belongs to another
-                // context: the flag is that context's, leave it.
-                if state.belongs(to: self) { state.listings.remove(flag) }
-            }
-        }
-        return (kept, pending)
+        lists.collect(.deleted, in: self, deletionListing)
     }
 
     /// Empties the lists of changed and deleted objects.
     func clearChangeLists() {
-        // Only this context's flags: a stale entry may be another context's object now.
-        for object in updatedList where object.recordState.belongs(to: self) {
-            object.recordState.listings.remove(.updated)
-        }
-        for object in deletedList where object.recordState.belongs(to: self) {
-            object.recordState.listings.remove(.deleted)
-        }
-        updatedList.removeAll()
-        deletedList.removeAll()
-        listsMayRepeat = []
+        lists.clear(in: self)
     }
 
     func isChangedUntracked(_ object: any Entity) -> Bool {
@@ -419,7 +367,7 @@ public final class RecordContext {
         if let rowID = state.rowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
-        listsMayRepeat.formUnion(state.listings)
+        lists.noteLeft(state.listings)
         if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
         state.detach()
     }
@@ -435,9 +383,8 @@ public final class RecordContext {
         identityMap.removeAll()
         untracked.removeAll()
         inserted.removeAll()
-        updatedList.removeAll()
-        deletedList.removeAll()
-        listsMayRepeat = []
+        // Every object was detached above, its flags with it.
+        lists.removeAllWritten()
         pushed.removeAll()
         pendingErrors.removeAll()
     }

@@ -110,7 +110,24 @@ public protocol Entity: AnyObject, SendableMetatype {
 
     /// Called once, when the object is inserted into a context.
     func awakeFromInsert()
-    /// Called before the object is written by a save.
+    /// Called before the object is written by a save, or pushed to its
+    /// parent by a child context's save: on inserted objects and on saved
+    /// ones with changes (hand-written entities included), not on deleted
+    /// ones. Runs before `validateForSave()`.
+    ///
+    /// A `willSave` may change its own object, and insert or change others:
+    /// an object it inserts or changes gets its own `willSave` too, in rounds
+    /// repeated until one touches nothing new (as in Core Data). Each object's
+    /// `willSave` runs at most once per save, even when a later one changes
+    /// it again; it is still written with that change.
+    ///
+    /// ```swift
+    /// func willSave() { updatedAt = .now }
+    /// ```
+    ///
+    /// It cannot throw; a save whose `willSave`s keep inserting or changing
+    /// new objects for 100 rounds fails with a ``LiteRecordError`` of kind
+    /// `.validationFailed`.
     func willSave()
     /// Called before the object is written by a save; throwing aborts the save
     /// with a ``LiteRecordError`` of kind `.validationFailed`.

@@ -71,7 +71,7 @@ final class ImportJournal {
         }
         // A restored object may be listed as changed again later while its
         // stale entry is still on the list.
-        if !list.isEmpty { context.listsMayRepeat.insert(.updated) }
+        if !list.isEmpty { context.lists.noteMayRepeat(.updated) }
     }
 
     private func restore(_ snapshot: Snapshot) {

@@ -189,7 +189,7 @@ final class Importer {
         }
         let wanted = Set(keys)
         // Unsaved objects: inserted, and saved ones whose key may have changed in memory.
-        for object in context.inserted + context.updatedList {
+        for object in context.inserted + context.lists.updated {
             guard let object = object as? D, object.recordState.belongs(to: context),
                 object.recordState.phase != .deleted, let value = key(of: object), wanted.contains(value)
             else { continue }

@@ -96,7 +96,7 @@ extension RecordContext {
             if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
             // With no unsaved insert or change, nothing can join or leave a
             // list (objects are grouped by the owner they have in memory).
-            let overlays = !inserted.isEmpty || !updatedList.isEmpty
+            let overlays = !inserted.isEmpty || !self.lists.updated.isEmpty
             for (object, stored) in zip(objects, lists) {
                 guard object.recordState.rowID != nil else { continue }
                 RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)

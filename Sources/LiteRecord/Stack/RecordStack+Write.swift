@@ -34,22 +34,18 @@ extension RecordStack {
     /// the save are one transaction; the change sets are published only after
     /// the commit.
     func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet, [RecordID: WrittenColumns]) {
-        var committed = ChangeSet()
+        var committed: [ChangeSet] = []
         var columns: [RecordID: WrittenColumns] = [:]
         let result = try store.writePassingErrors("a write") { _ in
             let context = RecordContext(store: store, role: .writer)
             context.writtenColumns = [:]
-            context.didSave = { changes in
-                committed.inserted += changes.inserted
-                committed.updated += changes.updated
-                committed.deleted += changes.deleted
-            }
+            context.didSave = { committed.append($0) }
             let value = try body(context)
             try context.save()
             columns = context.writtenColumns ?? [:]
             return value
         }
-        return (result, committed, columns)
+        return (result, ChangeSet(merging: committed), columns)
     }
 
     /// Runs `body` with a fresh context for reading and returns what it returns.

@@ -1,0 +1,258 @@
+/// One save's work inside its write transaction: runs a ``RecordContext/SavePlan``
+/// on the writer's connection and returns what the context applies after the
+/// commit (``SaveOutcome``).
+///
+/// It holds the working state the statements share — the row ids of the
+/// objects inserted so far, the foreign keys that named an object not inserted
+/// yet, the rows that conflicted and how the merge policy resolved them — so
+/// that no step passes it to another by hand. ``run()`` orders the steps:
+/// deletions first (they may free unique values), then updates, conflicts,
+/// inserts, and last the foreign keys deferred by any of these and the
+/// many-to-many links, which need every new row id.
+struct SaveTransaction {
+    typealias PlannedRow = RecordContext.PlannedRow
+
+    let context: RecordContext
+    let connection: Connection
+    let plan: RecordContext.SavePlan
+    /// Whether the model has relationships: only then are new row ids kept
+    /// by object and foreign keys written.
+    private let relationships: Bool
+
+    /// Each inserted object with its row id, in the plan's order.
+    var inserted: [(object: any Entity, rowID: Int64)] = []
+    /// For models with relationships: the row ids of the inserted objects by
+    /// object, so that foreign keys can name them.
+    var newRowIDs: [ObjectIdentifier: Int64] = [:]
+    /// To-one columns that named an object not inserted yet when their row
+    /// was written: set once every insert ran.
+    var deferredForeignKeys: [(object: any Entity, entity: EntityDescription, column: Int)] = []
+    /// Rows the update and delete statements left alone.
+    var conflicts = SaveConflicts()
+    /// Objects whose conflict the merge policy resolved, by object.
+    var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
+
+    init(_ context: RecordContext, _ plan: RecordContext.SavePlan, on connection: Connection) {
+        self.context = context
+        self.connection = connection
+        self.plan = plan
+        relationships = context.store.model.hasRelationships
+    }
+
+    /// Runs the plan's statements, and returns what they did. Statements are
+    /// looked up once per entity (or per set of changed columns), not once
+    /// per object.
+    ///
+    /// - Throws: whatever a statement throws, or `.conflict` under the
+    ///   `.error` merge policy; the transaction then rolls back.
+    consuming func run() throws -> SaveOutcome {
+        try executeDeletes()
+        try executeUpdates()
+        if !conflicts.isEmpty { try resolve() }
+        try executeInserts()
+        var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
+        if relationships {
+            try writeDeferredForeignKeys()
+            relinked = try writeJoins()
+        }
+        return SaveOutcome(
+            inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved)
+    }
+}
+
+/// What a save's transaction did, which the context applies after the
+/// commit. Nothing changes it once ``SaveTransaction/run()`` returns it.
+struct SaveOutcome {
+    /// Each inserted object with its new row id, in the plan's order.
+    let inserted: [(object: any Entity, rowID: Int64)]
+    /// Records whose many-to-many links changed, reported as updated.
+    let relinked: [RecordID]
+    /// Saved objects whose rows only their links moved to a new version.
+    let relinkVersioned: [any Entity]
+    /// Objects whose conflict the merge policy resolved, by object: what
+    /// the context does with each after the commit.
+    let resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)]
+}
+
+// MARK: Statements
+
+extension SaveTransaction {
+    /// How many rows one `DELETE … WHERE "Z_PK" IN (…)` of a save removes at
+    /// most: a conflict makes every row of its batch a suspect to read again.
+    static let deleteBatchSize = 500
+
+    /// Deletes rows by primary key and version: one statement per object for
+    /// a few, one per batch of ``deleteBatchSize`` rows at one version for
+    /// many. The plan's deletions are in table order, so each batch is one
+    /// entity's. Rows a statement did not delete are conflicts.
+    private mutating func executeDeletes() throws {
+        let deletes = plan.deletes
+        var start = 0
+        while start < deletes.count {
+            let entityID = deletes[start].entity
+            var end = start + 1
+            while end < deletes.count, end - start < Self.deleteBatchSize, deletes[end].entity == entityID { end += 1 }
+            let entity = try context.entity(for: type(of: deletes[start].object))
+            if end - start == 1 {
+                let statement = try connection.cachedStatement(entity.deleteSQL)
+                try statement.bind(.integer(deletes[start].rowID), at: 1)
+                try statement.bind(.integer(deletes[start].version), at: 2)
+                try statement.run()
+                if connection.changes == 0 { conflicts.deletes.append(deletes[start]) }
+            } else {
+                let batch = deletes[start..<end]
+                // Rows read together are usually at one version (1, never updated).
+                let version = batch[start].version
+                if batch.allSatisfy({ $0.version == version }) {
+                    try deleteRows(batch, at: version, entity)
+                } else {
+                    for (version, rows) in Dictionary(grouping: batch, by: \.version).sorted(by: { $0.key < $1.key }) {
+                        try deleteRows(rows, at: version, entity)
+                    }
+                }
+            }
+            start = end
+        }
+    }
+
+    /// One `DELETE` of `rows`, all read at `version`. When it deletes fewer,
+    /// every one of them is a possible conflict: resolving reads them again.
+    private mutating func deleteRows(
+        _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription
+    ) throws {
+        let statement = try connection.cachedStatement(entity.batchDeleteSQL)
+        try statement.bind(.integer(version), at: 1)
+        try statement.bind(RecordContext.jsonArray(rows.map(\.rowID)), at: 2)
+        try statement.run()
+        if connection.changes < rows.count { conflicts.deletes.append(contentsOf: rows) }
+    }
+
+    /// One `UPDATE` per object, writing only its changed columns. Objects that
+    /// changed the same columns of the same entity share a statement. A row
+    /// the statement leaves alone was changed or deleted since it was read: a
+    /// conflict.
+    private mutating func executeUpdates() throws {
+        struct Key: Hashable {
+            let entity: ObjectIdentifier
+            let changes: AttributeMask
+        }
+        /// A statement, the columns it sets (in parameter order), which of them
+        /// store canonical text (as parameter offsets; nil for none, so that
+        /// copying the tuple per object costs no retain), and the first column
+        /// that is a to-one's foreign key (`Int.max` for none).
+        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
+        var statements: [Key: Update] = [:]
+        // The parts of the current statement's plan, kept apart: copying a
+        // whole plan tuple per object would retain its arrays each time.
+        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
+        let arena = BindingArena()
+        defer { arena.finish(statements.values.map(\.statement)) }
+        for update in plan.updates {
+            let key = Key(entity: update.entity, changes: update.changes)
+            let statement: Statement
+            let indexes: [Int]
+            let canonicalText: [Int]?
+            let attributeCount: Int
+            if let current, current.key == key {
+                (statement, indexes, canonicalText, attributeCount) =
+                    (current.statement, current.indexes, current.canonicalText, current.attributeCount)
+                statement.rewind()
+            } else if let cached = statements[key] {
+                (statement, indexes, canonicalText, attributeCount) = cached
+                statement.rewind()
+            } else {
+                (statement, indexes, canonicalText, attributeCount) = try updateStatement(for: update)
+                statements[key] = (statement, indexes, canonicalText, attributeCount)
+            }
+            current = (key, statement, indexes, canonicalText, attributeCount)
+            arena.beginRow()
+            var parameter: Int32 = 1
+            for index in indexes {
+                if index >= attributeCount {
+                    let entity = try context.entity(for: type(of: update.object))
+                    try statement.bind(foreignKeyValue(update.object, entity, index) ?? .null, at: parameter)
+                } else {
+                    try statement.bind(try context.encode(update.object, index), at: parameter, in: arena)
+                }
+                parameter += 1
+            }
+            if let canonicalText {
+                for offset in canonicalText {
+                    let value = try context.canonicalValue(update.object, indexes[offset])
+                    try statement.bind(value, at: Int32(offset + 1), in: arena)
+                }
+            }
+            try statement.bind(.integer(update.rowID), at: parameter)
+            try statement.bind(.integer(update.version), at: parameter + 1)
+            try statement.run()
+            if connection.changes == 0 { conflicts.updates.append(update) }
+        }
+    }
+
+    /// The versioned `UPDATE` for the columns `update` changes, and what
+    /// ``executeUpdates()`` binds with it (see its `Update`).
+    private func updateStatement(
+        for update: PlannedRow
+    ) throws -> (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int) {
+        let indexes = update.changes.indexes
+        let entity = try context.entity(for: type(of: update.object))
+        let canonical = entity.canonicalTextAttributes
+        let offsets = indexes.indices.filter { canonical.contains(indexes[$0]) }
+        let attributeCount = entity.toOneIndexes.isEmpty ? Int.max : entity.attributes.count
+        let statement = try connection.cachedStatement(entity.versionedUpdateSQL(indexes))
+        return (statement, indexes, offsets.isEmpty ? nil : offsets, attributeCount)
+    }
+
+    /// One `INSERT` per object, every column bound; objects of one entity
+    /// share a statement. Records each object's row id (and, with
+    /// relationships, keeps it by object for the foreign keys naming it).
+    private mutating func executeInserts() throws {
+        // The tuple is copied once per object, so it holds no more references
+        // than it must: `toOnes` is a count, not the entity description, and
+        // `canonicalText` is nil rather than empty.
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int)
+        var insertStatements: [ObjectIdentifier: Insert] = [:]
+        var current: (type: ObjectIdentifier, insert: Insert)?
+        inserted.reserveCapacity(plan.inserts.count)
+        let arena = BindingArena()
+        defer { arena.finish(insertStatements.values.map(\.statement)) }
+        for object in plan.inserts {
+            let typeID = ObjectIdentifier(type(of: object))
+            let insert: Insert
+            if let current, current.type == typeID {
+                insert = current.insert
+                insert.statement.rewind()
+            } else if let cached = insertStatements[typeID] {
+                insert = cached
+                insert.statement.rewind()
+            } else {
+                let entity = try context.entity(for: type(of: object))
+                let canonical = entity.canonicalTextAttributes
+                insert = (
+                    try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
+                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count)
+                insertStatements[typeID] = insert
+            }
+            current = (typeID, insert)
+            arena.beginRow()
+            for index in 0..<insert.count {
+                try insert.statement.bind(try context.encode(object, index), at: Int32(index + 1), in: arena)
+            }
+            if let canonical = insert.canonicalText {
+                for index in canonical {
+                    try insert.statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
+                }
+            }
+            if insert.toOnes > 0 {
+                let entity = try context.entity(for: type(of: object))
+                for column in insert.count..<entity.columnCount {
+                    try insert.statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
+                }
+            }
+            try insert.statement.run()
+            let rowID = connection.lastInsertedRowID
+            inserted.append((object, rowID))
+            if relationships { newRowIDs[ObjectIdentifier(object)] = rowID }
+        }
+    }
+}
