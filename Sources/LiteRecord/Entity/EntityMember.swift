@@ -54,53 +54,52 @@ public enum EntityMember {
 
     // MARK: Descriptions
 
+    /// What every `attribute` overload below returns. The overloads exist
+    /// only so that the compiler picks the family's `AttributeCoding.type(of:)`
+    /// and encoder for `encode`.
+    static func column<V>(
+        _ name: String, _ type: AttributeType, isOptional: Bool, _ defaultValue: (@Sendable () -> V)?,
+        encode: @escaping @Sendable (V) throws -> SQLValue
+    ) -> AttributeDescription? {
+        guard let defaultValue else { return AttributeDescription(name, type: type, isOptional: isOptional) }
+        return AttributeDescription(name, type: type, isOptional: isOptional, defaultValue: { try encode(defaultValue()) })
+    }
+
     /// A column of a built-in type, optional.
     @_disfavoredOverload
     public static func attribute<V: AttributeValue & SendableMetatype>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? {
-        guard let defaultValue else {
-            return AttributeDescription(name, type: AttributeCoding.type(of: V.self), isOptional: true)
+        column(name, AttributeCoding.type(of: V.self), isOptional: true, defaultValue) {
+            try AttributeCoding.encodeOptional($0)
         }
-        return AttributeDescription(
-            name, type: AttributeCoding.type(of: V.self), isOptional: true,
-            defaultValue: { try AttributeCoding.encodeOptional(defaultValue()) })
     }
     /// A column of a `RawRepresentable` type, optional, stored as its raw value.
     @_disfavoredOverload
     public static func attribute<V: RawRepresentable & SendableMetatype>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? where V.RawValue: AttributeValue {
-        guard let defaultValue else {
-            return AttributeDescription(name, type: AttributeCoding.type(of: V.self), isOptional: true)
+        column(name, AttributeCoding.type(of: V.self), isOptional: true, defaultValue) {
+            try AttributeCoding.encodeOptional($0)
         }
-        return AttributeDescription(
-            name, type: AttributeCoding.type(of: V.self), isOptional: true,
-            defaultValue: { try AttributeCoding.encodeOptional(defaultValue()) })
     }
     /// A column of any other `Codable` type, optional, stored as JSON.
     @_disfavoredOverload
     public static func attribute<V: Codable & SendableMetatype>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? {
-        guard let defaultValue else {
-            return AttributeDescription(name, type: AttributeCoding.type(of: V.self), isOptional: true)
+        column(name, AttributeCoding.type(of: V.self), isOptional: true, defaultValue) {
+            try AttributeCoding.encodeOptional($0)
         }
-        return AttributeDescription(
-            name, type: AttributeCoding.type(of: V.self), isOptional: true,
-            defaultValue: { try AttributeCoding.encodeOptional(defaultValue()) })
     }
     /// A column of a built-in, `Codable` type, optional (not JSON).
     @_disfavoredOverload
     public static func attribute<V: AttributeValue & Codable & SendableMetatype>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? {
-        guard let defaultValue else {
-            return AttributeDescription(name, type: AttributeCoding.type(of: V.self), isOptional: true)
+        column(name, AttributeCoding.type(of: V.self), isOptional: true, defaultValue) {
+            try AttributeCoding.encodeOptional($0)
         }
-        return AttributeDescription(
-            name, type: AttributeCoding.type(of: V.self), isOptional: true,
-            defaultValue: { try AttributeCoding.encodeOptional(defaultValue()) })
     }
     /// A column of a `Codable` `RawRepresentable` type, optional, stored as
     /// its raw value (not JSON).
@@ -108,12 +107,9 @@ public enum EntityMember {
     public static func attribute<V: RawRepresentable & Codable & SendableMetatype>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? where V.RawValue: AttributeValue {
-        guard let defaultValue else {
-            return AttributeDescription(name, type: AttributeCoding.type(of: V.self), isOptional: true)
+        column(name, AttributeCoding.type(of: V.self), isOptional: true, defaultValue) {
+            try AttributeCoding.encodeOptional($0)
         }
-        return AttributeDescription(
-            name, type: AttributeCoding.type(of: V.self), isOptional: true,
-            defaultValue: { try AttributeCoding.encodeOptional(defaultValue()) })
     }
     /// A column holding a list (`[Point]`), stored as JSON.
     @_disfavoredOverload
