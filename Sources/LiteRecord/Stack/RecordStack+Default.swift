@@ -12,6 +12,16 @@ extension RecordStack {
             var wasCleanedUp = false
             /// How store names resolve to files in this scope; `nil` for the default.
             var locator: StoreLocator?
+
+            /// Removes the stack for `cleanUp()` and returns it for closing;
+            /// inside a write of that stack it throws and removes nothing.
+            mutating func takeForCleanUp() throws(LiteRecordError) -> RecordStack? {
+                let taken = stack
+                try taken?.store.refuseCloseInsideWrite()
+                stack = nil
+                if taken != nil { wasCleanedUp = true }
+                return taken
+            }
         }
 
         let state = Locked(State())
@@ -205,13 +215,7 @@ extension RecordStack {
     ///   `.storeUnavailable` when called inside a `write` closure of the
     ///   default stack; then nothing is closed or removed (see ``close()``).
     public static func cleanUp() throws {
-        let stack = try slot.state.withLock { (state: inout Slot.State) throws(LiteRecordError) -> RecordStack? in
-            let stack = state.stack
-            try stack?.store.refuseCloseInsideWrite()
-            state.stack = nil
-            if stack != nil { state.wasCleanedUp = true }
-            return stack
-        }
+        let stack = try slot.state.withLock { state in try state.takeForCleanUp() }
         try stack?.close()
     }
 
