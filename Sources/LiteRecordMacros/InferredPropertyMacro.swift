@@ -27,12 +27,7 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
         guard let property = Property(declaration), let indexes = Indexes(node) else { return [] }
         let storage = property.storageName
         return [
-            """
-            @storageRestrictions(initializes: \(raw: storage))
-            init(initialValue) {
-                \(raw: storage) = initialValue
-            }
-            """,
+            StoredAccessors.initializer(storage),
             """
             get {
                 let value = relatedMember(LiteRecord.EntityMember.takePending(&\(raw: storage)), relationship: \(raw: indexes.relationship)) ?? \(raw: storage)
@@ -40,22 +35,16 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
                 return value
             }
             """,
-            """
-            set {
-                if LiteRecord.EntityMember.relationshipCount(\(raw: property.type).self) == 1 {
-                    _ = LiteRecord.EntityMember.takePending(&\(raw: storage))
-                    setRelatedMember(newValue, relationship: \(raw: indexes.relationship))
-                    return
-                }
-                guard LiteRecord.AttributeCoding.isChange(\(raw: storage), newValue) else {
-                    return
-                }
-                withObservedMutation(of: \\.\(raw: property.name)) {
-                    \(raw: storage) = newValue
-                }
-                didChangeAttribute(at: \(raw: indexes.attribute))
-            }
-            """,
+            StoredAccessors.columnSetter(
+                storage: storage, property: property.name, index: indexes.attribute,
+                preamble: """
+                        if LiteRecord.EntityMember.relationshipCount(\(property.type).self) == 1 {
+                            _ = LiteRecord.EntityMember.takePending(&\(storage))
+                            setRelatedMember(newValue, relationship: \(indexes.relationship))
+                            return
+                        }
+
+                    """),
         ]
     }
 

@@ -25,29 +25,14 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         guard let property = Property(declaration), let index = node.storageIndex else { return [] }
         let storage = property.storageName
         return [
-            """
-            @storageRestrictions(initializes: \(raw: storage))
-            init(initialValue) {
-                \(raw: storage) = initialValue
-            }
-            """,
+            StoredAccessors.initializer(storage),
             """
             get {
                 observationAccess(\\.\(raw: property.name))
                 return \(raw: storage)
             }
             """,
-            """
-            set {
-                guard LiteRecord.AttributeCoding.isChange(\(raw: storage), newValue) else {
-                    return
-                }
-                withObservedMutation(of: \\.\(raw: property.name)) {
-                    \(raw: storage) = newValue
-                }
-                didChangeAttribute(at: \(raw: index))
-            }
-            """,
+            StoredAccessors.columnSetter(storage: storage, property: property.name, index: "\(index)"),
         ]
     }
 

@@ -35,12 +35,7 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
         guard let property = Property(declaration), let index = node.storageIndex else { return [] }
         let (storage, many) = (property.storageName, property.isToMany)
         return [
-            """
-            @storageRestrictions(initializes: \(raw: storage))
-            init(initialValue) {
-                \(raw: storage) = initialValue
-            }
-            """,
+            StoredAccessors.initializer(storage),
             """
             get {
                 let value = \(raw: many ? "relatedObjects" : "relatedObject")(at: \(raw: index), seed: &\(raw: storage))
