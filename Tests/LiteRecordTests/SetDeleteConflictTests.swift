@@ -53,6 +53,46 @@ import Testing
         #expect(stored.name == "Max")
         #expect(stored.keeper == nil)
     }
+
+    /// A `write` context's set-based delete counts the to-one it cleared in
+    /// the written columns (the row-version rule): the main context's object,
+    /// edited elsewhere, follows the row and saves without a conflict.
+    @Test @MainActor func aWritesDeleteAllIsMergedWithoutAFalseConflict() async throws {
+        let main = stack.mainContext
+        let pet = try #require(try SDPet.findAll(in: main).first)
+        #expect(pet.keeper != nil)
+        pet.name = "Max"                               // unsaved, another property
+        try await stack.write { context in
+            _ = try SDKeeper.deleteAll(matching: #Predicate<SDKeeper> { _ in true }, in: context)
+        }
+        #expect(pet.keeper == nil, "the merge brings the cleared to-one")
+        #expect(pet.name == "Max", "and keeps the unsaved edit")
+        try main.save()
+        let stored = try #require(try SDPet.findAll(in: stack.newContext()).first)
+        #expect(stored.name == "Max")
+        #expect(stored.keeper == nil)
+    }
+
+    /// The same delete meets the conflict when the main context changed the
+    /// to-one the delete cleared: the merge never settles it silently.
+    @Test @MainActor func aWritesDeleteAllConflictsWithAnEditOfTheClearedToOne() async throws {
+        let main = stack.mainContext
+        let pet = try #require(try SDPet.findAll(in: main).first)
+        let other = SDKeeper()
+        other.name = "Other"
+        main.insert(other)
+        try main.save()
+        let first = try #require(try SDKeeper.findAll(in: main).first { $0.name != "Other" })
+        let firstID = try #require(first.recordID)
+        pet.keeper = other                             // unsaved edit of the cleared column
+        try await stack.write { context in
+            _ = try SDKeeper.deleteAll(matching: #Predicate<SDKeeper> { $0.name != "Other" }, in: context)
+        }
+        #expect(try SDKeeper.find(rowID: firstID.rowID, in: stack.newContext()) == nil)
+        let error = try #require(throws: LiteRecordError.self) { try main.save() }
+        #expect(error.kind == .conflict)
+        #expect(try SDPet.findAll(in: stack.newContext()).first?.keeper == nil, "nothing written over the delete")
+    }
 }
 
 @Entity

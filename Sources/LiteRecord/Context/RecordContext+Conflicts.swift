@@ -273,7 +273,7 @@ extension RecordContext {
             try withStoredRow(of: object, "refreshing \(T.entityName)") { row, entity in
                 // The untracked snapshot moves to the stored values too, so that
                 // the edits still differ from it and are written.
-                try refresh(object, from: row, attributeCount: entity.attributes.count, version: 0)
+                try mergeStoredRow(row, into: object, attributeCount: entity.attributes.count, version: 0)
                 state.version = storedVersion(row, entity)
                 if mergePolicy == .storeTrumps {
                     state.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }

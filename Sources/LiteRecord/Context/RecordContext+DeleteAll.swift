@@ -6,30 +6,32 @@ extension RecordContext {
     func deleteAllApplyingRules(
         _ entity: EntityDescription, whereSQL: String?, arguments: [SQLValue]
     ) throws(LiteRecordError) -> Int {
-        let (doomed, changes) = try store.write("deleting \(entity.name) records") { connection in
+        let (doomed, nullified, changes) = try store.write("deleting \(entity.name) records") { connection in
             var select = "SELECT \(Connection.quote(Model.primaryKeyColumn)) FROM \(entity.quotedTable)"
             if let whereSQL { select += " WHERE \(whereSQL)" }
             let matching = try connection.rows(select, arguments).compactMap(\.first?.integerValue)
             let (doomed, order) = try doomedRows(entity, matching, connection)
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
-            let changes = ChangeSet(updated: nullified, deleted: deleted)
+            let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
             store.noteCommitted(changes)
-            return (doomed, changes)
+            return (doomed, nullified, changes)
         }
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
         }
         // This context's own objects follow their rows to the new version
-        // (once per to-one nullified), so their next save meets no conflict.
-        for id in changes.updated {
+        // (once per to-one nullified), so their next save meets no conflict;
+        // a `write` context counts each bump with the column it cleared.
+        for (id, column) in nullified {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
                 object.recordState.phase == .managed
-            else { continue }
-            // Not counted in `writtenColumns` (nil), as before: a `write`
-            // context's deleteAll breaks the rule there; left as it was.
-            recordVersionBump(object, to: object.recordState.version + 1, columns: nil)
+            else {
+                countWrite(of: id, columns: AttributeMask([column]))
+                continue
+            }
+            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask([column]))
         }
         forgetDeletedReferences(doomed)
         if !changes.isEmpty { didSave?(changes) }
@@ -78,15 +80,18 @@ extension RecordContext {
     }
 
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that
-    /// stay; returns those rows. Their version moves on, as for any save:
-    /// another context holding one meets the conflict.
-    private func nullifyReferences(to doomed: [String: Set<Int64>], _ connection: Connection) throws -> [RecordID] {
+    /// stay; returns those rows, each with the column it cleared (a row that
+    /// pointed at two doomed rows comes twice). Their version moves on, as
+    /// for any save: another context holding one meets the conflict.
+    private func nullifyReferences(
+        to doomed: [String: Set<Int64>], _ connection: Connection
+    ) throws -> [(id: RecordID, column: Int)] {
         let model = store.model
         let key = Connection.quote(Model.primaryKeyColumn)
         let version = Connection.quote(Model.versionColumn)
-        var nullified: [RecordID] = []
+        var nullified: [(id: RecordID, column: Int)] = []
         for source in model.entities {
-            for index in source.toOneIndexes {
+            for (position, index) in source.toOneIndexes.enumerated() {
                 let relationship = source.relationships[index]
                 guard let ids = doomed[relationship.destinationName], !ids.isEmpty else { continue }
                 if let inverse = relationship.inverseIndex,
@@ -98,7 +103,7 @@ extension RecordContext {
                 let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (SELECT value FROM json_each(?)) RETURNING \(key)"
                 for row in try connection.rows(sql, [Self.jsonArray(Array(ids))]) {
                     guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
-                    nullified.append(RecordID(entityName: source.name, rowID: id))
+                    nullified.append((RecordID(entityName: source.name, rowID: id), source.attributes.count + position))
                 }
             }
         }

@@ -161,7 +161,7 @@ extension RecordContext {
             // still at the version the object was read or saved at holds the
             // values the object started from: nothing to refresh.
             if version != state.version || state.isStale || (columns.kept > 0 && state.storedValues == nil) {
-                try refresh(object, from: row, attributeCount: attributeCount, version: version, keeping: columns.kept)
+                try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: columns.kept)
             }
             return object
         }
@@ -184,7 +184,7 @@ extension RecordContext {
     /// save meets the conflict and the merge policy decides — a refresh never
     /// lets an edit silently overwrite a newer stored value. `keeping` is the
     /// number of stored values to keep (``RecordState/storedValues``).
-    func refresh<T: Entity>(_ object: T, from row: Row, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
+    func mergeStoredRow<T: Entity>(_ row: Row, into object: T, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
         let state = object.recordState
         state.isStale = false
         var edited = !state.changes.isEmpty || state.phase == .deleted

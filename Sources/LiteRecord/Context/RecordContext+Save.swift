@@ -294,8 +294,17 @@ extension RecordContext {
     func recordVersionBump(_ object: any Entity, to version: Int64, columns: AttributeMask?) {
         object.recordState.version = version
         if let columns, writtenColumns != nil, let id = object.recordID {
-            writtenColumns?[id, default: WrittenColumns()].add(columns)
+            countWrite(of: id, columns: columns)
         }
+    }
+
+    /// Counts one version bump of a row in `writtenColumns` (a `write`
+    /// context only), for a row this context wrote without holding its
+    /// object — `deleteAll` clearing a to-one of a row never fetched here.
+    /// ``recordVersionBump(_:to:columns:)`` calls it for the objects it holds.
+    func countWrite(of id: RecordID, columns: AttributeMask) {
+        guard writtenColumns != nil else { return }
+        writtenColumns?[id, default: WrittenColumns()].add(columns)
     }
 
     private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {

@@ -154,8 +154,8 @@ extension RecordContext {
         let edits = written == nil ? nil : editedColumns(object)
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
             let version = storedVersion(row, entity)
-            try refresh(
-                object, from: row, attributeCount: entity.attributes.count, version: version,
+            try mergeStoredRow(
+                row, into: object, attributeCount: entity.attributes.count, version: version,
                 keeping: mergePolicy == .storeTrumps ? entity.columnCount : 0)
             if let written, let edits, state.phase == .managed, edits.isDisjoint(with: written.columns),
                 version == state.version + written.versions
