@@ -13,23 +13,28 @@ import Testing
         // reading in a tight loop with no suspension point of its own.
         let readers = ProcessInfo.processInfo.activeProcessorCount + 2
         let writes = 20
-        // Alone this finishes in well under a second; starved (the bug this
-        // guards against) the writer waits for the readers to give up at the
-        // limit. The limit is generous because under `make test` other suites'
-        // synchronous tests can hold both cooperative threads for half a
-        // minute (seen twice at 30 s: 35 s and 66 s), which is not starvation
-        // by these readers.
-        let limit = Duration.seconds(120)
+        // Fairness is judged by how many reads the readers finish before the
+        // writer's 20 writes are done, not by the clock: under `make test`
+        // other suites' synchronous tests can hold both cooperative threads
+        // for a minute, which delays readers and writer alike. A fair stack
+        // lets the writer through after a few reads per write (about 10²
+        // in all here); a starved writer waits while the readers run up to
+        // the cap (the bug this guards against). The clock only bounds the
+        // run if something hangs.
+        let readCap = 100_000
+        let limit = Duration.seconds(300)
         let writerDone = Flag()
+        let reads = Counter()
         let started = ContinuousClock.now
-        let writerFinishedAfter = try await withThrowingTaskGroup(of: Duration?.self) { group in
+        let readsBeforeWriterDone = try await withThrowingTaskGroup(of: Int?.self) { group in
             for _ in 0..<readers {
                 group.addTask {
                     var last = 0
-                    while !writerDone.isSet, ContinuousClock.now - started < limit {
+                    while !writerDone.isSet, reads.value < readCap, ContinuousClock.now - started < limit {
                         let count = try await stack.read { context in try HandWrittenPerson.count(in: context) }
                         #expect(count >= last)
                         last = count
+                        reads.increment()
                     }
                     return nil
                 }
@@ -41,14 +46,14 @@ import Testing
                     }
                 }
                 writerDone.set()
-                return ContinuousClock.now - started
+                return reads.value
             }
-            var finished: Duration?
-            for try await value in group { if let value { finished = value } }
-            return finished
+            var readsSeen: Int?
+            for try await value in group { if let value { readsSeen = value } }
+            return readsSeen
         }
-        let elapsed = try #require(writerFinishedAfter)
-        #expect(elapsed < limit)
+        let readsSeen = try #require(readsBeforeWriterDone)
+        #expect(readsSeen < readCap, "the writer waited while the readers ran \(readsSeen) reads")
         let count = try await stack.read { context in try HandWrittenPerson.count(in: context) }
         #expect(count == writes)
         try stack.close()
@@ -60,4 +65,11 @@ private final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .acquiring) }
     func set() { value.store(true, ordering: .releasing) }
+}
+
+/// A count shared by tasks.
+private final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func increment() { count.add(1, ordering: .relaxed) }
 }
