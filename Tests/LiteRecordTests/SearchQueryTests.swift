@@ -176,3 +176,47 @@ import Testing
         #expect(hits.map { $0.snippet(of: \.title) } == ["Main **context** search"])
     }
 }
+
+/// A model that asks for search where it cannot have it is refused with a
+/// clear message (the macro refuses it at compile time; a hand-written
+/// entity reaches `Model`).
+@Suite struct SearchModelTests {
+    final class Counter: Entity {
+        let recordState = RecordState()
+        static let attributes: [AttributeDescription] = [AttributeDescription("count", type: .int, options: [.searchable])]
+        init(row: Row) throws {}
+        func encodeAttribute(at index: Int) throws -> SQLValue { .integer(0) }
+        func decodeAttribute(at index: Int, from row: Row) throws {}
+    }
+
+    final class Ranked: Entity {
+        let recordState = RecordState()
+        static let attributes: [AttributeDescription] = [AttributeDescription("rank", type: .string, options: [.searchable])]
+        init(row: Row) throws {}
+        func encodeAttribute(at index: Int) throws -> SQLValue { .text("") }
+        func decodeAttribute(at index: Int, from row: Row) throws {}
+    }
+
+    final class Weighted: Entity {
+        let recordState = RecordState()
+        static let attributes: [AttributeDescription] = [
+            AttributeDescription("title", type: .string, options: [.searchable], searchWeight: -1)
+        ]
+        init(row: Row) throws {}
+        func encodeAttribute(at index: Int) throws -> SQLValue { .text("") }
+        func decodeAttribute(at index: Int, from row: Row) throws {}
+    }
+
+    @Test(arguments: [
+        (Counter.self as any Entity.Type, "'count' is .searchable but stores int"),
+        (Ranked.self, "'rank' cannot be .searchable"),
+        (Weighted.self, "search weight -1.0"),
+    ])
+    func refused(type: any Entity.Type, message: String) {
+        #expect {
+            try Model(entities: [type])
+        } throws: { error in
+            (error as? LiteRecordError)?.kind == .invalidModel && "\(error)".contains(message)
+        }
+    }
+}
