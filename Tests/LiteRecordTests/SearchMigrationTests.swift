@@ -188,4 +188,24 @@ private enum BodyOnly {
         #expect(try StoreInspection(storeAt: url).schemaDifferences == ["Doc: trigger 'literecord_search:Doc:update' of the full-text index is missing"])
         #expect(FileManager.default.fileExists(atPath: url.path))
     }
+
+    @Test func theCommandLineChecksAndShowsTheIndex() throws {
+        let binary = try Reliability.binary()
+        try plainStore()
+        try RecordStack(storeAt: url, entities: [Searchable.Doc.self], migration: .automatic).close()
+        let healthy = try Reliability.run(binary, ["check", url.path])
+        #expect(healthy.status == 0, "\(healthy.standardError)")
+        #expect(healthy.standardOutput.contains("and the full-text index check (literecord_search:Doc)"), "\(healthy.standardOutput)")
+        let inspect = try Reliability.run(binary, ["inspect", url.path])
+        #expect(inspect.standardOutput.contains("  full-text index literecord_search:Doc (title, body; 3 triggers)"), "\(inspect.standardOutput)")
+        #expect(inspect.standardOutput.contains("tables:       match the model description"))
+
+        let raw = try Connection(path: url.path)
+        try raw.execute("DROP TRIGGER \"literecord_search:Doc:delete\"")
+        try raw.execute("DELETE FROM Doc WHERE title LIKE 'Migrating%'")
+        raw.close()
+        let broken = try Reliability.run(binary, ["check", url.path])
+        #expect(broken.status == 1)
+        #expect(broken.standardOutput.contains("problem: the full-text index literecord_search:Doc does not match its table"), "\(broken.standardOutput)")
+    }
 }

@@ -171,17 +171,22 @@ import Testing
         let url = folder.file("search-crash.sqlite")
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         var random = TrialRandom(seed: seed)
+        var acknowledged = 0
         for trial in 0..<8 {
             let delay = Int.random(in: 20...500, using: &random)
             let process = Process()
             process.executableURL = binary
             process.arguments = ["_search-writer", url.path]
-            process.standardOutput = Pipe()
+            let pipe = Pipe()
+            process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             try process.run()
             try await Task.sleep(for: .milliseconds(delay))
             kill(process.processIdentifier, SIGKILL)
+            let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "trial \(trial): the child ended before the kill")
+            acknowledged += printed.split(separator: "\n").filter { $0.hasPrefix("acked ") }.count
             let context = "trial \(trial), seed \(seed), killed after \(delay) ms"
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let check = try StoreCheck(storeAt: url)
@@ -192,5 +197,6 @@ import Testing
             let stored = try connection.rows("SELECT Z_PK FROM SearchNote WHERE text LIKE '%crash%' ORDER BY Z_PK").compactMap(\.first?.integerValue)
             #expect(try connection.searchRowIDs("SearchNote", "crash") == stored, "\(context)")
         }
+        #expect(acknowledged > 0, "seed \(seed): no save finished before a kill, so no kill came between saves")
     }
 }
