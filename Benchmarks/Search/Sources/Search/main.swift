@@ -112,7 +112,7 @@ let vocabulary = (0..<20_000).map { index -> String in
     } while value > 0
     return word + (index % 7 == 0 ? "é" : "")
 }
-func word() -> String {
+@MainActor func word() -> String {
     let u = Double.random(in: 0..<1, using: &random)
     return vocabulary[min(vocabulary.count - 1, Int(Double(vocabulary.count) * u * u * u))]
 }
@@ -131,18 +131,18 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sear
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 var storeNumber = 0
-func freshStore() -> URL {
+@MainActor func freshStore() -> URL {
     storeNumber += 1
     return folder.appendingPathComponent("store\(storeNumber).sqlite")
 }
 
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+@MainActor func milliseconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
-func report(_ label: String, _ value: Double, _ note: String = "") {
+@MainActor func report(_ label: String, _ value: Double, _ note: String = "") {
     print(String(format: "%-52@ %10.1f ms  %@", label as NSString, value, note as NSString))
 }
 
@@ -151,7 +151,7 @@ print("SQLite \(String(cString: sqlite3_libversion()))")
 
 // MARK: insert and update, with and without .searchable
 
-func insertAndUpdate<T: Entity>(_ type: T.Type, make: (String, String, Int) -> T, retitle: (T, String) -> Void) throws -> (insert: Double, update: Double) {
+@MainActor func insertAndUpdate<T: Entity>(_ type: T.Type, make: (String, String, Int) -> T, retitle: (T, String) -> Void) throws -> (insert: Double, update: Double) {
     var bestInsert = Double.infinity
     var bestUpdate = Double.infinity
     for _ in 0..<3 {
@@ -226,7 +226,7 @@ let likeTwo = try raw.prepare("""
     WHERE category = ?1 AND (title LIKE ?2 OR body LIKE ?2) AND (title LIKE ?3 OR body LIKE ?3) LIMIT 20
     """)
 
-func rows(_ statement: RawStatement) throws -> [Found] {
+@MainActor func rows(_ statement: RawStatement) throws -> [Found] {
     var found: [Found] = []
     while try statement.step() {
         found.append(Found(id: statement.int64(0), title: statement.text(1), body: statement.text(2), category: Int(statement.int64(3))))
@@ -235,7 +235,7 @@ func rows(_ statement: RawStatement) throws -> [Found] {
     return found
 }
 
-func rawRound() throws -> [[Int64]] {
+@MainActor func rawRound() throws -> [[Int64]] {
     try queries.map { query in
         // The same FTS5 query LiteRecord sends: each word quoted, all required.
         rawSearch.bind(query.words.map { "\"\($0)\"" }.joined(separator: " AND "), at: 1)
@@ -244,7 +244,7 @@ func rawRound() throws -> [[Int64]] {
     }
 }
 
-func likeRound() throws -> Int {
+@MainActor func likeRound() throws -> Int {
     var total = 0
     for query in queries {
         let statement = query.words.count == 1 ? likeOne : likeTwo
@@ -256,7 +256,7 @@ func likeRound() throws -> Int {
 }
 
 let stack = try RecordStack(storeAt: url, entities: [Article.self])
-func literecordRound() throws -> [[Int64]] {
+@MainActor func literecordRound() throws -> [[Int64]] {
     // A new context per round: every object is read from its row, as the
     // raw C round reads every row into a struct.
     let context = stack.newContext()
