@@ -199,6 +199,13 @@ private enum BodyOnly {
         let inspect = try Reliability.run(binary, ["inspect", url.path])
         #expect(inspect.standardOutput.contains("  full-text index literecord_search:Doc (title, body; 3 triggers)"), "\(inspect.standardOutput)")
         #expect(inspect.standardOutput.contains("tables:       match the model description"))
+        let json = try Reliability.run(binary, ["inspect", url.path, "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let indexes = try #require(document["searchIndexes"] as? [[String: Any]])
+        #expect(indexes.count == 1)
+        #expect(indexes.first?["name"] as? String == "literecord_search:Doc")
+        #expect(indexes.first?["columns"] as? [String] == ["title", "body"])
+        #expect((indexes.first?["triggers"] as? [String])?.count == 3)
 
         let raw = try Connection(path: url.path)
         try raw.execute("DROP TRIGGER \"literecord_search:Doc:delete\"")
