@@ -161,6 +161,20 @@ import Testing
         #expect(try StoreCheck(storeAt: url).isHealthy)
     }
 
+    @Test func aReadOnlyStackSearches() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("read-only.sqlite")
+        let writer = try RecordStack(storeAt: url, entities: [SearchArticle.self])
+        let context = writer.newContext()
+        context.insert(SearchArticle("Read only search", "works"))
+        try context.save()
+        try writer.close()
+        let reader = try RecordStack(storeAt: url, entities: [SearchArticle.self], readOnly: true)
+        #expect(try titles("works", reader.newContext()) == ["Read only search"])
+        #expect(try SearchArticle.searchResults("read", in: reader.newContext()).first?.snippet(of: \.title) == "**Read** only search")
+        try reader.close()
+    }
+
     /// A child process saves batches of searchable notes (inserting,
     /// editing and deleting) and is SIGKILLed at random moments: the store
     /// then passes `literecord check` (FTS5's `integrity-check` included),
