@@ -10,7 +10,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example bench bench-import docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example bench bench-import bench-search docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -78,6 +78,16 @@ bench: deps
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
+	$(MAKE) bench-search
+
+## bench-search: the `search` workload of Docs/Search.md (100,000 articles, 200
+## filtered searches: LiteRecord vs raw C on the same FTS5 table vs a LIKE scan;
+## insert and update with and without .searchable); its own package,
+## Benchmarks/Search, built like `make bench`. `make bench` runs it last.
+bench-search: deps
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks/Search && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) run -c release Search
 
 ## bench-import: the `import` workload of Docs/Import.md (100,000 JSON objects,
 ## a nested to-one, half of the keys stored) against hand-written C upserts and

@@ -36,6 +36,8 @@ enum EntityDiagnostic: DiagnosticMessage {
     case attributeWithTransient(name: String)
     case invalidAttributeOption(text: String)
     case invalidImportKey
+    case invalidSearchWeight(text: String)
+    case searchableNotText(name: String, type: String)
     case transientOnComputedProperty(name: String)
     case transientNeedsDefault(name: String)
 
@@ -109,7 +111,11 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .invalidImportKey:
             "'importKey:' must be a plain string literal: a key, or a dotted key path such as \"address.city\""
         case .invalidAttributeOption(let text):
-            "'\(text)' is not an '@Attribute' option; write '.unique' or '.indexed'"
+            "'\(text)' is not an '@Attribute' option; write '.unique', '.indexed', '.searchable' or '.searchable(weight:)'"
+        case .invalidSearchWeight(let text):
+            "'\(text)' is not a search weight; write a positive number literal, e.g. '.searchable(weight: 2)'"
+        case .searchableNotText(let name, let type):
+            "'.searchable' applies to 'String' and 'String?' properties, and '\(name)' is '\(type)'"
         case .transientOnComputedProperty(let name):
             "'@Transient' has no effect on the computed property '\(name)'"
         case .transientNeedsDefault(let name):
@@ -169,6 +175,8 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .attributeOnStaticProperty: id = "attributeOnStaticProperty"
         case .attributeWithTransient: id = "attributeWithTransient"
         case .invalidAttributeOption: id = "invalidAttributeOption"
+        case .invalidSearchWeight: id = "invalidSearchWeight"
+        case .searchableNotText: id = "searchableNotText"
         case .transientOnComputedProperty: id = "transientOnComputedProperty"
         case .transientNeedsDefault: id = "transientNeedsDefault"
         case .relationshipNeedsType: id = "relationshipNeedsType"

@@ -223,6 +223,7 @@ struct EntityMembers {
             }
             if let importKey = property.importKey { arguments.append("importKey: \(importKey.quoted)") }
             if let dateFormat = property.dateFormat { arguments.append("dateFormat: \(dateFormat)") }
+            if let weight = property.searchWeight { arguments.append("searchWeight: \(weight)") }
             return "LiteRecord.AttributeDescription(\n\(arguments.joined(separator: ",\n"))\n)"
         }
         let list = entries.isEmpty ? "[]" : "[\n" + entries.map { $0 + ",\n" }.joined() + "]"

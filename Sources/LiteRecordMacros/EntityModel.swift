@@ -17,6 +17,8 @@ struct PersistedProperty {
     var importKey: String?
     /// `dateFormat:` of `@Attribute`, as written (an `ImportDateFormat` expression).
     var dateFormat: String?
+    /// The weight of `.searchable(weight:)`, as written (a number literal).
+    var searchWeight: String?
     /// The property's name in the source, for diagnostics.
     var node: Syntax
 
@@ -295,7 +297,13 @@ struct EntityModel {
             options: arguments?.options ?? [],
             originalName: arguments?.originalName,
             importKey: arguments?.importKey, dateFormat: arguments?.dateFormat,
+            searchWeight: arguments?.searchWeight,
             node: Syntax(identifier)))
+        if let arguments, arguments.options.contains("searchable"),
+            !["String", "Swift.String"].contains(type.wrapped.filter { !$0.isWhitespace })
+        {
+            diagnose(identifier, .searchableNotText(name: columnName, type: type.declared))
+        }
     }
 
     /// Whether a binding has a value before any initializer runs: an initial
@@ -419,8 +427,24 @@ struct AttributeArguments {
     /// The `dateFormat:` expression's text, copied into the attribute
     /// description, where the compiler checks it.
     var dateFormat: String?
+    /// The weight of `.searchable(weight:)`, as written (a number literal).
+    var searchWeight: String?
     /// Arguments that are not what the macro understands.
     var invalid: [(node: ExprSyntax, message: EntityDiagnostic)] = []
+
+    /// The text of a positive integer or float literal, else `nil`.
+    static func positiveNumber(_ expression: ExprSyntax) -> String? {
+        let text: String
+        if let literal = expression.as(IntegerLiteralExprSyntax.self) {
+            text = literal.literal.text
+        } else if let literal = expression.as(FloatLiteralExprSyntax.self) {
+            text = literal.literal.text
+        } else {
+            return nil
+        }
+        guard let value = Double(String(text.filter { $0 != "_" })), value > 0, value.isFinite else { return nil }
+        return text
+    }
 
     init(_ attribute: AttributeSyntax) {
         for argument in attribute.argumentList {
@@ -446,8 +470,20 @@ struct AttributeArguments {
                 if !argument.expression.is(NilLiteralExprSyntax.self) { dateFormat = argument.expression.trimmedDescription }
                 continue
             }
-            if let member = argument.expression.as(MemberAccessExprSyntax.self),
-                ["unique", "indexed"].contains(member.declName.baseName.text)
+            if let call = argument.expression.as(FunctionCallExprSyntax.self),
+                let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+                member.declName.baseName.text == "searchable", call.arguments.count == 1,
+                call.arguments.first?.label?.text == "weight"
+            {
+                let weight = call.arguments.first!.expression
+                if let value = Self.positiveNumber(weight) {
+                    searchWeight = value
+                    if !options.contains("searchable") { options.append("searchable") }
+                } else {
+                    invalid.append((weight, .invalidSearchWeight(text: weight.trimmedDescription)))
+                }
+            } else if let member = argument.expression.as(MemberAccessExprSyntax.self), member.base == nil,
+                ["unique", "indexed", "searchable"].contains(member.declName.baseName.text)
             {
                 let option = member.declName.baseName.text
                 if !options.contains(option) { options.append(option) }

@@ -56,6 +56,9 @@ struct Inspect: ParsableCommand {
                 print("  \(column.name) \(column.type)\(suffix)")
             }
             for index in table.indexes { print("  index \(index)") }
+            for search in report.searchIndexes where search.entity == table.name {
+                print("  full-text index \(search.name) (\(search.columns.joined(separator: ", ")); \(search.triggers.count) trigger\(search.triggers.count == 1 ? "" : "s"))")
+            }
         }
     }
 }

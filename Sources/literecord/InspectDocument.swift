@@ -57,6 +57,14 @@ struct InspectDocument: Encodable {
         var optional: Bool
         var unique: Bool
         var indexed: Bool
+        var searchable: Bool
+    }
+
+    struct SearchIndexFacts: Encodable {
+        var name: String
+        var entity: String
+        var columns: [String]
+        var triggers: [String]
     }
 
     struct RelationshipFacts: Encodable {
@@ -89,6 +97,7 @@ struct InspectDocument: Encodable {
     var model: ModelFacts?
     var entities: [EntityFacts]
     var tables: [TableFacts]
+    var searchIndexes: [SearchIndexFacts]
     var preMigrationCopies: [String]
 
     init(_ report: StoreInspection) {
@@ -111,7 +120,8 @@ struct InspectDocument: Encodable {
                 attributes: entity.attributes.map { attribute in
                     AttributeFacts(
                         name: attribute.name, type: attribute.type, columnType: attribute.columnType,
-                        optional: attribute.isOptional, unique: attribute.isUnique, indexed: attribute.isIndexed)
+                        optional: attribute.isOptional, unique: attribute.isUnique, indexed: attribute.isIndexed,
+                        searchable: attribute.isSearchable)
                 },
                 relationships: [])
         }
@@ -122,6 +132,9 @@ struct InspectDocument: Encodable {
                     ColumnFacts(name: $0.name, type: $0.type, nullable: $0.isNullable, primaryKey: $0.isPrimaryKey)
                 },
                 indexes: table.indexes)
+        }
+        searchIndexes = report.searchIndexes.map {
+            SearchIndexFacts(name: $0.name, entity: $0.entity, columns: $0.columns, triggers: $0.triggers.sorted())
         }
         preMigrationCopies = report.preMigrationCopies.map(\.path)
     }
@@ -139,12 +152,13 @@ struct InspectDocument: Encodable {
         try container.encode(model, forKey: .model)
         try container.encode(entities, forKey: .entities)
         try container.encode(tables, forKey: .tables)
+        try container.encode(searchIndexes, forKey: .searchIndexes)
         try container.encode(preMigrationCopies, forKey: .preMigrationCopies)
     }
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, path, sizeInBytes, journalMode, pageSize, pageCount, sqliteVersion
-        case isLiteRecordStore, model, entities, tables, preMigrationCopies
+        case isLiteRecordStore, model, entities, tables, searchIndexes, preMigrationCopies
     }
 
     /// The document as pretty-printed JSON with sorted keys and unescaped

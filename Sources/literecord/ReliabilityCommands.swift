@@ -110,3 +110,44 @@ struct Lifecycle: ParsableCommand {
         return -1
     }
 }
+
+/// Saves that insert, edit and delete searchable notes until killed. Hidden:
+/// the search crash test SIGKILLs it at random moments, then checks that the
+/// full-text index matches the table.
+struct SearchWriter: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_search-writer",
+        abstract: "Searchable saves until killed (used by LiteRecord's search tests).",
+        shouldDisplay: false)
+
+    @Argument var path: String
+    @Option var saves = Int.max
+
+    func run() async throws {
+        let stack = try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [SearchNote.self])
+        var number = try await stack.read { context in
+            try SearchNote.findAll(sortedBy: [SortDescriptor(\.save, order: .reverse)], in: context).first?.save ?? 0
+        }
+        while number < saves {
+            number += 1
+            let save = number
+            try await stack.write { context in
+                for index in 0..<40 {
+                    context.insert(SearchNote(
+                        text: "crash save\(save) item\(index) " + String(repeating: "word\(index % 7) ", count: 20),
+                        tags: index.isMultiple(of: 3) ? nil : "tag\(index % 5)", save: save))
+                }
+                // Edit and delete some of the previous save's notes.
+                for note in try SearchNote.findAll(matching: #Predicate { $0.save == save - 1 }, in: context) {
+                    switch note.text.count % 3 {
+                    case 0: context.delete(note)
+                    case 1: note.text = "crash edited in save\(save)"
+                    default: note.tags = "retagged"
+                    }
+                }
+            }
+            FileHandle.standardOutput.write(Data("acked \(save)\n".utf8))
+        }
+        try stack.close()
+    }
+}

@@ -18,7 +18,15 @@ import Testing
         var model: ModelFacts?
         var entities: [EntityFacts]
         var tables: [TableFacts]
+        var searchIndexes: [SearchIndexFacts]
         var preMigrationCopies: [String]
+    }
+
+    struct SearchIndexFacts: Decodable, Equatable {
+        var name: String
+        var entity: String
+        var columns: [String]
+        var triggers: [String]
     }
 
     struct ModelFacts: Decodable, Equatable {
@@ -43,6 +51,7 @@ import Testing
         var optional: Bool
         var unique: Bool
         var indexed: Bool
+        var searchable: Bool
     }
 
     struct RelationshipFacts: Decodable, Equatable {
@@ -96,6 +105,7 @@ import Testing
         #expect(document.sizeInBytes == Int64(document.pageSize * document.pageCount))
         #expect(document.sqliteVersion.split(separator: ".").count == 3)
         #expect(document.preMigrationCopies == [copy.path])
+        #expect(document.searchIndexes.isEmpty, "no searchable attribute")
 
         let model = try #require(document.model)
         #expect(model.fingerprint == (try Model(entities: [HandWrittenPerson.self]).fingerprint))
@@ -110,10 +120,10 @@ import Testing
         #expect(person.relationships.isEmpty)
         #expect(
             person.attributes == [
-                AttributeFacts(name: "identifier", type: "uuid", columnType: "TEXT", optional: false, unique: true, indexed: false),
-                AttributeFacts(name: "name", type: "string", columnType: "TEXT", optional: false, unique: false, indexed: true),
-                AttributeFacts(name: "age", type: "int", columnType: "INTEGER", optional: false, unique: false, indexed: false),
-                AttributeFacts(name: "email", type: "string", columnType: "TEXT", optional: true, unique: false, indexed: false),
+                AttributeFacts(name: "identifier", type: "uuid", columnType: "TEXT", optional: false, unique: true, indexed: false, searchable: false),
+                AttributeFacts(name: "name", type: "string", columnType: "TEXT", optional: false, unique: false, indexed: true, searchable: false),
+                AttributeFacts(name: "age", type: "int", columnType: "INTEGER", optional: false, unique: false, indexed: false, searchable: false),
+                AttributeFacts(name: "email", type: "string", columnType: "TEXT", optional: true, unique: false, indexed: false, searchable: false),
             ])
 
         let table = try #require(document.tables.first { $0.name == "Person" })
@@ -125,7 +135,7 @@ import Testing
 
         // Stable: sorted keys, absent values as null, the same bytes twice.
         let keys = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]).keys
-        #expect(keys.count == 12)
+        #expect(keys.count == 13)
         let positions = keys.sorted().compactMap { text.range(of: "\n  \"\($0)\" : ")?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted(), "top-level keys in sorted order")
         #expect(try inspect(url).text == text)

@@ -1,6 +1,8 @@
 /// The SQL pieces of a fetch below the `SELECT … FROM <table>` the entity
 /// provides. Identifiers in it are quoted and values are always bound.
 struct SQLQuery {
+    /// A `JOIN` clause right after `FROM <table>` (a search's FTS5 query).
+    var join: String?
     var whereSQL: String?
     var arguments: [SQLValue] = []
     var orderBy: String?
@@ -9,6 +11,7 @@ struct SQLQuery {
 
     var clauses: String {
         var sql = ""
+        if let join { sql += " \(join)" }
         if let whereSQL { sql += " WHERE \(whereSQL)" }
         sql += " ORDER BY \(orderBy ?? Connection.quote(Model.primaryKeyColumn))"
         if let limit {
@@ -144,7 +147,7 @@ extension RecordContext {
     /// `columns` gives the position of the row's version and how many stored
     /// values to keep (0 unless the merge policy is `.storeTrumps`).
     @inline(__always)
-    private func materialize<T: Entity>(
+    func materialize<T: Entity>(
         _ type: T.Type, statement: Statement, attributeCount: Int, columns: (version: Int32, kept: Int),
         table: ObjectTable, lookUp: Bool
     ) throws -> T? {

@@ -30,6 +30,8 @@ extension StoreInspection {
         public let isUnique: Bool
         /// Whether the attribute is `@Attribute(.indexed)`.
         public let isIndexed: Bool
+        /// Whether the attribute is `@Attribute(.searchable)`.
+        public let isSearchable: Bool
     }
 
     static func storedEntities(_ schema: ModelSchema?) -> [StoredEntity] {
@@ -39,7 +41,8 @@ extension StoreInspection {
                 attributes: entity.attributes.map { attribute in
                     StoredAttribute(
                         name: attribute.name, type: attribute.type.name, columnType: attribute.type.columnType,
-                        isOptional: attribute.isOptional, isUnique: attribute.isUnique, isIndexed: attribute.isIndexed)
+                        isOptional: attribute.isOptional, isUnique: attribute.isUnique, isIndexed: attribute.isIndexed,
+                        isSearchable: attribute.isSearchable ?? false)
                 })
         }
     }
@@ -76,6 +79,35 @@ extension StoreInspection {
         }
         for name in remaining.keys.sorted() {
             differences.append("\(name): the table is not in the model")
+        }
+        return differences
+    }
+
+    /// Where the full-text indexes differ from the searchable attributes of
+    /// the model description: a missing or extra index, other columns, or
+    /// missing triggers (without which the index stops following the table).
+    static func searchDifferences(_ schema: ModelSchema, indexes: [SearchIndex]) -> [String] {
+        var differences: [String] = []
+        var remaining = Dictionary(indexes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in schema.entities {
+            let columns = entity.attributes.filter { $0.isSearchable == true }.map(\.name)
+            guard !columns.isEmpty else { continue }
+            let name = EntityDescription.searchTableName(table: entity.name)
+            guard let index = remaining.removeValue(forKey: name) else {
+                differences.append("\(entity.name): full-text index '\(name)' is missing")
+                continue
+            }
+            if index.columns != columns {
+                differences.append(
+                    "\(entity.name): full-text index '\(name)' covers \(index.columns.joined(separator: ", ")), the model says \(columns.joined(separator: ", "))")
+            }
+            let expected = ["delete", "insert", "update"].map { "\(name):\($0)" }
+            for missing in expected where !index.triggers.contains(missing) {
+                differences.append("\(entity.name): trigger '\(missing)' of the full-text index is missing")
+            }
+        }
+        for name in remaining.keys.sorted() {
+            differences.append("\(name): the full-text index is not in the model")
         }
         return differences
     }

@@ -33,6 +33,27 @@ public struct StoreInspection: Sendable {
         public let indexes: [String]
     }
 
+    /// A full-text index LiteRecord keeps for an entity with `.searchable`
+    /// attributes: an FTS5 table over the entity's table, and the triggers
+    /// that keep it exact.
+    ///
+    /// ```swift
+    /// for index in try StoreInspection(storeAt: url).searchIndexes {
+    ///     print(index.name, index.entity, index.columns)   // literecord_search:Article Article ["title", "body"]
+    /// }
+    /// ```
+    public struct SearchIndex: Sendable {
+        /// The FTS5 table's name, `literecord_search:<Entity>`.
+        public let name: String
+        /// The entity (table) whose text it indexes.
+        public let entity: String
+        /// The indexed columns, in index order.
+        public let columns: [String]
+        /// The names of the triggers on the entity's table that keep the
+        /// index exact; three (insert, delete, update) in a healthy store.
+        public let triggers: [String]
+    }
+
     /// The store file that was inspected.
     public let url: URL
     /// The size of the main file plus its `-wal`, in bytes.
@@ -51,8 +72,12 @@ public struct StoreInspection: Sendable {
     public let createdAt: String?
     /// Custom migration steps that have run.
     public let migrationSteps: [String]
-    /// The store's tables, LiteRecord's metadata table excepted.
+    /// The store's tables, LiteRecord's metadata table and full-text indexes
+    /// (see ``searchIndexes``) excepted.
     public let tables: [Table]
+    /// The full-text indexes of entities with `.searchable` attributes,
+    /// sorted by name. `literecord check` verifies their contents.
+    public let searchIndexes: [SearchIndex]
     /// Copies of the store taken before migrations, next to it and newest
     /// first: those kept after a migration that removed tables or columns
     /// (`<store>.pre-migration-<UTC timestamp>`, see
@@ -109,12 +134,14 @@ public struct StoreInspection: Sendable {
         createdAt = facts.createdAt
         migrationSteps = facts.steps
         tables = facts.tables
+        searchIndexes = facts.searchIndexes
         preMigrationCopies = PreMigrationCopies.all(of: url)
         entities = StoreInspection.storedEntities(facts.schema)
         pageSize = facts.pageSize
         pageCount = facts.pageCount
         if let schema = facts.schema {
             schemaDifferences = StoreInspection.differences(schema, tables: facts.tables)
+                + StoreInspection.searchDifferences(schema, indexes: facts.searchIndexes)
         } else if facts.fingerprint != nil {
             schemaDifferences = ["the model description kept in the store cannot be read"]
         } else {
@@ -129,6 +156,7 @@ public struct StoreInspection: Sendable {
         var createdAt: String?
         var steps: [String] = []
         var tables: [Table] = []
+        var searchIndexes: [SearchIndex] = []
         var schema: ModelSchema?
         var pageSize = 0
         var pageCount = 0
@@ -152,7 +180,16 @@ public struct StoreInspection: Sendable {
                     if case .text(let key) = row.first { String(key.dropFirst(MetadataKey.migrationStepPrefix.count)) } else { nil }
                 }
             }
-            for name in names where name != Model.metadataTable {
+            let searchObjects = try connection.searchIndexObjects()
+            for object in searchObjects where object.type != "trigger" {
+                let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(object.name)]).map { $0[0].textValue }
+                let entity = String(object.name.dropFirst(EntityDescription.searchTableName(table: "").count))
+                let triggers = searchObjects.filter { $0.type == "trigger" && $0.name.hasPrefix(object.name + ":") }.map(\.name)
+                searchIndexes.append(SearchIndex(name: object.name, entity: entity, columns: columns, triggers: triggers))
+            }
+            // The FTS5 table and its shadow tables are the index, not tables of the model.
+            let searchPrefix = EntityDescription.searchTableName(table: "")
+            for name in names where name != Model.metadataTable && !name.hasPrefix(searchPrefix) {
                 let quoted = Connection.quote(name)
                 let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
                     .map { row -> Column in
@@ -190,8 +227,9 @@ public struct StoreInspection: Sendable {
     }
 }
 
-/// The outcome of `PRAGMA integrity_check` and `PRAGMA foreign_key_check`:
-/// what `literecord check` prints.
+/// The outcome of `PRAGMA integrity_check`, `PRAGMA foreign_key_check` and
+/// FTS5's `integrity-check` of each full-text index: what `literecord check`
+/// prints.
 ///
 /// ```swift
 /// let result = try StoreCheck(storeAt: url)
@@ -222,7 +260,37 @@ public struct StoreCheck: Sendable {
         } catch {
             throw LiteRecordError.wrap(error, "checking \(url.path)")
         }
+        if problems.isEmpty {
+            do {
+                problems += try Self.searchIndexProblems(connection)
+            } catch {
+                throw LiteRecordError.wrap(error, "checking the full-text indexes of \(url.path)")
+            }
+        }
         self.problems = problems
+    }
+
+    /// FTS5's `integrity-check` of every full-text index: whether it holds
+    /// exactly the words of its table's rows. The command needs a writable
+    /// database although it writes nothing, and the store is opened
+    /// read-only, so it runs on a copy in a temporary file (SQLite's backup
+    /// API), removed afterwards; the store itself is never written.
+    static func searchIndexProblems(_ connection: Connection) throws -> [String] {
+        let indexes = try connection.searchIndexObjects().filter { $0.type != "trigger" }
+        guard !indexes.isEmpty else { return [] }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("literecord-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = try Connection(path: folder.appendingPathComponent("copy.sqlite").path)
+        defer { copy.close() }
+        let backup = try Backup(from: connection, to: copy)
+        while try !backup.step(pages: -1) {}
+        try backup.finish()
+        var problems: [String] = []
+        for index in indexes {
+            if let problem = try copy.searchIndexProblem(index.name) { problems.append(problem) }
+        }
+        return problems
     }
 }
 

@@ -64,12 +64,17 @@ public macro Entity(name: String? = nil, originalName: String? = nil) =
 /// @Attribute(originalName: "created") var createdAt: Date = Date()
 /// @Attribute(.unique, importKey: "id") var identifier = 0
 /// @Attribute(importKey: "born", dateFormat: .iso8601) var birthday: Date?
+/// @Attribute(.searchable) var body = ""
+/// @Attribute(.searchable(weight: 3)) var title = ""
 /// ```
 ///
 /// - Parameters:
 ///   - options: `.unique` (a unique index: a save that would store a value
 ///     twice throws `.constraintViolation`; an import matches existing objects
-///     by it) and `.indexed` (an index for queries).
+///     by it), `.indexed` (an index for queries), and `.searchable` or
+///     `.searchable(weight:)` (the text is in the entity's full-text index,
+///     see `Entity.search(_:matching:sortBy:limit:offset:in:)`; `String` and
+///     `String?` properties only; the weight, a number literal, ranks matches).
 ///   - originalName: the property's name in the previous model version, so that
 ///     an automatic migration renames the column instead of replacing it.
 ///   - importKey: where `importObject(from:in:)` finds the value: a key, or a

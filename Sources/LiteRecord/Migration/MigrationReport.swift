@@ -46,6 +46,20 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     public internal(set) var createdIndexes: [String] = []
     /// Indexes dropped because the model no longer asks for them.
     public internal(set) var droppedIndexes: [String] = []
+    /// Full-text indexes (`literecord_search:<Entity>`) created for entities
+    /// with `.searchable` attributes and filled from the stored records: when
+    /// an attribute became searchable, and again whenever the table or its
+    /// searchable columns changed (a renamed attribute or entity, a rebuilt
+    /// table), in which case the index is also in ``droppedSearchIndexes``.
+    ///
+    /// ```swift
+    /// print(stack.lastMigrationReport?.createdSearchIndexes ?? [])   // ["literecord_search:Article"]
+    /// ```
+    public internal(set) var createdSearchIndexes: [String] = []
+    /// Full-text indexes dropped: no attribute of the entity is searchable
+    /// any more, the entity was removed, or the index is built again (see
+    /// ``createdSearchIndexes``).
+    public internal(set) var droppedSearchIndexes: [String] = []
     /// The ``MigrationPlan`` steps that ran, in order.
     public internal(set) var customSteps: [String] = []
     /// Every action in the order it ran: the same lines that were logged.
@@ -90,6 +104,7 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     public var isSchemaUnchanged: Bool {
         createdTables.isEmpty && droppedTables.isEmpty && renamedTables.isEmpty && alteredTables.isEmpty
             && rebuiltTables.isEmpty && createdIndexes.isEmpty && droppedIndexes.isEmpty
+            && createdSearchIndexes.isEmpty && droppedSearchIndexes.isEmpty
     }
 
     /// Whether the migration dropped a table or a column.
@@ -108,6 +123,8 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
         add("dropped column", droppedColumns)
         add("created index", createdIndexes)
         add("dropped index", droppedIndexes)
+        add("created full-text index", createdSearchIndexes)
+        add("dropped full-text index", droppedSearchIndexes)
         add("ran step", customSteps)
         if let keptCopyURL { parts.append("kept the old store at \(keptCopyURL.path)") }
         let summary = parts.isEmpty ? "nothing to change" : parts.joined(separator: "; ")

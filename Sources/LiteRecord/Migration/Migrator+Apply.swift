@@ -13,6 +13,10 @@ extension Migrator {
             try connection.upgradeStoreFormat(tables: from.entities.map(\.name))
         }
         if !versioned.isEmpty { log("added row versions to \(versioned.joined(separator: ", "))", &report) }
+        // Full-text indexes whose table or columns change go before anything
+        // else: their triggers name the columns, which would stop a rename,
+        // a DROP COLUMN or a rebuild. They are built again at the end.
+        try dropChangingSearchIndexes(work, &report)
         // Indexes the new model does not want (including those named after an
         // old table or column name) go first, so that no rename or DROP COLUMN
         // trips over them.
@@ -59,6 +63,9 @@ extension Migrator {
         }
         for entity in to.entities {
             try createMissingIndexes(for: entity, &report)
+        }
+        for entity in to.entities where entity.isSearchable {
+            try createMissingSearchIndex(for: entity, &report)
         }
 
         try performing("checking foreign keys") {
@@ -206,6 +213,54 @@ extension Migrator {
             report.note(\.createdIndexes, index.name)
             log("created \(index.isUnique ? "unique index" : "index") \(index.name)", &report)
         }
+    }
+
+    // MARK: Full-text indexes
+
+    /// Drops every full-text index (its FTS5 table and triggers) that does not
+    /// stay exactly as it is: those of removed or renamed entities, of tables
+    /// this migration rebuilds, and those whose searchable columns changed
+    /// (a rename included). What stays is an index whose statements are the
+    /// ones the new model would write, on a table that keeps its name and is
+    /// at most altered in place (adding or dropping other columns).
+    private func dropChangingSearchIndexes(_ work: Work, _ report: inout MigrationReport) throws {
+        let objects = try performing("reading the full-text indexes") { try connection.searchIndexObjects() }
+        guard !objects.isEmpty else { return }
+        var kept = Set<String>()
+        for entity in work.entities where entity.storedTable == entity.entity.tableName && entity.entity.isSearchable {
+            // `ALTER TABLE` keeps triggers (and checks them); a rebuild drops them.
+            func keepsTriggers(_ transform: TableTransform) -> Bool { transform.isIdentity || transform.alterations != nil }
+            guard keepsTriggers(entity.first), entity.second.map(keepsTriggers) ?? true else { continue }
+            let name = entity.entity.searchTableName
+            let stored = Set(objects.filter { $0.name == name || $0.name.hasPrefix(name + ":") }.map(\.sql))
+            if stored == Set(entity.entity.createSearchIndexSQL) { kept.insert(name) }
+        }
+        // Triggers first: dropping the FTS5 table under a trigger that writes
+        // to it would leave a trigger that fails every write.
+        for object in objects.sorted(by: { ($0.type == "trigger" ? 0 : 1) < ($1.type == "trigger" ? 0 : 1) }) {
+            let owner = object.type == "trigger" ? String(object.name[..<(object.name.lastIndex(of: ":") ?? object.name.endIndex)]) : object.name
+            guard !kept.contains(owner) else { continue }
+            let kind = object.type == "trigger" ? "TRIGGER" : "TABLE"
+            try performing("dropping \(object.name)") { try connection.executeOnce("DROP \(kind) \(Connection.quote(object.name))") }
+            if object.type != "trigger" {
+                report.note(\.droppedSearchIndexes, object.name)
+                log("dropped full-text index \(object.name)", &report)
+            }
+        }
+    }
+
+    /// Creates `entity`'s full-text index when the store lacks it, and indexes
+    /// the rows already stored.
+    private func createMissingSearchIndex(for entity: EntityDescription, _ report: inout MigrationReport) throws {
+        let exists = try connection.count(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE name = ? AND type = 'table'", [.text(entity.searchTableName)]) > 0
+        guard !exists else { return }
+        try performing("creating full-text index \(entity.searchTableName)") {
+            try connection.createSearchIndex(for: entity, fillingFromRows: true)
+        }
+        let rows = try connection.count("SELECT COUNT(*) FROM \(entity.quotedTable)")
+        report.note(\.createdSearchIndexes, entity.searchTableName)
+        log("created full-text index \(entity.searchTableName) over \(entity.searchableAttributes.map(\.name).joined(separator: ", ")) and indexed \(rows) record(s)", &report)
     }
 
     // MARK: The copy taken before migrating

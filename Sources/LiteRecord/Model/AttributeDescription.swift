@@ -17,6 +17,26 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         public static let unique = Options(rawValue: 1 << 0)
         /// Queries on this attribute use an index.
         public static let indexed = Options(rawValue: 1 << 1)
+        /// The attribute's text is in the entity's full-text index, which
+        /// ``Entity/search(_:matching:sortBy:limit:offset:in:)`` queries.
+        /// Only for `String` and `String?` attributes.
+        ///
+        /// ```swift
+        /// @Attribute(.searchable) var title = ""
+        /// ```
+        public static let searchable = Options(rawValue: 1 << 2)
+
+        /// ``searchable`` with a weight for ranking: a match in an attribute
+        /// of weight 2 counts twice as much as one in an attribute of weight
+        /// 1 (the default). The `@Entity` macro reads the weight from the
+        /// literal; a hand-written entity passes it as
+        /// ``AttributeDescription/searchWeight``. Changing a weight needs no
+        /// migration: it only changes the order of results.
+        ///
+        /// ```swift
+        /// @Attribute(.searchable(weight: 3)) var title = ""
+        /// ```
+        public static func searchable(weight: Double) -> Options { .searchable }
     }
 
     /// The property name, which is also the column name.
@@ -39,6 +59,10 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
     /// How an import reads a date from JSON; `nil` means
     /// ``ImportDateFormat/automatic``. Not part of the schema.
     public let dateFormat: ImportDateFormat?
+    /// The ranking weight of a ``Options-swift.struct/searchable`` attribute
+    /// (see ``Options-swift.struct/searchable(weight:)``); `nil` means 1. Not
+    /// part of the schema: it only orders search results.
+    public let searchWeight: Double?
 
     /// Describes the attribute `name`; the parameters set the properties of
     /// the same names.
@@ -50,7 +74,8 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         originalName: String? = nil,
         defaultValue: (@Sendable () throws -> SQLValue)? = nil,
         importKey: String? = nil,
-        dateFormat: ImportDateFormat? = nil
+        dateFormat: ImportDateFormat? = nil,
+        searchWeight: Double? = nil
     ) {
         self.name = name
         self.type = type
@@ -60,17 +85,21 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         self.defaultValue = defaultValue
         self.importKey = importKey
         self.dateFormat = dateFormat
+        self.searchWeight = searchWeight
     }
 
     /// Whether ``Options-swift.struct/unique`` is set.
     public var isUnique: Bool { options.contains(.unique) }
     /// Whether ``Options-swift.struct/indexed`` is set.
     public var isIndexed: Bool { options.contains(.indexed) }
+    /// Whether ``Options-swift.struct/searchable`` is set.
+    public var isSearchable: Bool { options.contains(.searchable) }
 
     public var description: String {
         var text = "\(name): \(type)\(isOptional ? "?" : "")"
         if isUnique { text += " unique" }
         if isIndexed { text += " indexed" }
+        if isSearchable { text += " searchable" }
         return text
     }
 
@@ -79,6 +108,6 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
     var schema: AttributeSchema {
         AttributeSchema(
             name: name, type: type, isOptional: isOptional, isUnique: isUnique, isIndexed: isIndexed,
-            originalName: originalName)
+            originalName: originalName, isSearchable: isSearchable ? true : nil)
     }
 }

@@ -22,15 +22,19 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// once. The version comes last, so that attribute `i` is column `i + 1`;
     /// it is column ``versionColumn``.
     let selectSQL: String
+    /// The column list of ``selectSQL``, each column qualified by the table
+    /// name, for queries that join another table.
+    let qualifiedSelectList: String
     /// `INSERT INTO <table> (<attributes>) VALUES (?, …)`, built once.
     let insertSQL: String
     /// `DELETE FROM <table> WHERE "Z_PK" = ? AND "Z_OPT" = ?`, built once.
     let deleteSQL: String
     let tracksChanges: Bool
     /// The indexes of the `String` attributes whose stored text is normalized
-    /// to NFC: the unique and indexed ones. Their index compares bytes, so
-    /// storing one form of each canonically equivalent text is what lets an
-    /// indexed lookup agree with Swift's `==`.
+    /// to NFC: the unique, indexed and searchable ones. Their index compares
+    /// bytes, so storing one form of each canonically equivalent text is what
+    /// lets an indexed lookup agree with Swift's `==` (and a search for
+    /// "café" find it typed either way).
     let canonicalTextAttributes: [Int]
 
     init(type: any Entity.Type) {
@@ -57,6 +61,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         let columns = attributes.map { Connection.quote($0.name) } + toOnes.map { Connection.quote(descriptions[$0].name) }
         let version = Connection.quote(Model.versionColumn)
         selectSQL = "SELECT \(([key] + columns + [version]).joined(separator: ", ")) FROM \(table)"
+        qualifiedSelectList = ([key] + columns + [version]).map { "\(table).\($0)" }.joined(separator: ", ")
         if columns.isEmpty {
             insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
         } else {
@@ -138,7 +143,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
 extension AttributeDescription {
     /// Whether the attribute's text is stored in NFC (see
     /// ``EntityDescription/canonicalTextAttributes``).
-    var storesCanonicalText: Bool { type == .string && (isUnique || isIndexed) }
+    var storesCanonicalText: Bool { type == .string && (isUnique || isIndexed || isSearchable) }
 }
 
 extension SQLValue {

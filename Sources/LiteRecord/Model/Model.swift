@@ -125,5 +125,17 @@ public struct Model: Sendable {
                 throw LiteRecordError(.invalidModel, "\(entity.name): two attributes are named '\(attribute.name)' (column names ignore case)")
             }
         }
+        for attribute in entity.attributes where attribute.isSearchable {
+            guard attribute.type == .string else {
+                throw LiteRecordError(.invalidModel, "\(entity.name): attribute '\(attribute.name)' is .searchable but stores \(attribute.type), not text; only String and String? attributes can be searched")
+            }
+            // FTS5 gives these names to hidden columns of every index.
+            if ["rank", entity.searchTableName.lowercased()].contains(attribute.name.lowercased()) {
+                throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' cannot be .searchable: SQLite's full-text index reserves it; rename the attribute (keeping its column with @Attribute(originalName:) is not enough)")
+            }
+            if let weight = attribute.searchWeight, !(weight.isFinite && weight > 0) {
+                throw LiteRecordError(.invalidModel, "\(entity.name): attribute '\(attribute.name)' has search weight \(weight); a weight must be a positive number")
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
         case optionalityChanged(String, nowOptional: Bool)
         case uniqueChanged(String, nowUnique: Bool)
         case indexChanged(String, nowIndexed: Bool)
+        case searchableChanged(String, nowSearchable: Bool)
         case relationshipAdded(String)
         case relationshipRemoved(String)
         case relationshipRenamed(String, from: String)
@@ -35,6 +36,8 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
             "attribute '\(name)' became \(optional ? "optional" : "non-optional")"
         case .uniqueChanged(let name, let unique): "attribute '\(name)' \(unique ? "became" : "is no longer") unique"
         case .indexChanged(let name, let indexed): "attribute '\(name)' \(indexed ? "became" : "is no longer") indexed"
+        case .searchableChanged(let name, let searchable):
+            "attribute '\(name)' \(searchable ? "became" : "is no longer") searchable"
         case .relationshipAdded(let name): "relationship '\(name)' added"
         case .relationshipRemoved(let name): "relationship '\(name)' removed"
         case .relationshipRenamed(let name, let old): "relationship '\(old)' renamed to '\(name)'"
@@ -123,6 +126,9 @@ extension ModelSchema {
             }
             if previous.isIndexed != attribute.isIndexed {
                 add(.indexChanged(attribute.name, nowIndexed: attribute.isIndexed))
+            }
+            if (previous.isSearchable ?? false) != (attribute.isSearchable ?? false) {
+                add(.searchableChanged(attribute.name, nowSearchable: attribute.isSearchable ?? false))
             }
         }
         for attribute in old.attributes.sorted(by: { $0.name < $1.name }) where !matched.contains(attribute.name) {

@@ -16,7 +16,7 @@ struct ModelSchema: Codable, Equatable, Sendable {
     }
 
     /// The canonical text the fingerprint hashes: names, types, optionality,
-    /// unique and index flags — the inputs of Core Data's version hashes.
+    /// unique, index and searchable flags — the inputs of Core Data's version hashes.
     /// Renaming hints are left out: they describe a migration, not a model.
     var canonicalText: String {
         entities.map { entity in
@@ -25,6 +25,7 @@ struct ModelSchema: Codable, Equatable, Sendable {
                 if attribute.isOptional { flags += "?" }
                 if attribute.isUnique { flags += "u" }
                 if attribute.isIndexed { flags += "i" }
+                if attribute.isSearchable == true { flags += "s" }
                 return "\(attribute.name.count):\(attribute.name):\(attribute.type.name):\(flags)"
             }
             var text = "\(entity.name.count):\(entity.name){\(attributes.joined(separator: ","))}"
@@ -89,4 +90,7 @@ struct AttributeSchema: Codable, Equatable, Sendable {
     var isUnique: Bool
     var isIndexed: Bool
     var originalName: String?
+    /// `true` for a `.searchable` attribute; `nil` otherwise, so that a model
+    /// without search encodes (and compares) as it did before search existed.
+    var isSearchable: Bool? = nil
 }

@@ -65,7 +65,7 @@ extension EntityDescription {
 }
 
 extension Connection {
-    /// Creates the tables, indexes and metadata of a new store.
+    /// Creates the tables, indexes, full-text indexes and metadata of a new store.
     func createSchema(for model: Model) throws {
         for entity in model.entities {
             try execute(entity.createTableSQL)
@@ -73,6 +73,9 @@ extension Connection {
         }
         for entity in model.entities {
             for statement in entity.createJoinTableSQL { try execute(statement) }
+        }
+        for entity in model.entities {
+            for statement in entity.createSearchIndexSQL { try execute(statement) }
         }
         try createMetadataTable()
         try writeModelMetadata(model.schema)

@@ -3,12 +3,15 @@ public import LiteRecord
 
 /// A note: its text, its tags and whether it is done.
 ///
+/// The text is `.searchable`: the store keeps a full-text index of it, which
+/// ``Notebook/search(_:)`` queries (see LiteRecord's `Docs/Search.md`).
+///
 /// Tags are a many-to-many relationship to ``Tag``: each tag is stored once,
 /// and `#Predicate { $0.tags.contains { $0.name == tag } }` finds the notes
 /// carrying one, in SQL.
 @Entity
 public final class Note {
-    public var text = ""
+    @Attribute(.searchable) public var text = ""
     @Attribute(.indexed) public var isDone = false
     public var createdAt = Date()
     @Relationship public var tags: [Tag] = []

@@ -65,13 +65,16 @@ public enum Notebook {
         return note
     }
 
-    /// Notes whose text contains `text` (case-sensitive, like Swift's
-    /// `contains`) or that carry it as a tag, in the order they were added.
-    /// One SQL statement: the tag test is an `EXISTS` over the join table.
+    /// Notes whose text matches `text` as a search box would — every word,
+    /// case and accents ignored, `word*` for a prefix, `"a phrase"`, `OR`,
+    /// `-word` — best match first (LiteRecord's full-text search), then the
+    /// notes carrying `text` as a tag, in the order they were added. Two SQL
+    /// statements: the full-text search, and the tag test (an `EXISTS` over
+    /// the join table).
     public static func search(_ text: String) throws -> [Note] {
-        inOrderAdded(try Note.findAll(matching: #Predicate { note in
-            note.text.contains(text) || note.tags.contains { $0.name == text }
-        }))
+        let matches = try Note.search(text)
+        let tagged = try Note.findAll(matching: #Predicate { note in note.tags.contains { $0.name == text } })
+        return matches + inOrderAdded(tagged.filter { note in !matches.contains { $0 === note } })
     }
 
     /// The notes carrying the tag `name`, in the order they were added.

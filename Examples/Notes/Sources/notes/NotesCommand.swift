@@ -82,9 +82,11 @@ struct Tag: AsyncParsableCommand {
 }
 
 struct Search: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Find notes whose text contains TEXT or that are tagged TEXT.")
+    static let configuration = CommandConfiguration(
+        abstract: "Find notes whose text matches TEXT (best match first), then notes tagged TEXT.")
 
-    @Argument(help: "The text or tag to look for (case-sensitive).") var text: String
+    @Argument(help: "Words to look for (case and accents ignored; word* for a prefix, \"a phrase\", OR, -word), or a tag.")
+    var text: String
     @OptionGroup var options: StoreOption
 
     @MainActor func run() async throws {

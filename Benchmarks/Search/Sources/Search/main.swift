@@ -1,0 +1,288 @@
+import Foundation
+import LiteRecord
+import SearchSQLite
+
+// The `search` workload (issue 31). Usage: Search [articles] (100,000 by default).
+
+/// An article with two searchable attributes (the title weighted 3) and a
+/// category to filter by; written by hand, as the macro would write it.
+final class Article: Entity {
+    let recordState = RecordState()
+    var title = ""
+    var body = ""
+    var category = 0
+
+    static let entityName = "Article"
+    static let attributes: [AttributeDescription] = [
+        AttributeDescription("title", type: .string, options: [.searchable], searchWeight: 3),
+        AttributeDescription("body", type: .string, options: [.searchable]),
+        AttributeDescription("category", type: .int),
+    ]
+
+    init() {}
+    init(row: Row) throws {
+        title = try row.decode(String.self, at: 0)
+        body = try row.decode(String.self, at: 1)
+        category = try row.decode(Int.self, at: 2)
+    }
+    func encodeAttribute(at index: Int) throws -> SQLValue {
+        switch index {
+        case 0: .text(title)
+        case 1: .text(body)
+        default: .integer(Int64(category))
+        }
+    }
+    func decodeAttribute(at index: Int, from row: Row) throws {
+        switch index {
+        case 0: title = try row.decode(String.self, at: 0)
+        case 1: body = try row.decode(String.self, at: 1)
+        default: category = try row.decode(Int.self, at: 2)
+        }
+    }
+    static func attributeIndex(for keyPath: PartialKeyPath<Article>) -> Int? {
+        switch keyPath {
+        case \Article.title: 0
+        case \Article.body: 1
+        case \Article.category: 2
+        default: nil
+        }
+    }
+}
+
+/// The same article without `.searchable`: what an insert or update costs
+/// without the index.
+final class PlainArticle: Entity {
+    let recordState = RecordState()
+    var title = ""
+    var body = ""
+    var category = 0
+
+    static let entityName = "PlainArticle"
+    static let attributes: [AttributeDescription] = [
+        AttributeDescription("title", type: .string),
+        AttributeDescription("body", type: .string),
+        AttributeDescription("category", type: .int),
+    ]
+
+    init() {}
+    init(row: Row) throws {
+        title = try row.decode(String.self, at: 0)
+        body = try row.decode(String.self, at: 1)
+        category = try row.decode(Int.self, at: 2)
+    }
+    func encodeAttribute(at index: Int) throws -> SQLValue {
+        switch index {
+        case 0: .text(title)
+        case 1: .text(body)
+        default: .integer(Int64(category))
+        }
+    }
+    func decodeAttribute(at index: Int, from row: Row) throws {
+        switch index {
+        case 0: title = try row.decode(String.self, at: 0)
+        case 1: body = try row.decode(String.self, at: 1)
+        default: category = try row.decode(Int.self, at: 2)
+        }
+    }
+}
+
+/// SplitMix64: the same text on every run.
+struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let categories = 10
+var random = Generator(state: 31)
+let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qui", "do", "fe", "gu", "ha", "jo", "be", "cy", "wu", "xe"]
+// 20,000 words; a skewed choice makes a few common and most rare, as in prose.
+let vocabulary = (0..<20_000).map { index -> String in
+    var word = ""
+    var value = index
+    repeat {
+        word += syllables[value % syllables.count]
+        value /= syllables.count
+    } while value > 0
+    return word + (index % 7 == 0 ? "é" : "")
+}
+@MainActor func word() -> String {
+    let u = Double.random(in: 0..<1, using: &random)
+    return vocabulary[min(vocabulary.count - 1, Int(Double(vocabulary.count) * u * u * u))]
+}
+let texts: [(title: String, body: String, category: Int)] = (0..<count).map { index in
+    ((0..<6).map { _ in word() }.joined(separator: " "),
+     (0..<60).map { _ in word() }.joined(separator: " "),
+     index % categories)
+}
+// Queries: words of middling frequency, one or two of them.
+let queries: [(text: String, words: [String], category: Int)] = (0..<200).map { index in
+    let words = (0..<(index < 100 ? 1 : 2)).map { _ in vocabulary[Int.random(in: 60..<1500, using: &random)] }
+    return (words.joined(separator: " "), words, index % categories)
+}
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("search-bench-\(getpid())")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+var storeNumber = 0
+@MainActor func freshStore() -> URL {
+    storeNumber += 1
+    return folder.appendingPathComponent("store\(storeNumber).sqlite")
+}
+
+@MainActor func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+@MainActor func report(_ label: String, _ value: Double, _ note: String = "") {
+    print(String(format: "%-52@ %10.1f ms  %@", label as NSString, value, note as NSString))
+}
+
+print("search workload: \(count) articles (6-word titles, 60-word bodies, \(vocabulary.count) words), 200 searches (100 of one word, 100 of two) each filtered to one of \(categories) categories, limit 20")
+print("SQLite \(String(cString: sqlite3_libversion()))")
+
+// MARK: insert and update, with and without .searchable
+
+@MainActor func insertAndUpdate<T: Entity>(_ type: T.Type, make: (String, String, Int) -> T, retitle: (T, String) -> Void) throws -> (insert: Double, update: Double) {
+    var bestInsert = Double.infinity
+    var bestUpdate = Double.infinity
+    for _ in 0..<3 {
+        let url = freshStore()
+        let stack = try RecordStack(storeAt: url, entities: [T.self])
+        let context = stack.newContext()
+        bestInsert = min(bestInsert, try milliseconds {
+            for text in texts { context.insert(make(text.title, text.body, text.category)) }
+            try context.save()
+        })
+        let objects = try T.findAll(in: context)
+        bestUpdate = min(bestUpdate, try milliseconds {
+            for (index, object) in objects.enumerated() where index % 10 == 0 {
+                retitle(object, texts[(index + 1) % texts.count].title)
+            }
+            try context.save()
+        })
+        try stack.close()
+    }
+    return (bestInsert, bestUpdate)
+}
+
+let plain = try insertAndUpdate(PlainArticle.self, make: { title, body, category in
+    let article = PlainArticle()
+    (article.title, article.body, article.category) = (title, body, category)
+    return article
+}, retitle: { $0.title = $1 })
+let searchable = try insertAndUpdate(Article.self, make: { title, body, category in
+    let article = Article()
+    (article.title, article.body, article.category) = (title, body, category)
+    return article
+}, retitle: { $0.title = $1 })
+print("")
+report("insert \(count), no searchable attribute", plain.insert)
+report("insert \(count), title and body .searchable", searchable.insert, String(format: "%.2f× (target ≤ 2×)", searchable.insert / plain.insert))
+report("update \(count / 10) titles, no searchable attribute", plain.update)
+report("update \(count / 10) titles, .searchable", searchable.update, String(format: "%.2f×", searchable.update / plain.update))
+
+// MARK: search
+
+let url = freshStore()
+do {
+    let stack = try RecordStack(storeAt: url, entities: [Article.self])
+    let context = stack.newContext()
+    for text in texts {
+        let article = Article()
+        (article.title, article.body, article.category) = (text.title, text.body, text.category)
+        context.insert(article)
+    }
+    try context.save()
+    try stack.close()
+}
+
+struct Found {
+    var id: Int64
+    var title: String
+    var body: String
+    var category: Int
+}
+
+let raw = try RawDatabase(path: url.path)
+let fts = "\"literecord_search:Article\""
+let rawSearch = try raw.prepare("""
+    SELECT Article.Z_PK, Article.title, Article.body, Article.category FROM \(fts) JOIN Article ON Article.Z_PK = \(fts).rowid
+    WHERE \(fts) MATCH ?1 AND Article.category = ?2 ORDER BY bm25(\(fts), 3.0, 1.0), Article.Z_PK LIMIT 20
+    """)
+let likeOne = try raw.prepare("""
+    SELECT Z_PK, title, body, category FROM Article WHERE category = ?1 AND (title LIKE ?2 OR body LIKE ?2) LIMIT 20
+    """)
+let likeTwo = try raw.prepare("""
+    SELECT Z_PK, title, body, category FROM Article
+    WHERE category = ?1 AND (title LIKE ?2 OR body LIKE ?2) AND (title LIKE ?3 OR body LIKE ?3) LIMIT 20
+    """)
+
+@MainActor func rows(_ statement: RawStatement) throws -> [Found] {
+    var found: [Found] = []
+    while try statement.step() {
+        found.append(Found(id: statement.int64(0), title: statement.text(1), body: statement.text(2), category: Int(statement.int64(3))))
+    }
+    statement.reset()
+    return found
+}
+
+@MainActor func rawRound() throws -> [[Int64]] {
+    try queries.map { query in
+        // The same FTS5 query LiteRecord sends: each word quoted, all required.
+        rawSearch.bind(query.words.map { "\"\($0)\"" }.joined(separator: " AND "), at: 1)
+        rawSearch.bind(Int64(query.category), at: 2)
+        return try rows(rawSearch).map(\.id)
+    }
+}
+
+@MainActor func likeRound() throws -> Int {
+    var total = 0
+    for query in queries {
+        let statement = query.words.count == 1 ? likeOne : likeTwo
+        statement.bind(Int64(query.category), at: 1)
+        for (position, word) in query.words.enumerated() { statement.bind("%\(word)%", at: Int32(position + 2)) }
+        total += try rows(statement).count
+    }
+    return total
+}
+
+let stack = try RecordStack(storeAt: url, entities: [Article.self])
+@MainActor func literecordRound() throws -> [[Int64]] {
+    // A new context per round: every object is read from its row, as the
+    // raw C round reads every row into a struct.
+    let context = stack.newContext()
+    return try queries.map { query in
+        let category = query.category
+        return try Article.search(query.text, matching: #Predicate { $0.category == category }, limit: 20, in: context)
+            .compactMap(\.recordID?.rowID)
+    }
+}
+
+let expected = try rawRound()
+let ours = try literecordRound()
+guard expected == ours else {
+    print("LiteRecord's results differ from raw C's")
+    exit(1)
+}
+let hits = expected.map(\.count).reduce(0, +)
+var times: [String: Double] = [:]
+for _ in 0..<5 {
+    times["raw", default: .infinity] = min(times["raw", default: .infinity], try milliseconds { _ = try rawRound() })
+    times["literecord", default: .infinity] = min(times["literecord", default: .infinity], try milliseconds { _ = try literecordRound() })
+}
+var likeHits = 0
+times["like"] = try milliseconds { likeHits = try likeRound() }
+print("")
+report("200 searches, raw C on the FTS5 table", times["raw"]!, "(\(hits) results)")
+report("200 searches, LiteRecord Article.search", times["literecord"]!, String(format: "%.2f× raw C (target ≤ 1.5×)", times["literecord"]! / times["raw"]!))
+report("200 searches, LIKE '%word%' scan (raw C)", times["like"]!, String(format: "%.0f× raw C FTS5 (%d results, unranked)", times["like"]! / times["raw"]!, likeHits))
+try stack.close()

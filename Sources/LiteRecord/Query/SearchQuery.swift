@@ -1,0 +1,168 @@
+import Foundation
+
+/// Turns the text a person typed into a search box into an FTS5 query that
+/// is always valid (https://sqlite.org/fts5.html#full_text_query_syntax).
+///
+/// What the text may use:
+/// - words: every one must match (`swift concurrency`);
+/// - `"quoted words"`: a phrase, the words next to each other in that order;
+///   a quote without its closing partner quotes to the end of the text;
+/// - `word*` (or `"a phrase"*`): the last word is a prefix;
+/// - `OR` in capitals between two terms: either matches (`swift OR rust
+///   concurrency` is `(swift OR rust) AND concurrency` — unlike FTS5's own
+///   precedence, what a search box user means);
+/// - `-word` (or `-"a phrase"`): records containing it are left out.
+///
+/// Everything else — `C++`, `(beta`, `NEAR(`, `title:`, `^`, `AND`, `NOT` —
+/// is plain text: each term is emitted as an FTS5 string (in double quotes,
+/// quotes inside doubled), which the tokenizer splits into words, so no
+/// character can reach FTS5's syntax. A term without a letter or a digit
+/// (`++`, `-`, `*`) is dropped.
+///
+/// A query with nothing to search for — empty, only punctuation, or only
+/// `-word`s (FTS5's `NOT` needs something to subtract from) — has no FTS5
+/// form: ``fts5`` is `nil`, and a search returns no records.
+struct SearchQuery: Equatable {
+    /// One phrase of the query.
+    struct Term: Equatable {
+        var text: String
+        var isPrefix = false
+        var isNegated = false
+
+        /// `"text"` (with `*` for a prefix), quotes in the text doubled.
+        var fts5: String {
+            "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
+        }
+    }
+
+    /// The terms every match must contain: each group is a list of
+    /// alternatives joined by `OR`.
+    private(set) var required: [[Term]] = []
+    /// Terms no match may contain.
+    private(set) var excluded: [Term] = []
+
+    init(_ text: String) {
+        // FTS5 reads its query as a C string: a NUL would end it mid-term.
+        let normalized = text.precomposedStringWithCanonicalMapping.replacingOccurrences(of: "\0", with: " ")
+        var pendingOr = false
+        for item in Self.items(normalized) {
+            switch item {
+            case .or:
+                // Only between two required terms; otherwise the word "or".
+                if !required.isEmpty && !pendingOr {
+                    pendingOr = true
+                } else {
+                    pendingOr = false
+                    append(Term(text: "OR"))
+                }
+            case .term(let term):
+                if term.isNegated {
+                    if pendingOr {
+                        // `a OR -b`: the OR joins nothing; it is the word.
+                        append(Term(text: "OR"))
+                        pendingOr = false
+                    }
+                    excluded.append(term)
+                } else if pendingOr {
+                    required[required.count - 1].append(term)
+                    pendingOr = false
+                } else {
+                    required.append([term])
+                }
+            }
+        }
+        if pendingOr { append(Term(text: "OR")) }
+    }
+
+    private mutating func append(_ term: Term) {
+        required.append([term])
+    }
+
+    /// The FTS5 query, or `nil` when the text has nothing to search for.
+    var fts5: String? {
+        guard !required.isEmpty else { return nil }
+        let positive = required.map { group in
+            group.count == 1 ? group[0].fts5 : "(" + group.map(\.fts5).joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
+        guard !excluded.isEmpty else { return positive }
+        var negated = excluded
+        for index in negated.indices { negated[index].isNegated = false }
+        return "(\(positive)) NOT (\(negated.map(\.fts5).joined(separator: " OR ")))"
+    }
+
+    private enum Item {
+        case term(Term)
+        case or
+    }
+
+    /// The text split into terms: quoted phrases, and words separated by
+    /// white space; terms without a letter or digit are dropped.
+    private static func items(_ text: String) -> [Item] {
+        var items: [Item] = []
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar == "\0" }
+        func isQuote(_ scalar: Unicode.Scalar) -> Bool { scalar == "\"" || scalar == "\u{201C}" || scalar == "\u{201D}" }
+        while index < scalars.count {
+            if isSpace(scalars[index]) {
+                index += 1
+                continue
+            }
+            var negated = false
+            if scalars[index] == "-", index + 1 < scalars.count, !isSpace(scalars[index + 1]) {
+                negated = true
+                index += 1
+            }
+            if isQuote(scalars[index]) {
+                // A phrase, to the closing quote or the end of the text.
+                var end = index + 1
+                while end < scalars.count && !isQuote(scalars[end]) { end += 1 }
+                let phrase = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+                index = end + 1
+                var isPrefix = false
+                if index < scalars.count && scalars[index] == "*" {
+                    isPrefix = true
+                    index += 1
+                }
+                if hasWordCharacter(phrase) {
+                    items.append(.term(Term(text: phrase, isPrefix: isPrefix, isNegated: negated)))
+                }
+                continue
+            }
+            var end = index
+            while end < scalars.count && !isSpace(scalars[end]) && !isQuote(scalars[end]) { end += 1 }
+            var word = String(String.UnicodeScalarView(scalars[index..<end]))
+            index = end
+            if word == "OR" && !negated {
+                items.append(.or)
+                continue
+            }
+            var isPrefix = false
+            if word.hasSuffix("*") {
+                while word.hasSuffix("*") { word.removeLast() }
+                isPrefix = word.unicodeScalars.last.map(isWordCharacter) ?? false
+            }
+            if hasWordCharacter(word) {
+                items.append(.term(Term(text: word, isPrefix: isPrefix, isNegated: negated)))
+            }
+        }
+        return items
+    }
+
+    /// Whether the text holds a character the `unicode61` tokenizer keeps in
+    /// a token (a letter, a number, a private-use character); a term without
+    /// one has no token to match.
+    private static func hasWordCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isWordCharacter)
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+            true
+        default:
+            false
+        }
+    }
+}

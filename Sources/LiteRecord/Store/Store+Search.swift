@@ -1,0 +1,114 @@
+import Foundation
+
+/// The full-text index of an entity with `.searchable` attributes: an FTS5
+/// table whose content is the entity's own table (external content,
+/// https://sqlite.org/fts5.html#external_content_tables), kept exact by three
+/// triggers on that table. Triggers rather than statements in the save: they
+/// run in the same transaction as every write that reaches the table — a
+/// save, a set-based delete and its cascades, `truncateAll`, an import, a
+/// migration step, another process — so no write path can forget the index.
+extension EntityDescription {
+    /// The attributes in the full-text index, in declaration order.
+    var searchableAttributes: [AttributeDescription] { attributes.filter(\.isSearchable) }
+
+    /// Whether the entity has a full-text index.
+    var isSearchable: Bool { attributes.contains { $0.isSearchable } }
+
+    /// The FTS5 table's name: `literecord_search:<Entity>`.
+    var searchTableName: String { Self.searchTableName(table: tableName) }
+
+    static func searchTableName(table: String) -> String { "literecord_search:\(table)" }
+
+    /// The names of the three triggers that keep the index exact.
+    var searchTriggerNames: [String] {
+        ["insert", "delete", "update"].map { "\(searchTableName):\($0)" }
+    }
+
+    /// `CREATE VIRTUAL TABLE` for the index and `CREATE TRIGGER` for its
+    /// triggers; empty for an entity without `.searchable` attributes. The
+    /// tokenizer folds case and removes diacritics (`cafe` finds "Café");
+    /// the text is stored in NFC (``AttributeDescription/storesCanonicalText``),
+    /// and queries are normalized the same way.
+    var createSearchIndexSQL: [String] {
+        let searchable = searchableAttributes
+        guard !searchable.isEmpty else { return [] }
+        let fts = Connection.quote(searchTableName)
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let columns = searchable.map { Connection.quote($0.name) }
+        let list = columns.joined(separator: ", ")
+        func values(_ row: String) -> String { columns.map { "\(row).\($0)" }.joined(separator: ", ") }
+        let (insertName, deleteName, updateName) = (
+            Connection.quote(searchTriggerNames[0]), Connection.quote(searchTriggerNames[1]), Connection.quote(searchTriggerNames[2])
+        )
+        let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
+        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
+        // `UPDATE OF` fires when a searchable column is assigned; a save
+        // assigns only changed columns, and the `WHEN` skips the rest.
+        let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        return [
+            "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(Connection.quoteLiteral(tableName)), content_rowid=\(Connection.quoteLiteral(Model.primaryKeyColumn)), tokenize='unicode61 remove_diacritics 2')",
+            "CREATE TRIGGER \(insertName) AFTER INSERT ON \(quotedTable) BEGIN \(insert) END",
+            "CREATE TRIGGER \(deleteName) AFTER DELETE ON \(quotedTable) BEGIN \(delete) END",
+            "CREATE TRIGGER \(updateName) AFTER UPDATE OF \(list) ON \(quotedTable) WHEN \(changed) BEGIN \(delete) \(insert) END",
+        ]
+    }
+}
+
+extension Connection {
+    /// `'text'`, an SQL string literal.
+    static func quoteLiteral(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// The full-text indexes in the database: the name of each FTS5 table
+    /// LiteRecord created, with its `CREATE` statement and those of the
+    /// triggers on `table` that keep it, by table (the entity's table name).
+    func searchIndexObjects() throws -> [(name: String, type: String, table: String, sql: String)] {
+        try rows(
+            "SELECT name, type, tbl_name, sql FROM sqlite_schema WHERE name LIKE 'literecord\\_search:%' ESCAPE '\\' AND (type = 'trigger' OR sql LIKE 'CREATE VIRTUAL TABLE%') ORDER BY name"
+        ).map { row in (row[0].textValue, row[1].textValue, row[2].textValue, row[3].textValue) }
+    }
+
+    /// Creates `entity`'s full-text index and fills it from the stored rows:
+    /// their searchable text is first brought to NFC (a store written before
+    /// the attribute was searchable may hold other forms), then FTS5's
+    /// `rebuild` indexes every row.
+    func createSearchIndex(for entity: EntityDescription, fillingFromRows: Bool) throws {
+        guard fillingFromRows else {
+            for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
+            return
+        }
+        // Before the triggers exist: with them, an update would remove words
+        // from an index that does not hold them yet.
+        let key = Connection.quote(Model.primaryKeyColumn)
+        for attribute in entity.searchableAttributes {
+            let column = Connection.quote(attribute.name)
+            // Only rows with non-ASCII text can be outside NFC.
+            let candidates = try rows(
+                "SELECT \(key), \(column) FROM \(entity.quotedTable) WHERE \(column) GLOB ?", [.text("*[^\u{01}-\u{7F}]*")])
+            for row in candidates {
+                guard row.count == 2, case .text(let text) = row[1] else { continue }
+                let canonical = text.precomposedStringWithCanonicalMapping
+                guard Array(canonical.utf8) != Array(text.utf8) else { continue }
+                try executeOnce("UPDATE \(entity.quotedTable) SET \(column) = ? WHERE \(key) = ?", [.text(canonical), row[0]])
+            }
+        }
+        for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
+        let fts = Connection.quote(entity.searchTableName)
+        try executeOnce("INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')")
+    }
+
+    /// Runs FTS5's `integrity-check` on `table` (an FTS5 table with external
+    /// content): whether the index matches the content table. Returns the
+    /// problem, or `nil` when it matches. Needs a writable connection: the
+    /// command is an `INSERT`, although it writes nothing.
+    func searchIndexProblem(_ table: String) throws -> String? {
+        let fts = Connection.quote(table)
+        do {
+            try executeOnce("INSERT INTO \(fts)(\(fts), rank) VALUES ('integrity-check', 1)")
+            return nil
+        } catch let error as SQLiteError where error.isCorrupt {
+            return "the full-text index \(table) does not match its table: \(error.message)"
+        }
+    }
+}
