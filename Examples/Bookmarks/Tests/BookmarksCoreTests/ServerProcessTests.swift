@@ -134,8 +134,9 @@ import Testing
         let events = try RawConnection(port: port)
         try await events.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         try await events.read { $0.contains("event: snapshot") }
-        // Let the server read the import's head before the signal.
-        try await Task.sleep(for: .milliseconds(300))
+        // Let the server accept the connection and parse the import's head
+        // before the signal (generous: the machine may be busy).
+        try await Task.sleep(for: .seconds(1))
 
         server.terminate()
         try await Task.sleep(for: .milliseconds(200))
