@@ -2,6 +2,7 @@
 #   make demo   installs what is missing, builds, runs the narrated demo
 #   make test   installs what is missing, builds, runs every test
 #   make example  builds and tests the example app in Examples/Notes
+#   make example-server  builds and tests the server example in Examples/Bookmarks
 #   make docs   builds the DocC archive; fails on any DocC warning
 
 SWIFT ?= swift
@@ -10,7 +11,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example bench bench-import bench-search docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -69,6 +70,29 @@ demo: deps
 example: deps
 	cd Examples/Notes && $(SWIFT) build --build-tests
 	cd Examples/Notes && $(CHECK_TEMP) $(SWIFT) test --skip-build
+
+## example-server: the server example, Examples/Bookmarks (Hummingbird): its own
+## package with its own build folder, like `make example`. Its tests drive every
+## route through HummingbirdTesting and start the built bookmarks-server binary
+## on 127.0.0.1 (a port the system picks), then stop it with SIGTERM.
+example-server: deps
+	cd Examples/Bookmarks && $(SWIFT) build --build-tests
+	cd Examples/Bookmarks && $(CHECK_TEMP) $(SWIFT) test --skip-build
+
+## bench-server: load and crash figures for Examples/Bookmarks (not in CI): one
+## Hummingbird binary serving the same routes from LiteRecord, GRDB and Fluent
+## (Benchmarks/Server, release build, the debug macro plugin of the example's
+## own build), driven by wrk (installed with apt-get when missing): seeded
+## stores, three interleaved rounds of 20 s at 64 connections, then a SIGKILL
+## crash run. Prints the tables Docs/Performance.md ("Server") quotes.
+bench-server: deps
+	@command -v wrk >/dev/null || { echo "wrk is missing; installing it with apt-get"; \
+		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; }
+	cd Examples/Bookmarks && $(SWIFT) build --target BookmarksCore
+	cd Benchmarks/Server && LITERECORD_MACRO_PLUGIN="$$(cd ../../Examples/Bookmarks && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) build -c release --product bookmarks-bench
+	Benchmarks/Server/scripts/run.sh "$$(cd Benchmarks/Server && $(SWIFT) build -c release --show-bin-path)/bookmarks-bench"
 
 ## bench: the benchmark suite in Benchmarks/, built in release mode. The @Entity
 ## macro is built first, in debug mode, and handed to that build: the macro

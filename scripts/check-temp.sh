@@ -13,7 +13,7 @@ set -uo pipefail
 
 # The names LiteRecord's tests, the demo, LiteRecordTesting and the example
 # app give their temporary stores and folders.
-patterns=('LiteRecordTests-*' 'literecord-demo-*' 'LiteRecordTesting-*' 'NotesTests-*')
+patterns=('LiteRecordTests-*' 'literecord-demo-*' 'LiteRecordTesting-*' 'NotesTests-*' 'bookmarks-test-*')
 
 if [ $# -eq 0 ]; then
     echo "usage: $0 COMMAND [ARGUMENT...]" >&2

@@ -171,6 +171,32 @@ extension Entity {
         return RecordID(entityName: Self.entityName, rowID: rowID)
     }
 
+    /// The version of the stored row that this object's values are based on
+    /// (the row's `Z_OPT`, which optimistic locking compares): 2 for a row
+    /// just inserted, one more after every save that changed it. `nil` before
+    /// the first save and after the deletion is saved.
+    ///
+    /// An HTTP service can send it as the `ETag` and compare `If-Match`
+    /// against it inside `write {}`, where no other writer can move it:
+    ///
+    /// ```swift
+    /// let etag = try await stack.write { context in
+    ///     guard let note = try Note.find(rowID: id, in: context) else { throw NotFound() }
+    ///     guard note.recordVersion == expected else { throw PreconditionFailed() }
+    ///     note.title = newTitle
+    ///     try context.save()
+    ///     return note.recordVersion
+    /// }
+    /// ```
+    ///
+    /// An object with unsaved changes keeps the version those changes are
+    /// based on until its save, which then checks it (see `Docs/Concurrency.md`).
+    public var recordVersion: Int64? {
+        let state = recordState
+        guard state.phase == .managed || state.phase == .deleted, state.rowID != nil else { return nil }
+        return state.version
+    }
+
     /// The context this object is registered in, if any.
     public var context: RecordContext? {
         let state = recordState

@@ -522,7 +522,19 @@ struct Report {
           runs. For instruction-exact comparisons profile one child with
           `valgrind --tool=callgrind` (see `Benchmarks/README.md`).
 
+        \(Self.preservedServerSection())
         """
+    }
+
+    /// The "Server" section at the end of the current `Docs/Performance.md`,
+    /// kept as it is: `make bench-server` (Benchmarks/Server) measures it,
+    /// not this run.
+    static func preservedServerSection() -> String {
+        let url = packageDirectory.deletingLastPathComponent().appendingPathComponent("Docs/Performance.md")
+        guard let text = try? String(contentsOf: url, encoding: .utf8), let start = text.range(of: "\n## Server\n") else {
+            return ""
+        }
+        return String(text[start.lowerBound...]).trimmingCharacters(in: .newlines) + "\n"
     }
 
     private var grdbVersion: String { "7.10.0" }

@@ -1,0 +1,217 @@
+import BookmarksCore
+import FluentKit
+import FluentSQLiteDriver
+import Foundation
+import Hummingbird
+import Logging
+import NIOPosix
+
+// The same routes on Fluent (fluent-kit on fluent-sqlite-driver), without
+// Vapor: models with @Parent and @Siblings, eager loading with `with`.
+// `createdAt` is a Double (seconds since 1970), as SQLiteNIO stores a Date.
+
+// @unchecked: Fluent models are mutable classes by design; each request uses
+// its own.
+final class FolderModel: Model, @unchecked Sendable {
+    static let schema = "folder"
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "name") var name: String
+    init() {}
+    init(name: String) { self.name = name }
+}
+
+final class TagModel: Model, @unchecked Sendable {
+    static let schema = "tag"
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "label") var label: String
+    init() {}
+    init(label: String) { self.label = label }
+}
+
+final class BookmarkTagModel: Model, @unchecked Sendable {
+    static let schema = "bookmark_tag"
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Parent(key: "bookmark_id") var bookmark: BookmarkModel
+    @Parent(key: "tag_id") var tag: TagModel
+    init() {}
+}
+
+final class BookmarkModel: Model, @unchecked Sendable {
+    static let schema = "bookmark"
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "url") var url: String
+    @Field(key: "title") var title: String
+    @OptionalField(key: "note") var note: String?
+    @Field(key: "visits") var visits: Int
+    @Field(key: "created_at") var createdAt: Double
+    @Parent(key: "folder_id") var folder: FolderModel
+    @Siblings(through: BookmarkTagModel.self, from: \.$bookmark, to: \.$tag) var tags: [TagModel]
+    init() {}
+
+    /// The JSON of a bookmark whose folder and tags are loaded.
+    func dto(folder: FolderModel? = nil, tags: [TagModel]? = nil) -> BookmarkDTO {
+        BookmarkDTO(id: Int64(id ?? 0), url: url, title: title, note: note, visits: visits,
+                    createdAt: Date(timeIntervalSince1970: createdAt),
+                    folder: (folder ?? $folder.value)?.name,
+                    tags: (tags ?? $tags.value ?? []).map(\.label), version: 1)
+    }
+}
+
+final class FluentServer: Sendable {
+    let group: MultiThreadedEventLoopGroup
+    let threads: NIOThreadPool
+    let databases: Databases
+    let logger: Logger
+    /// Writes run on one event loop's connection, so two writers never meet
+    /// in SQLite (a deferred transaction that read first would fail with
+    /// SQLITE_BUSY_SNAPSHOT); reads use any loop's connection.
+    let writeLoop: any EventLoop
+
+    private init(group: MultiThreadedEventLoopGroup, threads: NIOThreadPool, databases: Databases, logger: Logger) {
+        self.group = group
+        self.threads = threads
+        self.databases = databases
+        self.logger = logger
+        writeLoop = group.next()
+    }
+
+    static func open(path: String, logger: Logger) async throws -> FluentServer {
+        let loops = ProcessInfo.processInfo.activeProcessorCount
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: loops)
+        let threads = NIOThreadPool(numberOfThreads: loops)
+        threads.start()
+        let databases = Databases(threadPool: threads, on: group)
+        databases.use(.sqlite(.file(path), sqlLogLevel: nil), as: .sqlite)
+        let server = FluentServer(group: group, threads: threads, databases: databases, logger: logger)
+        let sql = try server.sql(server.writeDatabase)
+        for statement in [
+            "PRAGMA journal_mode = WAL",
+            // The write loop's one connection makes every commit: NORMAL, as
+            // LiteRecord and the GRDB engine.
+            "PRAGMA synchronous = NORMAL",
+            "CREATE TABLE IF NOT EXISTS folder (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE)",
+            "CREATE TABLE IF NOT EXISTS tag (id INTEGER PRIMARY KEY AUTOINCREMENT, label TEXT NOT NULL UNIQUE)",
+            """
+            CREATE TABLE IF NOT EXISTS bookmark (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL UNIQUE,
+              title TEXT NOT NULL, note TEXT, visits INTEGER NOT NULL, created_at REAL NOT NULL,
+              folder_id INTEGER NOT NULL REFERENCES folder(id) ON DELETE CASCADE)
+            """,
+            "CREATE INDEX IF NOT EXISTS bookmark_created_at ON bookmark(created_at)",
+            "CREATE INDEX IF NOT EXISTS bookmark_folder_id ON bookmark(folder_id)",
+            """
+            CREATE TABLE IF NOT EXISTS bookmark_tag (id INTEGER PRIMARY KEY AUTOINCREMENT,
+              bookmark_id INTEGER NOT NULL REFERENCES bookmark(id) ON DELETE CASCADE,
+              tag_id INTEGER NOT NULL REFERENCES tag(id) ON DELETE CASCADE, UNIQUE(bookmark_id, tag_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS bookmark_tag_tag_id ON bookmark_tag(tag_id)",
+        ] {
+            try await sql.raw(SQLQueryString(statement)).run()
+        }
+        return server
+    }
+
+    var writeDatabase: any Database {
+        get throws {
+            guard let db = databases.database(logger: logger, on: writeLoop) else { throw HTTPError(.internalServerError) }
+            return db
+        }
+    }
+
+    var readDatabase: any Database {
+        get throws {
+            guard let db = databases.database(logger: logger, on: group.any()) else { throw HTTPError(.internalServerError) }
+            return db
+        }
+    }
+
+    func sql(_ db: any Database) throws -> any SQLDatabase {
+        guard let sql = db as? any SQLDatabase else { throw HTTPError(.internalServerError) }
+        return sql
+    }
+
+    func close() async throws {
+        await databases.shutdownAsync()
+        try await threads.shutdownGracefully()
+        try await group.shutdownGracefully()
+    }
+
+    /// POST /bookmarks: one transaction on the write loop's connection.
+    func create(_ new: NewBookmark) async throws -> BookmarkDTO {
+        try await writeDatabase.transaction { db -> BookmarkDTO in
+            if try await BookmarkModel.query(on: db).filter(\.$url == new.url).count() > 0 {
+                throw HTTPError(.conflict, message: "a bookmark with url '\(new.url)' exists")
+            }
+            let folder: FolderModel
+            if let existing = try await FolderModel.query(on: db).filter(\.$name == new.folder).first() {
+                folder = existing
+            } else {
+                folder = FolderModel(name: new.folder)
+                try await folder.create(on: db)
+            }
+            let bookmark = BookmarkModel()
+            bookmark.url = new.url
+            bookmark.title = new.title
+            bookmark.note = new.note
+            bookmark.visits = 0
+            bookmark.createdAt = Date().timeIntervalSince1970
+            bookmark.$folder.id = try folder.requireID()
+            try await bookmark.create(on: db)
+            var tags: [TagModel] = []
+            for label in new.tags {
+                let tag: TagModel
+                if let existing = try await TagModel.query(on: db).filter(\.$label == label).first() {
+                    tag = existing
+                } else {
+                    tag = TagModel(label: label)
+                    try await tag.create(on: db)
+                }
+                try await bookmark.$tags.attach(tag, on: db)
+                tags.append(tag)
+            }
+            return bookmark.dto(folder: folder, tags: tags)
+        }
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        let encoder = BookmarkJSON.makeEncoder()
+
+        router.get("/health") { _, _ in try jsonResponse(["status": "ok"], encoder: encoder) }
+
+        router.post("/bookmarks") { request, _ in
+            let new = try NewBookmark(try BookmarkJSON.decode(BookmarkInput.self, from: try await bookmarkBody(request)))
+            let created = try await self.create(new)
+            var response = try jsonResponse(created, encoder: encoder, status: .created)
+            response.headers[.location] = "/bookmarks/\(created.id)"
+            return response
+        }
+
+        router.get("/bookmarks") { request, _ in
+            let (tag, limit) = try listParameters(request)
+            var query = BookmarkModel.query(on: try self.readDatabase)
+            if let tag {
+                query = query.join(siblings: \.$tags).filter(TagModel.self, \.$label == tag)
+            }
+            let models = try await query.sort(\.$createdAt, .descending).limit(limit).with(\.$folder).with(\.$tags).all()
+            return try jsonResponse(models.map { $0.dto() }, encoder: encoder)
+        }
+
+        router.get("/bookmarks/:id") { _, context in
+            guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "parameter 'id'") }
+            guard let model = try await BookmarkModel.query(on: try self.readDatabase).filter(\.$id == id)
+                .with(\.$folder).with(\.$tags).first() else {
+                throw HTTPError(.notFound, message: "no bookmark \(id)")
+            }
+            return try jsonResponse(model.dto(), encoder: encoder)
+        }
+
+        router.get("/stats") { _, _ in
+            let db = try self.readDatabase
+            let counts = StoreCounts(bookmarks: try await BookmarkModel.query(on: db).count(),
+                                     folders: try await FolderModel.query(on: db).count(),
+                                     tags: try await TagModel.query(on: db).count())
+            return try jsonResponse(counts, encoder: encoder)
+        }
+        return router
+    }
+}

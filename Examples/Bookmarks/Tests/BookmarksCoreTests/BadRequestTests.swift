@@ -1,0 +1,124 @@
+import BookmarksCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiteRecord
+import Testing
+
+/// Bad requests get the status the route table gives them and leave the
+/// store exactly as it was: same counts, same bookmark, same version.
+@Suite struct BadRequestTests {
+    /// A store with one bookmark; `body` runs, then the store must still hold
+    /// exactly that bookmark, at the same version.
+    func expectUnchanged(
+        _ body: @Sendable @escaping (any TestClientProtocol, BookmarkDTO) async throws -> Void
+    ) async throws {
+        try await withService { client, store in
+            let existing = try await post(client, url: "https://kept.example", title: "Kept", folder: "Inbox", tags: ["t"])
+            let before = try await store.counts()
+            try await body(client, existing)
+            #expect(try await store.counts() == before)
+            // Compared as the service sends it (the JSON dates have whole seconds).
+            let after = try await client.execute(uri: "/bookmarks/\(existing.id)", method: .get)
+            #expect(after.status == .ok)
+            #expect(try decode(BookmarkDTO.self, after) == existing)
+            #expect(after.headers[.eTag] == existing.etag)
+        }
+    }
+
+    @Test func malformedJSONAnswers400() async throws {
+        try await expectUnchanged { client, _ in
+            for body in [#"{"url": "https://x.example", "title": "#, "not json", "", "[1, 2"] {
+                let response = try await client.execute(uri: "/bookmarks", method: .post, body: json(body))
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(errorMessage(response).contains("JSON"), "\(body): \(errorMessage(response))")
+            }
+        }
+    }
+
+    @Test func wrongTypesAnswer400NamingTheField() async throws {
+        try await expectUnchanged { client, _ in
+            let cases: [(String, String)] = [
+                (#"{"url": 5, "title": "T", "folder": "F"}"#, "'url'"),
+                (#"{"url": "https://x.example", "title": ["T"], "folder": "F"}"#, "'title'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "tags": "swift"}"#, "'tags'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "tags": ["a", 2]}"#, "'tags[1]'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "visits": "many"}"#, "'visits'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "note": 1}"#, "'note'"),
+                (#"{"url": "https://x.example", "folder": "F"}"#, "'title'"),
+                (#"{"url": "https://x.example", "title": "  ", "folder": "F"}"#, "'title'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "tags": [" "]}"#, "'tags[0]'"),
+                (#"[{"url": "https://x.example"}]"#, "(body)"),
+            ]
+            for (body, field) in cases {
+                let response = try await client.execute(uri: "/bookmarks", method: .post, body: json(body))
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(errorMessage(response).contains(field), "\(body): \(errorMessage(response))")
+            }
+        }
+    }
+
+    @Test func wrongTypesInPutAnswer400AndKeepVersion() async throws {
+        try await expectUnchanged { client, existing in
+            let response = try await client.execute(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: existing.etag],
+                body: json(#"{"title": "New", "visits": true}"#))
+            #expect(response.status == .badRequest)
+            #expect(errorMessage(response).contains("'visits'"))
+            let badETag = try await client.execute(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: "yesterday"], body: json(#"{"title": "New"}"#))
+            #expect(badETag.status == .badRequest)
+            #expect(errorMessage(badETag).contains("If-Match"))
+        }
+    }
+
+    @Test func tenMegabyteBodyAnswers413() async throws {
+        try await expectUnchanged { client, existing in
+            let padding = String(repeating: "x", count: 10 * 1024 * 1024)
+            let big = #"{"url": "https://big.example", "title": "\#(padding)", "folder": "F"}"#
+            let post = try await client.execute(uri: "/bookmarks", method: .post, body: json(big))
+            #expect(post.status == .contentTooLarge)
+            let put = try await client.execute(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: existing.etag], body: json(big))
+            #expect(put.status == .contentTooLarge)
+            let imported = try await client.execute(uri: "/import", method: .post, body: json("[\(big)]"))
+            #expect(imported.status == .contentTooLarge)
+        }
+    }
+
+    @Test func unknownRouteAnswers404() async throws {
+        try await expectUnchanged { client, _ in
+            let get = try await client.execute(uri: "/nothing", method: .get)
+            #expect(get.status == .notFound)
+            let nested = try await client.execute(uri: "/bookmarks/1/extra", method: .get)
+            #expect(nested.status == .notFound)
+            let post = try await client.execute(uri: "/nothing", method: .post, body: json(#"{"url": "https://x.example"}"#))
+            #expect(post.status == .notFound)
+        }
+    }
+
+    @Test func staleIfMatchAnswers412() async throws {
+        try await expectUnchanged { client, existing in
+            let response = try await client.execute(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: "\"\(existing.version + 5)\""],
+                body: json(#"{"title": "Lost update"}"#))
+            #expect(response.status == .preconditionFailed)
+            #expect(response.headers[.eTag] == existing.etag)
+        }
+    }
+
+    @Test func badImportAnswers400NamingElementAndKeyPathAndStoresNothing() async throws {
+        try await expectUnchanged { client, _ in
+            // The second element's visits cannot be a number: the first,
+            // valid element is not stored either.
+            let body = #"[{"url": "https://new.example", "title": "New"}, {"url": "https://kept.example", "title": "Changed", "visits": {"n": 1}}]"#
+            let response = try await client.execute(uri: "/import", method: .post, body: json(body))
+            #expect(response.status == .badRequest)
+            let message = errorMessage(response)
+            #expect(message.contains("visits"), "\(message)")
+            #expect(message.contains("1"), "\(message)")
+            let malformed = try await client.execute(uri: "/import", method: .post, body: json("[{"))
+            #expect(malformed.status == .badRequest)
+        }
+    }
+}
