@@ -36,6 +36,60 @@ extension RecordContext {
         return doomed[entity.name]?.count ?? 0
     }
 
+    /// The store-side cascades of a save (see ``PendingCascade``), inside its
+    /// transaction: deletes the rows each group's relationship relates to
+    /// its owners, follows their own rules, and clears the to-ones left
+    /// pointing at them. A destination without `.cascade` or `.deny` rules
+    /// of its own takes one `DELETE … RETURNING` per relationship.
+    ///
+    /// - Throws: `.validationFailed` when a `.deny` rule still relates a
+    ///   doomed row to one that stays; whatever a statement throws.
+    func deleteCascades(
+        _ groups: [CascadeGroup], planned: [PlannedRow], _ connection: Connection
+    ) throws -> CascadeOutcome {
+        var outcome = CascadeOutcome()
+        var starts: [(EntityDescription, [Int64])] = []
+        let key = Connection.quote(Model.primaryKeyColumn)
+        for group in groups where !group.rowIDs.isEmpty {
+            guard case .inverseForeignKey(let column) = group.relationship.storage,
+                let destination = model.entity(named: group.relationship.destinationName)
+            else { continue }
+            let owners = Self.jsonArray(group.rowIDs)
+            let filter = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
+            if destination.relationships.contains(where: { $0.deleteRule == .cascade || $0.deleteRule == .deny }) {
+                let sql = "SELECT \(key) FROM \(destination.quotedTable) WHERE \(filter)"
+                starts.append((destination, try connection.rows(sql, [owners]).compactMap(\.first?.integerValue)))
+                continue
+            }
+            let statement = try connection.cachedStatement(
+                "DELETE FROM \(destination.quotedTable) WHERE \(filter) RETURNING \(key)")
+            defer { statement.reset() }
+            try statement.bind(owners, at: 1)
+            var ids = outcome.doomed[destination.name] ?? []
+            while try statement.step() {
+                let id = statement.int64(at: 0)
+                ids.insert(id)
+                outcome.deleted.append(RecordID(entityName: destination.name, rowID: id))
+            }
+            outcome.doomed[destination.name] = ids
+        }
+        if !starts.isEmpty {
+            // The rows the save's own deletions removed are doomed already:
+            // a rule leading back to one takes nothing more along.
+            var known = outcome.doomed
+            for row in planned { known[type(of: row.object).entityName, default: []].insert(row.rowID) }
+            let found = try doomedRows(starts, besides: known, connection)
+            var doomed = found.doomed
+            for row in planned where outcome.doomed[type(of: row.object).entityName]?.contains(row.rowID) != true {
+                doomed[type(of: row.object).entityName]?.remove(row.rowID)
+            }
+            outcome.doomed = doomed
+            outcome.deleted += try deleteRows(found.order, connection)
+        }
+        outcome.nullified = try nullifyReferences(to: outcome.doomed, connection)
+        return outcome
+    }
+
     /// The rows deleting `ids` of `entity` takes with it through `.cascade`
     /// rules, by entity name, and the order to delete them in.
     ///
@@ -44,7 +98,15 @@ extension RecordContext {
     private func doomedRows(
         _ entity: EntityDescription, _ ids: [Int64], _ connection: Connection
     ) throws -> (doomed: [String: Set<Int64>], order: [(entity: String, ids: [Int64])]) {
-        var doomed: [String: Set<Int64>] = [:]
+        try doomedRows([(entity, ids)], besides: [:], connection)
+    }
+
+    /// ``doomedRows(_:_:_:)`` for several starting sets, next to rows already
+    /// doomed (`known`, which the result includes but `order` leaves out).
+    private func doomedRows(
+        _ starts: [(EntityDescription, [Int64])], besides known: [String: Set<Int64>], _ connection: Connection
+    ) throws -> (doomed: [String: Set<Int64>], order: [(entity: String, ids: [Int64])]) {
+        var doomed = known
         var order: [(entity: String, ids: [Int64])] = []
         var queue: [(EntityDescription, [Int64])] = []
         func add(_ target: EntityDescription, _ ids: [Int64]) {
@@ -53,7 +115,7 @@ extension RecordContext {
             order.append((target.name, fresh))
             queue.append((target, fresh))
         }
-        add(entity, ids)
+        for (entity, ids) in starts { add(entity, ids) }
         var denied: [(ResolvedRelationship, Int64, [Int64])] = []
         while let (current, ids) = queue.popLast() {
             for relationship in current.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
@@ -145,7 +207,7 @@ extension RecordContext {
 
     /// After rows were deleted outside the context's graph: loaded to-ones
     /// pointing at them become empty, and to-manys are read again.
-    private func forgetDeletedReferences(_ doomed: [String: Set<Int64>]) {
+    func forgetDeletedReferences(_ doomed: [String: Set<Int64>]) {
         forgetToManys(touching: Set(doomed.keys))
         for entity in model.entities where !entity.toOneIndexes.isEmpty {
             let relevant = entity.toOneIndexes.filter { doomed[entity.relationships[$0].destinationName] != nil }

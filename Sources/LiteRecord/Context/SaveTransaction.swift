@@ -7,7 +7,7 @@
 /// yet, the rows that conflicted and how the merge policy resolved them — so
 /// that no step passes it to another by hand. ``run()`` orders the steps:
 /// deletions first (they may free unique values), then updates, conflicts,
-/// inserts, and last the foreign keys deferred by any of these and the
+/// the cascades left to the store (``PendingCascade``), inserts, and last the foreign keys deferred by any of these and the
 /// many-to-many links, which need every new row id.
 struct SaveTransaction {
     typealias PlannedRow = RecordContext.PlannedRow
@@ -49,6 +49,7 @@ struct SaveTransaction {
         try executeDeletes()
         try executeUpdates()
         if !conflicts.isEmpty { try resolve() }
+        let cascaded = try deleteCascades()
         try executeInserts()
         var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
         if relationships {
@@ -56,7 +57,8 @@ struct SaveTransaction {
             relinked = try writeJoins()
         }
         return SaveOutcome(
-            inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved)
+            inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
+            cascaded: cascaded)
     }
 }
 
@@ -72,6 +74,9 @@ struct SaveOutcome {
     /// Objects whose conflict the merge policy resolved, by object: what
     /// the context does with each after the commit.
     let resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)]
+    /// What the store-side cascades deleted and cleared; nil when the plan
+    /// had none.
+    let cascaded: CascadeOutcome?
 }
 
 // MARK: Statements
