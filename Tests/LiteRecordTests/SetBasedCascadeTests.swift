@@ -189,6 +189,44 @@ import Testing
         #expect(try SCNote.findAll(in: stack.newContext()).first?.text == "edited")
     }
 
+    @Test func anObjectEditedInTheSameSaveAsTheNullifyMeetsNoConflict() throws {
+        let owner = SCOwner()
+        context.insert(owner)
+        let child = SCChild()
+        owner.children = [child]
+        let note = SCNote()
+        note.child = child
+        try context.save()
+        let fresh = stack.newContext()
+        let heldNote = try #require(try SCNote.findAll(in: fresh).first)
+        fresh.delete(try SCOwner.findAll(in: fresh))
+        // Updated by this save's own statement, then cleared by the cascade's.
+        heldNote.text = "edited"
+        try fresh.save()
+        let stored = try #require(try SCNote.findAll(in: stack.newContext()).first)
+        #expect(stored.text == "edited")
+        #expect(stored.child == nil)
+        heldNote.text = "again"
+        try fresh.save()
+        #expect(try SCNote.findAll(in: stack.newContext()).first?.text == "again")
+    }
+
+    @Test(arguments: [MergePolicy.error, .objectTrumps, .storeTrumps])
+    func everyMergePolicyCascadesInTheStore(policy: MergePolicy) throws {
+        try seed(authors: 3, books: 2)
+        let fresh = stack.newContext()
+        fresh.mergePolicy = policy
+        let held = try #require(try RBook.findAll(in: fresh).first { $0.title == "A1.0" })
+        let authors = try RAuthor.findAll(in: fresh).filter { $0.name != "A2" }
+        var committed: ChangeSet?
+        fresh.didSave = { committed = $0 }
+        fresh.delete(authors)
+        try fresh.save()
+        #expect(try storedTitles() == ["A2.0", "A2.1"])
+        #expect(committed?.deleted.count == 6)
+        #expect(held.context == nil)
+    }
+
     @Test func aCascadeThroughTwoLevelsDeletesEveryRowOnce() throws {
         let owner = SCOwner()
         context.insert(owner)

@@ -38,14 +38,14 @@ extension RecordContext {
 
     /// The store-side cascades of a save (see ``PendingCascade``), inside its
     /// transaction: deletes the rows each group's relationship relates to
-    /// its owners, follows their own rules, and clears the to-ones left
-    /// pointing at them. A destination without `.cascade` or `.deny` rules
+    /// its owners and follows their own rules (``nullifyCascaded(_:_:)``
+    /// clears the to-ones left pointing at them). A destination without `.cascade` or `.deny` rules
     /// of its own takes one `DELETE … RETURNING` per relationship.
     ///
     /// - Throws: `.validationFailed` when a `.deny` rule still relates a
     ///   doomed row to one that stays; whatever a statement throws.
     func deleteCascades(
-        _ groups: [CascadeGroup], planned: [PlannedRow], _ connection: Connection
+        _ groups: [CascadeGroup], planned: [PlannedRow], sparing held: [String: [Int64]], _ connection: Connection
     ) throws -> CascadeOutcome {
         var outcome = CascadeOutcome()
         var starts: [(EntityDescription, [Int64])] = []
@@ -54,17 +54,22 @@ extension RecordContext {
             guard case .inverseForeignKey(let column) = group.relationship.storage,
                 let destination = model.entity(named: group.relationship.destinationName)
             else { continue }
-            let owners = Self.jsonArray(group.rowIDs)
-            let filter = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
+            var arguments = [Self.jsonArray(group.rowIDs)]
+            var filter = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
+            if let spared = held[destination.name] {
+                // Rows the save deletes or updates itself: it checks their versions.
+                filter += " AND \(key) NOT IN (SELECT value FROM json_each(?))"
+                arguments.append(Self.jsonArray(spared))
+            }
             if destination.relationships.contains(where: { $0.deleteRule == .cascade || $0.deleteRule == .deny }) {
                 let sql = "SELECT \(key) FROM \(destination.quotedTable) WHERE \(filter)"
-                starts.append((destination, try connection.rows(sql, [owners]).compactMap(\.first?.integerValue)))
+                starts.append((destination, try connection.rows(sql, arguments).compactMap(\.first?.integerValue)))
                 continue
             }
             let statement = try connection.cachedStatement(
                 "DELETE FROM \(destination.quotedTable) WHERE \(filter) RETURNING \(key)")
             defer { statement.reset() }
-            try statement.bind(owners, at: 1)
+            try statement.bind(arguments)
             var ids = outcome.doomed[destination.name] ?? []
             while try statement.step() {
                 let id = statement.int64(at: 0)
@@ -86,8 +91,14 @@ extension RecordContext {
             outcome.doomed = doomed
             outcome.deleted += try deleteRows(found.order, connection)
         }
-        outcome.nullified = try nullifyReferences(to: outcome.doomed, connection)
         return outcome
+    }
+
+    /// Clears the to-ones left pointing at the rows of `outcome` (see
+    /// ``deleteCascades(_:planned:sparing:_:)``), once the save's own updates
+    /// ran: a row they update is at the version they read until then.
+    func nullifyCascaded(_ outcome: inout CascadeOutcome, _ connection: Connection) throws {
+        outcome.nullified = try nullifyReferences(to: outcome.doomed, connection)
     }
 
     /// The rows deleting `ids` of `entity` takes with it through `.cascade`

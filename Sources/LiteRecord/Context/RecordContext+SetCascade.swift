@@ -173,10 +173,13 @@ extension RecordContext {
     /// cascades deleted, moves those of the rows they cleared a to-one of to
     /// the new version, and empties what pointed at deleted rows.
     func applyCascades(_ outcome: CascadeOutcome) {
-        for id in outcome.deleted {
-            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID)
-            else { continue }
-            unregister(object)
+        for (name, rowIDs) in outcome.doomed {
+            guard let type = model.entity(named: name)?.type else { continue }
+            // Most doomed rows were never read into this context.
+            guard identityMap.table(for: type).count > 0 else { continue }
+            for rowID in rowIDs {
+                if let object = registeredObject(type, rowID: rowID) { unregister(object) }
+            }
         }
         for id in outcome.nullified {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
@@ -189,8 +192,10 @@ extension RecordContext {
 }
 
 extension SaveTransaction {
-    /// The store-side part of the plan's cascades, after the deletions and
-    /// updates (so that a row this context moved to another owner stays):
+    /// The store-side part of the plan's cascades, before the save's own
+    /// deletions and updates (`sparingHeldRows`: rows of objects the plan
+    /// deletes or updates itself are left to it, so a row this context moved
+    /// to another owner stays) or after them:
     /// for each relationship, one `DELETE … WHERE <foreign key> IN (…)
     /// RETURNING` for all the owners, when the destination has no rule of
     /// its own to follow; otherwise the rows are found first and followed
@@ -199,9 +204,16 @@ extension SaveTransaction {
     ///
     /// - Throws: `.validationFailed` for a `.deny` rule that still relates a
     ///   doomed row to one that stays; whatever a statement throws.
-    func deleteCascades() throws -> CascadeOutcome? {
+    func deleteCascades(sparingHeldRows: Bool) throws -> CascadeOutcome? {
         var groups = plan.cascades
         guard !groups.isEmpty else { return nil }
+        var held: [String: [Int64]] = [:]
+        if sparingHeldRows {
+            let destinations = Set(groups.map { ObjectIdentifier($0.relationship.destination) })
+            for row in plan.deletes + plan.updates where destinations.contains(row.entity) {
+                held[type(of: row.object).entityName, default: []].append(row.rowID)
+            }
+        }
         if !resolved.isEmpty {
             for position in groups.indices {
                 let group = groups[position]
@@ -215,6 +227,6 @@ extension SaveTransaction {
                 groups[position].rowIDs = rowIDs
             }
         }
-        return try context.deleteCascades(groups, planned: plan.deletes, connection)
+        return try context.deleteCascades(groups, planned: plan.deletes, sparing: held, connection)
     }
 }

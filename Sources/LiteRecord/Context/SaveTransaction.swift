@@ -46,10 +46,19 @@ struct SaveTransaction {
     /// - Throws: whatever a statement throws, or `.conflict` under the
     ///   `.error` merge policy; the transaction then rolls back.
     consuming func run() throws -> SaveOutcome {
+        // Under `.error` a conflict fails the whole save, so the rows a
+        // cascade left to the store go first, before the rows naming them:
+        // SQLite then counts no deferred foreign-key violation, and deletes
+        // each of them without looking its parent up again. Other policies
+        // may take a deletion back, so they cascade once conflicts are settled.
+        let cascadesFirst = !plan.cascades.isEmpty && context.mergePolicy == .error
+        var cascaded: CascadeOutcome?
+        if cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: true) }
         try executeDeletes()
         try executeUpdates()
         if !conflicts.isEmpty { try resolve() }
-        let cascaded = try deleteCascades()
+        if !cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: false) }
+        if cascaded != nil { try context.nullifyCascaded(&cascaded!, connection) }
         try executeInserts()
         var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
         if relationships {

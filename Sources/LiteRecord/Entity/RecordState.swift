@@ -178,7 +178,6 @@ public final class RecordState {
     }
 }
 
-
 /// The in-memory value of one relationship of one object.
 enum RelationValue {
     /// Not read yet: loaded from the store on first access (for a saved
