@@ -44,10 +44,11 @@ import Testing
         let (_, reads) = stack.recordingSQL { fresh.delete([authors[0], authors[2]]) }
         #expect(reads.isEmpty, "the books are not read when the authors are deleted")
         let (_, writes) = try stack.recordingSQL { try fresh.save() }
+        // One look at the doomed books' ids and one DELETE, for both authors.
         let bookStatements = writes.filter { $0.contains("\"Book\"") }
-        #expect(bookStatements.count == 1)
-        #expect(bookStatements.first?.hasPrefix("DELETE") == true)
-        #expect(bookStatements.first?.contains("RETURNING") == true)
+        #expect(bookStatements.count == 2)
+        #expect(bookStatements.filter { $0.hasPrefix("DELETE") }.count == 1)
+        #expect(bookStatements.filter { $0.hasPrefix("SELECT") }.count == 1)
         let deleted = Set(committed?.deleted ?? [])
         #expect(committed?.deleted.count == 8, "each row once")
         #expect(deleted.count == 8)
@@ -99,7 +100,7 @@ import Testing
         #expect(committed?.deleted.filter { $0 == bookID }.count == 1)
         #expect(committed?.deleted.count == 3)
         // The held book goes with the save's own versioned delete, the other one with the set.
-        #expect(writes.filter { $0.contains("\"Book\"") }.count == 2)
+        #expect(writes.filter { $0.contains("\"Book\"") && $0.hasPrefix("DELETE") }.count == 2)
         #expect(try storedTitles() == ["A1.0", "A1.1"])
     }
 

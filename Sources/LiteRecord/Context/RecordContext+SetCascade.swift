@@ -1,8 +1,8 @@
 /// A `.cascade` to-many of a deleted saved object that was not loaded when
 /// the object was deleted, in a root context: the context does not read the
-/// related objects then. The save deletes their rows in the store with one
-/// statement per relationship for every such object
-/// (``SaveTransaction/deleteCascades()``), and still names each row in its
+/// related objects then. The save deletes their rows in the store with a
+/// `SELECT` and a `DELETE` per relationship for every such object
+/// (``SaveTransaction/deleteCascades(sparingHeldRows:)``), and still names each row in its
 /// change set. Whatever needs the doomed objects themselves before the save
 /// — ``RecordContext/deletedObjects``, a fetch of their entity — reads them
 /// first (``RecordContext/loadPendingCascades()``), and the save first
@@ -196,9 +196,10 @@ extension SaveTransaction {
     /// deletions and updates (`sparingHeldRows`: rows of objects the plan
     /// deletes or updates itself are left to it, so a row this context moved
     /// to another owner stays) or after them:
-    /// for each relationship, one `DELETE … WHERE <foreign key> IN (…)
-    /// RETURNING` for all the owners, when the destination has no rule of
-    /// its own to follow; otherwise the rows are found first and followed
+    /// for each relationship, one `SELECT` of the row ids and one
+    /// `DELETE … WHERE <foreign key> IN (…)` for all the owners, when the
+    /// destination has no rule of its own to follow; otherwise the rows are
+    /// found first and followed
     /// through their `.cascade` and `.deny` rules, as `deleteAll(matching:)`
     /// does. Owners whose deletion a conflict took back take nothing along.
     ///

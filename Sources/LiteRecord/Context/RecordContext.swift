@@ -50,8 +50,8 @@ public final class RecordContext {
     /// Cascades that deletions left to the store: deleted saved objects
     /// whose `.cascade` to-many was not loaded (see ``PendingCascade``).
     /// Until something needs the doomed objects themselves, no object is
-    /// made for them and the save deletes their rows with one statement per
-    /// relationship.
+    /// made for them and the save deletes their rows with a `SELECT` and a
+    /// `DELETE` per relationship.
     var pendingCascades: [PendingCascade] = []
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
@@ -222,8 +222,8 @@ public final class RecordContext {
     ///
     /// Delete rules apply as for one object. A `.cascade` to-many that is not
     /// loaded is not read into the context: the save deletes the rows it
-    /// relates with one statement per relationship for all the deleted
-    /// objects (the change set still names every row, and
+    /// relates with one `SELECT` and one `DELETE` per relationship for all
+    /// the deleted objects (the change set still names every row, and
     /// ``deletedObjects`` or a fetch reads the doomed objects first when
     /// asked for them).
     ///

@@ -375,9 +375,9 @@ extension LiteRecordEngine: RelationshipEngine {
     /// Fetches the doomed authors — inside the clock, unlike the other
     /// engines, which get their ids or records before it — then deletes them
     /// with `context.delete(_:)` and one `save()`. Their books are not
-    /// loaded: the `.cascade` rule leaves them to the store, one
-    /// `DELETE … WHERE author IN (…) RETURNING` for all the authors, and the
-    /// change set still names every book.
+    /// loaded: the `.cascade` rule leaves them to the store, one `SELECT` of
+    /// their row ids and one `DELETE … WHERE author IN (…)` for all the
+    /// authors, and the change set still names every book.
     func cascadeDelete(_ context: RunContext) throws {
         let (stack, records) = try openLibrary(context.store)
         try counting(stack, context) {

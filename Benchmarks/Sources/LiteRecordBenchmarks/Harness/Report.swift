@@ -357,9 +357,9 @@ struct Report {
           every author's `books` inside the timed part; for `rel-cascade` it
           fetches the doomed authors, deletes them with `context.delete(_:)`
           and saves once: their books are not loaded, so the `.cascade` rule
-          leaves them to the store — one `DELETE … WHERE author IN (…)
-          RETURNING` for all the authors, whose returned row ids the change
-          set names (`deletedObjects` would read the books first if asked).
+          leaves them to the store — one `SELECT` of their row ids and one
+          `DELETE … WHERE author IN (…)` for all the authors; the change set
+          names every book (`deletedObjects` would read the books first if asked).
           Raw C and GRDB get the doomed authors' ids or records before the
           clock; LiteRecord fetches them inside it. `grdb-rows` and `fluent` do not run these
           workloads. The checksum hashes each book with its author's name and
@@ -498,12 +498,12 @@ struct Report {
           building the book objects (about a quarter, string decoding most of
           it) and SQLite's per-row `IN` test. `rel-cascade` no longer reads
           the books: the cascade left to the store took it from 204.9M to
-          105.4M instructions (raw C 34.9M), 116 statements to 15. What is
-          left: the one `DELETE … WHERE author IN (…) RETURNING` of the
-          books (74%, inside SQLite: with `RETURNING` it collects the row
-          ids first and then deletes each row and its index entry), fetching
-          the doomed authors inside the clock (9%, half of it translating
-          the `#Predicate`), the authors' own versioned deletes (5%).
+          91.9M instructions (raw C 34.9M), 116 statements to 16. What is
+          left: the books' `SELECT` of row ids and `DELETE … WHERE author
+          IN (…)` (about 70%, inside SQLite, which with foreign keys declared
+          checks each deleted row's key where raw C runs without them),
+          fetching the doomed authors inside the clock (about 10%, half of it
+          translating the `#Predicate`), the authors' own versioned deletes.
         - `insert-built` gives the record engines their UUIDs parsed (see
           above); with Foundation's parser inside the clock, LiteRecord's
           instructions at N = 20,000 were 488M against raw C's 240M, 175M of
