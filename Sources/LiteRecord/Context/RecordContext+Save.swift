@@ -47,6 +47,8 @@ extension RecordContext {
         var updates: [PlannedRow]
         /// Saved objects to delete, by entity and then row id.
         var deletes: [PlannedRow]
+        /// The cascades the deletions leave to the store (``PendingCascade``).
+        var cascades: [CascadeGroup] = []
 
         var summary: String {
             "\(inserts.count) inserted, \(updates.count) updated and \(deletes.count) deleted objects"
@@ -90,6 +92,7 @@ extension RecordContext {
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
         let changed = try runWillSave()
+        if !pendingCascades.isEmpty { deleteHeldCascadeTargets() }
 
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)
@@ -122,7 +125,8 @@ extension RecordContext {
             try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
             inserts = insertionOrder(inserts)
         }
-        let plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
+        var plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
+        if !pendingCascades.isEmpty { plan.cascades = pendingCascadeGroups() }
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
@@ -200,6 +204,18 @@ extension RecordContext {
             changes.updated.removeAll { unwritten.contains($0) }
             changes.deleted.removeAll { unwritten.contains($0) }
         }
+        if let cascaded = outcome.cascaded {
+            changes.deleted += cascaded.deleted
+            if !cascaded.deleted.isEmpty, !changes.updated.isEmpty {
+                // A row this save updated and a cascade then deleted is deleted.
+                let gone = Set(cascaded.deleted)
+                changes.updated.removeAll { gone.contains($0) }
+            }
+            if !cascaded.nullified.isEmpty {
+                var listed = Set(changes.updated)
+                for id in cascaded.nullified where listed.insert(id).inserted { changes.updated.append(id) }
+            }
+        }
         if !outcome.relinked.isEmpty {
             var listed = Set(changes.inserted + changes.updated + changes.deleted)
             for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
@@ -261,6 +277,8 @@ extension RecordContext {
             unregister(deletion.object)
         }
         if !resolved.isEmpty { settle(resolved.values) }
+        pendingCascades.removeAll()
+        if let cascaded = outcome.cascaded { applyCascades(cascaded) }
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
@@ -320,6 +338,7 @@ extension RecordContext {
     /// ```
     public func rollback() {
         pendingJoins.removeAll()
+        pendingCascades.removeAll()
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }

@@ -124,6 +124,10 @@ extension RecordContext {
         /// (join rows go with the record) and a to-many drops deleted
         /// objects when read.
         let visitsAll: Bool
+        /// A cascade whose destination holds the foreign key: when the
+        /// to-many is not loaded, a root context leaves it to the store
+        /// (``PendingCascade``) instead of reading the objects.
+        let leavesToStore: Bool
 
         init(_ relationship: ResolvedRelationship) {
             index = relationship.index
@@ -139,6 +143,11 @@ extension RecordContext {
             case .joinTable: holdsKey = false
             }
             visitsAll = rule == .cascade || (rule == .nullify && holdsKey)
+            if case .inverseForeignKey = relationship.storage {
+                leavesToStore = rule == .cascade && relationship.isToMany && relationship.inverseIndex != nil
+            } else {
+                leavesToStore = false
+            }
         }
     }
 
@@ -221,6 +230,12 @@ extension RecordContext {
                 last = (type, steps)
             }
             for step in steps {
+                if step.leavesToStore, parent == nil, case .unloaded = RelationGraph.slot(next, step.index),
+                    next.recordState.phase == .deleted, next.recordState.rowID != nil
+                {
+                    pendingCascades.append(PendingCascade(owner: next, index: step.index))
+                    continue
+                }
                 forEachTouched(by: next, step) { other in
                     if step.rule == .cascade {
                         if doom(other) { work.append(other) }

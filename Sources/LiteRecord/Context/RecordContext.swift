@@ -47,6 +47,12 @@ public final class RecordContext {
     /// What the delete rules need of each entity's relationships, by entity
     /// type, worked out at the first deletion of the type.
     var deleteStepsByType: [ObjectIdentifier: [DeleteStep]] = [:]
+    /// Cascades that deletions left to the store: deleted saved objects
+    /// whose `.cascade` to-many was not loaded (see ``PendingCascade``).
+    /// Until something needs the doomed objects themselves, no object is
+    /// made for them and the save deletes their rows with a `SELECT` and a
+    /// `DELETE` per relationship.
+    var pendingCascades: [PendingCascade] = []
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
     /// For a `write` context: the columns its saves updated and how many
@@ -210,6 +216,29 @@ public final class RecordContext {
         }
     }
 
+    /// Marks every object of `objects` for deletion at the next ``save()``,
+    /// as `delete(_:)` does for one object; inserted objects not yet saved
+    /// are dropped.
+    ///
+    /// Delete rules apply as for one object. A `.cascade` to-many that is not
+    /// loaded is not read into the context: the save deletes the rows it
+    /// relates with one `SELECT` and one `DELETE` per relationship for all
+    /// the deleted objects (the change set still names every row, and
+    /// ``deletedObjects`` or a fetch reads the doomed objects first when
+    /// asked for them).
+    ///
+    /// ```swift
+    /// let gone = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.born < 1900 }))
+    /// context.delete(gone)
+    /// try context.save()
+    /// ```
+    ///
+    /// Misuse (an object never inserted, or one of another context) is
+    /// reported by the next ``save()``, which throws `.invalidObject`.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Entity {
+        for object in objects { delete(object) }
+    }
+
     /// Marks a saved object deleted, or drops an inserted one.
     func markDeleted(_ object: any Entity) {
         let state = object.recordState
@@ -266,7 +295,10 @@ public final class RecordContext {
     /// context.delete(person)
     /// context.deletedObjects.count    // 1
     /// ```
-    public var deletedObjects: [any Entity] { lists.pending(.deleted, in: self, deletionListing) }
+    public var deletedObjects: [any Entity] {
+        if !pendingCascades.isEmpty { loadPendingCascades() }
+        return lists.pending(.deleted, in: self, deletionListing)
+    }
     /// Every object the context currently knows, saved or inserted.
     public var registeredObjects: [any Entity] { identityMap.objects + inserted }
 
@@ -387,6 +419,7 @@ public final class RecordContext {
         lists.removeAllWritten()
         pushed.removeAll()
         pendingErrors.removeAll()
+        pendingCascades.removeAll()
     }
 
     private func detachAll() {

@@ -7,7 +7,7 @@
 /// yet, the rows that conflicted and how the merge policy resolved them — so
 /// that no step passes it to another by hand. ``run()`` orders the steps:
 /// deletions first (they may free unique values), then updates, conflicts,
-/// inserts, and last the foreign keys deferred by any of these and the
+/// the cascades left to the store (``PendingCascade``), inserts, and last the foreign keys deferred by any of these and the
 /// many-to-many links, which need every new row id.
 struct SaveTransaction {
     typealias PlannedRow = RecordContext.PlannedRow
@@ -46,9 +46,19 @@ struct SaveTransaction {
     /// - Throws: whatever a statement throws, or `.conflict` under the
     ///   `.error` merge policy; the transaction then rolls back.
     consuming func run() throws -> SaveOutcome {
+        // Under `.error` a conflict fails the whole save, so the rows a
+        // cascade left to the store go first, before the rows naming them:
+        // SQLite then counts no deferred foreign-key violation, and deletes
+        // each of them without looking its parent up again. Other policies
+        // may take a deletion back, so they cascade once conflicts are settled.
+        let cascadesFirst = !plan.cascades.isEmpty && context.mergePolicy == .error
+        var cascaded: CascadeOutcome?
+        if cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: true) }
         try executeDeletes()
         try executeUpdates()
         if !conflicts.isEmpty { try resolve() }
+        if !cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: false) }
+        if cascaded != nil { try context.nullifyCascaded(&cascaded!, connection) }
         try executeInserts()
         var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
         if relationships {
@@ -56,7 +66,8 @@ struct SaveTransaction {
             relinked = try writeJoins()
         }
         return SaveOutcome(
-            inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved)
+            inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
+            cascaded: cascaded)
     }
 }
 
@@ -72,6 +83,9 @@ struct SaveOutcome {
     /// Objects whose conflict the merge policy resolved, by object: what
     /// the context does with each after the commit.
     let resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)]
+    /// What the store-side cascades deleted and cleared; nil when the plan
+    /// had none.
+    let cascaded: CascadeOutcome?
 }
 
 // MARK: Statements
