@@ -213,7 +213,7 @@ extension RecordContext {
             }
             if !cascaded.nullified.isEmpty {
                 var listed = Set(changes.updated)
-                for id in cascaded.nullified where listed.insert(id).inserted { changes.updated.append(id) }
+                for (id, _) in cascaded.nullified where listed.insert(id).inserted { changes.updated.append(id) }
             }
         }
         if !outcome.relinked.isEmpty {

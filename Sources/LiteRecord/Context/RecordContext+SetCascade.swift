@@ -31,7 +31,7 @@ struct CascadeOutcome {
     var deleted: [RecordID] = []
     /// Rows that stay whose to-one named a deleted row: now `NULL`, and at
     /// a new version.
-    var nullified: [RecordID] = []
+    var nullified: [(id: RecordID, column: Int)] = []
 }
 
 extension RecordContext {
@@ -181,11 +181,14 @@ extension RecordContext {
                 if let object = registeredObject(type, rowID: rowID) { unregister(object) }
             }
         }
-        for id in outcome.nullified {
+        for (id, column) in outcome.nullified {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
                 object.recordState.phase == .managed
-            else { continue }
-            recordVersionBump(object, to: object.recordState.version + 1, columns: nil)
+            else {
+                countWrite(of: id, columns: AttributeMask([column]))
+                continue
+            }
+            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask([column]))
         }
         forgetDeletedReferences(outcome.doomed)
     }
