@@ -190,6 +190,33 @@ import Testing
         #expect(try SCNote.findAll(in: stack.newContext()).first?.text == "edited")
     }
 
+    /// In a `write {}`, the cleared to-one is counted in the written columns
+    /// (the row-version rule): the main context's note, edited in another
+    /// property, follows its row and saves without a false conflict.
+    @Test @MainActor func aWritesCascadeNullifyIsMergedWithoutAFalseConflict() async throws {
+        let owner = SCOwner()
+        context.insert(owner)
+        let child = SCChild()
+        owner.children = [child]
+        let note = SCNote()
+        note.text = "kept"
+        note.child = child
+        try context.save()
+        let main = stack.mainContext
+        let heldNote = try #require(try SCNote.findAll(in: main).first)
+        #expect(heldNote.child != nil)
+        heldNote.text = "edited"                        // unsaved, another property
+        try await stack.write { writer in
+            writer.delete(try SCOwner.findAll(in: writer))
+        }
+        #expect(heldNote.child == nil, "the merge brings the cleared to-one")
+        #expect(heldNote.text == "edited")
+        try main.save()
+        let stored = try #require(try SCNote.findAll(in: stack.newContext()).first)
+        #expect(stored.text == "edited")
+        #expect(stored.child == nil)
+    }
+
     @Test func anObjectEditedInTheSameSaveAsTheNullifyMeetsNoConflict() throws {
         let owner = SCOwner()
         context.insert(owner)
