@@ -1,3 +1,4 @@
+public import Observation
 
 /// The bookkeeping a context keeps for each entity object: which context it
 /// belongs to, its row id, its life-cycle phase and which attributes changed.
@@ -68,6 +69,8 @@ public final class RecordState {
     /// The per-object state that most objects never need, kept out of line.
     @usableFromInline
     final class Extras {
+        /// See ``RecordState/observation``.
+        @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
         @exclusivity(unchecked) var snapshot: [SQLValue]?
         @exclusivity(unchecked) var storedValues: [SQLValue]?
         init() {}
@@ -103,13 +106,14 @@ public final class RecordState {
         }
     }
 
-    /// Whether a read of the object registered with Observation (it was
-    /// read while ``isObservable``): only then may a `withObservationTracking`
-    /// scope depend on it, so setters and merges of an object never read that
-    /// way skip Observation entirely. The registrar is
-    /// ``ObservationHub/shared``, one for every object: an object carries no
-    /// registrar of its own, whether or not anything observes it.
-    @usableFromInline @exclusivity(unchecked) var mayBeObserved = false
+    /// The object's Observation registrar, made on the first read that may be
+    /// tracked (see ``isObservable``). While it is `nil` nothing can observe
+    /// the object, so setters and merges skip the registrar entirely: objects
+    /// that are never observed pay one load and one branch per access.
+    /// (A class reference: testing it for `nil` is a pointer comparison,
+    /// where an optional `ObservationRegistrar`, a resilient type, costs calls.)
+    @inlinable
+    var observation: ObservationBox? { extras?.observation }
 
     struct Listings: OptionSet {
         let rawValue: UInt8
@@ -148,6 +152,15 @@ public final class RecordState {
         isObservable = context.objectsAreObservable
     }
 
+    /// The registrar, made now if the object had none: called by a tracked read.
+    @usableFromInline
+    var registrar: ObservationRegistrar {
+        if let observation { return observation.registrar }
+        let box = ObservationBox()
+        madeExtras.observation = box
+        return box.registrar
+    }
+
     /// Makes the object saved and registered in `context`.
     func manage(in context: RecordContext, rowID: Int64, version: Int64) {
         // An object inserted into the context is attached already; assigning
@@ -176,6 +189,13 @@ public final class RecordState {
         // those cycles once the context is gone.
         relations = []
     }
+}
+
+/// An object's Observation registrar, boxed (see ``RecordState/observation``).
+@usableFromInline
+final class ObservationBox {
+    @usableFromInline let registrar = ObservationRegistrar()
+    init() {}
 }
 
 /// The in-memory value of one relationship of one object.

@@ -31,10 +31,7 @@ extension Entity where Self: Observation.Observable {
     @inlinable
     public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>) {
         let state = recordState
-        if state.isObservable {
-            state.mayBeObserved = true
-            ObservationHub.shared.access(ObjectIdentifier(self), keyPath())
-        }
+        if state.isObservable { state.registrar.access(self, keyPath: keyPath()) }
     }
 
     /// Runs `mutation`, telling Observation that `keyPath` changes when anyone
@@ -46,8 +43,8 @@ extension Entity where Self: Observation.Observable {
     /// ```
     @inlinable
     public func withObservedMutation<Member>(of keyPath: @autoclosure () -> KeyPath<Self, Member>, _ mutation: () -> Void) {
-        if recordState.mayBeObserved {
-            ObservationHub.shared.withMutation(ObjectIdentifier(self), keyPath(), mutation)
+        if let observation = recordState.observation {
+            observation.registrar.withMutation(of: self, keyPath: keyPath(), mutation)
         } else {
             mutation()
         }
@@ -66,8 +63,8 @@ extension Entity where Self: Observation.Observable {
     public func storeObserved<Member>(
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        if recordState.mayBeObserved, isChange() {
-            ObservationHub.shared.withMutation(ObjectIdentifier(self), keyPath(), store)
+        if let observation = recordState.observation, isChange() {
+            observation.registrar.withMutation(of: self, keyPath: keyPath(), store)
         } else {
             store()
         }
@@ -78,43 +75,10 @@ extension Entity {
     /// Runs a change of the relationship at `index` (its in-memory value),
     /// telling Observation about it when the object may be observed.
     func withRelationshipMutation(at index: Int, _ mutation: () -> Void) {
-        if !recordState.mayBeObserved {
+        if recordState.observation == nil {
             mutation()
         } else {
             observeRelationshipMutation(at: index, mutation)
         }
-    }
-}
-
-/// The one Observation registrar of every entity object. A property of an
-/// object is a member of the hub named by the object and the property
-/// (`\ObservationHub.[object, keyPath]`, a key path whose subscript
-/// arguments are part of its identity), so a change notifies exactly the
-/// observers of that property of that object, as a registrar per object
-/// would — without an object carrying a registrar (a box, a lock and tables,
-/// some 200 bytes) from its first read on. A read outside any
-/// `withObservationTracking` scope registers nothing and keeps nothing.
-@usableFromInline
-final class ObservationHub: Observation.Observable, Sendable {
-    @usableFromInline static let shared = ObservationHub()
-    @usableFromInline let registrar = ObservationRegistrar()
-
-    init() {}
-
-    /// A member per object and property; its value is never read.
-    @usableFromInline
-    subscript(object: ObjectIdentifier, property: AnyKeyPath) -> Bool { false }
-
-    /// Registers a read of `property` of the object `object`.
-    @inlinable
-    func access(_ object: ObjectIdentifier, _ property: AnyKeyPath) {
-        registrar.access(self, keyPath: \ObservationHub.[object, property])
-    }
-
-    /// Runs `mutation`, a change of `property` of the object `object`,
-    /// telling its observers.
-    @inlinable
-    func withMutation<T>(_ object: ObjectIdentifier, _ property: AnyKeyPath, _ mutation: () throws -> T) rethrows -> T {
-        try registrar.withMutation(of: self, keyPath: \ObservationHub.[object, property], mutation)
     }
 }
