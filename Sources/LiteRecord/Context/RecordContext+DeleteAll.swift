@@ -21,18 +21,7 @@ extension RecordContext {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
         }
-        // This context's own objects follow their rows to the new version
-        // (once per to-one nullified), so their next save meets no conflict;
-        // a `write` context counts each bump with the column it cleared.
-        for (id, column) in nullified {
-            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed
-            else {
-                countWrite(of: id, columns: AttributeMask([column]))
-                continue
-            }
-            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask([column]))
-        }
+        recordNullified(nullified)
         forgetDeletedReferences(doomed)
         if !changes.isEmpty { didSave?(changes) }
         return doomed[entity.name]?.count ?? 0
@@ -98,6 +87,24 @@ extension RecordContext {
             outcome.deleted += try deleteRows(found.order, connection)
         }
         return outcome
+    }
+
+    /// Records the to-ones a set-based delete cleared
+    /// (``nullifyReferences(to:_:)``): this context's objects follow their
+    /// rows to the new version, once per to-one cleared, so their next save
+    /// meets no conflict; a `write` context counts each bump with the column
+    /// it cleared, for the rows it holds and the ones it never fetched.
+    func recordNullified(_ nullified: [(id: RecordID, column: Int)]) {
+        for (id, column) in nullified {
+            let columns = AttributeMask([column])
+            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
+                object.recordState.phase == .managed
+            else {
+                countWrite(of: id, columns: columns)
+                continue
+            }
+            recordVersionBump(object, to: object.recordState.version + 1, columns: columns)
+        }
     }
 
     /// Clears the to-ones left pointing at the rows of `outcome` (see

@@ -181,15 +181,7 @@ extension RecordContext {
                 if let object = registeredObject(type, rowID: rowID) { unregister(object) }
             }
         }
-        for (id, column) in outcome.nullified {
-            guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed
-            else {
-                countWrite(of: id, columns: AttributeMask([column]))
-                continue
-            }
-            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask([column]))
-        }
+        recordNullified(outcome.nullified)
         forgetDeletedReferences(outcome.doomed)
     }
 }
