@@ -82,6 +82,29 @@ import Testing
         #expect(try stack.searchIndexProblem("Article") == nil)
     }
 
+    /// Before the save, a search leaves out what an unsaved deletion takes
+    /// along, as a fetch does: posts of a deleted blog whose posts were never
+    /// loaded (the cascade is left to the store at the save).
+    @Test func anUnsavedCascadeIsLeftOutOfASearchAsOfAFetch() throws {
+        let stack = try RecordStack(inMemoryWith: [SearchBlog.self, SearchPost.self])
+        let writer = stack.newContext()
+        for (name, text) in [("Kept", "kept post about owls"), ("Doomed", "doomed post about owls")] {
+            let blog = SearchBlog(name)
+            let post = SearchPost(text)
+            writer.insert(blog)
+            writer.insert(post)
+            post.blog = blog
+        }
+        try writer.save()
+        let context = stack.newContext()
+        let doomed = try #require(try SearchBlog.findAll(in: context).first { $0.name == "Doomed" })
+        context.delete(doomed)
+        #expect(try SearchPost.search("owls", in: context).map(\.text) == ["kept post about owls"])
+        #expect(try SearchPost.findAll(in: context).map(\.text) == ["kept post about owls"])
+        try context.save()
+        #expect(try SearchPost.search("owls", in: stack.newContext()).map(\.text) == ["kept post about owls"])
+    }
+
     @Test func cascadesOfDeleteRulesLeaveTheIndex() throws {
         let stack = try RecordStack(inMemoryWith: [SearchBlog.self, SearchPost.self])
         let context = stack.newContext()

@@ -45,6 +45,8 @@ extension RecordContext {
         snippets: Bool
     ) throws -> [SearchResult<T>] {
         let entity = try entity(for: T.self)
+        // As a fetch does: the objects an unsaved deletion takes along are left out.
+        if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
         let searchable = entity.searchableAttributes
         guard !searchable.isEmpty else {
             throw LiteRecordError(
