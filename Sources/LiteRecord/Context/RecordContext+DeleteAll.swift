@@ -29,7 +29,7 @@ extension RecordContext {
 
     /// The store-side cascades of a save (see ``PendingCascade``), inside its
     /// transaction: deletes the rows each group's relationship relates to
-    /// its owners and follows their own rules (``nullifyCascaded(_:_:)``
+    /// its owners and follows their own rules (``nullifyReferences(to:_:)``
     /// clears the to-ones left pointing at them). A destination without `.cascade` or `.deny` rules
     /// of its own takes one `SELECT` of the row ids and one `DELETE` by the
     /// same condition per relationship.
@@ -107,13 +107,6 @@ extension RecordContext {
         }
     }
 
-    /// Clears the to-ones left pointing at the rows of `outcome` (see
-    /// ``deleteCascades(_:planned:sparing:_:)``), once the save's own updates
-    /// ran: a row they update is at the version they read until then.
-    func nullifyCascaded(_ outcome: inout CascadeOutcome, _ connection: Connection) throws {
-        outcome.nullified = try nullifyReferences(to: outcome.doomed, connection)
-    }
-
     /// The rows deleting `ids` of `entity` takes with it through `.cascade`
     /// rules, by entity name, and the order to delete them in.
     ///
@@ -166,8 +159,10 @@ extension RecordContext {
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that
     /// stay; returns those rows, each with the column it cleared (a row that
     /// pointed at two doomed rows comes twice). Their version moves on, as
-    /// for any save: another context holding one meets the conflict.
-    private func nullifyReferences(
+    /// for any save: another context holding one meets the conflict. A
+    /// save's store-side cascades call it once its own updates ran: a row
+    /// they update is at the version they read until then.
+    func nullifyReferences(
         to doomed: [String: Set<Int64>], _ connection: Connection
     ) throws -> [(id: RecordID, column: Int)] {
         let model = store.model

@@ -58,7 +58,7 @@ struct SaveTransaction {
         try executeUpdates()
         if !conflicts.isEmpty { try resolve() }
         if !cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: false) }
-        if cascaded != nil { try context.nullifyCascaded(&cascaded!, connection) }
+        if let doomed = cascaded?.doomed { cascaded?.nullified = try context.nullifyReferences(to: doomed, connection) }
         try executeInserts()
         var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
         if relationships {
