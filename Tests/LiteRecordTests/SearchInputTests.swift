@@ -54,6 +54,18 @@ import Testing
         #expect(try SearchArticle.count(in: context) == 5, "the table is still there")
     }
 
+    /// A NUL followed by a combining mark is one `Character`, so a
+    /// `Character`-level replacement missed it and FTS5, reading the query
+    /// as a C string, stopped inside a quoted term (the seed 191992227 case
+    /// of ``randomUserInputNeverThrows()``).
+    @Test func aNulJoinedToACombiningMarkEndsNoTerm() throws {
+        for text in ["\"@x\0\u{0301}beta@xC++-", "\"beta\0\u{0301}", "beta\0\u{0308} notes"] {
+            #expect(throws: Never.self) { try SearchArticle.search(text, in: context) }
+            #expect(SearchQuery(text).fts5?.unicodeScalars.contains("\0") != true)
+        }
+        #expect(try titles("\"beta\0\u{0301}") == ["C++ (beta) release notes"])
+    }
+
     @Test func textWithNothingToSearchForFindsNothingWithoutAStatement() throws {
         for text in ["", "   ", "\"", "\"\"", "*", "-", "--", "++", "()", "-word", "-\"a phrase\" -x", "\u{301}", "...", "OR OR"] {
             let (found, statements) = try stack.recordingSQL { try SearchArticle.search(text, in: context) }

@@ -31,7 +31,14 @@ struct SearchQuery: Equatable {
 
         /// `"text"` (with `*` for a prefix), quotes in the text doubled.
         var fts5: String {
-            "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
+            // Scalar by scalar, as the query was split: a quote followed
+            // by a combining mark is one Character.
+            var quoted = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                quoted.append(scalar)
+                if scalar == "\"" { quoted.append(scalar) }
+            }
+            return "\"" + String(quoted) + "\"" + (isPrefix ? "*" : "")
         }
     }
 
@@ -43,7 +50,10 @@ struct SearchQuery: Equatable {
 
     init(_ text: String) {
         // FTS5 reads its query as a C string: a NUL would end it mid-term.
-        let normalized = text.precomposedStringWithCanonicalMapping.replacingOccurrences(of: "\0", with: " ")
+        // Replaced scalar by scalar: a NUL followed by a combining mark is
+        // one Character, which a String replacement does not match.
+        let scalars = text.precomposedStringWithCanonicalMapping.unicodeScalars.map { $0 == "\0" ? " " : $0 }
+        let normalized = String(String.UnicodeScalarView(scalars))
         var pendingOr = false
         for item in Self.items(normalized) {
             switch item {
