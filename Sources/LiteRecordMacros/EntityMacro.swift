@@ -191,11 +191,11 @@ struct EntityMembers {
     /// (an inverse kept up to date, a merge, a rollback).
     private var observeRelationshipMutation: DeclSyntax {
         var cases = model.relationships.enumerated().map { index, relationship in
-            "case \(index):\nwithObservedMutation(of: \\\(model.className).\(relationship.propertyName), mutation)\n"
+            "case \(index):\nwithObservedMutation(of: \\\(model.className).\(relationship.propertyName), member: .relationship(\(index)), mutation)\n"
         }
         cases += inferred.map { property, _, index in
             "case \(index) where \(isRelationship(property)):\n"
-                + "withObservedMutation(of: \\\(model.className).\(property.propertyName), mutation)\n"
+                + "withObservedMutation(of: \\\(model.className).\(property.propertyName), member: .relationship(\(index)), mutation)\n"
         }
         return """
             \(raw: access)func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
@@ -271,13 +271,13 @@ struct EntityMembers {
         var cases = model.properties.enumerated().map { index, property in
             let storage = property.storageName
             return "case \(index):\nlet value = \(decodeCall(property, index))\n"
-                + "storeObserved(\\\(model.className).\(property.name), \(coding).isChange(\(storage), value)) {\n"
+                + "storeObserved(\\\(model.className).\(property.name), member: .attribute(\(index)), \(coding).isChange(\(storage), value)) {\n"
                 + "\(storage) = value\n}\n"
         }
         cases += inferred.map { property, index, _ in
             let storage = property.storageName
             return "case \(index) where \(isColumn(property)):\nlet value = \(decodeCall(property, index))\n"
-                + "storeObserved(\\\(model.className).\(property.propertyName), \(coding).isChange(\(storage), value)) {\n"
+                + "storeObserved(\\\(model.className).\(property.propertyName), member: .attribute(\(index)), \(coding).isChange(\(storage), value)) {\n"
                 + "\(storage) = value\n}\n"
         }
         return """

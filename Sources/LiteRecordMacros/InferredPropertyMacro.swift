@@ -31,7 +31,7 @@ public struct InferredPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 let value = relatedMember(LiteRecord.EntityMember.takePending(&\(raw: storage)), relationship: \(raw: indexes.relationship)) ?? \(raw: storage)
-                observationAccess(\\.\(raw: property.name))
+                observationAccess(\\.\(raw: property.name), member: LiteRecord.EntityMember.relationshipCount(\(raw: property.type).self) == 1 ? .relationship(\(raw: indexes.relationship)) : .attribute(\(raw: indexes.attribute)))
                 return value
             }
             """,

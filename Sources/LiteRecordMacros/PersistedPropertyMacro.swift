@@ -28,7 +28,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             StoredAccessors.initializer(storage),
             """
             get {
-                observationAccess(\\.\(raw: property.name))
+                observationAccess(\\.\(raw: property.name), member: .attribute(\(raw: index)))
                 return \(raw: storage)
             }
             """,

@@ -39,7 +39,7 @@ public struct RelationshipPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 let value = \(raw: many ? "relatedObjects" : "relatedObject")(at: \(raw: index), seed: &\(raw: storage))
-                observationAccess(\\.\(raw: property.name))
+                observationAccess(\\.\(raw: property.name), member: .relationship(\(raw: index)))
                 return value
             }
             """,

@@ -24,7 +24,7 @@ enum StoredAccessors {
         \(raw: preamble)    guard LiteRecord.AttributeCoding.isChange(\(raw: storage), newValue) else {
                 return
             }
-            withObservedMutation(of: \\.\(raw: property)) {
+            withObservedMutation(of: \\.\(raw: property), member: .attribute(\(raw: index))) {
                 \(raw: storage) = newValue
             }
             didChangeAttribute(at: \(raw: index))

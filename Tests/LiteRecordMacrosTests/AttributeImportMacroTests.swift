@@ -22,14 +22,14 @@ import Testing
                         _identifier = initialValue
                     }
                     get {
-                        observationAccess(\.identifier)
+                        observationAccess(\.identifier, member: .attribute(0))
                         return _identifier
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_identifier, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.identifier) {
+                        withObservedMutation(of: \.identifier, member: .attribute(0)) {
                             _identifier = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -43,14 +43,14 @@ import Testing
                         _birthday = initialValue
                     }
                     get {
-                        observationAccess(\.birthday)
+                        observationAccess(\.birthday, member: .attribute(1))
                         return _birthday
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_birthday, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.birthday) {
+                        withObservedMutation(of: \.birthday, member: .attribute(1)) {
                             _birthday = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -64,14 +64,14 @@ import Testing
                         _due = initialValue
                     }
                     get {
-                        observationAccess(\.due)
+                        observationAccess(\.due, member: .attribute(2))
                         return _due
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_due, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.due) {
+                        withObservedMutation(of: \.due, member: .attribute(2)) {
                             _due = newValue
                         }
                         didChangeAttribute(at: 2)
@@ -137,17 +137,17 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(Int.self, at: 0)
-                        storeObserved(\Person.identifier, LiteRecord.AttributeCoding.isChange(_identifier, value)) {
+                        storeObserved(\Person.identifier, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_identifier, value)) {
                             _identifier = value
                         }
                     case 1:
                         let value = try row.decodeOptional(Date.self, at: 1)
-                        storeObserved(\Person.birthday, LiteRecord.AttributeCoding.isChange(_birthday, value)) {
+                        storeObserved(\Person.birthday, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_birthday, value)) {
                             _birthday = value
                         }
                     case 2:
                         let value = try row.decodeOptional(Date.self, at: 2)
-                        storeObserved(\Person.due, LiteRecord.AttributeCoding.isChange(_due, value)) {
+                        storeObserved(\Person.due, member: .attribute(2), LiteRecord.AttributeCoding.isChange(_due, value)) {
                             _due = value
                         }
                     default:

@@ -691,7 +691,7 @@ import Testing
                     }
                     get {
                         let value = relatedMember(LiteRecord.EntityMember.takePending(&_sticker), relationship: 0) ?? _sticker
-                        observationAccess(\\.sticker)
+                        observationAccess(\\.sticker, member: LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1 ? .relationship(0) : .attribute(1))
                         return value
                     }
                     set {
@@ -703,7 +703,7 @@ import Testing
                         guard LiteRecord.AttributeCoding.isChange(_sticker, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.sticker) {
+                        withObservedMutation(of: \\.sticker, member: .attribute(1)) {
                             _sticker = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -718,7 +718,7 @@ import Testing
                     }
                     get {
                         let value = relatedMember(LiteRecord.EntityMember.takePending(&_corners), relationship: 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self)) ?? _corners
-                        observationAccess(\\.corners)
+                        observationAccess(\\.corners, member: LiteRecord.EntityMember.relationshipCount(Array<Point>.self) == 1 ? .relationship(0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self)) : .attribute(1 + LiteRecord.EntityMember.attributeCount(Sticker?.self)))
                         return value
                     }
                     set {
@@ -730,7 +730,7 @@ import Testing
                         guard LiteRecord.AttributeCoding.isChange(_corners, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.corners) {
+                        withObservedMutation(of: \\.corners, member: .attribute(1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))) {
                             _corners = newValue
                         }
                         didChangeAttribute(at: 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))
@@ -744,14 +744,14 @@ import Testing
                         _score = initialValue
                     }
                     get {
-                        observationAccess(\\.score)
+                        observationAccess(\\.score, member: .attribute(0))
                         return _score
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_score, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.score) {
+                        withObservedMutation(of: \\.score, member: .attribute(0)) {
                             _score = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -804,17 +804,17 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decodeOptional(Foundation.Date.self, at: 0)
-                        storeObserved(\\Shelf.score, LiteRecord.AttributeCoding.isChange(_score, value)) {
+                        storeObserved(\\Shelf.score, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_score, value)) {
                             _score = value
                         }
                     case 1 where LiteRecord.EntityMember.attributeCount(Sticker?.self) == 1:
                         let value = try LiteRecord.EntityMember.decode(Sticker?.self, from: row, at: 1)
-                        storeObserved(\\Shelf.sticker, LiteRecord.AttributeCoding.isChange(_sticker, value)) {
+                        storeObserved(\\Shelf.sticker, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_sticker, value)) {
                             _sticker = value
                         }
                     case 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self) where LiteRecord.EntityMember.attributeCount(Array<Point>.self) == 1:
                         let value = try LiteRecord.EntityMember.decode(Array<Point>.self, from: row, at: 1 + LiteRecord.EntityMember.attributeCount(Sticker?.self))
-                        storeObserved(\\Shelf.corners, LiteRecord.AttributeCoding.isChange(_corners, value)) {
+                        storeObserved(\\Shelf.corners, member: .attribute(1 + LiteRecord.EntityMember.attributeCount(Sticker?.self)), LiteRecord.AttributeCoding.isChange(_corners, value)) {
                             _corners = value
                         }
                     default:
@@ -876,9 +876,9 @@ import Testing
                 func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
                     switch index {
                     case 0 where LiteRecord.EntityMember.relationshipCount(Sticker?.self) == 1:
-                        withObservedMutation(of: \\Shelf.sticker, mutation)
+                        withObservedMutation(of: \\Shelf.sticker, member: .relationship(0), mutation)
                     case 0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self) where LiteRecord.EntityMember.relationshipCount(Array<Point>.self) == 1:
-                        withObservedMutation(of: \\Shelf.corners, mutation)
+                        withObservedMutation(of: \\Shelf.corners, member: .relationship(0 + LiteRecord.EntityMember.relationshipCount(Sticker?.self)), mutation)
                     default:
                         mutation()
                     }

@@ -34,14 +34,14 @@ import Testing
                         _identifier = initialValue
                     }
                     get {
-                        observationAccess(\.identifier)
+                        observationAccess(\.identifier, member: .attribute(0))
                         return _identifier
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_identifier, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.identifier) {
+                        withObservedMutation(of: \.identifier, member: .attribute(0)) {
                             _identifier = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -55,14 +55,14 @@ import Testing
                         _name = initialValue
                     }
                     get {
-                        observationAccess(\.name)
+                        observationAccess(\.name, member: .attribute(1))
                         return _name
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_name, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.name) {
+                        withObservedMutation(of: \.name, member: .attribute(1)) {
                             _name = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -76,14 +76,14 @@ import Testing
                         _age = initialValue
                     }
                     get {
-                        observationAccess(\.age)
+                        observationAccess(\.age, member: .attribute(2))
                         return _age
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_age, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.age) {
+                        withObservedMutation(of: \.age, member: .attribute(2)) {
                             _age = newValue
                         }
                         didChangeAttribute(at: 2)
@@ -97,14 +97,14 @@ import Testing
                         _email = initialValue
                     }
                     get {
-                        observationAccess(\.email)
+                        observationAccess(\.email, member: .attribute(3))
                         return _email
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_email, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.email) {
+                        withObservedMutation(of: \.email, member: .attribute(3)) {
                             _email = newValue
                         }
                         didChangeAttribute(at: 3)
@@ -118,14 +118,14 @@ import Testing
                         _createdAt = initialValue
                     }
                     get {
-                        observationAccess(\.createdAt)
+                        observationAccess(\.createdAt, member: .attribute(4))
                         return _createdAt
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_createdAt, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.createdAt) {
+                        withObservedMutation(of: \.createdAt, member: .attribute(4)) {
                             _createdAt = newValue
                         }
                         didChangeAttribute(at: 4)
@@ -139,14 +139,14 @@ import Testing
                         _mood = initialValue
                     }
                     get {
-                        observationAccess(\.mood)
+                        observationAccess(\.mood, member: .attribute(5))
                         return _mood
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_mood, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.mood) {
+                        withObservedMutation(of: \.mood, member: .attribute(5)) {
                             _mood = newValue
                         }
                         didChangeAttribute(at: 5)
@@ -160,14 +160,14 @@ import Testing
                         _tags = initialValue
                     }
                     get {
-                        observationAccess(\.tags)
+                        observationAccess(\.tags, member: .attribute(6))
                         return _tags
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_tags, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.tags) {
+                        withObservedMutation(of: \.tags, member: .attribute(6)) {
                             _tags = newValue
                         }
                         didChangeAttribute(at: 6)
@@ -279,37 +279,37 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(UUID.self, at: 0)
-                        storeObserved(\Person.identifier, LiteRecord.AttributeCoding.isChange(_identifier, value)) {
+                        storeObserved(\Person.identifier, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_identifier, value)) {
                             _identifier = value
                         }
                     case 1:
                         let value = try row.decode(String.self, at: 1)
-                        storeObserved(\Person.name, LiteRecord.AttributeCoding.isChange(_name, value)) {
+                        storeObserved(\Person.name, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_name, value)) {
                             _name = value
                         }
                     case 2:
                         let value = try row.decode(Int.self, at: 2)
-                        storeObserved(\Person.age, LiteRecord.AttributeCoding.isChange(_age, value)) {
+                        storeObserved(\Person.age, member: .attribute(2), LiteRecord.AttributeCoding.isChange(_age, value)) {
                             _age = value
                         }
                     case 3:
                         let value = try row.decodeOptional(String.self, at: 3)
-                        storeObserved(\Person.email, LiteRecord.AttributeCoding.isChange(_email, value)) {
+                        storeObserved(\Person.email, member: .attribute(3), LiteRecord.AttributeCoding.isChange(_email, value)) {
                             _email = value
                         }
                     case 4:
                         let value = try row.decode(Date.self, at: 4)
-                        storeObserved(\Person.createdAt, LiteRecord.AttributeCoding.isChange(_createdAt, value)) {
+                        storeObserved(\Person.createdAt, member: .attribute(4), LiteRecord.AttributeCoding.isChange(_createdAt, value)) {
                             _createdAt = value
                         }
                     case 5:
                         let value = try row.decode(Mood.self, at: 5)
-                        storeObserved(\Person.mood, LiteRecord.AttributeCoding.isChange(_mood, value)) {
+                        storeObserved(\Person.mood, member: .attribute(5), LiteRecord.AttributeCoding.isChange(_mood, value)) {
                             _mood = value
                         }
                     case 6:
                         let value = try row.decode([String].self, at: 6)
-                        storeObserved(\Person.tags, LiteRecord.AttributeCoding.isChange(_tags, value)) {
+                        storeObserved(\Person.tags, member: .attribute(6), LiteRecord.AttributeCoding.isChange(_tags, value)) {
                             _tags = value
                         }
                     default:
@@ -383,14 +383,14 @@ import Testing
                         _title = initialValue
                     }
                     get {
-                        observationAccess(\.title)
+                        observationAccess(\.title, member: .attribute(0))
                         return _title
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.title) {
+                        withObservedMutation(of: \.title, member: .attribute(0)) {
                             _title = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -404,14 +404,14 @@ import Testing
                         _body = initialValue
                     }
                     get {
-                        observationAccess(\.body)
+                        observationAccess(\.body, member: .attribute(1))
                         return _body
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_body, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.body) {
+                        withObservedMutation(of: \.body, member: .attribute(1)) {
                             _body = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -425,14 +425,14 @@ import Testing
                         _revision = initialValue
                     }
                     get {
-                        observationAccess(\.revision)
+                        observationAccess(\.revision, member: .attribute(2))
                         return _revision
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_revision, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.revision) {
+                        withObservedMutation(of: \.revision, member: .attribute(2)) {
                             _revision = newValue
                         }
                         didChangeAttribute(at: 2)
@@ -498,17 +498,17 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(String.self, at: 0)
-                        storeObserved(\Note.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                        storeObserved(\Note.title, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_title, value)) {
                             _title = value
                         }
                     case 1:
                         let value = try row.decodeOptional(String.self, at: 1)
-                        storeObserved(\Note.body, LiteRecord.AttributeCoding.isChange(_body, value)) {
+                        storeObserved(\Note.body, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_body, value)) {
                             _body = value
                         }
                     case 2:
                         let value = try row.decode(Int.self, at: 2)
-                        storeObserved(\Note.revision, LiteRecord.AttributeCoding.isChange(_revision, value)) {
+                        storeObserved(\Note.revision, member: .attribute(2), LiteRecord.AttributeCoding.isChange(_revision, value)) {
                             _revision = value
                         }
                     default:
@@ -570,14 +570,14 @@ import Testing
                         _text = initialValue
                     }
                     get {
-                        observationAccess(\.text)
+                        observationAccess(\.text, member: .attribute(0))
                         return _text
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.text) {
+                        withObservedMutation(of: \.text, member: .attribute(0)) {
                             _text = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -591,14 +591,14 @@ import Testing
                         _weight = initialValue
                     }
                     get {
-                        observationAccess(\.weight)
+                        observationAccess(\.weight, member: .attribute(1))
                         return _weight
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_weight, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.weight) {
+                        withObservedMutation(of: \.weight, member: .attribute(1)) {
                             _weight = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -650,12 +650,12 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(String.self, at: 0)
-                        storeObserved(\Label.text, LiteRecord.AttributeCoding.isChange(_text, value)) {
+                        storeObserved(\Label.text, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_text, value)) {
                             _text = value
                         }
                     case 1:
                         let value = try row.decodeOptional(Double.self, at: 1)
-                        storeObserved(\Label.weight, LiteRecord.AttributeCoding.isChange(_weight, value)) {
+                        storeObserved(\Label.weight, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_weight, value)) {
                             _weight = value
                         }
                     default:
@@ -708,14 +708,14 @@ import Testing
                         _text = initialValue
                     }
                     get {
-                        observationAccess(\.text)
+                        observationAccess(\.text, member: .attribute(0))
                         return _text
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_text, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.text) {
+                        withObservedMutation(of: \.text, member: .attribute(0)) {
                             _text = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -758,7 +758,7 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(String.self, at: 0)
-                        storeObserved(\Draft.text, LiteRecord.AttributeCoding.isChange(_text, value)) {
+                        storeObserved(\Draft.text, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_text, value)) {
                             _text = value
                         }
                     default:
@@ -816,14 +816,14 @@ import Testing
                         _default = initialValue
                     }
                     get {
-                        observationAccess(\.`default`)
+                        observationAccess(\.`default`, member: .attribute(0))
                         return _default
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_default, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.`default`) {
+                        withObservedMutation(of: \.`default`, member: .attribute(0)) {
                             _default = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -837,14 +837,14 @@ import Testing
                         _ratio = initialValue
                     }
                     get {
-                        observationAccess(\.ratio)
+                        observationAccess(\.ratio, member: .attribute(1))
                         return _ratio
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_ratio, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.ratio) {
+                        withObservedMutation(of: \.ratio, member: .attribute(1)) {
                             _ratio = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -858,14 +858,14 @@ import Testing
                         _flag = initialValue
                     }
                     get {
-                        observationAccess(\.flag)
+                        observationAccess(\.flag, member: .attribute(2))
                         return _flag
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_flag, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.flag) {
+                        withObservedMutation(of: \.flag, member: .attribute(2)) {
                             _flag = newValue
                         }
                         didChangeAttribute(at: 2)
@@ -879,14 +879,14 @@ import Testing
                         _words = initialValue
                     }
                     get {
-                        observationAccess(\.words)
+                        observationAccess(\.words, member: .attribute(3))
                         return _words
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_words, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.words) {
+                        withObservedMutation(of: \.words, member: .attribute(3)) {
                             _words = newValue
                         }
                         didChangeAttribute(at: 3)
@@ -900,14 +900,14 @@ import Testing
                         _ids = initialValue
                     }
                     get {
-                        observationAccess(\.ids)
+                        observationAccess(\.ids, member: .attribute(4))
                         return _ids
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_ids, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.ids) {
+                        withObservedMutation(of: \.ids, member: .attribute(4)) {
                             _ids = newValue
                         }
                         didChangeAttribute(at: 4)
@@ -921,14 +921,14 @@ import Testing
                         _counts = initialValue
                     }
                     get {
-                        observationAccess(\.counts)
+                        observationAccess(\.counts, member: .attribute(5))
                         return _counts
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_counts, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.counts) {
+                        withObservedMutation(of: \.counts, member: .attribute(5)) {
                             _counts = newValue
                         }
                         didChangeAttribute(at: 5)
@@ -942,14 +942,14 @@ import Testing
                         _stamp = initialValue
                     }
                     get {
-                        observationAccess(\.stamp)
+                        observationAccess(\.stamp, member: .attribute(6))
                         return _stamp
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_stamp, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.stamp) {
+                        withObservedMutation(of: \.stamp, member: .attribute(6)) {
                             _stamp = newValue
                         }
                         didChangeAttribute(at: 6)
@@ -963,14 +963,14 @@ import Testing
                         _level = initialValue
                     }
                     get {
-                        observationAccess(\.level)
+                        observationAccess(\.level, member: .attribute(7))
                         return _level
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_level, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.level) {
+                        withObservedMutation(of: \.level, member: .attribute(7)) {
                             _level = newValue
                         }
                         didChangeAttribute(at: 7)
@@ -984,14 +984,14 @@ import Testing
                         _maybe = initialValue
                     }
                     get {
-                        observationAccess(\.maybe)
+                        observationAccess(\.maybe, member: .attribute(8))
                         return _maybe
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_maybe, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \.maybe) {
+                        withObservedMutation(of: \.maybe, member: .attribute(8)) {
                             _maybe = newValue
                         }
                         didChangeAttribute(at: 8)
@@ -1119,47 +1119,47 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(Int.self, at: 0)
-                        storeObserved(\Sample.`default`, LiteRecord.AttributeCoding.isChange(_default, value)) {
+                        storeObserved(\Sample.`default`, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_default, value)) {
                             _default = value
                         }
                     case 1:
                         let value = try row.decode(Double.self, at: 1)
-                        storeObserved(\Sample.ratio, LiteRecord.AttributeCoding.isChange(_ratio, value)) {
+                        storeObserved(\Sample.ratio, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_ratio, value)) {
                             _ratio = value
                         }
                     case 2:
                         let value = try row.decode(Bool.self, at: 2)
-                        storeObserved(\Sample.flag, LiteRecord.AttributeCoding.isChange(_flag, value)) {
+                        storeObserved(\Sample.flag, member: .attribute(2), LiteRecord.AttributeCoding.isChange(_flag, value)) {
                             _flag = value
                         }
                     case 3:
                         let value = try row.decode([String].self, at: 3)
-                        storeObserved(\Sample.words, LiteRecord.AttributeCoding.isChange(_words, value)) {
+                        storeObserved(\Sample.words, member: .attribute(3), LiteRecord.AttributeCoding.isChange(_words, value)) {
                             _words = value
                         }
                     case 4:
                         let value = try row.decode([UUID].self, at: 4)
-                        storeObserved(\Sample.ids, LiteRecord.AttributeCoding.isChange(_ids, value)) {
+                        storeObserved(\Sample.ids, member: .attribute(4), LiteRecord.AttributeCoding.isChange(_ids, value)) {
                             _ids = value
                         }
                     case 5:
                         let value = try row.decode([String: Int].self, at: 5)
-                        storeObserved(\Sample.counts, LiteRecord.AttributeCoding.isChange(_counts, value)) {
+                        storeObserved(\Sample.counts, member: .attribute(5), LiteRecord.AttributeCoding.isChange(_counts, value)) {
                             _counts = value
                         }
                     case 6:
                         let value = try row.decode(Foundation.Date.self, at: 6)
-                        storeObserved(\Sample.stamp, LiteRecord.AttributeCoding.isChange(_stamp, value)) {
+                        storeObserved(\Sample.stamp, member: .attribute(6), LiteRecord.AttributeCoding.isChange(_stamp, value)) {
                             _stamp = value
                         }
                     case 7:
                         let value = try row.decode(Double.self, at: 7)
-                        storeObserved(\Sample.level, LiteRecord.AttributeCoding.isChange(_level, value)) {
+                        storeObserved(\Sample.level, member: .attribute(7), LiteRecord.AttributeCoding.isChange(_level, value)) {
                             _level = value
                         }
                     case 8:
                         let value = try row.decodeOptional(Int.self, at: 8)
-                        storeObserved(\Sample.maybe, LiteRecord.AttributeCoding.isChange(_maybe, value)) {
+                        storeObserved(\Sample.maybe, member: .attribute(8), LiteRecord.AttributeCoding.isChange(_maybe, value)) {
                             _maybe = value
                         }
                     default:

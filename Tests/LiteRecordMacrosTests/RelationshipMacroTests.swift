@@ -23,14 +23,14 @@ import Testing
                         _title = initialValue
                     }
                     get {
-                        observationAccess(\\.title)
+                        observationAccess(\\.title, member: .attribute(0))
                         return _title
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.title) {
+                        withObservedMutation(of: \\.title, member: .attribute(0)) {
                             _title = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -45,7 +45,7 @@ import Testing
                     }
                     get {
                         let value = relatedObject(at: 0, seed: &_author)
-                        observationAccess(\\.author)
+                        observationAccess(\\.author, member: .relationship(0))
                         return value
                     }
                     set {
@@ -62,7 +62,7 @@ import Testing
                     }
                     get {
                         let value = relatedObjects(at: 1, seed: &_tags)
-                        observationAccess(\\.tags)
+                        observationAccess(\\.tags, member: .relationship(1))
                         return value
                     }
                     set {
@@ -107,7 +107,7 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(String.self, at: 0)
-                        storeObserved(\\Book.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                        storeObserved(\\Book.title, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_title, value)) {
                             _title = value
                         }
                     default:
@@ -176,9 +176,9 @@ import Testing
                 func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
                     switch index {
                     case 0:
-                        withObservedMutation(of: \\Book.author, mutation)
+                        withObservedMutation(of: \\Book.author, member: .relationship(0), mutation)
                     case 1:
-                        withObservedMutation(of: \\Book.tags, mutation)
+                        withObservedMutation(of: \\Book.tags, member: .relationship(1), mutation)
                     default:
                         mutation()
                     }
@@ -319,14 +319,14 @@ import Testing
                         _title = initialValue
                     }
                     get {
-                        observationAccess(\\.title)
+                        observationAccess(\\.title, member: .attribute(0))
                         return _title
                     }
                     set {
                         guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.title) {
+                        withObservedMutation(of: \\.title, member: .attribute(0)) {
                             _title = newValue
                         }
                         didChangeAttribute(at: 0)
@@ -341,7 +341,7 @@ import Testing
                     }
                     get {
                         let value = relatedMember(LiteRecord.EntityMember.takePending(&_author), relationship: 1) ?? _author
-                        observationAccess(\\.author)
+                        observationAccess(\\.author, member: LiteRecord.EntityMember.relationshipCount(Author?.self) == 1 ? .relationship(1) : .attribute(1))
                         return value
                     }
                     set {
@@ -353,7 +353,7 @@ import Testing
                         guard LiteRecord.AttributeCoding.isChange(_author, newValue) else {
                             return
                         }
-                        withObservedMutation(of: \\.author) {
+                        withObservedMutation(of: \\.author, member: .attribute(1)) {
                             _author = newValue
                         }
                         didChangeAttribute(at: 1)
@@ -368,7 +368,7 @@ import Testing
                     }
                     get {
                         let value = relatedObjects(at: 0, seed: &_tags)
-                        observationAccess(\\.tags)
+                        observationAccess(\\.tags, member: .relationship(0))
                         return value
                     }
                     set {
@@ -420,12 +420,12 @@ import Testing
                     switch index {
                     case 0:
                         let value = try row.decode(String.self, at: 0)
-                        storeObserved(\\Book.title, LiteRecord.AttributeCoding.isChange(_title, value)) {
+                        storeObserved(\\Book.title, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_title, value)) {
                             _title = value
                         }
                     case 1 where LiteRecord.EntityMember.attributeCount(Author?.self) == 1:
                         let value = try LiteRecord.EntityMember.decode(Author?.self, from: row, at: 1)
-                        storeObserved(\\Book.author, LiteRecord.AttributeCoding.isChange(_author, value)) {
+                        storeObserved(\\Book.author, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_author, value)) {
                             _author = value
                         }
                     default:
@@ -490,9 +490,9 @@ import Testing
                 func observeRelationshipMutation(at index: Int, _ mutation: () -> Void) {
                     switch index {
                     case 0:
-                        withObservedMutation(of: \\Book.tags, mutation)
+                        withObservedMutation(of: \\Book.tags, member: .relationship(0), mutation)
                     case 1 where LiteRecord.EntityMember.relationshipCount(Author?.self) == 1:
-                        withObservedMutation(of: \\Book.author, mutation)
+                        withObservedMutation(of: \\Book.author, member: .relationship(1), mutation)
                     default:
                         mutation()
                     }

@@ -130,7 +130,7 @@ private final class Changes: Sendable {
         silent.track { _ = ann.age }
         ann.age = 32
         #expect(silent.value == 0)
-        #expect(ann.recordState.observation == nil, "a read costs no registrar")
+        #expect(ann.recordState.observationGroup == nil, "a read joins no registrar")
 
         context.isObservable = true
         let heard = Changes()

@@ -1,5 +1,3 @@
-public import Observation
-
 /// The bookkeeping a context keeps for each entity object: which context it
 /// belongs to, its row id, its life-cycle phase and which attributes changed.
 ///
@@ -33,7 +31,7 @@ public final class RecordState {
     // the runtime's exclusivity bookkeeping would cost more than the work.
     //
     // A context holds one of these per object, so the layout is kept small
-    // (84 bytes, a 96-byte allocation): what most objects never need lives in
+    // (86 bytes, a 96-byte allocation): what most objects never need lives in
     // `extras`, made on first use, and the one-byte fields come last.
     @exclusivity(unchecked) private(set) weak var context: RecordContext?
     /// The identity of `context`, for comparing without loading the weak
@@ -44,12 +42,20 @@ public final class RecordState {
     /// and unsaved changes are based on: read with the row, one more after
     /// each save that updated it. A save's `UPDATE`/`DELETE` matches it.
     @exclusivity(unchecked) var version: Int64 = 0
-    @exclusivity(unchecked) var changes = AttributeMask()
+    /// ``changes`` below index 64: the rest, for the rare entity with more
+    /// attributes, lives in ``extras``, which keeps this class within a
+    /// 96-byte allocation.
+    @exclusivity(unchecked) private var changedBits: UInt64 = 0
     /// The object's relationships, by relationship index; empty until the
     /// first use, and always for entities without relationships.
     @exclusivity(unchecked) var relations: [RelationValue] = []
     /// What few objects need: see ``Extras``.
     @usableFromInline @exclusivity(unchecked) var extras: Extras?
+    /// The object's place in an ``ObservationGroup``, the registrar it shares
+    /// with a few other objects: taken on the first read that may be tracked
+    /// (see ``isObservable``) and kept for life. While it is `nil` nothing can
+    /// observe the object, so setters and merges skip Observation entirely.
+    @usableFromInline @exclusivity(unchecked) var observationGroup: ObservationGroup?
     @exclusivity(unchecked) var rowID: Int64?
     @exclusivity(unchecked) var phase: Phase = .unmanaged
     /// The context's lists the object is on: changed objects (put there
@@ -59,6 +65,8 @@ public final class RecordState {
     /// `true` for objects in no context and in an observable context
     /// (``RecordContext/isObservable``), `false` in background contexts.
     @usableFromInline @exclusivity(unchecked) var isObservable = true
+    /// The object's slot in ``observationGroup``.
+    @usableFromInline @exclusivity(unchecked) var observationSlot: UInt8 = 0
     /// Whether the stored row differs in form from the object's values at
     /// the same ``version``: a save stored a text attribute in NFC, which
     /// Swift's `==` cannot tell from the object's value. A fetch normally
@@ -69,10 +77,10 @@ public final class RecordState {
     /// The per-object state that most objects never need, kept out of line.
     @usableFromInline
     final class Extras {
-        /// See ``RecordState/observation``.
-        @usableFromInline @exclusivity(unchecked) var observation: ObservationBox?
         @exclusivity(unchecked) var snapshot: [SQLValue]?
         @exclusivity(unchecked) var storedValues: [SQLValue]?
+        /// The changed attributes from index 64 on (see ``changes``).
+        @exclusivity(unchecked) var changedOverflow: Set<Int>?
         init() {}
     }
 
@@ -106,14 +114,17 @@ public final class RecordState {
         }
     }
 
-    /// The object's Observation registrar, made on the first read that may be
-    /// tracked (see ``isObservable``). While it is `nil` nothing can observe
-    /// the object, so setters and merges skip the registrar entirely: objects
-    /// that are never observed pay one load and one branch per access.
-    /// (A class reference: testing it for `nil` is a pointer comparison,
-    /// where an optional `ObservationRegistrar`, a resilient type, costs calls.)
-    @inlinable
-    var observation: ObservationBox? { extras?.observation }
+
+    /// The attributes changed since the object was read or last saved.
+    var changes: AttributeMask {
+        get { AttributeMask(bits: changedBits, overflow: extras?.changedOverflow) }
+        set {
+            changedBits = newValue.bits
+            if newValue.overflow != nil || extras?.changedOverflow != nil {
+                madeExtras.changedOverflow = newValue.overflow
+            }
+        }
+    }
 
     struct Listings: OptionSet {
         let rawValue: UInt8
@@ -136,7 +147,11 @@ public final class RecordState {
         // Before insertion (an initializer assigning its properties) and for
         // inserted objects every attribute is written anyway: nothing to track.
         guard phase == .managed else { return nil }
-        changes.insert(index)
+        if index < 64 {
+            changedBits |= 1 << UInt64(index)
+        } else {
+            changes.insert(index)
+        }
         return listings.contains(.updated) ? nil : context
     }
 
@@ -152,13 +167,31 @@ public final class RecordState {
         isObservable = context.objectsAreObservable
     }
 
-    /// The registrar, made now if the object had none: called by a tracked read.
+    /// Registers a read of `member` with Observation, joining a group first
+    /// if the object has none: called by a read that may be tracked.
     @usableFromInline
-    var registrar: ObservationRegistrar {
-        if let observation { return observation.registrar }
-        let box = ObservationBox()
-        madeExtras.observation = box
-        return box.registrar
+    func observationAccess(_ member: ObservationMember) {
+        let group: ObservationGroup
+        if let joined = observationGroup {
+            group = joined
+        } else {
+            let place = ObservationGroup.join()
+            observationGroup = place.group
+            observationSlot = place.slot
+            group = place.group
+        }
+        group.access(slot: observationSlot, member: member)
+    }
+
+    /// Runs `mutation`, a change of `member`, telling the object's observers
+    /// when it may have any.
+    @inlinable
+    func withObservedMutation(of member: @autoclosure () -> ObservationMember, _ mutation: () -> Void) {
+        if let group = observationGroup {
+            group.withMutation(slot: observationSlot, member: member(), mutation)
+        } else {
+            mutation()
+        }
     }
 
     /// Makes the object saved and registered in `context`.
@@ -191,13 +224,6 @@ public final class RecordState {
     }
 }
 
-/// An object's Observation registrar, boxed (see ``RecordState/observation``).
-@usableFromInline
-final class ObservationBox {
-    @usableFromInline let registrar = ObservationRegistrar()
-    init() {}
-}
-
 /// The in-memory value of one relationship of one object.
 enum RelationValue {
     /// Not read yet: loaded from the store on first access (for a saved
@@ -211,8 +237,8 @@ enum RelationValue {
 
 /// A set of attribute indexes: a bit mask for the first 64, a set beyond.
 struct AttributeMask: Hashable {
-    private var bits: UInt64 = 0
-    private var overflow: Set<Int>?
+    fileprivate private(set) var bits: UInt64 = 0
+    fileprivate private(set) var overflow: Set<Int>?
 
     var isEmpty: Bool { bits == 0 && overflow == nil }
 
@@ -258,6 +284,11 @@ struct AttributeMask: Hashable {
     }
 
     init() {}
+
+    fileprivate init(bits: UInt64, overflow: Set<Int>?) {
+        self.bits = bits
+        self.overflow = overflow
+    }
 
     init(_ indexes: some Sequence<Int>) {
         for index in indexes { insert(index) }

@@ -14,10 +14,29 @@ public import Observation
 public typealias ObservableRecord = Observation.Observable
 
 extension Entity where Self: Observation.Observable {
+    /// Registers a read of `keyPath`, the entity's `member`, with Observation
+    /// when the object is observable (``RecordContext/isObservable``). The
+    /// getters `@Entity` generates call it.
+    ///
+    /// ```swift
+    /// var name: String {
+    ///     get { observationAccess(\.name, member: .attribute(0)); return _name }
+    ///     set { withObservedMutation(of: \.name, member: .attribute(0)) { _name = newValue } }
+    /// }
+    /// ```
+    ///
+    /// An unobserved read costs one branch. An observable object shares its
+    /// registrar with a few others (see `Docs/Observation.md`): reading it
+    /// keeps nothing per object beyond its place in that group.
+    @inlinable
+    public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember) {
+        let state = recordState
+        if state.isObservable { state.observationAccess(member) }
+    }
+
     /// Registers a read of `keyPath` with Observation when the object is
-    /// observable (``RecordContext/isObservable``). The getters `@Entity`
-    /// generates call it; a hand-written `Observable` entity calls it from
-    /// each getter.
+    /// observable (``RecordContext/isObservable``): the form for an
+    /// `Observable` entity written by hand, which calls it from each getter.
     ///
     /// ```swift
     /// var name: String {
@@ -26,45 +45,79 @@ extension Entity where Self: Observation.Observable {
     /// }
     /// ```
     ///
-    /// The key path is an autoclosure, made only when the read is registered:
-    /// an unobserved read costs one branch.
+    /// It looks the key path up in a table under a lock on every observable
+    /// read; the generated accessors pass an ``ObservationMember`` instead.
     @inlinable
     public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>) {
         let state = recordState
-        if state.isObservable { state.registrar.access(self, keyPath: keyPath()) }
+        if state.isObservable { state.observationAccess(ObservationGroup.member(named: keyPath())) }
+    }
+
+    /// Runs `mutation`, telling Observation that `keyPath`, the entity's
+    /// `member`, changes when anyone may be observing the object (it was read
+    /// while observable). The setters `@Entity` generates call it.
+    ///
+    /// ```swift
+    /// withObservedMutation(of: \.name, member: .attribute(0)) { _name = newValue }
+    /// ```
+    @inlinable
+    public func withObservedMutation<Member>(
+        of keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember, _ mutation: () -> Void
+    ) {
+        recordState.withObservedMutation(of: member, mutation)
     }
 
     /// Runs `mutation`, telling Observation that `keyPath` changes when anyone
-    /// may be observing the object (it was read while observable). The
-    /// setters `@Entity` generates call it.
+    /// may be observing the object: the form for an entity written by hand
+    /// (see ``observationAccess(_:)``).
     ///
     /// ```swift
     /// withObservedMutation(of: \.name) { _name = newValue }
     /// ```
     @inlinable
     public func withObservedMutation<Member>(of keyPath: @autoclosure () -> KeyPath<Self, Member>, _ mutation: () -> Void) {
-        if let observation = recordState.observation {
-            observation.registrar.withMutation(of: self, keyPath: keyPath(), mutation)
-        } else {
-            mutation()
-        }
+        recordState.withObservedMutation(of: ObservationGroup.member(named: keyPath()), mutation)
     }
 
     /// Stores a value read from the store (a merge, a refresh, a rollback),
-    /// telling Observation that `keyPath` changes when anyone may be observing
-    /// the object and `isChange` says the value differs. The
-    /// `decodeAttribute(at:from:)` that `@Entity` generates calls it.
+    /// telling Observation that `keyPath`, the entity's `member`, changes when
+    /// anyone may be observing the object and `isChange` says the value
+    /// differs. The `decodeAttribute(at:from:)` that `@Entity` generates
+    /// calls it.
     ///
     /// ```swift
     /// let value = try row.decode(String.self, at: 0)
-    /// storeObserved(\.name, AttributeCoding.isChange(_name, value)) { _name = value }
+    /// storeObserved(\Note.title, member: .attribute(0), AttributeCoding.isChange(_title, value)) { _title = value }
+    /// ```
+    @inlinable
+    public func storeObserved<Member>(
+        _ keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember,
+        _ isChange: @autoclosure () -> Bool, _ store: () -> Void
+    ) {
+        let state = recordState
+        if state.observationGroup != nil, isChange() {
+            state.withObservedMutation(of: member, store)
+        } else {
+            store()
+        }
+    }
+
+    /// Stores a value read from the store, telling Observation that `keyPath`
+    /// changes when anyone may be observing the object and `isChange` says
+    /// the value differs: the form for an entity written by hand (see
+    /// ``observationAccess(_:)``).
+    ///
+    /// ```swift
+    /// let value = try row.decode(String.self, at: 0)
+    /// storeObserved(\Note.title, AttributeCoding.isChange(_title, value)) { _title = value }
     /// ```
     @inlinable
     public func storeObserved<Member>(
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        if let observation = recordState.observation, isChange() {
-            observation.registrar.withMutation(of: self, keyPath: keyPath(), store)
+        let state = recordState
+        if state.observationGroup != nil, isChange() {
+            state.withObservedMutation(of: ObservationGroup.member(named: keyPath()), store)
         } else {
             store()
         }
@@ -75,7 +128,7 @@ extension Entity {
     /// Runs a change of the relationship at `index` (its in-memory value),
     /// telling Observation about it when the object may be observed.
     func withRelationshipMutation(at index: Int, _ mutation: () -> Void) {
-        if recordState.observation == nil {
+        if recordState.observationGroup == nil {
             mutation()
         } else {
             observeRelationshipMutation(at: index, mutation)
