@@ -41,6 +41,12 @@ final class PredicateCache: Sendable {
             var encoded: [SQLValue] = []
             encoded.reserveCapacity(values.count)
             for (value, recorded) in zip(values, constants) {
+                // The common captured Int without the casts to protocols that
+                // `encode` starts with (an Int is stored as itself).
+                if case .integer = recorded.kind, !recorded.encoded.isNull, let int = value as? Int {
+                    encoded.append(.integer(Int64(int)))
+                    continue
+                }
                 if case .recordID(let entityName) = recorded.kind,
                     PredicateTranslator.recordIDEntity(of: value) != entityName
                 {
