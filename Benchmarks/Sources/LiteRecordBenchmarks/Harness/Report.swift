@@ -481,10 +481,18 @@ struct Report {
         - LiteRecord's string sort and string predicates use Swift's own
           comparison (so results match `sorted(using:)` and
           `predicate.evaluate` exactly). Two ASCII strings are compared in C,
-          byte by byte; anything else calls Swift. Either way SQLite compares
+          eight bytes at a time; anything else calls Swift. Either way SQLite compares
           through a collation, a little slower than the others' built-in
           binary one, and `ORDER BY` adds the primary key to break ties as
-          `sorted(using:)` does.
+          `sorted(using:)` does. A `#Predicate` is translated once per shape
+          (its expression tree, operators and key paths) and its captured values
+          are bound afresh each time. Callgrind, N = 20,000, query: 858.7M →
+          845.0M instructions (raw C 718.1M). What is left above raw C is
+          mostly inside SQLite (`sqlite3_step` 794.1M against 678.8M), in the
+          temporary b-tree that keeps the first 100 rows by name: its inserts
+          193.3M against 177.1M (the collation's 33.7M included) and its
+          deletes 71.3M against 18.6M, as many calls; outside it, the
+          predicate's walk and the sort descriptors' lookup (about 24M).
         - The benchmark binary is a release build; the `@Entity` macro that
           generated LiteRecord's entity code ran as a debug build (`make
           bench` skips swift-syntax's release build). The generated code is
