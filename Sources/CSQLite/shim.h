@@ -3,6 +3,8 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 // SQLITE_TRANSIENT is a macro over a function-pointer cast that Swift cannot
 // import; expose it as a typed constant so the SQLite layer can ask SQLite to
@@ -37,7 +39,27 @@ static int literecord_ascii_first_compare(void *argument, int leftCount, const v
     const unsigned char *a = left, *b = right;
     int common = leftCount < rightCount ? leftCount : rightCount;
     int index = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+    // Eight bytes at a time: the first byte that differs or is not ASCII in
+    // either text is the lowest byte with a bit set in `stop` (little endian:
+    // the lowest byte is the first). Text that shares a prefix (names with a
+    // common first name) would otherwise cost a loop turn per byte.
+    while (index + 8 <= common) {
+        uint64_t x, y;
+        memcpy(&x, a + index, 8);
+        memcpy(&y, b + index, 8);
+        uint64_t stop = (x ^ y) | ((x | y) & 0x8080808080808080ULL);
+        if (stop != 0) {
+            index += __builtin_ctzll(stop) >> 3;
+            goto found;
+        }
+        index += 8;
+    }
+#endif
     while (index < common && a[index] == b[index] && a[index] < 0x80) index++;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+found:
+#endif
     // Up to `index` both are the same ASCII bytes. The byte at `index` decides
     // when the two bytes there are ASCII and so is the byte after each (or the
     // text ends): NFC composes only a non-ASCII mark with the character before

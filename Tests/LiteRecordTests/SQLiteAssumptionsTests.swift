@@ -136,6 +136,19 @@ let sqliteConstraintUnique: Int32 = 2067
         }
     }
 
+    /// Every byte value in every position, so that each digit and each
+    /// neighbour of 9/A is spelled at every offset of the text.
+    @Test func formatsEveryByteInEveryPositionLikeFoundation() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let same = UUID(uuid: (byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte))
+            #expect(UUIDText.format(same) == same.uuidString)
+            let (a, b, c, d) = (byte, byte &+ 1, byte &+ 7, byte &+ 128)
+            let mixed = UUID(uuid: (a, b, c, d, d, c, b, a, b, d, a, c, c, a, d, b))
+            #expect(UUIDText.format(mixed) == mixed.uuidString)
+        }
+    }
+
     @Test func parsesWhatFoundationParses() {
         for _ in 0..<1_000 {
             let uuid = UUID()

@@ -383,35 +383,50 @@ extension UUID: AttributeValue {
 /// (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
 enum UUIDText {
     static func format(_ uuid: UUID) -> String {
-        // Spelled into a buffer on the stack, then made a String in one go:
+        // Spelled into a buffer on the stack, four bytes to a 64-bit word of
+        // eight digits (`hexDigits(of:)`), then made a String in one go:
         // String(unsafeUninitializedCapacity:) validates what its closure wrote
-        // on a path that cost more than the spelling.
+        // on a path that cost more than the spelling, and a digit at a time
+        // from a table cost as much again as making the String.
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { out in
             withUnsafeBytes(of: uuid.uuid) { bytes in
-                hexPairs.withUnsafeBufferPointer { pairs in
-                    var position = 0
-                    for index in 0..<16 {
-                        if index == 4 || index == 6 || index == 8 || index == 10 {
-                            out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: position, as: UInt8.self)
-                            position += 1
-                        }
-                        out.storeBytes(of: pairs[Int(bytes[index])], toByteOffset: position, as: UInt16.self)
-                        position += 2
-                    }
+                func digits(_ offset: Int) -> UInt64 {
+                    hexDigits(of: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
                 }
+                let (first, second, third, fourth) = (digits(0), digits(4), digits(8), digits(12))
+                let dash = UInt8(ascii: "-")
+                // 8-4-4-4-12: the middle words are split in halves at the dashes.
+                out.storeBytes(of: first.littleEndian, toByteOffset: 0, as: UInt64.self)
+                out[8] = dash
+                out.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
+                out[13] = dash
+                out.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+                out[18] = dash
+                out.storeBytes(of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 19, as: UInt32.self)
+                out[23] = dash
+                out.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+                out.storeBytes(of: fourth.littleEndian, toByteOffset: 28, as: UInt64.self)
             }
             return String(decoding: UnsafeRawBufferPointer(rebasing: out[0..<36]), as: UTF8.self)
         }
     }
 
-    /// The two uppercase hex digits of each byte value, in memory order.
-    private static let hexPairs: [UInt16] = (0..<256).map { value in
-        func digit(_ nibble: Int) -> UInt8 { Array("0123456789ABCDEF".utf8)[nibble] }
-        let high = digit(value >> 4)
-        let low = digit(value & 0x0F)
-        // Stored as a UInt16, so the first character goes in the first byte.
-        return UInt16(littleEndian: UInt16(high) | UInt16(low) << 8)
+    /// The eight uppercase hex digits of four bytes (`bytes` read little
+    /// endian, so its lowest byte is the first in memory), the first digit in
+    /// the lowest byte of the result.
+    @inline(__always)
+    static func hexDigits(of bytes: UInt32) -> UInt64 {
+        // Byte i moves to byte 2i, then its high nibble stays there and its
+        // low nibble goes to byte 2i + 1: one nibble per byte, in text order.
+        var spread = UInt64(bytes)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = (spread >> 4) & 0x000F_000F_000F_000F | (spread & 0x000F_000F_000F_000F) << 8
+        // '0' + n, and 7 more for n ≥ 10 ('A' is '0' + 17): n + 6 reaches 16
+        // exactly then, and no byte carries into the next.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010) >> 4
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 7
     }
 
     /// The UUID spelled by 36 bytes of hex digits and dashes (either case), or

@@ -26,6 +26,8 @@ public struct Model: Sendable {
     public let entities: [EntityDescription]
     /// Whether any entity has a relationship.
     let hasRelationships: Bool
+    /// Translated predicates, kept by shape (shared by the model's copies).
+    let predicateCache = PredicateCache()
     private let indexByType: [ObjectIdentifier: Int]
     private let indexByName: [String: Int]
     let schema: ModelSchema

@@ -78,7 +78,7 @@ extension PredicateTranslator {
         _ predicate: Predicate<T>?, model: Model
     ) throws(LiteRecordError) -> (sql: String?, arguments: [SQLValue]) {
         guard let predicate else { return (nil, []) }
-        let condition = try PredicateTranslator(predicate, model: model).translate()
+        let condition = try model.predicateCache.condition(predicate, model: model)
         return (condition.sql, condition.arguments)
     }
 }

@@ -13,6 +13,9 @@ final class MemoTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.limit = limit
     }
 
+    /// The number of values kept.
+    var count: Int { storage.withLock { $0.count } }
+
     /// The value kept for `key`, or `make()`'s, kept now. `make` runs outside
     /// the lock (two threads may both make a value; either is kept).
     func value<Failure: Error>(for key: Key, _ make: () throws(Failure) -> Value) throws(Failure) -> Value {

@@ -55,9 +55,9 @@ extension PredicateTranslator {
     /// A captured value, bound as an argument (or the literal `NULL`).
     func constant(_ value: Any, type: Any.Type, expression: Any) throws(LiteRecordError) -> SQLFragment {
         var valueType = ValueType(type)
-        if case .recordID = valueType.kind, let id = (value as? RecordID) ?? ((value as? any OptionalValue)?.wrappedValue as? RecordID) {
+        if case .recordID = valueType.kind, let entityName = Self.recordIDEntity(of: value) {
             // Which entity's row id is bound decides what it can equal.
-            valueType = ValueType(kind: .recordID(entityName: id.entityName), isOptional: valueType.isOptional)
+            valueType = ValueType(kind: .recordID(entityName: entityName), isOptional: valueType.isOptional)
         }
         if case .success(let collection) = Self.collectionKind(of: Self.unwrapped(type)) {
             // A captured array or set, bound as the JSON text the entity's encoder
@@ -70,10 +70,22 @@ extension PredicateTranslator {
             throw unsupported(
                 expression, "the captured \(valueType.kind) value cannot be stored exactly (NaN or out of range)")
         }
+        var bound = encoded
+        if recordedConstants != nil {
+            // Kept translations bind a placeholder naming the value (see PredicateCache).
+            recordedConstants?.append(.init(kind: valueType.kind, encoded: encoded))
+            if !encoded.isNull { bound = PredicateCache.placeholder(recordedConstants!.count - 1) }
+        }
         if encoded.isNull { return SQLFragment("NULL", kind: valueType.kind, isOptional: true) }
-        var fragment = SQLFragment("?", [encoded], kind: valueType.kind, isOptional: valueType.isOptional)
+        var fragment = SQLFragment("?", [bound], kind: valueType.kind, isOptional: valueType.isOptional)
         fragment.constant = value
         return fragment
+    }
+
+    /// The entity of a captured ``RecordID`` (or of an optional one that is
+    /// not nil), which decides what it can equal.
+    static func recordIDEntity(of value: Any) -> String? {
+        ((value as? RecordID) ?? ((value as? any OptionalValue)?.wrappedValue as? RecordID))?.entityName
     }
 
     /// An attribute's column (`sql`, qualified by its table's name or alias:

@@ -7,6 +7,17 @@ import Foundation
 /// conformance and names any child that has none.
 protocol SQLTranslatable: SendableMetatype {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment
+    /// Adds to `walker` what this node's translation depends on beyond its
+    /// type (an operator, a key path, a captured value) and walks its
+    /// children in the order ``sqlFragment(_:)`` translates them; `false`
+    /// when a predicate holding this node is not to be kept translated (see
+    /// ``PredicateShapeWalker``).
+    func walkShape(_ walker: inout PredicateShapeWalker) -> Bool
+}
+
+extension SQLTranslatable {
+    /// Nodes that do not describe their shape are translated every time.
+    func walkShape(_ walker: inout PredicateShapeWalker) -> Bool { false }
 }
 
 /// A node whose value does not depend on the object being tested (a captured
@@ -42,6 +53,10 @@ final class PredicateTranslator {
     /// How many tables of relationship subqueries have been named so far.
     private var aliasCount = 0
     private let expression: any StandardPredicateExpression<Bool>
+    /// While a predicate is translated to be kept (see ``PredicateCache``):
+    /// each captured value met, in order; the fragments bind placeholders
+    /// naming them instead of the values.
+    var recordedConstants: [PredicateCache.RecordedConstant]?
 
     init<T: Entity>(_ predicate: Predicate<T>, model: Model) {
         entityName = T.entityName
@@ -79,6 +94,21 @@ final class PredicateTranslator {
     /// How to translate a node of one concrete type.
     struct NodeTranslator: Sendable {
         let run: @Sendable (Any, PredicateTranslator) throws(LiteRecordError) -> SQLFragment
+        /// The node's ``SQLTranslatable/walkShape(_:)``.
+        let walkShape: @Sendable (Any, inout PredicateShapeWalker) -> Bool
+        /// The node is a ``ConstantExpression``.
+        let isConstant: Bool
+    }
+
+    /// The translator kept for `expression`'s type, or `nil` when the type
+    /// has no SQL translation.
+    static func nodeTranslator(for expression: Any) -> NodeTranslator? {
+        struct Untranslatable: Error {}
+        return try? translators.value(for: ObjectIdentifier(type(of: expression))) {
+            () throws(Untranslatable) -> NodeTranslator in
+            guard let node = expression as? any SQLTranslatable else { throw Untranslatable() }
+            return translator(for: node)
+        }
     }
 
     /// The node translators by node type. Node types are the generic
@@ -86,14 +116,20 @@ final class PredicateTranslator {
     private static let translators = MemoTable<ObjectIdentifier, NodeTranslator>()
 
     private static func translator<Node: SQLTranslatable>(for node: Node) -> NodeTranslator {
-        NodeTranslator { expression, translator throws(LiteRecordError) in
-            // A cast to the concrete type compares metadata; no table lookup.
-            // (It cannot fail: the translator is kept under this very type.)
-            guard let node = expression as? Node else {
-                throw translator.unsupported(expression, "its type changed between lookups")
-            }
-            return try node.sqlFragment(translator)
-        }
+        NodeTranslator(
+            run: { expression, translator throws(LiteRecordError) in
+                // A cast to the concrete type compares metadata; no table lookup.
+                // (It cannot fail: the translator is kept under this very type.)
+                guard let node = expression as? Node else {
+                    throw translator.unsupported(expression, "its type changed between lookups")
+                }
+                return try node.sqlFragment(translator)
+            },
+            walkShape: { expression, walker in
+                guard let node = expression as? Node else { return false }
+                return node.walkShape(&walker)
+            },
+            isConstant: node is any ConstantExpression)
     }
 
     /// Runs `body` with a closure variable bound to the SQL of its value.
