@@ -7,6 +7,18 @@ import Foundation
 /// run in the same transaction as every write that reaches the table — a
 /// save, a set-based delete and its cascades, `truncateAll`, an import, a
 /// migration step, another process — so no write path can forget the index.
+///
+/// One exception, for speed: a save's inserts (``SaveTransaction``). FTS5
+/// writes its pending words to disk at every statement savepoint, and a
+/// trigger makes each `INSERT` one, so the insert trigger indexed rows one
+/// by one, each as a tiny index segment (14–27× a plain insert for 66 words
+/// a row). A save therefore sets the one-row flag table
+/// ``Model/searchDeferralTable`` inside its transaction, which the insert
+/// trigger's `WHEN` reads, inserts its rows, indexes them with one
+/// `INSERT … SELECT` per entity after its last row statement, and clears the
+/// flag before the commit. The flag is never committed: a failed or killed
+/// save rolls it back with the rows, and every other writer — another
+/// connection included — only ever sees it unset.
 extension EntityDescription {
     /// The attributes in the full-text index, in declaration order.
     var searchableAttributes: [AttributeDescription] { attributes.filter(\.isSearchable) }
@@ -20,8 +32,34 @@ extension EntityDescription {
     static func searchTableName(table: String) -> String { "literecord_search:\(table)" }
 
     /// The names of the three triggers that keep the index exact.
-    var searchTriggerNames: [String] {
-        ["insert", "delete", "update"].map { "\(searchTableName):\($0)" }
+    var searchTriggerNames: [String] { Self.searchTriggerNames(table: tableName) }
+
+    static func searchTriggerNames(table: String) -> [String] {
+        ["insert", "delete", "update"].map { "\(searchTableName(table: table)):\($0)" }
+    }
+
+    /// The insert trigger of `table`'s index over `columns`: it indexes each
+    /// new row unless a save set the deferral flag, in which case the save
+    /// indexes its rows itself (``SaveTransaction``). Also used to bring the
+    /// trigger of an index created before the flag existed up to date.
+    static func searchInsertTriggerSQL(table: String, columns: [String]) -> String {
+        let fts = Connection.quote(searchTableName(table: table))
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let quoted = columns.map { Connection.quote($0) }
+        let insert = "INSERT INTO \(fts)(rowid, \(quoted.joined(separator: ", "))) VALUES (new.\(key), \(quoted.map { "new.\($0)" }.joined(separator: ", ")));"
+        let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
+        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(Connection.quote(table)) WHEN \(deferred) BEGIN \(insert) END"
+    }
+
+    /// `INSERT INTO <index>(rowid, <columns>) SELECT … FROM <table> WHERE
+    /// "Z_PK" BETWEEN ? AND ?` (or, with `range` false, `IN (SELECT value
+    /// FROM json_each(?))`): indexes rows a save inserted while indexing was
+    /// deferred, read back from the table in one statement.
+    func deferredSearchInsertSQL(range: Bool) -> String {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let columns = searchableAttributes.map { Connection.quote($0.name) }.joined(separator: ", ")
+        let rows = range ? "BETWEEN ? AND ?" : "IN (SELECT value FROM json_each(?))"
+        return "INSERT INTO \(Connection.quote(searchTableName))(rowid, \(columns)) SELECT \(key), \(columns) FROM \(quotedTable) WHERE \(key) \(rows)"
     }
 
     /// `CREATE VIRTUAL TABLE` for the index and `CREATE TRIGGER` for its
@@ -37,9 +75,7 @@ extension EntityDescription {
         let columns = searchable.map { Connection.quote($0.name) }
         let list = columns.joined(separator: ", ")
         func values(_ row: String) -> String { columns.map { "\(row).\($0)" }.joined(separator: ", ") }
-        let (insertName, deleteName, updateName) = (
-            Connection.quote(searchTriggerNames[0]), Connection.quote(searchTriggerNames[1]), Connection.quote(searchTriggerNames[2])
-        )
+        let (deleteName, updateName) = (Connection.quote(searchTriggerNames[1]), Connection.quote(searchTriggerNames[2]))
         let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
         let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
         // `UPDATE OF` fires when a searchable column is assigned; a save
@@ -47,7 +83,7 @@ extension EntityDescription {
         let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         return [
             "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(Connection.quoteLiteral(tableName)), content_rowid=\(Connection.quoteLiteral(Model.primaryKeyColumn)), tokenize='unicode61 remove_diacritics 2')",
-            "CREATE TRIGGER \(insertName) AFTER INSERT ON \(quotedTable) BEGIN \(insert) END",
+            Self.searchInsertTriggerSQL(table: tableName, columns: searchable.map(\.name)),
             "CREATE TRIGGER \(deleteName) AFTER DELETE ON \(quotedTable) BEGIN \(delete) END",
             "CREATE TRIGGER \(updateName) AFTER UPDATE OF \(list) ON \(quotedTable) WHEN \(changed) BEGIN \(delete) \(insert) END",
         ]
@@ -74,6 +110,7 @@ extension Connection {
     /// the attribute was searchable may hold other forms), then FTS5's
     /// `rebuild` indexes every row.
     func createSearchIndex(for entity: EntityDescription, fillingFromRows: Bool) throws {
+        try createSearchDeferralTable()
         guard fillingFromRows else {
             for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
             return
@@ -96,6 +133,37 @@ extension Connection {
         for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
         let fts = Connection.quote(entity.searchTableName)
         try executeOnce("INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')")
+    }
+
+    /// Creates ``Model/searchDeferralTable``, which the insert triggers read,
+    /// unless the store has it.
+    func createSearchDeferralTable() throws {
+        try executeOnce("CREATE TABLE IF NOT EXISTS \(Connection.quote(Model.searchDeferralTable)) (flag INTEGER PRIMARY KEY)")
+    }
+
+    /// Brings the insert trigger of every full-text index up to
+    /// ``EntityDescription/searchInsertTriggerSQL(table:columns:)``: an index
+    /// created before a save could defer its indexing has a trigger without
+    /// the `WHEN`, which would index a save's rows a second time. The columns
+    /// are the FTS5 table's own, so no model is needed. Call inside a write
+    /// transaction. Returns the tables whose trigger changed.
+    @discardableResult
+    func upgradeSearchInsertTriggers() throws -> [String] {
+        let objects = try searchIndexObjects()
+        let prefix = EntityDescription.searchTableName(table: "")
+        var upgraded: [String] = []
+        for index in objects where index.type != "trigger" {
+            let table = String(index.name.dropFirst(prefix.count))
+            let columns = try rows("SELECT name FROM pragma_table_info(?)", [.text(index.name)]).map { $0[0].textValue }
+            let name = EntityDescription.searchTriggerNames(table: table)[0]
+            let wanted = EntityDescription.searchInsertTriggerSQL(table: table, columns: columns)
+            guard objects.first(where: { $0.name == name && $0.type == "trigger" })?.sql != wanted else { continue }
+            try createSearchDeferralTable()
+            try executeOnce("DROP TRIGGER IF EXISTS \(Connection.quote(name))")
+            try executeOnce(wanted)
+            upgraded.append(table)
+        }
+        return upgraded
     }
 
     /// Runs FTS5's `integrity-check` on `table` (an FTS5 table with external
