@@ -24,11 +24,18 @@ private final class Tagged {
     init(_ code: String, _ text: String) { self.code = code; self.text = text }
 }
 
-/// A save indexes the rows it inserts itself, after its last row statement,
-/// while the insert trigger skips them (the deferral flag); every other
-/// writer still goes through the trigger. Each test checks the index with
+/// A save indexes the rows it inserts (and reindexes those whose searchable
+/// text it updates) itself, after its row statements, while the insert and
+/// update triggers skip them (the deferral flag); every other writer still
+/// goes through the triggers. Each test checks the index with
 /// FTS5's `integrity-check` and that the flag is not left set.
 @Suite struct SearchDeferredInsertTests {
+    private static let oldUpdateTrigger = """
+        CREATE TRIGGER "literecord_search:Article:update" AFTER UPDATE OF "title", "body" ON "Article" \
+        WHEN old."title" IS NOT new."title" OR old."body" IS NOT new."body" BEGIN \
+        INSERT INTO "literecord_search:Article"("literecord_search:Article", rowid, "title", "body") VALUES ('delete', old."Z_PK", old."title", old."body"); \
+        INSERT INTO "literecord_search:Article"(rowid, "title", "body") VALUES (new."Z_PK", new."title", new."body"); END
+        """
     private static let oldInsertTrigger = """
         CREATE TRIGGER "literecord_search:Article:insert" AFTER INSERT ON "Article" BEGIN \
         INSERT INTO "literecord_search:Article"(rowid, "title", "body") VALUES (new."Z_PK", new."title", new."body"); END
@@ -159,6 +166,68 @@ private final class Tagged {
         try stack.close()
     }
 
+    /// Updates of searchable text are deferred the same way: one removal of
+    /// the old words and one indexing of the new ones per entity.
+    @Test func anUpdateSaveWritesTheIndexOnceForAllItsRows() throws {
+        let stack = try RecordStack(inMemoryWith: [SearchArticle.self])
+        let context = stack.newContext()
+        let articles = (0..<60).map { SearchArticle("Before \($0)", "old words number\($0)", views: $0) }
+        for article in articles { context.insert(article) }
+        try context.save()
+        for article in articles {
+            article.title = "After \(article.views)"
+            if article.views.isMultiple(of: 2) { article.body = "new words" }
+            if article.views.isMultiple(of: 3) { article.draft = true }
+        }
+        let (_, statements) = try stack.recordingSQL { try context.save() }
+        let indexWrites = statements.filter { $0.contains("literecord_search:Article_data") && !$0.hasPrefix("SELECT") }
+        #expect(indexWrites.count < 10, "\(indexWrites.count) writes of the index's data: \(indexWrites.prefix(5))")
+        #expect(try SearchArticle.search("before", in: context).isEmpty)
+        #expect(try SearchArticle.search("after", in: context).count == 60)
+        #expect(try SearchArticle.search("old", in: context).count == 30)
+        #expect(try SearchArticle.search("new", in: context).count == 30)
+        #expect(try SearchArticle.search("number7", in: context).map(\.title) == ["After 7"])
+        #expect(try stack.searchIndexProblem("Article") == nil)
+        #expect(try flagRows(stack) == 0)
+
+        // An update that writes no searchable attribute leaves the index alone.
+        articles[0].views = 1000
+        let (_, untouched) = try stack.recordingSQL { try context.save() }
+        #expect(!untouched.contains { $0.contains("literecord_search") }, "\(untouched)")
+    }
+
+    /// Rows another context changed since they were read: under `.error`
+    /// the save fails and rolls back; under `.objectTrumps` the conflicting
+    /// rows are written again after the deferred part, through the trigger.
+    @Test(arguments: [MergePolicy.error, .objectTrumps, .storeTrumps])
+    func conflictingUpdatesKeepTheIndexExact(_ policy: MergePolicy) throws {
+        let stack = try RecordStack(inMemoryWith: [SearchArticle.self])
+        let setup = stack.newContext()
+        for index in 0..<10 { setup.insert(SearchArticle("Original \(index)", "text", views: index)) }
+        try setup.save()
+        let mine = stack.newContext()
+        mine.mergePolicy = policy
+        let other = stack.newContext()
+        let myRows = try SearchArticle.findAll(sortedBy: [SortDescriptor(\.views)], in: mine)
+        let theirRows = try SearchArticle.findAll(sortedBy: [SortDescriptor(\.views)], in: other)
+        for row in theirRows.prefix(3) { row.title = "Theirs \(row.views)" }
+        try other.save()
+        for row in myRows { row.title = "Mine \(row.views)" }
+        if policy == .error {
+            #expect(throws: LiteRecordError.self) { try mine.save() }
+        } else {
+            try mine.save()
+        }
+        let reader = stack.newContext()
+        let stored = try SearchArticle.findAll(in: reader).map(\.title)
+        for word in ["original", "theirs", "mine"] {
+            let expected = stored.filter { $0.lowercased().hasPrefix(word) }.sorted()
+            #expect(try SearchArticle.search(word, in: reader).map(\.title).sorted() == expected, "\(policy) \(word)")
+        }
+        #expect(try stack.searchIndexProblem("Article") == nil)
+        #expect(try flagRows(stack) == 0)
+    }
+
     /// Makes `url`'s store look as the previous LiteRecord wrote it: format
     /// 2, the insert trigger without the `WHEN`, no deferral table.
     private func makeFormat2(_ url: URL) throws {
@@ -166,15 +235,17 @@ private final class Tagged {
         defer { connection.close() }
         try connection.execute("DROP TRIGGER \"literecord_search:Article:insert\"")
         try connection.execute(Self.oldInsertTrigger)
+        try connection.execute("DROP TRIGGER \"literecord_search:Article:update\"")
+        try connection.execute(Self.oldUpdateTrigger)
         try connection.execute("DROP TABLE \(Connection.quote(Model.searchDeferralTable))")
         try connection.execute("UPDATE literecord_metadata SET value = '2' WHERE key = 'format_version'")
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    private func insertTriggerSQL(_ url: URL) throws -> String? {
+    private func insertTriggerSQL(_ url: URL, _ kind: String = "insert") throws -> String? {
         let connection = try Connection(path: url.path, options: .init(readOnly: true, create: false))
         defer { connection.close() }
-        return try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = 'literecord_search:Article:insert'")?.textValue
+        return try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text("literecord_search:Article:\(kind)")])?.textValue
     }
 
     private func seedFormat2Store(_ url: URL) throws {
@@ -185,6 +256,7 @@ private final class Tagged {
         try writer.close()
         try makeFormat2(url)
         #expect(try insertTriggerSQL(url) == Self.oldInsertTrigger)
+        #expect(try insertTriggerSQL(url, "update") == Self.oldUpdateTrigger)
     }
 
     @Test(arguments: [false, true])
@@ -209,6 +281,8 @@ private final class Tagged {
         }
         let trigger = try #require(try insertTriggerSQL(url))
         #expect(trigger.contains("WHEN NOT EXISTS"), "\(trigger)")
+        let updateTrigger = try #require(try insertTriggerSQL(url, "update"))
+        #expect(updateTrigger.contains("WHEN NOT EXISTS"), "\(updateTrigger)")
         let context = stack.newContext()
         if migrating {
             for index in 0..<20 {
@@ -218,10 +292,18 @@ private final class Tagged {
             }
             try context.save()
             #expect(try WithRating.Article.search("upgrade", in: context).count == 21)
+            let stored = try #require(try WithRating.Article.search("stored", in: context).first)
+            stored.title = "Edited after"
+            try context.save()
+            #expect(try WithRating.Article.search("edited", in: context).count == 1)
         } else {
             for index in 0..<20 { context.insert(SearchArticle("Added \(index)", "after the upgrade")) }
             try context.save()
             #expect(try SearchArticle.search("upgrade", in: context).count == 21)
+            let stored = try #require(try SearchArticle.search("stored", in: context).first)
+            stored.title = "Edited after"
+            try context.save()
+            #expect(try SearchArticle.search("edited", in: context).count == 1)
         }
         #expect(try stack.searchIndexProblem("Article") == nil)
         #expect(try flagRows(stack) == 0)

@@ -150,6 +150,63 @@ extension SaveTransaction {
     }
 }
 
+// MARK: Full-text indexing of updates
+
+extension SaveTransaction {
+    /// For the updates that write a searchable attribute: sets the deferral
+    /// flag, so that the update trigger skips them, and removes their rows'
+    /// stored words from the index with one `'delete'` per entity. Returns
+    /// the rows, by entity, for ``indexUpdatedRows(_:)``; empty (and nothing
+    /// done) when no update writes searchable text.
+    ///
+    /// A row whose `UPDATE` then finds another version (a conflict) keeps
+    /// its values; it is indexed again all the same, so the index stays
+    /// exact whichever rows the statements change.
+    private func removeWordsOfUpdatedRows() throws -> [(entity: EntityDescription, rowIDs: [Int64])] {
+        var searchable: [ObjectIdentifier: (entity: EntityDescription, attributes: [Int])?] = [:]
+        var rows: [ObjectIdentifier: [Int64]] = [:]
+        var order: [ObjectIdentifier] = []
+        for update in plan.updates {
+            let entry: (entity: EntityDescription, attributes: [Int])?
+            if let known = searchable[update.entity] {
+                entry = known
+            } else {
+                let entity = try context.entity(for: type(of: update.object))
+                let attributes = entity.attributes.indices.filter { entity.attributes[$0].isSearchable }
+                entry = attributes.isEmpty ? nil : (entity, attributes)
+                searchable[update.entity] = .some(entry)
+            }
+            guard let entry, entry.attributes.contains(where: update.changes.contains) else { continue }
+            if rows[update.entity] == nil { order.append(update.entity) }
+            rows[update.entity, default: []].append(update.rowID)
+        }
+        guard !order.isEmpty else { return [] }
+        try connection.cachedStatement(Self.setDeferralSQL).run()
+        var result: [(entity: EntityDescription, rowIDs: [Int64])] = []
+        for typeID in order {
+            guard let entity = searchable[typeID]??.entity, let ids = rows[typeID] else { continue }
+            let statement = try connection.cachedStatement(entity.deferredSearchDeleteSQL)
+            try statement.bind(RecordContext.jsonArray(ids), at: 1)
+            try statement.run()
+            result.append((entity, ids))
+        }
+        return result
+    }
+
+    /// Indexes the rows ``removeWordsOfUpdatedRows()`` took out, as they are
+    /// after the `UPDATE`s, one `INSERT … SELECT` per entity, and clears the
+    /// flag before anything else of the save writes (a conflict's
+    /// resolution goes through the trigger again).
+    private func indexUpdatedRows(_ reindexed: [(entity: EntityDescription, rowIDs: [Int64])]) throws {
+        for (entity, ids) in reindexed {
+            let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: false))
+            try statement.bind(RecordContext.jsonArray(ids), at: 1)
+            try statement.run()
+        }
+        try connection.cachedStatement(Self.clearDeferralSQL).run()
+    }
+}
+
 // MARK: Statements
 
 extension SaveTransaction {
@@ -223,6 +280,7 @@ extension SaveTransaction {
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
+        let reindexed = try removeWordsOfUpdatedRows()
         for update in plan.updates {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
@@ -263,6 +321,7 @@ extension SaveTransaction {
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
+        if !reindexed.isEmpty { try indexUpdatedRows(reindexed) }
     }
 
     /// The versioned `UPDATE` for the columns `update` changes, and what

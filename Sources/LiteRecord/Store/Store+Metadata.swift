@@ -14,7 +14,7 @@ enum MetadataKey {
 enum StoreFormat {
     /// 2: every entity table has the version column (``Model/versionColumn``);
     /// version 1 stores lack it and gain it when opened for writing.
-    /// 3: the full-text insert triggers skip rows a save indexes itself
+    /// 3: the full-text insert and update triggers skip rows a save indexes itself
     /// (``Model/searchDeferralTable``); a version 2 store's triggers are
     /// replaced when it is opened for writing.
     static let current = 3
@@ -57,7 +57,7 @@ extension Connection {
     func upgradeStoreFormat(tables: some Sequence<String>) throws -> [String] {
         guard try storeFormat() < StoreFormat.current else { return [] }
         let added = try addVersionColumns(to: tables)
-        try upgradeSearchInsertTriggers()
+        try upgradeSearchTriggers()
         try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
         return added
     }
