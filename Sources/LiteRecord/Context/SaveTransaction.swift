@@ -134,8 +134,10 @@ extension SaveTransaction {
         for (typeID, ids) in rowIDs.sorted(by: { $0.key < $1.key }) {
             guard let entity = searchable[typeID], let low = ids.min(), let high = ids.max() else { continue }
             // Row ids are unique, so `count` of them spanning `count` values
-            // are exactly that range.
-            if high - low + 1 == Int64(ids.count) {
+            // are exactly that range. (Row ids can be any Int64: the span
+            // is computed without trapping on overflow.)
+            let span = high.subtractingReportingOverflow(low)
+            if !span.overflow, span.partialValue == Int64(ids.count) - 1 {
                 let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: true))
                 try statement.bind(.integer(low), at: 1)
                 try statement.bind(.integer(high), at: 2)
