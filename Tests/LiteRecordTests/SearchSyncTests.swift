@@ -233,6 +233,14 @@ import Testing
             guard try connection.tableNames().contains("SearchNote") else { continue }
             let stored = try connection.rows("SELECT Z_PK FROM SearchNote WHERE text LIKE '%crash%' ORDER BY Z_PK").compactMap(\.first?.integerValue)
             #expect(try connection.searchRowIDs("SearchNote", "crash") == stored, "\(context)")
+            // A save sets the flag that makes the insert trigger skip its
+            // rows only inside its transaction: a kill never leaves it set,
+            // so a plain connection's insert is indexed by the trigger.
+            let raw = try Connection(path: url.path)
+            defer { raw.close() }
+            #expect(try raw.count("SELECT COUNT(*) FROM \(Connection.quote(Model.searchDeferralTable))") == 0, "\(context)")
+            try raw.execute("INSERT INTO SearchNote (text, save) VALUES ('rawinsert\(trial)', 0)")
+            #expect(try raw.searchRowIDs("SearchNote", "rawinsert\(trial)").count == 1, "\(context)")
         }
         #expect(acknowledged > 0, "seed \(seed): no save finished before a kill, so no kill came between saves")
     }

@@ -59,12 +59,15 @@ struct SaveTransaction {
         if !conflicts.isEmpty { try resolve() }
         if !cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: false) }
         if let doomed = cascaded?.doomed { cascaded?.nullified = try context.nullifyReferences(to: doomed, connection) }
+        let searchable = try searchableInserts()
+        if !searchable.isEmpty { try connection.cachedStatement(Self.setDeferralSQL).run() }
         try executeInserts()
         var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
         if relationships {
             try writeDeferredForeignKeys()
             relinked = try writeJoins()
         }
+        if !searchable.isEmpty { try indexDeferredInserts(searchable) }
         return SaveOutcome(
             inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
             cascaded: cascaded)
@@ -86,6 +89,124 @@ struct SaveOutcome {
     /// What the store-side cascades deleted and cleared; nil when the plan
     /// had none.
     let cascaded: CascadeOutcome?
+}
+
+// MARK: Full-text indexing of inserts
+
+extension SaveTransaction {
+    static let setDeferralSQL = "INSERT OR REPLACE INTO \(Connection.quote(Model.searchDeferralTable)) (flag) VALUES (1)"
+    static let clearDeferralSQL = "DELETE FROM \(Connection.quote(Model.searchDeferralTable))"
+
+    /// The entities with a full-text index among the plan's inserts, by
+    /// type. Their rows are indexed by ``indexDeferredInserts(_:)`` rather
+    /// than by the insert trigger, one row at a time (see
+    /// `Store+Search.swift`).
+    private func searchableInserts() throws -> [ObjectIdentifier: EntityDescription] {
+        var searchable: [ObjectIdentifier: EntityDescription] = [:]
+        var seen = Set<ObjectIdentifier>()
+        var previous: ObjectIdentifier?
+        for object in plan.inserts {
+            let typeID = ObjectIdentifier(type(of: object))
+            guard typeID != previous else { continue }
+            previous = typeID
+            guard seen.insert(typeID).inserted else { continue }
+            let entity = try context.entity(for: type(of: object))
+            if entity.isSearchable { searchable[typeID] = entity }
+        }
+        return searchable
+    }
+
+    /// Indexes the rows the save inserted with the deferral flag set, one
+    /// `INSERT … SELECT` per entity, then clears the flag. Runs after every
+    /// other statement of the save that writes rows (the deferred foreign
+    /// keys and the links update the new rows' other columns, which the
+    /// update trigger ignores), so no later statement's savepoint makes FTS5
+    /// write the pending words before they are all in. The new row ids of an
+    /// entity are usually one unbroken range, named by its ends; any others
+    /// are bound as one JSON array.
+    private func indexDeferredInserts(_ searchable: [ObjectIdentifier: EntityDescription]) throws {
+        var rowIDs: [ObjectIdentifier: [Int64]] = [:]
+        for (object, rowID) in inserted {
+            let typeID = ObjectIdentifier(type(of: object))
+            guard searchable[typeID] != nil else { continue }
+            rowIDs[typeID, default: []].append(rowID)
+        }
+        for (typeID, ids) in rowIDs.sorted(by: { $0.key < $1.key }) {
+            guard let entity = searchable[typeID], let low = ids.min(), let high = ids.max() else { continue }
+            // Row ids are unique, so `count` of them spanning `count` values
+            // are exactly that range. (Row ids can be any Int64: the span
+            // is computed without trapping on overflow.)
+            let span = high.subtractingReportingOverflow(low)
+            if !span.overflow, span.partialValue == Int64(ids.count) - 1 {
+                let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: true))
+                try statement.bind(.integer(low), at: 1)
+                try statement.bind(.integer(high), at: 2)
+                try statement.run()
+            } else {
+                let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: false))
+                try statement.bind(RecordContext.jsonArray(ids), at: 1)
+                try statement.run()
+            }
+        }
+        try connection.cachedStatement(Self.clearDeferralSQL).run()
+    }
+}
+
+// MARK: Full-text indexing of updates
+
+extension SaveTransaction {
+    /// For the updates that write a searchable attribute: sets the deferral
+    /// flag, so that the update trigger skips them, and removes their rows'
+    /// stored words from the index with one `'delete'` per entity. Returns
+    /// the rows, by entity, for ``indexUpdatedRows(_:)``; empty (and nothing
+    /// done) when no update writes searchable text.
+    ///
+    /// A row whose `UPDATE` then finds another version (a conflict) keeps
+    /// its values; it is indexed again all the same, so the index stays
+    /// exact whichever rows the statements change.
+    private func removeWordsOfUpdatedRows() throws -> [(entity: EntityDescription, rowIDs: [Int64])] {
+        var searchable: [ObjectIdentifier: (entity: EntityDescription, attributes: [Int])?] = [:]
+        var rows: [ObjectIdentifier: [Int64]] = [:]
+        var order: [ObjectIdentifier] = []
+        for update in plan.updates {
+            let entry: (entity: EntityDescription, attributes: [Int])?
+            if let known = searchable[update.entity] {
+                entry = known
+            } else {
+                let entity = try context.entity(for: type(of: update.object))
+                let attributes = entity.attributes.indices.filter { entity.attributes[$0].isSearchable }
+                entry = attributes.isEmpty ? nil : (entity, attributes)
+                searchable[update.entity] = .some(entry)
+            }
+            guard let entry, entry.attributes.contains(where: update.changes.contains) else { continue }
+            if rows[update.entity] == nil { order.append(update.entity) }
+            rows[update.entity, default: []].append(update.rowID)
+        }
+        guard !order.isEmpty else { return [] }
+        try connection.cachedStatement(Self.setDeferralSQL).run()
+        var result: [(entity: EntityDescription, rowIDs: [Int64])] = []
+        for typeID in order {
+            guard let entity = searchable[typeID]??.entity, let ids = rows[typeID] else { continue }
+            let statement = try connection.cachedStatement(entity.deferredSearchDeleteSQL)
+            try statement.bind(RecordContext.jsonArray(ids), at: 1)
+            try statement.run()
+            result.append((entity, ids))
+        }
+        return result
+    }
+
+    /// Indexes the rows ``removeWordsOfUpdatedRows()`` took out, as they are
+    /// after the `UPDATE`s, one `INSERT … SELECT` per entity, and clears the
+    /// flag before anything else of the save writes (a conflict's
+    /// resolution goes through the trigger again).
+    private func indexUpdatedRows(_ reindexed: [(entity: EntityDescription, rowIDs: [Int64])]) throws {
+        for (entity, ids) in reindexed {
+            let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: false))
+            try statement.bind(RecordContext.jsonArray(ids), at: 1)
+            try statement.run()
+        }
+        try connection.cachedStatement(Self.clearDeferralSQL).run()
+    }
 }
 
 // MARK: Statements
@@ -161,6 +282,7 @@ extension SaveTransaction {
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
+        let reindexed = try removeWordsOfUpdatedRows()
         for update in plan.updates {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
@@ -201,6 +323,7 @@ extension SaveTransaction {
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
+        if !reindexed.isEmpty { try indexUpdatedRows(reindexed) }
     }
 
     /// The versioned `UPDATE` for the columns `update` changes, and what

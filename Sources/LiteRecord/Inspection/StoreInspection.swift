@@ -187,9 +187,10 @@ public struct StoreInspection: Sendable {
                 let triggers = searchObjects.filter { $0.type == "trigger" && $0.name.hasPrefix(object.name + ":") }.map(\.name)
                 searchIndexes.append(SearchIndex(name: object.name, entity: entity, columns: columns, triggers: triggers))
             }
-            // The FTS5 table and its shadow tables are the index, not tables of the model.
+            // The FTS5 table and its shadow tables are the index, and the
+            // deferral flag belongs to the saves, not tables of the model.
             let searchPrefix = EntityDescription.searchTableName(table: "")
-            for name in names where name != Model.metadataTable && !name.hasPrefix(searchPrefix) {
+            for name in names where name != Model.metadataTable && name != Model.searchDeferralTable && !name.hasPrefix(searchPrefix) {
                 let quoted = Connection.quote(name)
                 let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
                     .map { row -> Column in

@@ -21,6 +21,11 @@ public struct Model: Sendable {
     static let initialVersion: Int64 = 2
     /// The table in which a store keeps its model and migration history.
     static let metadataTable = "literecord_metadata"
+    /// The one-row flag table a save sets, inside its transaction only,
+    /// while it indexes its inserted rows itself instead of through the
+    /// full-text insert triggers (see ``SaveTransaction``). A store has it
+    /// once any entity has a full-text index; it is empty outside a save.
+    static let searchDeferralTable = "literecord_search_deferral"
 
     /// The entities, in the order they were given, each once.
     public let entities: [EntityDescription]

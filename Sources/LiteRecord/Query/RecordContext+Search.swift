@@ -31,7 +31,23 @@ public struct SearchResult<T: Entity> {
         guard let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index),
             let text = snippets[T.attributes[index].name]
         else { return "" }
-        return text.replacingOccurrences(of: "\u{1}", with: open).replacingOccurrences(of: "\u{2}", with: close)
+        return Self.replacingMarkers(in: text, open: open, close: close)
+    }
+
+    /// `text` with each U+0001 replaced by `open` and each U+0002 by `close`,
+    /// scalar by scalar. Not `replacingOccurrences`: it compares `Character`s,
+    /// and a marker followed by a combining mark that ends no word for
+    /// `unicode61` (U+20DD, U+FE0F, …) was left in the text.
+    static func replacingMarkers(in text: String, open: String, close: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\u{1}": result.append(contentsOf: open.unicodeScalars)
+            case "\u{2}": result.append(contentsOf: close.unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
     }
 }
 

@@ -12,9 +12,15 @@ enum MetadataKey {
 
 /// The versions of the store's own layout (as opposed to the model's).
 enum StoreFormat {
-    /// Every entity table has the version column (``Model/versionColumn``).
-    /// Version 1 stores lack it and gain it when opened for writing.
-    static let current = 2
+    /// 2: every entity table has the version column (``Model/versionColumn``);
+    /// version 1 stores lack it and gain it when opened for writing.
+    /// 3: the full-text insert and update triggers skip rows a save indexes itself
+    /// (``Model/searchDeferralTable``); a version 2 store's triggers are
+    /// replaced when it is opened for writing.
+    static let current = 3
+    /// The first format a read-only stack can read: one with row versions.
+    /// Format 3 changed only what writers do.
+    static let rowVersions = 2
 }
 
 extension Connection {
@@ -46,10 +52,12 @@ extension Connection {
 
     /// Brings the layout of a store written by an earlier LiteRecord up to
     /// ``StoreFormat/current``: adds the version column to the entity tables
-    /// among `tables`. Call inside a write transaction.
+    /// among `tables` and replaces the full-text insert triggers of format 2.
+    /// Call inside a write transaction.
     func upgradeStoreFormat(tables: some Sequence<String>) throws -> [String] {
         guard try storeFormat() < StoreFormat.current else { return [] }
         let added = try addVersionColumns(to: tables)
+        try upgradeSearchTriggers()
         try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
         return added
     }

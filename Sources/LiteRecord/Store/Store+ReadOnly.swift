@@ -55,7 +55,7 @@ extension Store {
                             .modelMismatch,
                             "\(displayName) was written by a different model:\n\(summary)\nA read-only stack cannot migrate it; open it with migration: .automatic first")
                     }
-                    guard try connection.storeFormat() >= StoreFormat.current else {
+                    guard try connection.storeFormat() >= StoreFormat.rowVersions else {
                         throw LiteRecordError(
                             .modelMismatch,
                             "\(displayName) was written by an earlier LiteRecord and lacks row versions; open it once with a writable stack (any setup adds them), then read-only")

@@ -74,6 +74,7 @@ extension Connection {
         for entity in model.entities {
             for statement in entity.createJoinTableSQL { try execute(statement) }
         }
+        if model.entities.contains(where: \.isSearchable) { try createSearchDeferralTable() }
         for entity in model.entities {
             for statement in entity.createSearchIndexSQL { try execute(statement) }
         }

@@ -7,6 +7,20 @@ import Foundation
 /// run in the same transaction as every write that reaches the table — a
 /// save, a set-based delete and its cascades, `truncateAll`, an import, a
 /// migration step, another process — so no write path can forget the index.
+///
+/// One exception, for speed: a save's inserts and updates (``SaveTransaction``). FTS5
+/// writes its pending words to disk at every statement savepoint, and a
+/// trigger makes each `INSERT` one, so the insert trigger indexed rows one
+/// by one, each as a tiny index segment (14–27× a plain insert for 66 words
+/// a row). A save therefore sets the one-row flag table
+/// ``Model/searchDeferralTable`` inside its transaction, which the insert
+/// and update triggers' `WHEN` reads, inserts its rows, indexes them with one
+/// `INSERT … SELECT` per entity after its last row statement, and clears the
+/// flag before the commit. Updates of searchable text are done the same
+/// way: one `'delete'` of the rows' stored words per entity before the
+/// `UPDATE`s, one `INSERT … SELECT` of their new words after them. The flag is never committed: a failed or killed
+/// save rolls it back with the rows, and every other writer — another
+/// connection included — only ever sees it unset.
 extension EntityDescription {
     /// The attributes in the full-text index, in declaration order.
     var searchableAttributes: [AttributeDescription] { attributes.filter(\.isSearchable) }
@@ -20,8 +34,64 @@ extension EntityDescription {
     static func searchTableName(table: String) -> String { "literecord_search:\(table)" }
 
     /// The names of the three triggers that keep the index exact.
-    var searchTriggerNames: [String] {
-        ["insert", "delete", "update"].map { "\(searchTableName):\($0)" }
+    var searchTriggerNames: [String] { Self.searchTriggerNames(table: tableName) }
+
+    static func searchTriggerNames(table: String) -> [String] {
+        ["insert", "delete", "update"].map { "\(searchTableName(table: table)):\($0)" }
+    }
+
+    /// The insert trigger of `table`'s index over `columns`: it indexes each
+    /// new row unless a save set the deferral flag, in which case the save
+    /// indexes its rows itself (``SaveTransaction``). Also used to bring the
+    /// trigger of an index created before the flag existed up to date.
+    static func searchInsertTriggerSQL(table: String, columns: [String]) -> String {
+        let fts = Connection.quote(searchTableName(table: table))
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let quoted = columns.map { Connection.quote($0) }
+        let insert = "INSERT INTO \(fts)(rowid, \(quoted.joined(separator: ", "))) VALUES (new.\(key), \(quoted.map { "new.\($0)" }.joined(separator: ", ")));"
+        let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
+        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(Connection.quote(table)) WHEN \(deferred) BEGIN \(insert) END"
+    }
+
+    /// The update trigger of `table`'s index over `columns`: when a save
+    /// assigned a searchable column and the value changed, it removes the
+    /// row's old words and indexes the new ones — unless a save set the
+    /// deferral flag, in which case the save removes and indexes its updated
+    /// rows itself (``SaveTransaction``).
+    static func searchUpdateTriggerSQL(table: String, columns: [String]) -> String {
+        let fts = Connection.quote(searchTableName(table: table))
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let quoted = columns.map { Connection.quote($0) }
+        let list = quoted.joined(separator: ", ")
+        func values(_ row: String) -> String { quoted.map { "\(row).\($0)" }.joined(separator: ", ") }
+        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
+        let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
+        // `UPDATE OF` fires when a searchable column is assigned; a save
+        // assigns only changed columns, and the `WHEN` skips the rest.
+        let changed = quoted.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
+        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(list) ON \(Connection.quote(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
+    }
+
+    /// `INSERT INTO <index>(<index>, rowid, <columns>) SELECT 'delete', …
+    /// FROM <table> WHERE "Z_PK" IN (SELECT value FROM json_each(?))`:
+    /// removes the words of rows a save is about to update, as stored.
+    var deferredSearchDeleteSQL: String {
+        let fts = Connection.quote(searchTableName)
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let columns = searchableAttributes.map { Connection.quote($0.name) }.joined(separator: ", ")
+        return "INSERT INTO \(fts)(\(fts), rowid, \(columns)) SELECT 'delete', \(key), \(columns) FROM \(quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))"
+    }
+
+    /// `INSERT INTO <index>(rowid, <columns>) SELECT … FROM <table> WHERE
+    /// "Z_PK" BETWEEN ? AND ?` (or, with `range` false, `IN (SELECT value
+    /// FROM json_each(?))`): indexes rows a save inserted while indexing was
+    /// deferred, read back from the table in one statement.
+    func deferredSearchInsertSQL(range: Bool) -> String {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let columns = searchableAttributes.map { Connection.quote($0.name) }.joined(separator: ", ")
+        let rows = range ? "BETWEEN ? AND ?" : "IN (SELECT value FROM json_each(?))"
+        return "INSERT INTO \(Connection.quote(searchTableName))(rowid, \(columns)) SELECT \(key), \(columns) FROM \(quotedTable) WHERE \(key) \(rows)"
     }
 
     /// `CREATE VIRTUAL TABLE` for the index and `CREATE TRIGGER` for its
@@ -36,20 +106,13 @@ extension EntityDescription {
         let key = Connection.quote(Model.primaryKeyColumn)
         let columns = searchable.map { Connection.quote($0.name) }
         let list = columns.joined(separator: ", ")
-        func values(_ row: String) -> String { columns.map { "\(row).\($0)" }.joined(separator: ", ") }
-        let (insertName, deleteName, updateName) = (
-            Connection.quote(searchTriggerNames[0]), Connection.quote(searchTriggerNames[1]), Connection.quote(searchTriggerNames[2])
-        )
-        let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
-        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
-        // `UPDATE OF` fires when a searchable column is assigned; a save
-        // assigns only changed columns, and the `WHEN` skips the rest.
-        let changed = columns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let deleteName = Connection.quote(searchTriggerNames[1])
+        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(columns.map { "old.\($0)" }.joined(separator: ", ")));"
         return [
             "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(Connection.quoteLiteral(tableName)), content_rowid=\(Connection.quoteLiteral(Model.primaryKeyColumn)), tokenize='unicode61 remove_diacritics 2')",
-            "CREATE TRIGGER \(insertName) AFTER INSERT ON \(quotedTable) BEGIN \(insert) END",
+            Self.searchInsertTriggerSQL(table: tableName, columns: searchable.map(\.name)),
             "CREATE TRIGGER \(deleteName) AFTER DELETE ON \(quotedTable) BEGIN \(delete) END",
-            "CREATE TRIGGER \(updateName) AFTER UPDATE OF \(list) ON \(quotedTable) WHEN \(changed) BEGIN \(delete) \(insert) END",
+            Self.searchUpdateTriggerSQL(table: tableName, columns: searchable.map(\.name)),
         ]
     }
 }
@@ -74,6 +137,7 @@ extension Connection {
     /// the attribute was searchable may hold other forms), then FTS5's
     /// `rebuild` indexes every row.
     func createSearchIndex(for entity: EntityDescription, fillingFromRows: Bool) throws {
+        try createSearchDeferralTable()
         guard fillingFromRows else {
             for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
             return
@@ -96,6 +160,44 @@ extension Connection {
         for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
         let fts = Connection.quote(entity.searchTableName)
         try executeOnce("INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')")
+    }
+
+    /// Creates ``Model/searchDeferralTable``, which the insert triggers read,
+    /// unless the store has it.
+    func createSearchDeferralTable() throws {
+        try executeOnce("CREATE TABLE IF NOT EXISTS \(Connection.quote(Model.searchDeferralTable)) (flag INTEGER PRIMARY KEY)")
+    }
+
+    /// Brings the insert and update triggers of every full-text index up to
+    /// ``EntityDescription/searchInsertTriggerSQL(table:columns:)`` and
+    /// ``EntityDescription/searchUpdateTriggerSQL(table:columns:)``: an index
+    /// created before a save could defer its indexing has triggers that do
+    /// not read the flag, which would index a save's rows a second time. The columns
+    /// are the FTS5 table's own, so no model is needed. Call inside a write
+    /// transaction. Returns the tables whose trigger changed.
+    @discardableResult
+    func upgradeSearchTriggers() throws -> [String] {
+        let objects = try searchIndexObjects()
+        let prefix = EntityDescription.searchTableName(table: "")
+        var upgraded: [String] = []
+        for index in objects where index.type != "trigger" {
+            let table = String(index.name.dropFirst(prefix.count))
+            let columns = try rows("SELECT name FROM pragma_table_info(?)", [.text(index.name)]).map { $0[0].textValue }
+            let names = EntityDescription.searchTriggerNames(table: table)
+            let wanted = [
+                (names[0], EntityDescription.searchInsertTriggerSQL(table: table, columns: columns)),
+                (names[2], EntityDescription.searchUpdateTriggerSQL(table: table, columns: columns)),
+            ]
+            var changed = false
+            for (name, sql) in wanted where objects.first(where: { $0.name == name && $0.type == "trigger" })?.sql != sql {
+                try createSearchDeferralTable()
+                try executeOnce("DROP TRIGGER IF EXISTS \(Connection.quote(name))")
+                try executeOnce(sql)
+                changed = true
+            }
+            if changed { upgraded.append(table) }
+        }
+        return upgraded
     }
 
     /// Runs FTS5's `integrity-check` on `table` (an FTS5 table with external

@@ -121,6 +121,11 @@ let texts: [(title: String, body: String, category: Int)] = (0..<count).map { in
      (0..<60).map { _ in word() }.joined(separator: " "),
      index % categories)
 }
+// The same titles with 25-word bodies (31 words a record): how the cost of
+// `.searchable` on insert depends on the length of the text.
+let shortTexts: [(title: String, body: String, category: Int)] = texts.map { text in
+    (text.title, text.body.split(separator: " ").prefix(25).joined(separator: " "), text.category)
+}
 // Queries: words of middling frequency, one or two of them.
 let queries: [(text: String, words: [String], category: Int)] = (0..<200).map { index in
     let words = (0..<(index < 100 ? 1 : 2)).map { _ in vocabulary[Int.random(in: 60..<1500, using: &random)] }
@@ -143,7 +148,7 @@ var storeNumber = 0
 }
 
 @MainActor func report(_ label: String, _ value: Double, _ note: String = "") {
-    print(String(format: "%-52@ %10.1f ms  %@", label as NSString, value, note as NSString))
+    print(String(format: "%-62@ %10.1f ms  %@", label as NSString, value, note as NSString))
 }
 
 print("search workload: \(count) articles (6-word titles, 60-word bodies, \(vocabulary.count) words), 200 searches (100 of one word, 100 of two) each filtered to one of \(categories) categories, limit 20")
@@ -151,7 +156,10 @@ print("SQLite \(String(cString: sqlite3_libversion()))")
 
 // MARK: insert and update, with and without .searchable
 
-@MainActor func insertAndUpdate<T: Entity>(_ type: T.Type, make: (String, String, Int) -> T, retitle: (T, String) -> Void) throws -> (insert: Double, update: Double) {
+@MainActor func insertAndUpdate<T: Entity>(
+    _ type: T.Type, _ texts: [(title: String, body: String, category: Int)],
+    make: (String, String, Int) -> T, retitle: (T, String) -> Void
+) throws -> (insert: Double, update: Double) {
     var bestInsert = Double.infinity
     var bestUpdate = Double.infinity
     for _ in 0..<3 {
@@ -174,21 +182,29 @@ print("SQLite \(String(cString: sqlite3_libversion()))")
     return (bestInsert, bestUpdate)
 }
 
-let plain = try insertAndUpdate(PlainArticle.self, make: { title, body, category in
+@MainActor func makePlain(_ title: String, _ body: String, _ category: Int) -> PlainArticle {
     let article = PlainArticle()
     (article.title, article.body, article.category) = (title, body, category)
     return article
-}, retitle: { $0.title = $1 })
-let searchable = try insertAndUpdate(Article.self, make: { title, body, category in
+}
+@MainActor func makeSearchable(_ title: String, _ body: String, _ category: Int) -> Article {
     let article = Article()
     (article.title, article.body, article.category) = (title, body, category)
     return article
-}, retitle: { $0.title = $1 })
+}
+let plain = try insertAndUpdate(PlainArticle.self, texts, make: makePlain, retitle: { $0.title = $1 })
+let searchable = try insertAndUpdate(Article.self, texts, make: makeSearchable, retitle: { $0.title = $1 })
+let shortPlain = try insertAndUpdate(PlainArticle.self, shortTexts, make: makePlain, retitle: { $0.title = $1 })
+let shortSearchable = try insertAndUpdate(Article.self, shortTexts, make: makeSearchable, retitle: { $0.title = $1 })
 print("")
 report("insert \(count), no searchable attribute", plain.insert)
 report("insert \(count), title and body .searchable", searchable.insert, String(format: "%.2f× (target ≤ 2×)", searchable.insert / plain.insert))
 report("update \(count / 10) titles, no searchable attribute", plain.update)
 report("update \(count / 10) titles, .searchable", searchable.update, String(format: "%.2f×", searchable.update / plain.update))
+report("short text (6 + 25 words): insert \(count), plain", shortPlain.insert)
+report("short text (6 + 25 words): insert \(count), .searchable", shortSearchable.insert, String(format: "%.2f× (target ≤ 2×)", shortSearchable.insert / shortPlain.insert))
+report("short text (6 + 25 words): update \(count / 10) titles, plain", shortPlain.update)
+report("short text (6 + 25 words): update \(count / 10) titles, .searchable", shortSearchable.update, String(format: "%.2f×", shortSearchable.update / shortPlain.update))
 
 // MARK: search
 

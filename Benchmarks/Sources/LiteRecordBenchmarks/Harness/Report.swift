@@ -556,9 +556,10 @@ struct Report {
         """
     }
 
-    /// The "Server" section at the end of the current `Docs/Performance.md`,
-    /// kept as it is: `make bench-server` (Benchmarks/Server) measures it,
-    /// not this run.
+    /// The "Server" section at the end of the current `Docs/Performance.md`
+    /// and everything after it (the "Search" section), kept as it is:
+    /// `make bench-server` (Benchmarks/Server) and `make bench-search`
+    /// (Benchmarks/Search) measure them, not this run.
     static func preservedServerSection() -> String {
         let url = packageDirectory.deletingLastPathComponent().appendingPathComponent("Docs/Performance.md")
         guard let text = try? String(contentsOf: url, encoding: .utf8), let start = text.range(of: "\n## Server\n") else {
