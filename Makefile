@@ -146,4 +146,4 @@ clean:
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN \
-		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetDeleteConflictTests|RelationshipConflictTests|ReaderPoolDeadlockTests|SetupWhileMigratingTests|CloseInsideWriteTests|BackupTests|WillSaveTests|SetBasedCascadeTests'
+		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetDeleteConflictTests|RelationshipConflictTests|ReaderPoolDeadlockTests|SetupWhileMigratingTests|CloseInsideWriteTests|BackupTests|WillSaveTests|SetBasedCascadeTests|ObservationGroupTests|PredicateCacheTests'

@@ -259,6 +259,37 @@ private final class Tagged {
         #expect(try insertTriggerSQL(url, "update") == Self.oldUpdateTrigger)
     }
 
+    /// An earlier LiteRecord that migrates a store of the current format
+    /// writes its own triggers back under the current format number; opening
+    /// it here replaces them again, or every save would index its rows twice.
+    @Test func earlierTriggersInAStoreOfTheCurrentFormatAreReplacedWhenOpened() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("rewritten.sqlite")
+        try seedFormat2Store(url)
+        do {
+            let connection = try Connection(path: url.path)
+            defer { connection.close() }
+            try connection.execute(
+                "UPDATE literecord_metadata SET value = '\(StoreFormat.current)' WHERE key = 'format_version'")
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        #expect(try insertTriggerSQL(url) == Self.oldInsertTrigger)
+
+        let stack = try RecordStack(storeAt: url, entities: [SearchArticle.self])
+        #expect(try #require(try insertTriggerSQL(url)).contains("WHEN NOT EXISTS"))
+        #expect(try #require(try insertTriggerSQL(url, "update")).contains("WHEN NOT EXISTS"))
+        let context = stack.newContext()
+        for index in 0..<20 { context.insert(SearchArticle("Added \(index)", "after the upgrade")) }
+        try context.save()
+        let stored = try #require(try SearchArticle.search("stored", in: context).first)
+        stored.title = "Edited after"
+        try context.save()
+        #expect(try SearchArticle.search("upgrade", in: context).count == 21)
+        #expect(try SearchArticle.search("edited", in: context).count == 1)
+        #expect(try stack.searchIndexProblem("Article") == nil, "each row indexed once")
+        try stack.close()
+    }
+
     @Test(arguments: [false, true])
     func aStoreOfThePreviousFormatIsUpgradedWhenOpened(migrating: Bool) throws {
         let folder = try TemporaryDirectory()

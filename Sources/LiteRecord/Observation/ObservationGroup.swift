@@ -18,12 +18,20 @@ public struct ObservationMember: Hashable, Sendable {
     }
 
     /// The attribute at `index` of the entity's ``Entity/attributes``.
+    ///
+    /// ```swift
+    /// observationAccess(\.title, member: .attribute(0))   // the first attribute
+    /// ```
     @inlinable
     public static func attribute(_ index: Int) -> ObservationMember {
         ObservationMember(rawValue: index &* 2)
     }
 
     /// The relationship at `index` of the entity's ``Entity/relationships``.
+    ///
+    /// ```swift
+    /// observationAccess(\.author, member: .relationship(0))   // the first relationship
+    /// ```
     @inlinable
     public static func relationship(_ index: Int) -> ObservationMember {
         ObservationMember(rawValue: index &* 2 &+ 1)

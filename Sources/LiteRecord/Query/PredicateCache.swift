@@ -14,8 +14,8 @@ import Foundation
 /// Only predicates made of nodes that describe their shape
 /// (``SQLTranslatable/walkShape(_:)``: comparisons, `&&`, `||`, `!`, `?:`,
 /// `??`, `+ - *`, key paths and captured values) are kept; a translation
-/// whose arguments are not all plain captured values (a captured array, a
-/// value bound again as the other side is stored) is marked and translated
+/// whose arguments are not all plain captured values (a value bound again
+/// as the other side is stored) is marked and translated
 /// every time, exactly as without the cache.
 final class PredicateCache: Sendable {
     /// A captured value met while translating, as the translation encoded it.

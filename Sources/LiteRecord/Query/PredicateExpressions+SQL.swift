@@ -71,10 +71,11 @@ extension PredicateTranslator {
                 expression, "the captured \(valueType.kind) value cannot be stored exactly (NaN or out of range)")
         }
         var bound = encoded
-        if recordedConstants != nil {
+        if var recorded = recordedConstants {
             // Kept translations bind a placeholder naming the value (see PredicateCache).
-            recordedConstants?.append(.init(kind: valueType.kind, encoded: encoded))
-            if !encoded.isNull { bound = PredicateCache.placeholder(recordedConstants!.count - 1) }
+            recorded.append(.init(kind: valueType.kind, encoded: encoded))
+            if !encoded.isNull { bound = PredicateCache.placeholder(recorded.count - 1) }
+            recordedConstants = recorded
         }
         if encoded.isNull { return SQLFragment("NULL", kind: valueType.kind, isOptional: true) }
         var fragment = SQLFragment("?", [bound], kind: valueType.kind, isOptional: valueType.isOptional)

@@ -52,14 +52,23 @@ extension Connection {
 
     /// Brings the layout of a store written by an earlier LiteRecord up to
     /// ``StoreFormat/current``: adds the version column to the entity tables
-    /// among `tables` and replaces the full-text insert triggers of format 2.
-    /// Call inside a write transaction.
+    /// among `tables` and replaces full-text triggers that differ from this
+    /// LiteRecord's. The triggers are checked whatever the recorded format:
+    /// an earlier LiteRecord that migrates a store of the current format
+    /// writes its own triggers back, and a save here would then index its
+    /// rows twice. Call inside a write transaction.
     func upgradeStoreFormat(tables: some Sequence<String>) throws -> [String] {
+        try upgradeSearchTriggers()
         guard try storeFormat() < StoreFormat.current else { return [] }
         let added = try addVersionColumns(to: tables)
-        try upgradeSearchTriggers()
         try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
         return added
+    }
+
+    /// Whether ``upgradeStoreFormat(tables:)`` has anything to do: checked
+    /// by every writable open before it takes the write lock.
+    func storeNeedsUpgrade() throws -> Bool {
+        try storeFormat() < StoreFormat.current || !staleSearchTriggers().isEmpty
     }
 
     func writeModelMetadata(_ schema: ModelSchema) throws {

@@ -177,9 +177,25 @@ extension Connection {
     /// transaction. Returns the tables whose trigger changed.
     @discardableResult
     func upgradeSearchTriggers() throws -> [String] {
+        let stale = try staleSearchTriggers()
+        if !stale.isEmpty { try createSearchDeferralTable() }
+        for trigger in stale {
+            try executeOnce("DROP TRIGGER IF EXISTS \(Connection.quote(trigger.name))")
+            try executeOnce(trigger.sql)
+        }
+        var upgraded: [String] = []
+        for trigger in stale where upgraded.last != trigger.table { upgraded.append(trigger.table) }
+        return upgraded
+    }
+
+    /// The full-text insert and update triggers that differ from this
+    /// LiteRecord's (a store of format 2, or one an earlier LiteRecord
+    /// migrated after a later one wrote it), with the SQL each should have,
+    /// by table. Reads only.
+    func staleSearchTriggers() throws -> [(table: String, name: String, sql: String)] {
         let objects = try searchIndexObjects()
         let prefix = EntityDescription.searchTableName(table: "")
-        var upgraded: [String] = []
+        var stale: [(table: String, name: String, sql: String)] = []
         for index in objects where index.type != "trigger" {
             let table = String(index.name.dropFirst(prefix.count))
             let columns = try rows("SELECT name FROM pragma_table_info(?)", [.text(index.name)]).map { $0[0].textValue }
@@ -188,16 +204,11 @@ extension Connection {
                 (names[0], EntityDescription.searchInsertTriggerSQL(table: table, columns: columns)),
                 (names[2], EntityDescription.searchUpdateTriggerSQL(table: table, columns: columns)),
             ]
-            var changed = false
             for (name, sql) in wanted where objects.first(where: { $0.name == name && $0.type == "trigger" })?.sql != sql {
-                try createSearchDeferralTable()
-                try executeOnce("DROP TRIGGER IF EXISTS \(Connection.quote(name))")
-                try executeOnce(sql)
-                changed = true
+                stale.append((table, name, sql))
             }
-            if changed { upgraded.append(table) }
         }
-        return upgraded
+        return stale
     }
 
     /// Runs FTS5's `integrity-check` on `table` (an FTS5 table with external

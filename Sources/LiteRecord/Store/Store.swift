@@ -275,11 +275,11 @@ final class Store: @unchecked Sendable {
     }
 
     /// Adds what a store written by an earlier LiteRecord lacks (the version
-    /// column of each table). It belongs to the library, not to the model, so
-    /// every setup does it, migrating or not; a migration does it as its first
-    /// step (``Migrator``).
+    /// column of each table, this LiteRecord's full-text triggers). It belongs
+    /// to the library, not to the model, so every setup does it, migrating or
+    /// not; a migration does it as its first step (``Migrator``).
     private func upgradeFormat(_ connection: Connection) throws {
-        guard try connection.storeFormat() < StoreFormat.current else { return }
+        guard try connection.storeNeedsUpgrade() else { return }
         let added = try connection.transaction {
             try connection.upgradeStoreFormat(tables: model.entities.map(\.tableName))
         }
