@@ -102,6 +102,7 @@ extension SaveTransaction {
     /// than by the insert trigger, one row at a time (see
     /// `Store+Search.swift`).
     private func searchableInserts() throws -> [ObjectIdentifier: EntityDescription] {
+        guard context.store.model.hasSearchableEntities else { return [:] }
         var searchable: [ObjectIdentifier: EntityDescription] = [:]
         var seen = Set<ObjectIdentifier>()
         var previous: ObjectIdentifier?
@@ -165,20 +166,27 @@ extension SaveTransaction {
     /// its values; it is indexed again all the same, so the index stays
     /// exact whichever rows the statements change.
     private func removeWordsOfUpdatedRows() throws -> [(entity: EntityDescription, rowIDs: [Int64])] {
-        var searchable: [ObjectIdentifier: (entity: EntityDescription, attributes: [Int])?] = [:]
+        guard context.store.model.hasSearchableEntities else { return [] }
+        typealias Searchable = (entity: EntityDescription, columns: AttributeMask)
+        var searchable: [ObjectIdentifier: Searchable?] = [:]
+        // Updates come grouped by entity: the last one's answer usually holds.
+        var previous: (typeID: ObjectIdentifier, entry: Searchable?)?
         var rows: [ObjectIdentifier: [Int64]] = [:]
         var order: [ObjectIdentifier] = []
         for update in plan.updates {
-            let entry: (entity: EntityDescription, attributes: [Int])?
-            if let known = searchable[update.entity] {
+            let entry: Searchable?
+            if let previous, previous.typeID == update.entity {
+                entry = previous.entry
+            } else if let known = searchable[update.entity] {
                 entry = known
             } else {
                 let entity = try context.entity(for: type(of: update.object))
-                let attributes = entity.attributes.indices.filter { entity.attributes[$0].isSearchable }
-                entry = attributes.isEmpty ? nil : (entity, attributes)
+                let columns = AttributeMask(entity.attributes.indices.filter { entity.attributes[$0].isSearchable })
+                entry = columns.isEmpty ? nil : (entity, columns)
                 searchable[update.entity] = .some(entry)
             }
-            guard let entry, entry.attributes.contains(where: update.changes.contains) else { continue }
+            previous = (update.entity, entry)
+            guard let entry, !entry.columns.isDisjoint(with: update.changes) else { continue }
             if rows[update.entity] == nil { order.append(update.entity) }
             rows[update.entity, default: []].append(update.rowID)
         }

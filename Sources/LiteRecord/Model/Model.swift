@@ -31,6 +31,9 @@ public struct Model: Sendable {
     public let entities: [EntityDescription]
     /// Whether any entity has a relationship.
     let hasRelationships: Bool
+    /// Whether any entity has a full-text index: a save of a model without
+    /// one skips looking for searchable rows.
+    let hasSearchableEntities: Bool
     /// Translated predicates, kept by shape (shared by the model's copies).
     let predicateCache = PredicateCache()
     private let indexByType: [ObjectIdentifier: Int]
@@ -64,12 +67,14 @@ public struct Model: Sendable {
         self.indexByType = byType
         self.indexByName = byName
         self.hasRelationships = entities.contains { $0.hasRelationships }
+        self.hasSearchableEntities = entities.contains { $0.isSearchable }
         self.schema = ModelSchema(entities: entities.map(\.schema))
     }
 
     /// The empty model of a placeholder store.
     init() {
         hasRelationships = false
+        hasSearchableEntities = false
         entities = []
         indexByType = [:]
         indexByName = [:]
