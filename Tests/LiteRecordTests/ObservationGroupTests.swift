@@ -131,11 +131,13 @@ private final class HandNote: Entity, Observation.Observable {
     }
 
     @Test func objectsOfOneGroupAreToldApart() throws {
-        // Forty objects fill at least two groups completely: every pair in a
-        // group is checked, whichever slots they got.
+        // Two and a half groups' worth of objects fill at least two groups
+        // completely: one change among them, every other object watched.
         let context = stack.newContext()
         context.isObservable = true
-        let people = (0..<40).map { MacroPerson(name: "P\($0)", age: $0) }
+        let count = ObservationGroup.capacity * 5 / 2
+        let changed = count / 2 + 1
+        let people = (0..<count).map { MacroPerson(name: "P\($0)", age: $0) }
         for person in people { context.insert(person) }
         let watchers = people.map { person in
             let watcher = Notifications()
@@ -143,9 +145,9 @@ private final class HandNote: Entity, Observation.Observable {
             return watcher
         }
         let groups = Set(people.compactMap { $0.recordState.observationGroup.map(ObjectIdentifier.init) })
-        #expect(groups.count >= 3, "40 objects take at least three groups of \(ObservationGroup.capacity)")
-        people[17].age = 1_000
-        #expect(watchers.map(\.value) == (0..<40).map { $0 == 17 ? 1 : 0 })
+        #expect(groups.count >= 3, "\(count) objects take at least three groups of \(ObservationGroup.capacity)")
+        people[changed].age = 1_000
+        #expect(watchers.map(\.value) == (0..<count).map { $0 == changed ? 1 : 0 })
     }
 
     @Test func aStoredValueReadAgainNotifiesAReadObject() throws {

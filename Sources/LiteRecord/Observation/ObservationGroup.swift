@@ -55,7 +55,7 @@ public struct ObservationMember: Hashable, Sendable {
 @usableFromInline
 final class ObservationGroup: Observation.Observable, Sendable {
     /// Objects per group.
-    static let capacity = 16
+    static let capacity = 32
     /// Members with a key path made in advance (``keys``): attributes and
     /// relationships below index 32 each. Others are made on first use.
     static let membersInTable = 64
