@@ -103,18 +103,9 @@ extension SaveTransaction {
     /// `Store+Search.swift`).
     private func searchableInserts() throws -> [ObjectIdentifier: EntityDescription] {
         guard context.store.model.hasSearchableEntities else { return [:] }
-        var searchable: [ObjectIdentifier: EntityDescription] = [:]
-        var seen = Set<ObjectIdentifier>()
-        var previous: ObjectIdentifier?
-        for object in plan.inserts {
-            let typeID = ObjectIdentifier(type(of: object))
-            guard typeID != previous else { continue }
-            previous = typeID
-            guard seen.insert(typeID).inserted else { continue }
-            let entity = try context.entity(for: type(of: object))
-            if entity.isSearchable { searchable[typeID] = entity }
-        }
-        return searchable
+        var lookup = SearchableEntities()
+        for object in plan.inserts { _ = try lookup.entity(of: object, in: context) }
+        return lookup.found
     }
 
     /// Indexes the rows the save inserted with the deferral flag set, one
@@ -153,6 +144,26 @@ extension SaveTransaction {
     }
 }
 
+/// The entities with a full-text index among a save's objects, each looked
+/// up once: a plan lists its objects grouped by entity, so the previous
+/// object's answer usually holds.
+private struct SearchableEntities {
+    /// The searchable entities met so far, by type.
+    private(set) var found: [ObjectIdentifier: EntityDescription] = [:]
+    private var last: (typeID: ObjectIdentifier, entity: EntityDescription?)?
+
+    /// The entity of `object` when it has a full-text index.
+    mutating func entity(of object: any Entity, in context: RecordContext) throws -> EntityDescription? {
+        let typeID = ObjectIdentifier(type(of: object))
+        if let last, last.typeID == typeID { return last.entity }
+        let entity = try found[typeID] ?? context.entity(for: type(of: object))
+        let searchable = entity.isSearchable ? entity : nil
+        if let searchable { found[typeID] = searchable }
+        last = (typeID, searchable)
+        return searchable
+    }
+}
+
 // MARK: Full-text indexing of updates
 
 extension SaveTransaction {
@@ -167,26 +178,13 @@ extension SaveTransaction {
     /// exact whichever rows the statements change.
     private func removeWordsOfUpdatedRows() throws -> [(entity: EntityDescription, rowIDs: [Int64])] {
         guard context.store.model.hasSearchableEntities else { return [] }
-        typealias Searchable = (entity: EntityDescription, columns: AttributeMask)
-        var searchable: [ObjectIdentifier: Searchable?] = [:]
-        // Updates come grouped by entity: the last one's answer usually holds.
-        var previous: (typeID: ObjectIdentifier, entry: Searchable?)?
+        var lookup = SearchableEntities()
         var rows: [ObjectIdentifier: [Int64]] = [:]
         var order: [ObjectIdentifier] = []
         for update in plan.updates {
-            let entry: Searchable?
-            if let previous, previous.typeID == update.entity {
-                entry = previous.entry
-            } else if let known = searchable[update.entity] {
-                entry = known
-            } else {
-                let entity = try context.entity(for: type(of: update.object))
-                let columns = AttributeMask(entity.attributes.indices.filter { entity.attributes[$0].isSearchable })
-                entry = columns.isEmpty ? nil : (entity, columns)
-                searchable[update.entity] = .some(entry)
-            }
-            previous = (update.entity, entry)
-            guard let entry, !entry.columns.isDisjoint(with: update.changes) else { continue }
+            guard let entity = try lookup.entity(of: update.object, in: context),
+                !entity.searchColumns.isDisjoint(with: update.changes)
+            else { continue }
             if rows[update.entity] == nil { order.append(update.entity) }
             rows[update.entity, default: []].append(update.rowID)
         }
@@ -194,7 +192,7 @@ extension SaveTransaction {
         try connection.cachedStatement(Self.setDeferralSQL).run()
         var result: [(entity: EntityDescription, rowIDs: [Int64])] = []
         for typeID in order {
-            guard let entity = searchable[typeID]??.entity, let ids = rows[typeID] else { continue }
+            guard let entity = lookup.found[typeID], let ids = rows[typeID] else { continue }
             let statement = try connection.cachedStatement(entity.deferredSearchDeleteSQL)
             try statement.bind(RecordContext.jsonArray(ids), at: 1)
             try statement.run()

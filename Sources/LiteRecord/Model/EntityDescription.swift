@@ -36,6 +36,8 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// lets an indexed lookup agree with Swift's `==` (and a search for
     /// "café" find it typed either way).
     let canonicalTextAttributes: [Int]
+    /// The attributes in the entity's full-text index (`.searchable`).
+    let searchColumns: AttributeMask
 
     init(type: any Entity.Type) {
         self.type = type
@@ -45,6 +47,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         self.tracksChanges = type.tracksChanges
         let attributes = type.attributes
         self.canonicalTextAttributes = attributes.indices.filter { attributes[$0].storesCanonicalText }
+        self.searchColumns = AttributeMask(attributes.indices.filter { attributes[$0].isSearchable })
         let descriptions = type.relationships
         var relationships = descriptions.indices.map {
             ResolvedRelationship(descriptions[$0], index: $0, entityName: type.entityName)

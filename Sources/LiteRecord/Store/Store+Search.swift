@@ -26,7 +26,7 @@ extension EntityDescription {
     var searchableAttributes: [AttributeDescription] { attributes.filter(\.isSearchable) }
 
     /// Whether the entity has a full-text index.
-    var isSearchable: Bool { attributes.contains { $0.isSearchable } }
+    var isSearchable: Bool { !searchColumns.isEmpty }
 
     /// The FTS5 table's name: `literecord_search:<Entity>`.
     var searchTableName: String { Self.searchTableName(table: tableName) }
