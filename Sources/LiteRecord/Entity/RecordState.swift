@@ -183,6 +183,20 @@ public final class RecordState {
         group.access(slot: observationSlot, member: member)
     }
 
+    /// Runs `store`, which writes a value read from the store, telling the
+    /// object's observers of `member` when it may have any and `isChange`
+    /// says the value differs.
+    @inlinable
+    func storeObserved(
+        _ member: @autoclosure () -> ObservationMember, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
+    ) {
+        if let group = observationGroup, isChange() {
+            group.withMutation(slot: observationSlot, member: member(), store)
+        } else {
+            store()
+        }
+    }
+
     /// Runs `mutation`, a change of `member`, telling the object's observers
     /// when it may have any.
     @inlinable

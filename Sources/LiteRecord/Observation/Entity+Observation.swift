@@ -94,12 +94,7 @@ extension Entity where Self: Observation.Observable {
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember,
         _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        let state = recordState
-        if state.observationGroup != nil, isChange() {
-            state.withObservedMutation(of: member, store)
-        } else {
-            store()
-        }
+        recordState.storeObserved(member, isChange(), store)
     }
 
     /// Stores a value read from the store, telling Observation that `keyPath`
@@ -115,12 +110,7 @@ extension Entity where Self: Observation.Observable {
     public func storeObserved<Member>(
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        let state = recordState
-        if state.observationGroup != nil, isChange() {
-            state.withObservedMutation(of: ObservationGroup.member(named: keyPath()), store)
-        } else {
-            store()
-        }
+        recordState.storeObserved(ObservationGroup.member(named: keyPath()), isChange(), store)
     }
 }
 
