@@ -27,8 +27,10 @@ final class PredicateCache: Sendable {
     /// A kept translation.
     struct Template: Sendable {
         let sql: String
-        /// Every captured value the translation met, in walk order.
-        let constants: [RecordedConstant]
+        /// Every captured value the translation met, in walk order: its kind,
+        /// and whether it was `nil` (what the kept SQL depends on; the value
+        /// itself is not kept).
+        let constants: [(kind: ValueKind, isNull: Bool)]
         /// For each `?` of `sql`, in order: the index of its captured value.
         let arguments: [Int]
 
@@ -43,7 +45,7 @@ final class PredicateCache: Sendable {
             for (value, recorded) in zip(values, constants) {
                 // The common captured Int without the casts to protocols that
                 // `encode` starts with (an Int is stored as itself).
-                if case .integer = recorded.kind, !recorded.encoded.isNull, let int = value as? Int {
+                if case .integer = recorded.kind, !recorded.isNull, let int = value as? Int {
                     encoded.append(.integer(Int64(int)))
                     continue
                 }
@@ -52,7 +54,7 @@ final class PredicateCache: Sendable {
                 {
                     return nil
                 }
-                guard let value = recorded.kind.encode(value), value.isNull == recorded.encoded.isNull else {
+                guard let value = recorded.kind.encode(value), value.isNull == recorded.isNull else {
                     return nil
                 }
                 encoded.append(value)
@@ -115,7 +117,8 @@ final class PredicateCache: Sendable {
             guard let index = placeholderIndex(argument), index < constants.count else { return .translatedEachTime }
             arguments.append(index)
         }
-        return .template(Template(sql: condition.sql, constants: constants, arguments: arguments))
+        return .template(
+            Template(sql: condition.sql, constants: constants.map { ($0.kind, $0.encoded.isNull) }, arguments: arguments))
     }
 
     // MARK: Placeholders
