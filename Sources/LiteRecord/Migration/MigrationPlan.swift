@@ -80,8 +80,10 @@ public struct MigrationDatabase {
     public func execute(_ sql: String, arguments: [any SQLValueConvertible] = []) throws {
         let values = try arguments.map { try $0.sqlValue() }
         try withErrorContext("migration statement") {
-            // Not cached: a step's statements run once.
-            if values.isEmpty { try connection.execute(sql) } else { try connection.executeOnce(sql, values) }
+            try refusingAfterTransactionEnded {
+                // Not cached: a step's statements run once.
+                if values.isEmpty { try connection.execute(sql) } else { try connection.executeOnce(sql, values) }
+            }
         }
     }
 
@@ -91,6 +93,18 @@ public struct MigrationDatabase {
     ///   argument cannot be stored.
     public func rows(_ sql: String, arguments: [any SQLValueConvertible] = []) throws -> [[SQLValue]] {
         let values = try arguments.map { try $0.sqlValue() }
-        return try withErrorContext("migration query") { try connection.rows(sql, values) }
+        return try withErrorContext("migration query") { try refusingAfterTransactionEnded { try connection.rows(sql, values) } }
+    }
+
+    /// Runs one statement of a step only while the migration transaction is
+    /// open, and fails once a statement ended it (an implicit rollback), so
+    /// that a step that catches that error stops at its next statement
+    /// instead of running the rest outside the migration.
+    private func refusingAfterTransactionEnded<T>(_ body: () throws -> T) throws -> T {
+        let ended = "the migration transaction has ended (a statement of the step rolled it back); nothing more can run in this migration"
+        guard connection.isInTransaction else { throw LiteRecordError(.migrationFailed, ended) }
+        let result = try body()
+        guard connection.isInTransaction else { throw LiteRecordError(.migrationFailed, ended) }
+        return result
     }
 }

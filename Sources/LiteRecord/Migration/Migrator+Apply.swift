@@ -80,7 +80,10 @@ extension Migrator {
     /// Runs a custom step with every statement that would begin, end or
     /// nest a transaction refused before it runs: a `COMMIT` inside a step
     /// would make the migration half-happen, and a `ROLLBACK` would undo the
-    /// inferred changes while the rest of the migration went on.
+    /// inferred changes while the rest of the migration went on. Commits are
+    /// refused too, so that a statement that rolls the transaction back by
+    /// itself (`INSERT OR ROLLBACK`, `RAISE(ROLLBACK)`) cannot leave the
+    /// step's later statements to commit one by one; the step then fails.
     private func runRefusingTransactionControl(_ step: MigrationPlan.Step) throws {
         do {
             try connection.refusingTransactionControl { try step.body(MigrationDatabase(connection: connection)) }
@@ -88,12 +91,24 @@ extension Migrator {
             throw LiteRecordError(
                 .migrationFailed,
                 "custom migration step '\(step.name)' tried to control the transaction (\(refused.operation)), which a step may not do: the whole migration is one transaction that LiteRecord begins and commits; remove BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE from the step")
+        } catch {
+            guard connection.isInTransaction else { throw Self.transactionEnded(step, cause: error) }
+            throw error
         }
-        // Unreachable while the authorizer refuses those statements; checked
-        // so that a way around it could never go on as if nothing happened.
-        guard connection.isInTransaction else {
-            throw LiteRecordError(.migrationFailed, "custom migration step '\(step.name)' ended the migration transaction")
-        }
+        // The step may have caught the error of the statement that ended it.
+        guard connection.isInTransaction else { throw Self.transactionEnded(step, cause: nil) }
+    }
+
+    /// The failure of a step whose migration transaction was rolled back
+    /// under it. Nothing it ran afterwards was committed (commits are refused
+    /// while a step runs), so the store holds what it held before.
+    private static func transactionEnded(_ step: MigrationPlan.Step, cause: (any Error)?) -> LiteRecordError {
+        let sqlite = (cause as? SQLiteError) ?? (cause as? LiteRecordError)?.sqliteError
+        let reason = sqlite.map { " (\($0.message))" } ?? ""
+        return LiteRecordError(
+            .migrationFailed,
+            "custom migration step '\(step.name)' ended the migration transaction\(reason): one of its statements rolled it back (INSERT OR ROLLBACK or ON CONFLICT ROLLBACK meeting a constraint, a trigger's RAISE(ROLLBACK), an I/O error or a full disk). Everything the migration had done was rolled back with it, and nothing the step ran afterwards was committed; use OR ABORT or OR FAIL in a step, or let the error end the step",
+            sqlite: sqlite)
     }
 
     // MARK: Tables

@@ -20,6 +20,14 @@ extension Connection {
     /// prepared inside `body` (or re-prepared after a schema change while it
     /// runs), so the check cannot be bypassed by statements already cached.
     ///
+    /// A transaction can also end without any such statement: `INSERT OR
+    /// ROLLBACK` meeting a constraint, a trigger's `RAISE(ROLLBACK)`, a full
+    /// disk. Every statement after that would run in autocommit mode and
+    /// commit on its own. So every commit is refused while `body` runs: the
+    /// commit hook answers non-zero, which turns the commit into a rollback
+    /// (https://sqlite.org/c3ref/commit_hook.html). The caller checks that
+    /// its transaction is still open afterwards.
+    ///
     /// - Throws: ``RefusedTransactionControl`` when `body` tried such a
     ///   statement, even if `body` caught SQLite's error and went on;
     ///   otherwise whatever `body` throws.
@@ -38,7 +46,9 @@ extension Connection {
                 return SQLITE_DENY
             },
             refusals.toOpaque())
+        sqlite3_commit_hook(handle, { _ in 1 }, nil)
         defer {
+            sqlite3_commit_hook(handle, nil, nil)
             sqlite3_set_authorizer(handle, nil, nil)
             refusals.release()
         }
