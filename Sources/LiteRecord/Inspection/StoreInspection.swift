@@ -128,7 +128,7 @@ public struct StoreInspection: Sendable {
         // Opened immutable (nothing else had it open), SQLite reports the mode
         // it read with, not the file's: the header's write version 2 means WAL
         // (https://sqlite.org/fileformat2.html#file_format_version_numbers).
-        journalMode = StoreInspection.headerSaysWAL(url) ? "wal" : facts.journalMode
+        journalMode = StoreInspection.headerSaysWAL(connection) ? "wal" : facts.journalMode
         modelFingerprint = facts.fingerprint
         entityNames = facts.entityNames
         createdAt = facts.createdAt
@@ -206,11 +206,13 @@ public struct StoreInspection: Sendable {
         }
     }
 
-    static func headerSaysWAL(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header[header.startIndex + 18] == 2
+    /// Whether the file's header says WAL, read through SQLite's own handle
+    /// on the file: a descriptor of this code's own on the store file would
+    /// release, when closed, the locks this process's other connections hold
+    /// on it (an open stack's included).
+    static func headerSaysWAL(_ connection: Connection) -> Bool {
+        guard let header = connection.mainFileHeader(count: 20) else { return false }
+        return header[18] == 2
     }
 
     /// Opens `url` for reading without leaving anything beside it (see
