@@ -151,3 +151,65 @@ struct SearchWriter: AsyncParsableCommand {
         try stack.close()
     }
 }
+
+/// Four readers looping over `read` beside one writer for a while, printing
+/// the largest `-wal` file seen. Hidden: the WAL-growth measurement of issue
+/// #41 (item 11) runs it, before and after bounding the WAL.
+struct WALGrowth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_wal-growth",
+        abstract: "Measure the largest -wal under 4 looping readers and 1 writer (used to measure LiteRecord's WAL bound).",
+        shouldDisplay: false)
+
+    @Argument var path: String
+    @Option var seconds = 180
+    @Option var readers = 4
+    @Option var batch = 20
+
+    func run() async throws {
+        let stack = try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Note.self])
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let walPath = path + "-wal"
+        let largest = Largest()
+        let sampler = Task.detached {
+            while ContinuousClock.now < deadline {
+                let size = ((try? FileManager.default.attributesOfItem(atPath: walPath))?[.size] as? NSNumber)?.int64Value ?? 0
+                largest.note(size)
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let readTasks = (0..<readers).map { _ in
+            Task.detached {
+                var reads = 0
+                while ContinuousClock.now < deadline {
+                    _ = try await stack.read { context in try Note.count(in: context) }
+                    reads += 1
+                }
+                return reads
+            }
+        }
+        var writes = 0
+        let batch = self.batch
+        while ContinuousClock.now < deadline {
+            let number = writes
+            try await stack.write { context in
+                for index in 0..<batch { context.insert(Note(title: "w\(number)-\(index)", body: String(repeating: "x", count: 200))) }
+            }
+            writes += 1
+        }
+        var reads = 0
+        for task in readTasks { reads += try await task.value }
+        await sampler.value
+        try stack.close()
+        print("writes \(writes), reads \(reads), largest WAL \(largest.value) bytes")
+    }
+}
+
+/// The largest value noted, from any thread.
+final class Largest: @unchecked Sendable {
+    // @unchecked: `stored` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var stored: Int64 = 0
+    func note(_ value: Int64) { lock.withLock { stored = max(stored, value) } }
+    var value: Int64 { lock.withLock { stored } }
+}
