@@ -45,11 +45,12 @@ extension RecordStack {
         let path = url.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return false }
         return try withErrorContext("checking whether \(path) needs a migration") {
-            // Read-write but without create: a read-only connection would leave
-            // -wal and -shm files behind on a WAL store, while the last
-            // read-write connection removes them when it closes
-            // (https://sqlite.org/wal.html#readonly). Nothing here writes.
-            let connection = try Connection(path: path, options: Connection.OpenOptions(create: false))
+            // Read-only: a read-write connection that is the file's last would
+            // checkpoint the WAL and delete it when it closes, which a store
+            // left to a replicator must never see. Opened `immutable` when no
+            // -wal, -shm or -journal is there, so it leaves none behind
+            // (https://sqlite.org/wal.html#readonly).
+            let connection = try Connection(path: path, options: Store.readingOptions(for: path))
             defer { connection.close() }
             switch try connection.storedModel() {
             case .empty:

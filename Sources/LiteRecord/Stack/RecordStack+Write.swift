@@ -21,7 +21,16 @@ extension RecordStack {
         // queue (see StoreExecutors): waiting writers suspend instead of each
         // blocking a thread on the writer lock, and the write itself blocks
         // no thread of the cooperative pool.
-        let (result, changes, columns) = try await writeQueue.perform { try self.performWrite(body) }
+        // Counted from the call on, so that close() (and cleanUp()) lets it
+        // finish even while it waits behind another write (API.md §3).
+        guard store.queuedWrites.enter() else {
+            throw store.unavailableError
+                ?? LiteRecordError(.storeUnavailable, "a write failed: the store \(store.displayName) is closed")
+        }
+        let (result, changes, columns) = try await writeQueue.perform {
+            defer { self.store.queuedWrites.leave() }
+            return try self.performWrite(body)
+        }
         // Without a main context there is nothing to merge into, and no reason
         // to wait for the main actor (which a busy app may keep).
         if !changes.isEmpty, hasMainContext {
@@ -82,7 +91,9 @@ extension RecordStack {
     /// Every change set committed to this stack's store from now on — by any
     /// context's save, `write`, or a set-based delete — one per transaction, in
     /// commit order. Each access returns a new stream; it ends when the stack
-    /// closes.
+    /// closes or is released, or when its reader falls 10,000 change sets
+    /// behind (rather than buffering without bound): subscribe again then, and
+    /// re-read what depends on it.
     ///
     /// ```swift
     /// for await change in stack.changes {

@@ -12,7 +12,8 @@ import Foundation
 /// each other forever, as would four `read` closures each waiting for a fifth
 /// reader that only one of them could release.
 final class ReaderPool: @unchecked Sendable {
-    // @unchecked: `idle`, `count`, `holders` and `isClosed` are only touched
+    // @unchecked: `idle`, `count`, `holders`, `isClosed` and
+    // `lateReadersKeepWAL` are only touched
     // with `condition` locked; a connection is used by one thread between
     // acquire() and release(), never by two.
     private let condition = NSCondition()
@@ -21,6 +22,9 @@ final class ReaderPool: @unchecked Sendable {
     /// How many readers each thread holds (by ``ThreadIdentity``).
     private var holders: [UInt: Int] = [:]
     private var isClosed = false
+    /// Set when ``close(waitingUpTo:)`` returned with readers still busy:
+    /// those close, when released, without deleting `-wal` and `-shm`.
+    private var lateReadersKeepWAL = false
     private let maximumCount: Int
     private let open: () throws(LiteRecordError) -> Connection
 
@@ -56,7 +60,7 @@ final class ReaderPool: @unchecked Sendable {
                     condition.lock()
                     count -= 1
                     releaseHolder(thread)
-                    condition.signal()
+                    condition.broadcast()
                     condition.unlock()
                     throw error
                 }
@@ -71,8 +75,13 @@ final class ReaderPool: @unchecked Sendable {
         releaseHolder(ThreadIdentity.current)
         if isClosed || count > maximumCount {
             // Closed, or one opened beyond the maximum: it is not kept.
+            // Closed after its store was, it may be the file's last
+            // connection, which deletes -wal and -shm by name; by now those
+            // may be another store's (a restore swaps the files).
+            if isClosed && lateReadersKeepWAL { reader.keepWALFilesOnClose() }
             reader.close()
             count -= 1
+            condition.broadcast()
             return
         }
         // A reader must not come back inside a transaction, or it would pin an
@@ -88,8 +97,16 @@ final class ReaderPool: @unchecked Sendable {
         if held > 1 { holders[thread] = held - 1 } else { holders[thread] = nil }
     }
 
-    /// Closes idle readers now and busy ones when they are released.
-    func close() {
+    /// Refuses new readers, closes idle ones, and waits up to `timeout` for
+    /// busy ones to be released (and closed); readers the calling thread
+    /// holds (a read that closes its store) are not waited for.
+    ///
+    /// - Returns: `false` when readers were still busy after `timeout`; they
+    ///   are closed when released.
+    func close(waitingUpTo timeout: Duration) -> Bool {
+        let thread = ThreadIdentity.current
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
         isClosed = true
@@ -97,5 +114,14 @@ final class ReaderPool: @unchecked Sendable {
         count -= idle.count
         idle.removeAll()
         condition.broadcast()
+        let own = holders[thread] ?? 0
+        while count > own {
+            if !condition.wait(until: deadline) {
+                lateReadersKeepWAL = true
+                return false
+            }
+        }
+        if own > 0 { lateReadersKeepWAL = true }
+        return true
     }
 }

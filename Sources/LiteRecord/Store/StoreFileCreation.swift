@@ -6,13 +6,26 @@ import Foundation
 ///
 /// A failed first open removes what it made (issue #33, item 4): a 0-byte
 /// file left behind by a full disk would be taken for a new, empty store by
-/// the next open. A file that was there before is never removed.
+/// the next open. A file that was there before is never removed, nor one
+/// that another connection (another process) created, or committed a store
+/// to, while this open ran (issue #41, item 2): the file is created here with
+/// `O_EXCL`, so that "this open made it" is decided atomically, and it is
+/// removed only while it is still that file (same device and inode), holds
+/// no table, and no other connection is writing to it.
 struct StoreFileCreation {
     let url: URL
     /// Whether the store file existed before this open.
     let fileExisted: Bool
+    /// The device and inode of the file this open created, `nil` when it
+    /// created none.
+    let createdFile: (device: UInt64, inode: UInt64)?
     /// The folders this open created for the store, deepest first.
     let createdFolders: [URL]
+
+    /// For tests: runs after ``prepare(_:)`` looked at the path and before
+    /// SQLite opens it, so that a test can create a store there from another
+    /// connection exactly then, as another process could.
+    @TaskLocal static var afterPreparing: (@Sendable (URL) -> Void)?
 
     /// The advice every "not writable" message ends with.
     static let readOnlyAdvice = "RecordStack(storeAt:entities:readOnly: true) opens it for reading"
@@ -38,12 +51,43 @@ struct StoreFileCreation {
             removeEmptyFolders(missing)
             throw LiteRecordError(.storeUnavailable, "cannot create the store's folder \(folder.path): \(error.localizedDescription)")
         }
-        let creation = StoreFileCreation(url: url, fileExisted: fileManager.fileExists(atPath: url.path), createdFolders: missing)
-        if let error = creation.writabilityError() {
+        let created: (device: UInt64, inode: UInt64)?
+        do throws(LiteRecordError) {
+            created = try createExclusively(url)
+        } catch {
             removeEmptyFolders(missing)
             throw error
         }
+        let creation = StoreFileCreation(
+            url: url, fileExisted: created == nil && fileManager.fileExists(atPath: url.path), createdFile: created, createdFolders: missing)
+        if let error = creation.writabilityError() {
+            creation.removeLeftovers(after: error, movedAside: false)
+            throw error
+        }
         return creation
+    }
+
+    /// Creates an empty file at `url` unless one is there (`O_EXCL`: the check
+    /// and the creation are one step), and returns its device and inode;
+    /// `nil` when a file was there already. SQLite opens an empty file as an
+    /// empty database.
+    ///
+    /// - Throws: `.storeUnavailable` when the file can be neither created nor
+    ///   found (a full disk, no permission).
+    private static func createExclusively(_ url: URL) throws(LiteRecordError) -> (device: UInt64, inode: UInt64)? {
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        if descriptor < 0 {
+            let code = errno
+            // There already (EEXIST), or not ours to create: writabilityError() explains the latter.
+            if code == EEXIST || code == EACCES || code == EPERM || code == EROFS { return nil }
+            throw LiteRecordError(.storeUnavailable, "cannot create the store at \(url.path): \(String(cString: strerror(code)))")
+        }
+        // Nothing else has this new file open yet, so closing the descriptor
+        // cannot release another connection's lock on it.
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// Why the process cannot write the store, or `nil`.
@@ -72,17 +116,47 @@ struct StoreFileCreation {
     }
 
     /// Removes what a failed open made: the store file and its `-wal`, `-shm`
-    /// and `-journal` when `fileIsNew`, then the folders created for it that
-    /// are still empty. Nothing is removed when the failure says another
-    /// connection holds the file (it may be that connection's new store).
-    func removeLeftovers(after error: LiteRecordError, fileIsNew: Bool) {
+    /// and `-journal` when this open created the file (or, `movedAside`,
+    /// started it over after moving the old one aside), then the folders
+    /// created for it that are still empty. Nothing is removed when the
+    /// failure says another connection holds the file, when the file at the
+    /// path is no longer the one this open created, or when it holds a store
+    /// (tables) or a write in progress: another connection's new store.
+    func removeLeftovers(after error: LiteRecordError, movedAside: Bool) {
         if let code = error.resultCode, SQLiteError.isBusy(code) { return }
-        if fileIsNew {
+        if (movedAside || isStillTheCreatedFile()) && holdsNothing() {
             for suffix in ["-wal", "-shm", "-journal", ""] {
                 try? FileManager.default.removeItem(atPath: url.path + suffix)
             }
         }
         Self.removeEmptyFolders(createdFolders)
+    }
+
+    private func isStillTheCreatedFile() -> Bool {
+        guard let createdFile else { return false }
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == createdFile.device && UInt64(info.st_ino) == createdFile.inode
+    }
+
+    /// Whether the file holds no table and nobody writes to it: it is
+    /// looked at through SQLite (a connection of its own, which takes part in
+    /// the file's locking), never through a file descriptor of its own, whose
+    /// closing would release this process's locks on the file.
+    private func holdsNothing() -> Bool {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber else { return false }
+        if size.intValue == 0 && !FileManager.default.fileExists(atPath: url.path + "-wal") { return true }
+        guard let connection = try? Connection(path: url.path, options: Connection.OpenOptions(create: false, busyTimeout: .zero))
+        else { return false }
+        defer { connection.close() }
+        do {
+            // Refused while another connection writes (its new store not yet committed).
+            try connection.execute("BEGIN IMMEDIATE TRANSACTION")
+            defer { try? connection.execute("ROLLBACK TRANSACTION") }
+            return try connection.scalar("SELECT count(*) FROM sqlite_schema") == .integer(0)
+        } catch {
+            return false
+        }
     }
 
     /// Removes each folder, deepest first, when it is empty; `rmdir` refuses

@@ -19,7 +19,9 @@ public enum ModelMismatchPolicy: Sendable, Equatable {
     case fail
     /// Rename the old file (and its `-journal`/`-wal`/`-shm`) with a
     /// timestamp suffix and start with an empty store. Nothing is ever
-    /// deleted, and the renamed files are not changed. Only when no other
+    /// deleted; the WAL is checkpointed into the main file just before the
+    /// rename (whatever the ``CheckpointPolicy``), so that the renamed main
+    /// file alone holds every committed change. Only when no other
     /// connection has the store open: while another stack (of this process
     /// or another) has it open, the setup throws `.storeUnavailable` and
     /// nothing is moved, since that stack would go on writing to the renamed

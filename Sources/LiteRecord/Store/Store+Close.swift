@@ -1,0 +1,141 @@
+import Foundation
+
+extension Store {
+    /// Whether the store is open.
+    var isOpen: Bool {
+        acquireLock()
+        defer { releaseLock() }
+        return connection != nil
+    }
+
+    /// How long ``close()`` waits for reads in flight before it closes the
+    /// store without them.
+    static let readDrainTimeout: Duration = .seconds(10)
+
+    /// Closes the connections once the work already under way finishes:
+    /// every `write` made before the call (running or queued behind the
+    /// running one: API.md §3, "pending writes finish first"), every read in
+    /// flight (up to ``readDrainTimeout``), and any other use of the writer.
+    /// Writes and reads begun after the call are refused. Closing the last
+    /// connection checkpoints the WAL into the main file.
+    ///
+    /// A read still running after the bound finishes on its own; its
+    /// connection then closes without deleting `-wal` or `-shm` by name, so
+    /// it cannot delete the files of a store put in this one's place
+    /// meanwhile (a restore).
+    ///
+    /// - Throws: `.storeUnavailable` when called from inside a write on this
+    ///   store (see ``refuseCloseInsideWrite()``; nothing is closed), or when
+    ///   the final checkpoint failed (a full disk, an I/O error). The store is
+    ///   closed all the same then, and every saved change is safe in the
+    ///   `-wal` file: the next open reads it from there and checkpoints it.
+    func close() throws(LiteRecordError) {
+        try refuseCloseInsideWrite()
+        // Not under the writer lock: a queued write needs it, and so does a
+        // read that saves.
+        queuedWrites.drain()
+        if let readers, !readers.close(waitingUpTo: Self.readDrainTimeout) {
+            logger.warning(
+                "closing the store while reads still run", metadata: ["store": "\(displayName)", "waited": "\(Self.readDrainTimeout)"])
+        }
+        acquireLock()
+        defer { releaseLock() }
+        var failure: LiteRecordError?
+        if let connection, url != nil, !isReadOnly, checkpoints == .automatic {
+            failure = finalCheckpoint(connection)
+        }
+        connection?.close()
+        connection = nil
+        changes.finish()
+        observations.finish()
+        if let failure { throw failure }
+    }
+
+    /// Throws when the calling thread is inside a write on this store. Closing
+    /// there would close the connection under the write's own transaction
+    /// (SQLite cannot checkpoint a file its own connection is writing, and
+    /// the write would be rolled back), and waiting for the write instead
+    /// would wait for itself.
+    func refuseCloseInsideWrite() throws(LiteRecordError) {
+        try refuseInsideWrite("close()")
+    }
+
+    /// Throws when the calling thread is inside a write on this store, where
+    /// `call` would wait for the write it is part of.
+    func refuseInsideWrite(_ call: String) throws(LiteRecordError) {
+        guard isWriterHeldByCurrentThread else { return }
+        if call != "close()" {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(call) was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: it cannot run while its own write transaction is open. Call it after write returns")
+        }
+        throw LiteRecordError(
+            .storeUnavailable,
+            "close() was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: the write cannot finish while its own code waits for it to finish. Nothing was closed and the write goes on; call close() after write returns")
+    }
+
+    /// Copies the WAL into the main file before the last connection closes.
+    /// `sqlite3_close` does the same but cannot report a failure, so the
+    /// checkpoint runs here first, where its error is seen; PASSIVE never waits
+    /// for another process's readers (https://sqlite.org/c3ref/wal_checkpoint_v2.html).
+    private func finalCheckpoint(_ connection: Connection) -> LiteRecordError? {
+        do {
+            try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            return nil
+        } catch {
+            let cause = (error as? SQLiteError)?.message ?? "\(error)"
+            return LiteRecordError(
+                .storeUnavailable,
+                "closing the store at \(displayName): the final checkpoint failed (\(cause)); every saved change is safe in \(displayName)-wal and is read from there and checkpointed when the store is next opened",
+                sqlite: error as? SQLiteError)
+        }
+    }
+
+    // MARK: Checkpoints
+
+    /// Runs a checkpoint of `mode` on the writer connection, between writes.
+    ///
+    /// - Throws: `.readOnlyStore` for a read-only store, `.storeUnavailable`
+    ///   when closed, inside a write on this store, or when SQLite fails.
+    func checkpoint(_ mode: CheckpointMode) throws(LiteRecordError) -> CheckpointResult {
+        if isReadOnly {
+            throw LiteRecordError(
+                .readOnlyStore, "checkpointing \(displayName) failed: the store was opened read-only (readOnly: true); nothing was written")
+        }
+        try refuseInsideWrite("checkpoint()")
+        guard url != nil else { return CheckpointResult(isComplete: true, walFrames: 0, checkpointedFrames: 0) }
+        return try withConnection("checkpointing \(displayName)") { connection in
+            let row = try connection.rows("PRAGMA wal_checkpoint(\(mode.sqlName))").first ?? []
+            func number(_ index: Int) -> Int {
+                if index < row.count, case .integer(let value) = row[index] { Int(value) } else { 0 }
+            }
+            return CheckpointResult(isComplete: number(0) == 0 && number(2) >= number(1), walFrames: max(number(1), 0), checkpointedFrames: max(number(2), 0))
+        }
+    }
+
+    /// How many commits go between two looks at the `-wal` file's size.
+    static let walCheckInterval = 16
+
+    /// Keeps the WAL of an automatically checkpointed store near
+    /// ``walSizeLimit``. SQLite's automatic checkpoint (`PASSIVE`, every
+    /// 1000 pages) copies frames back but can only start the log over when
+    /// no reader uses it; reads that overlap without a pause keep it in use,
+    /// and the file grows for as long as they last. Past the limit, a
+    /// `RESTART` checkpoint waits (the busy timeout) for the reads of the
+    /// moment to end, so the next commit starts the log over, and
+    /// `journal_size_limit` cuts the file back. Called under the writer lock
+    /// after an outermost commit.
+    func boundWAL(_ connection: Connection) {
+        guard checkpoints == .automatic, let url else { return }
+        commitsSinceWALCheck += 1
+        guard commitsSinceWALCheck >= Self.walCheckInterval else { return }
+        commitsSinceWALCheck = 0
+        var info = stat()
+        guard stat(url.path + "-wal", &info) == 0, Int(info.st_size) > Self.walSizeLimit else { return }
+        do {
+            try connection.execute("PRAGMA wal_checkpoint(RESTART)")
+        } catch {
+            logger.warning("bounding the WAL failed", metadata: ["store": "\(displayName)", "error": "\(error)"])
+        }
+    }
+}

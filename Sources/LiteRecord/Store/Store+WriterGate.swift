@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+extension Store {
+    // MARK: Access
+
+    func acquireLock() {
+        lock.lock()
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+    }
+
+    func tryAcquireLock() -> Bool {
+        guard lock.try() else { return false }
+        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
+        lockDepth += 1
+        return true
+    }
+
+    func releaseLock() {
+        lockDepth -= 1
+        if lockDepth == 0 { lockOwner.store(0, ordering: .relaxed) }
+        lock.unlock()
+    }
+
+    /// Whether the calling thread holds the writer: it runs inside a write
+    /// (a `write` closure, or code a save runs) on this store. Only the owner
+    /// stores its own identity, so the answer is exact for the caller.
+    var isWriterHeldByCurrentThread: Bool {
+        lockOwner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
+    /// Runs `body` with exclusive use of the connection. SQLite errors become
+    /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
+    /// thrown from a `write` or `read` closure) pass through unchanged.
+    func withConnectionPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        acquireLock()
+        defer { releaseLock() }
+        guard let connection else {
+            throw unavailableError
+                ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
+        }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        }
+    }
+
+    /// Runs `body`, turning any error into a ``LiteRecordError`` for
+    /// `operation` that names the store's file.
+    func withStoreErrorContext<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(LiteRecordError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        }
+    }
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), or inside a
+    /// savepoint when a transaction is already open on this thread. Errors are
+    /// treated as in ``withConnectionPassingErrors(_:_:)``.
+    func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        if isReadOnly {
+            throw LiteRecordError(
+                .readOnlyStore,
+                "\(operation()) failed: the store at \(displayName) was opened read-only (readOnly: true); nothing was written")
+        }
+        return try withConnectionPassingErrors(operation()) { connection in
+            if connection.isInTransaction {
+                let mark = pendingChanges.count
+                do {
+                    return try connection.savepoint("literecord_nested") { try body(connection) }
+                } catch {
+                    pendingChanges.removeSubrange(mark...)
+                    throw error
+                }
+            }
+            pendingChanges.removeAll()
+            let result: T
+            do {
+                result = try connection.transaction(.immediate) { try body(connection) }
+            } catch {
+                pendingChanges.removeAll()
+                throw error
+            }
+            boundWAL(connection)
+            // Still under the lock: subscribers see change sets in commit order.
+            let committed = ChangeSet(merging: pendingChanges)
+            pendingChanges.removeAll()
+            if !committed.isEmpty {
+                changes.publish(committed)
+                observations.publishCommit(committed)
+            }
+            return result
+        }
+    }
+
+    /// Records what a save wrote inside the current write transaction; it is
+    /// published when the outermost transaction commits, dropped if it rolls back.
+    /// Must be called from inside a `write` body.
+    func noteCommitted(_ changeSet: ChangeSet) {
+        if !changeSet.isEmpty { pendingChanges.append(changeSet) }
+    }
+
+    /// ``withConnectionPassingErrors(_:_:)`` for library code: every error
+    /// becomes a ``LiteRecordError``.
+    func withConnection<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        try withStoreErrorContext(operation()) { try withConnectionPassingErrors(operation(), body) }
+    }
+
+    /// ``writePassingErrors(_:_:)`` for library code: every error becomes a
+    /// ``LiteRecordError``.
+    func write<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        try withStoreErrorContext(operation()) { try writePassingErrors(operation(), body) }
+    }
+
+    /// Runs `body` on a reader connection from the pool (or the writer
+    /// connection of an in-memory store). Errors are treated as in
+    /// ``withConnectionPassingErrors(_:_:)``.
+    func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        guard let readers else { return try withConnectionPassingErrors(operation(), body) }
+        if let unavailableError { throw unavailableError }
+        // A thread inside a write never waits for a reader: readers that wait
+        // for the writer (a `read` closure that saves) would wait for it in turn.
+        let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
+        defer { readers.release(reader) }
+        do {
+            return try body(reader)
+        } catch let error as SQLiteError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        }
+    }
+
+    /// The writer connection's `PRAGMA data_version`: it changes when another
+    /// connection (another process, or another stack of this process) commits
+    /// to the file, never for this store's own commits, which reach
+    /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
+    /// `nil` when the store is closed, or busy and `wait` is false.
+    func dataVersion(wait: Bool) -> Int64? {
+        if wait { acquireLock() } else if !tryAcquireLock() { return nil }
+        defer { releaseLock() }
+        guard let connection, !connection.isInTransaction,
+            case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
+        else { return nil }
+        return version
+    }
+}
