@@ -42,4 +42,14 @@ import Testing
         #expect(hit.snippet(of: \.title, open: "", close: "") == "plain words here")
         #expect(hit.snippet(of: \.title, open: "\u{301}<", close: ">\u{308}") == "plain \u{301}<words>\u{308} here")
     }
+
+    /// Text that itself holds U+0001 or U+0002 keeps them: only the markers
+    /// this search put around matches are replaced.
+    @Test func storedMarkerCharactersStayText() throws {
+        context.insert(SearchArticle("a\u{1}b swift\u{2}c", "x\u{2}\u{1}y"))
+        try context.save()
+        let hit = try #require(try SearchArticle.searchResults("swift", in: context).first)
+        #expect(hit.snippet(of: \.title, open: "<", close: ">") == "a\u{1}b <swift>\u{2}c")
+        #expect(hit.snippet(of: \.body, open: "<", close: ">") == "x\u{2}\u{1}y")
+    }
 }

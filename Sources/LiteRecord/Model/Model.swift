@@ -62,6 +62,7 @@ public struct Model: Sendable {
             byName[entity.name] = entities.count
             entities.append(entity)
         }
+        try Self.refuseSearchIndexCollisions(entities)
         try Self.resolveRelationships(&entities, byType: byType)
         self.entities = entities
         self.indexByType = byType
@@ -100,6 +101,26 @@ public struct Model: Sendable {
     /// The entity called `name`; `nil` when there is none.
     public func entity(named name: String) -> EntityDescription? {
         indexByName[name].map { entities[$0] }
+    }
+
+    /// FTS5 keeps an index `X` in shadow tables named `X_config`,
+    /// `X_content`, `X_data`, `X_docsize` and `X_idx`
+    /// (https://sqlite.org/fts5.html#the_fts5_shadow_tables): the indexes of
+    /// two searchable entities `Note` and `Note_config` would both be named
+    /// `literecord_search:Note_config`, and creating the second fails or
+    /// corrupts the first.
+    private static func refuseSearchIndexCollisions(_ entities: [EntityDescription]) throws(LiteRecordError) {
+        let searchable = entities.filter(\.isSearchable)
+        var owners: [String: String] = [:]
+        for entity in searchable { owners[entity.searchTableName.lowercased()] = entity.name }
+        for entity in searchable {
+            for suffix in ["_config", "_content", "_data", "_docsize", "_idx"] {
+                guard let other = owners[(entity.searchTableName + suffix).lowercased()] else { continue }
+                throw LiteRecordError(
+                    .invalidModel,
+                    "searchable entities '\(entity.name)' and '\(other)' cannot both be in one model: SQLite's full-text index of '\(entity.name)' keeps a table named like the index of '\(other)' (\(entity.searchTableName + suffix)); rename one with @Entity(name:), or make one not searchable")
+            }
+        }
     }
 
     private static func validate(_ entity: EntityDescription) throws(LiteRecordError) {

@@ -15,8 +15,12 @@ public struct SearchResult<T: Entity> {
     /// higher is better (results come in decreasing score unless sort
     /// descriptors were given). Only comparable within one search.
     public let score: Double
-    /// The snippets by attribute name, matches between `\u{1}` and `\u{2}`.
+    /// The snippets by attribute name, each match between ``markers``.
     let snippets: [String: String]
+    /// The strings this search had FTS5 put around each match: random for
+    /// every search, so that text which itself holds U+0001 or U+0002 (or
+    /// any fixed marker) is never mistaken for one.
+    let markers: SnippetMarkers
 
     /// The passage of the attribute at `keyPath` around the matches (about
     /// 16 words, `…` where text was cut), each matched word between `open`
@@ -31,20 +35,43 @@ public struct SearchResult<T: Entity> {
         guard let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index),
             let text = snippets[T.attributes[index].name]
         else { return "" }
-        return Self.replacingMarkers(in: text, open: open, close: close)
+        return markers.replacing(in: text, open: open, close: close)
+    }
+}
+
+/// The pair of strings a search asks FTS5's `snippet()` to put around each
+/// match: U+0001 and U+0002 around a random token, so stored text cannot
+/// contain them by accident or on purpose.
+struct SnippetMarkers: Sendable {
+    let open: String
+    let close: String
+
+    init() {
+        let token = String(UInt64.random(in: .min ... .max), radix: 36)
+        open = "\u{1}\(token)\u{1}"
+        close = "\u{2}\(token)\u{2}"
     }
 
-    /// `text` with each U+0001 replaced by `open` and each U+0002 by `close`,
-    /// scalar by scalar. Not `replacingOccurrences`: it compares `Character`s,
-    /// and a marker followed by a combining mark that ends no word for
-    /// `unicode61` (U+20DD, U+FE0F, …) was left in the text.
-    static func replacingMarkers(in text: String, open: String, close: String) -> String {
+    /// `text` with each `self.open` replaced by `open` and each `self.close`
+    /// by `close`, compared scalar by scalar. Not `replacingOccurrences`: it
+    /// compares `Character`s, and a marker followed by a combining mark that
+    /// ends no word for `unicode61` (U+20DD, U+FE0F, …) was left in the text.
+    func replacing(in text: String, open: String, close: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        let openMarker = Array(self.open.unicodeScalars)
+        let closeMarker = Array(self.close.unicodeScalars)
         var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\u{1}": result.append(contentsOf: open.unicodeScalars)
-            case "\u{2}": result.append(contentsOf: close.unicodeScalars)
-            default: result.append(scalar)
+        var index = 0
+        while index < scalars.count {
+            if scalars[index...].starts(with: openMarker) {
+                result.append(contentsOf: open.unicodeScalars)
+                index += openMarker.count
+            } else if scalars[index...].starts(with: closeMarker) {
+                result.append(contentsOf: close.unicodeScalars)
+                index += closeMarker.count
+            } else {
+                result.append(scalars[index])
+                index += 1
             }
         }
         return String(result)
@@ -63,8 +90,7 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         // As a fetch does: the objects an unsaved deletion takes along are left out.
         if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
-        let searchable = entity.searchableAttributes
-        guard !searchable.isEmpty else {
+        guard !entity.searchableAttributes.isEmpty else {
             throw LiteRecordError(
                 .unknownAttribute,
                 "\(T.entityName) has no searchable attribute; mark the String attributes to search with @Attribute(.searchable)")
@@ -72,61 +98,90 @@ extension RecordContext {
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
         let orderBy = try SortTranslator.orderBy(sortBy)
         guard let match = SearchQuery(text).fts5 else { return [] }
-
-        var query = SQLQuery()
-        let fts = Connection.quote(entity.searchTableName)
-        let alias = Connection.quote("literecord_search")
-        let weights = searchable.map { String($0.searchWeight ?? 1) }.joined(separator: ", ")
-        var columns = ["rowid AS \"literecord_rowid\"", "-bm25(\(fts), \(weights)) AS \"literecord_score\""]
-        if snippets {
-            for position in searchable.indices {
-                columns.append("snippet(\(fts), \(position), char(1), char(2), '…', 16) AS \"literecord_snippet\(position)\"")
-            }
-        }
-        query.join = "JOIN (SELECT \(columns.joined(separator: ", ")) FROM \(fts) WHERE \(fts) MATCH ?) AS \(alias) ON \(entity.quotedTable).\(Connection.quote(Model.primaryKeyColumn)) = \(alias).\"literecord_rowid\""
-        query.arguments = [.text(match)] + condition.arguments
-        query.whereSQL = condition.sql
-        query.orderBy = orderBy ?? "\(alias).\"literecord_score\" DESC, \(entity.quotedTable).\(Connection.quote(Model.primaryKeyColumn))"
-        query.limit = limit.map { max(0, $0) }
-        query.offset = offset.flatMap { $0 > 0 ? $0 : nil }
-        var extra = ["\(alias).\"literecord_score\""]
-        if snippets { extra += searchable.indices.map { "\(alias).\"literecord_snippet\($0)\"" } }
-        let sql = "SELECT \(entity.qualifiedSelectList), \(extra.joined(separator: ", ")) FROM \(entity.quotedTable)" + query.clauses
+        let markers = SnippetMarkers()
         return try reading("searching \(T.entityName)") { connection in
+            // The index's own column order, not the declaration order: the
+            // fingerprint sorts attributes by name, so reordering two
+            // declarations runs no migration and the FTS5 table keeps the
+            // order it was created in.
+            let indexed = try connection.searchColumns(of: entity.searchTableName)
+            var query = SQLQuery()
+            query.whereSQL = condition.sql
+            query.limit = limit.map { max(0, $0) }
+            query.offset = offset.flatMap { $0 > 0 ? $0 : nil }
+            let sql = Self.searchSQL(entity, indexed: indexed, snippets: snippets, orderBy: orderBy, query: &query)
+            let markerArguments: [SQLValue] = snippets ? [.text(markers.open), .text(markers.close)] : []
+            query.arguments = markerArguments + [.text(match)] + condition.arguments
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.arguments)
-            let table = identityMap.table(for: T.self)
-            let attributeCount = entity.attributes.count
-            let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
-            let scoreColumn = entity.versionColumn + 1
-            let mayHoldRows = table.count > 0
+            // A context that holds no object of T yet gets each row's object
+            // new: the row ids are distinct, so none needs looking up.
+            let lookUp = identityMap.table(for: T.self).count > 0
             var results: [SearchResult<T>] = []
             while try statement.step() {
-                guard let object = try materialize(
-                    T.self, statement: statement, attributeCount: attributeCount, columns: columns, table: table,
-                    lookUp: mayHoldRows)
-                else { continue }
-                if !entity.toOneIndexes.isEmpty {
-                    applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), entity)
+                guard let result = try searchResult(T.self, statement, entity, snippets ? indexed : [], markers, lookUp: lookUp)
+                else {
+                    continue
                 }
-                var texts: [String: String] = [:]
-                if snippets {
-                    for (position, attribute) in searchable.enumerated() {
-                        if case .text(let text) = statement.value(at: scoreColumn + 1 + Int32(position)) {
-                            texts[attribute.name] = text
-                        }
-                    }
-                }
-                let score: Double
-                switch statement.value(at: scoreColumn) {
-                case .real(let value): score = value
-                case .integer(let value): score = Double(value)
-                default: score = 0
-                }
-                results.append(SearchResult(object: object, score: score, snippets: texts))
+                results.append(result)
             }
             return results
         }
+    }
+
+    /// The search statement: the entity's columns, then the score, then (with
+    /// `snippets`) one snippet per column of the index, in `indexed` order.
+    /// The snippet markers are parameters `?1` and `?2`, so the `?`s after
+    /// them (the query text, the filter's values) are numbered from 3.
+    private static func searchSQL(
+        _ entity: EntityDescription, indexed: [String], snippets: Bool, orderBy: String?, query: inout SQLQuery
+    ) -> String {
+        let fts = Connection.quote(entity.searchTableName)
+        let alias = Connection.quote("literecord_search")
+        let weightByName = Dictionary(entity.searchableAttributes.map { ($0.name, $0.searchWeight ?? 1) }, uniquingKeysWith: { first, _ in first })
+        let weights = indexed.map { String(weightByName[$0] ?? 1) }.joined(separator: ", ")
+        var columns = ["rowid AS \"literecord_rowid\"", "-bm25(\(fts), \(weights)) AS \"literecord_score\""]
+        if snippets {
+            for position in indexed.indices {
+                columns.append("snippet(\(fts), \(position), ?1, ?2, '…', 16) AS \"literecord_snippet\(position)\"")
+            }
+        }
+        let key = "\(entity.quotedTable).\(Connection.quote(Model.primaryKeyColumn))"
+        query.join = "JOIN (SELECT \(columns.joined(separator: ", ")) FROM \(fts) WHERE \(fts) MATCH ?) AS \(alias) ON \(key) = \(alias).\"literecord_rowid\""
+        query.orderBy = orderBy ?? "\(alias).\"literecord_score\" DESC, \(key)"
+        var extra = ["\(alias).\"literecord_score\""]
+        if snippets { extra += indexed.indices.map { "\(alias).\"literecord_snippet\($0)\"" } }
+        return "SELECT \(entity.qualifiedSelectList), \(extra.joined(separator: ", ")) FROM \(entity.quotedTable)" + query.clauses
+    }
+
+    /// The result on the statement's current row, or `nil` when the row's
+    /// object is not returned (deleted in this context); `snippetColumns`
+    /// names the index columns whose snippets follow the score.
+    private func searchResult<T: Entity>(
+        _ type: T.Type, _ statement: Statement, _ entity: EntityDescription, _ snippetColumns: [String],
+        _ markers: SnippetMarkers, lookUp: Bool
+    ) throws -> SearchResult<T>? {
+        let table = identityMap.table(for: T.self)
+        let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
+        guard let object = try materialize(
+            T.self, statement: statement, attributeCount: entity.attributes.count, columns: columns, table: table,
+            lookUp: lookUp)
+        else { return nil }
+        if !entity.toOneIndexes.isEmpty {
+            applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), entity)
+        }
+        let scoreColumn = entity.versionColumn + 1
+        var texts: [String: String] = [:]
+        for (position, name) in snippetColumns.enumerated() {
+            if case .text(let text) = statement.value(at: scoreColumn + 1 + Int32(position)) { texts[name] = text }
+        }
+        let score: Double
+        switch statement.value(at: scoreColumn) {
+        case .real(let value): score = value
+        case .integer(let value): score = Double(value)
+        default: score = 0
+        }
+        return SearchResult(object: object, score: score, snippets: texts, markers: markers)
     }
 }

@@ -10,7 +10,9 @@ import Foundation
 /// - `word*` (or `"a phrase"*`): the last word is a prefix;
 /// - `OR` in capitals between two terms: either matches (`swift OR rust
 ///   concurrency` is `(swift OR rust) AND concurrency` — unlike FTS5's own
-///   precedence, what a search box user means);
+///   precedence, what a search box user means). An `OR` that is not between
+///   two terms that must match — at either end, beside a `-word` — is
+///   ignored: `swift OR` is `swift`, `a -b OR c` is `a c -b`;
 /// - `-word` (or `-"a phrase"`): records containing it are left out.
 ///
 /// Everything else — `C++`, `(beta`, `NEAR(`, `title:`, `^`, `AND`, `NOT` —
@@ -54,38 +56,32 @@ struct SearchQuery: Equatable {
         // one Character, which a String replacement does not match.
         let scalars = text.precomposedStringWithCanonicalMapping.unicodeScalars.map { $0 == "\0" ? " " : $0 }
         let normalized = String(String.UnicodeScalarView(scalars))
+        // An OR joins the required term before it to the required term
+        // after it; one with no required term on either side (at an end of
+        // the text, beside a `-word`, after another OR) joins nothing and
+        // is dropped — never searched as the word, never joining terms
+        // across an exclusion.
         var pendingOr = false
+        var afterRequired = false
         for item in Self.items(normalized) {
             switch item {
             case .or:
-                // Only between two required terms; otherwise the word "or".
-                if !required.isEmpty && !pendingOr {
-                    pendingOr = true
-                } else {
-                    pendingOr = false
-                    append(Term(text: "OR"))
-                }
+                pendingOr = pendingOr || afterRequired
+                afterRequired = false
+            case .term(let term) where term.isNegated:
+                excluded.append(term)
+                pendingOr = false
+                afterRequired = false
             case .term(let term):
-                if term.isNegated {
-                    if pendingOr {
-                        // `a OR -b`: the OR joins nothing; it is the word.
-                        append(Term(text: "OR"))
-                        pendingOr = false
-                    }
-                    excluded.append(term)
-                } else if pendingOr {
+                if pendingOr {
                     required[required.count - 1].append(term)
-                    pendingOr = false
                 } else {
                     required.append([term])
                 }
+                pendingOr = false
+                afterRequired = true
             }
         }
-        if pendingOr { append(Term(text: "OR")) }
-    }
-
-    private mutating func append(_ term: Term) {
-        required.append([term])
     }
 
     /// The FTS5 query, or `nil` when the text has nothing to search for.

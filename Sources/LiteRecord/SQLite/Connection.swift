@@ -14,6 +14,10 @@ final class Connection {
     let path: String?
     private var cache: [String: Statement] = [:]
     private var traceBox: Unmanaged<TraceBox>?
+    /// For a connection opened `immutable`: the file as it was just before
+    /// the open, to tell whether anything changed it since (see
+    /// ``immutableFileChange()``).
+    private let immutableIdentity: FileIdentity?
 
     /// Receives every statement SQLite runs on this connection with its
     /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
@@ -43,6 +47,7 @@ final class Connection {
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
         var name = path ?? ":memory:"
+        immutableIdentity = options.immutable ? path.flatMap(FileIdentity.init(path:)) : nil
         if options.immutable, let path {
             flags |= SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?immutable=1"
@@ -64,6 +69,23 @@ final class Connection {
 
     deinit {
         close()
+    }
+
+    /// For a connection opened `immutable`, which takes no locks
+    /// (https://sqlite.org/uri.html#uriimmutable): what changed its file
+    /// since the open — replaced, written, or open for writing elsewhere
+    /// now (a `-wal` or `-journal` beside it) — or `nil` when nothing did.
+    /// Always `nil` for other connections: SQLite's locks keep their reads
+    /// consistent.
+    func immutableFileChange() -> String? {
+        guard let immutableIdentity, let path else { return nil }
+        guard let now = FileIdentity(path: path) else { return "was removed" }
+        if now.device != immutableIdentity.device || now.inode != immutableIdentity.inode { return "was replaced" }
+        if now != immutableIdentity { return "was written" }
+        if ["-wal", "-journal"].contains(where: { FileManager.default.fileExists(atPath: path + $0) }) {
+            return "is open for writing in another connection"
+        }
+        return nil
     }
 
     var isOpen: Bool { handle != nil }
@@ -246,6 +268,30 @@ final class Connection {
                 return 0
             },
             box.toOpaque())
+    }
+}
+
+/// What `stat` says about a file that changes when anything writes it.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modifiedSeconds: Int
+    let modifiedNanoseconds: Int
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+            modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+        #else
+            modifiedSeconds = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        #endif
     }
 }
 

@@ -10,7 +10,8 @@ extension Store {
     /// Pages copied per backup step: 1 MiB at SQLite's default 4 KiB page.
     static let backupStepPages: Int32 = 256
     /// How often an in-memory store's backup may start over (a save landed
-    /// between two steps) before the rest is copied in one step that saves wait for.
+    /// between two steps) before the rest is copied in one step that saves
+    /// wait for (``BackupProgress``).
     static let backupRestartLimit = 3
 
     /// Copies what the store holds at one instant into a new file at `destination`.
@@ -40,9 +41,14 @@ extension Store {
                 }
             case (_?, true):
                 // Nothing writes through a read-only stack's connection; a
-                // snapshot on it keeps other processes' commits out.
+                // snapshot on it keeps other processes' commits out — unless
+                // it was opened `immutable`, which takes no lock: then a
+                // writer that appeared since may have changed pages under
+                // it, and the copy is refused rather than mixed.
                 try withConnection(operation) { connection in
+                    try refuseChangedImmutableFile(connection, operation: operation)
                     try BackupFile.copySnapshot(from: connection, into: target)
+                    try refuseChangedImmutableFile(connection, operation: operation)
                 }
             case (nil, _):
                 try copyInMemory(into: target, operation: operation)
@@ -53,67 +59,174 @@ extension Store {
     /// Copies an in-memory store through its one connection, a step at a time
     /// between saves. A commit on the source connection restarts an in-memory
     /// backup, so a copy that keeps being overtaken finishes in one last step
-    /// taken while saves wait.
+    /// taken while saves wait (``BackupProgress``). Every call on the backup,
+    /// `sqlite3_backup_finish` included, is made under the store's lock: the
+    /// connection is `NOMUTEX`, and finishing reads the source's pager, which
+    /// a save on another thread may be changing.
     private func copyInMemory(into target: Connection, operation: String) throws(LiteRecordError) {
         var backup: Backup?
-        defer { try? backup?.finish() }
-        var restarts = 0
-        var lastRemaining = Int.max
-        while true {
-            let done = try withConnection(operation) { connection throws -> Bool in
-                if backup == nil { backup = try Backup(from: connection, to: target) }
-                guard let backup else { return true }
-                // A write transaction open on this connection (backup(to:) called
-                // from inside a write on the same stack) holds uncommitted pages.
-                if connection.isInTransaction {
-                    throw LiteRecordError(
-                        .storeUnavailable,
-                        "\(operation) failed: it was called inside a write on the same in-memory stack, whose changes are not committed yet; call backup(to:) after the write returns")
+        var progress = BackupProgress()
+        do throws(LiteRecordError) {
+            while true {
+                let done = try withConnection(operation) { connection throws -> Bool in
+                    if backup == nil { backup = try Backup(from: connection, to: target) }
+                    guard let backup else { return true }
+                    // A write transaction open on this connection (backup(to:) called
+                    // from inside a write on the same stack) holds uncommitted pages.
+                    if connection.isInTransaction {
+                        throw LiteRecordError(
+                            .storeUnavailable,
+                            "\(operation) failed: it was called inside a write on the same in-memory stack, whose changes are not committed yet; call backup(to:) after the write returns")
+                    }
+                    let done = try backup.step(pages: progress.pages)
+                    progress.stepped(remaining: backup.remaining)
+                    if done { try backup.finish() }
+                    return done
                 }
-                let pages = restarts >= Self.backupRestartLimit ? -1 : Self.backupStepPages
-                let done = try backup.step(pages: pages)
-                if backup.remaining > lastRemaining { restarts += 1 }
-                lastRemaining = backup.remaining
-                return done
+                if done { return }
             }
-            if done { break }
+        } catch {
+            if let backup { finishUnderLock(backup, operation: operation) }
+            throw error
         }
-        let finished = backup
-        backup = nil
-        try withStoreErrorContext(operation) { try finished?.finish() }
+    }
+
+    /// Releases a failed in-memory backup under the store's lock; when the
+    /// store was closed meanwhile nothing else uses its connection, and the
+    /// backup is released directly.
+    private func finishUnderLock(_ backup: Backup, operation: String) {
+        do {
+            _ = try withConnection(operation) { _ in try? backup.finish() }
+        } catch {
+            try? backup.finish()
+        }
+    }
+
+    /// Throws when `connection` was opened `immutable` and its file changed
+    /// since, or is open for writing elsewhere now (see ``Store/readingOptions(for:)``).
+    private func refuseChangedImmutableFile(_ connection: Connection, operation: String) throws(LiteRecordError) {
+        guard let change = connection.immutableFileChange() else { return }
+        throw LiteRecordError(
+            .storeUnavailable,
+            "\(operation) failed: \(displayName) \(change) since this read-only stack opened it. It was opened immutable (nothing else had it open), which takes no locks, so its pages may be from two states; close the read-only stack and open it again, or back up through a writable stack")
     }
 }
 
-/// The destination side of a backup: claiming a new file, and removing what
-/// a failed backup left.
+/// When an in-memory backup stops copying a few pages at a time. A commit on
+/// the source connection makes SQLite start the copy over at its first page
+/// (https://sqlite.org/c3ref/backup_finish.html), which shows as `remaining`
+/// not going down: every step that copies pages and is not the last leaves
+/// fewer to copy. After ``Store/backupRestartLimit`` steps without progress
+/// the rest is copied in one step, under the lock, that saves wait for — so
+/// a steady stream of commits cannot keep the copy going for ever.
+struct BackupProgress {
+    private var lastRemaining = Int.max
+    private var stalls = 0
+
+    /// Pages for the next step: all of them (-1) once the copy stalled enough.
+    var pages: Int32 { stalls >= Store.backupRestartLimit ? -1 : Store.backupStepPages }
+
+    mutating func stepped(remaining: Int) {
+        if remaining >= lastRemaining { stalls += 1 }
+        lastRemaining = remaining
+    }
+}
+
+/// The destination side of a backup: a file written under a temporary name
+/// in the destination's folder and given its name only once it is whole and
+/// on disk, so that no crash leaves a file at the destination that opens as
+/// an empty or half-copied store; and removing what a failed backup left.
 enum BackupFile {
     static let companions = ["-journal", "-wal", "-shm"]
 
-    /// Creates `destination` (which must not exist), runs `copy` with a
-    /// connection to it, leaves the copy in WAL mode as LiteRecord opens its
-    /// stores, and removes every file it made when anything fails.
+    /// Writes the copy: refuses an existing `destination` (or companion),
+    /// creates a temporary file beside it, runs `copy` with a connection to
+    /// that file, leaves the copy in WAL mode as LiteRecord opens its stores,
+    /// checkpoints and syncs it, then links it to `destination` — which
+    /// fails rather than replace a file that appeared meanwhile. Every file
+    /// made is removed when anything fails.
     static func write(
         _ destination: URL, operation: String, _ copy: (Connection) throws(LiteRecordError) -> Void
     ) throws(LiteRecordError) {
         let path = destination.standardizedFileURL.path
-        try claim(path, operation: operation)
+        try refuseExisting(path, operation: operation)
+        let file = URL(fileURLWithPath: path)
+        let temporary = file.deletingLastPathComponent()
+            .appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString.prefix(8)).literecord-backup").path
+        try claim(temporary, for: path, operation: operation)
         do throws(LiteRecordError) {
-            let target = try withErrorContext(operation) {
-                try Connection(path: path, options: Connection.OpenOptions(create: false))
-            }
-            defer { target.close() }
-            try copy(target)
-            try withErrorContext(operation) {
-                // The source's header decides the copy's journal mode (a WAL file
-                // store's says WAL, an in-memory store's does not): make it the
-                // same for every backup. Closing the only connection folds the
-                // WAL back in and deletes it, leaving one file.
-                try target.execute("PRAGMA journal_mode = WAL")
-            }
+            try fill(temporary, operation: operation, copy)
+            try publish(temporary, as: path, operation: operation)
         } catch {
-            remove(path)
+            remove(temporary)
             throw error
         }
+    }
+
+    /// Runs `copy` into the file at `path` and makes it one whole file on
+    /// disk: WAL mode, the WAL checkpointed into it and truncated (closing
+    /// alone would ignore a failed checkpoint, and the `-wal` would not
+    /// follow the file to its name), then synced.
+    private static func fill(_ path: String, operation: String, _ copy: (Connection) throws(LiteRecordError) -> Void) throws(LiteRecordError) {
+        let target = try withErrorContext(operation) {
+            try Connection(path: path, options: Connection.OpenOptions(create: false))
+        }
+        defer { target.close() }
+        try copy(target)
+        try withErrorContext(operation) {
+            // The source's header decides the copy's journal mode (a WAL file
+            // store's says WAL, an in-memory store's does not): make it the
+            // same for every backup.
+            try target.execute("PRAGMA journal_mode = WAL")
+            let result = try target.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
+            guard result.count == 3, result[0] == .integer(0), result[1] == result[2] else {
+                throw LiteRecordError(.storeUnavailable, "the copy's write-ahead log could not be folded into it")
+            }
+        }
+        target.close()
+        if let leftover = companions.first(where: { fileSize(path + $0) > 0 }) {
+            throw LiteRecordError(.storeUnavailable, "\(operation) failed: closing the copy left \(path + leftover) behind")
+        }
+        try sync(path, operation: operation)
+    }
+
+    /// Gives the finished copy its name. `link` fails when `destination`
+    /// exists, so a file created there meanwhile is never replaced; a file
+    /// system without hard links gets a `rename` after one more check. The
+    /// folder is synced so that the name survives a power loss.
+    private static func publish(_ temporary: String, as destination: String, operation: String) throws(LiteRecordError) {
+        for suffix in companions { unlink(temporary + suffix) }
+        if link(temporary, destination) == 0 {
+            unlink(temporary)
+        } else {
+            let code = errno
+            if code == EEXIST { throw existsError(destination, operation: operation) }
+            guard [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(code) else {
+                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(String(cString: strerror(code)))")
+            }
+            try refuseExisting(destination, operation: operation)
+            guard rename(temporary, destination) == 0 else {
+                let reason = String(cString: strerror(errno))
+                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(reason)")
+            }
+        }
+        try sync(URL(fileURLWithPath: destination).deletingLastPathComponent().path, operation: operation)
+    }
+
+    /// `fsync` of the file or folder at `path`.
+    private static func sync(_ path: String, operation: String) throws(LiteRecordError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw LiteRecordError(.storeUnavailable, "\(operation) failed: syncing \(path) to disk failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Copies `source` as it is at one instant: a read transaction taken first
@@ -135,33 +248,41 @@ enum BackupFile {
         try backup.finish()
     }
 
-    /// Creates `path` exclusively, so that two backups or a backup and another
-    /// program never write the same file; refuses a path that exists, or
-    /// whose `-wal`/`-shm`/`-journal` exists (SQLite would read those as part
-    /// of the new file).
-    private static func claim(_ path: String, operation: String) throws(LiteRecordError) {
+    /// Refuses a `destination` that exists, or whose `-wal`/`-shm`/`-journal`
+    /// exists (SQLite would read those as part of the new file).
+    private static func refuseExisting(_ path: String, operation: String) throws(LiteRecordError) {
         for suffix in [""] + companions where FileManager.default.fileExists(atPath: path + suffix) {
-            throw LiteRecordError(
-                .storeUnavailable,
-                "\(operation) failed: \(path + suffix) already exists; a backup never replaces a file, so choose a new name or remove it first")
+            throw existsError(path + suffix, operation: operation)
         }
+    }
+
+    private static func existsError(_ path: String, operation: String) -> LiteRecordError {
+        LiteRecordError(
+            .storeUnavailable,
+            "\(operation) failed: \(path) already exists; a backup never replaces a file, so choose a new name or remove it first")
+    }
+
+    /// Creates the temporary file `path` exclusively, so that two backups or
+    /// a backup and another program never write the same file; errors name
+    /// `destination`, the file the caller asked for.
+    private static func claim(_ path: String, for destination: String, operation: String) throws(LiteRecordError) {
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             let reason: String
             switch code {
-            case EEXIST: reason = "\(path) already exists; a backup never replaces a file, so choose a new name or remove it first"
-            case ENOENT, ENOTDIR: reason = "the folder \(URL(fileURLWithPath: path).deletingLastPathComponent().path) does not exist; create it first"
-            case EACCES, EPERM, EROFS: reason = "no permission to create \(path) (\(String(cString: strerror(code))))"
-            default: reason = "cannot create \(path): \(String(cString: strerror(code)))"
+            case EEXIST: reason = "\(path) already exists; remove it and try again"
+            case ENOENT, ENOTDIR: reason = "the folder \(URL(fileURLWithPath: destination).deletingLastPathComponent().path) does not exist; create it first"
+            case EACCES, EPERM, EROFS: reason = "no permission to create \(destination) (\(String(cString: strerror(code))))"
+            default: reason = "cannot create \(destination): \(String(cString: strerror(code)))"
             }
             throw LiteRecordError(.storeUnavailable, "\(operation) failed: \(reason)")
         }
         close(descriptor)
     }
 
-    /// Removes a failed backup's file and the companions SQLite made beside it
-    /// (none existed before: ``claim(_:operation:)`` checked).
+    /// Removes a failed backup's temporary file and the companions SQLite
+    /// made beside it (its name is new: none existed before).
     static func remove(_ path: String) {
         for suffix in [""] + companions { unlink(path + suffix) }
     }

@@ -8,8 +8,14 @@ extension Store {
     /// connection commits. When neither exists (nor a rollback `-journal`),
     /// nothing has the store open and its main file is the whole database: it
     /// is opened `immutable`, which creates no `-wal`/`-shm` and works on
-    /// read-only media. The price: changes another process starts making
-    /// after that are not seen (https://sqlite.org/uri.html#uriimmutable).
+    /// read-only media (a plain read-only connection would create both
+    /// beside the store, and could not remove them when it closes). The
+    /// price (https://sqlite.org/uri.html#uriimmutable): SQLite takes no
+    /// lock on an immutable file, so a writer that opens the store later is
+    /// not seen, and its checkpoints change pages under the reader. A backup
+    /// checks the file before and after copying and refuses a changed one
+    /// (``Connection/immutableFileChange()``); reads are documented as
+    /// needing no writer to appear (Docs/GettingStarted.md).
     static func readingOptions(for path: String) -> Connection.OpenOptions {
         let fileManager = FileManager.default
         let companions = ["-wal", "-shm", "-journal"].contains { fileManager.fileExists(atPath: path + $0) }

@@ -53,11 +53,24 @@ extension EntityDescription {
         return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(Connection.quote(table)) WHEN \(deferred) BEGIN \(insert) END"
     }
 
-    /// The update trigger of `table`'s index over `columns`: when a save
-    /// assigned a searchable column and the value changed, it removes the
-    /// row's old words and indexes the new ones — unless a save set the
-    /// deferral flag, in which case the save removes and indexes its updated
-    /// rows itself (``SaveTransaction``).
+    /// The delete trigger of `table`'s index over `columns`: it removes a
+    /// deleted row's words. Every writable open restores it when it is
+    /// missing or differs (``Connection/upgradeSearchTriggers()``).
+    static func searchDeleteTriggerSQL(table: String, columns: [String]) -> String {
+        let fts = Connection.quote(searchTableName(table: table))
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let quoted = columns.map { Connection.quote($0) }
+        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(quoted.joined(separator: ", "))) VALUES ('delete', old.\(key), \(quoted.map { "old.\($0)" }.joined(separator: ", ")));"
+        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[1])) AFTER DELETE ON \(Connection.quote(table)) BEGIN \(delete) END"
+    }
+
+    /// The update trigger of `table`'s index over `columns`: when a
+    /// searchable column or the row id changed, it removes the row's old
+    /// words and indexes the new ones — unless a save set the deferral
+    /// flag, in which case the save removes and indexes its updated rows
+    /// itself (``SaveTransaction``). The row id too: an `UPDATE … SET
+    /// "Z_PK" = …` (a migration step, raw SQL) moves the row, and the index
+    /// must follow it.
     static func searchUpdateTriggerSQL(table: String, columns: [String]) -> String {
         let fts = Connection.quote(searchTableName(table: table))
         let key = Connection.quote(Model.primaryKeyColumn)
@@ -66,11 +79,11 @@ extension EntityDescription {
         func values(_ row: String) -> String { quoted.map { "\(row).\($0)" }.joined(separator: ", ") }
         let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
         let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
-        // `UPDATE OF` fires when a searchable column is assigned; a save
-        // assigns only changed columns, and the `WHEN` skips the rest.
-        let changed = quoted.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        // `UPDATE OF` fires when a searchable column or the key is assigned;
+        // a save assigns only changed columns, and the `WHEN` skips the rest.
+        let changed = ([key] + quoted).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
-        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(list) ON \(Connection.quote(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
+        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(Connection.quote(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
     }
 
     /// `INSERT INTO <index>(<index>, rowid, <columns>) SELECT 'delete', …
@@ -103,16 +116,13 @@ extension EntityDescription {
         let searchable = searchableAttributes
         guard !searchable.isEmpty else { return [] }
         let fts = Connection.quote(searchTableName)
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let columns = searchable.map { Connection.quote($0.name) }
-        let list = columns.joined(separator: ", ")
-        let deleteName = Connection.quote(searchTriggerNames[1])
-        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(columns.map { "old.\($0)" }.joined(separator: ", ")));"
+        let names = searchable.map(\.name)
+        let list = names.map { Connection.quote($0) }.joined(separator: ", ")
         return [
             "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(Connection.quoteLiteral(tableName)), content_rowid=\(Connection.quoteLiteral(Model.primaryKeyColumn)), tokenize='unicode61 remove_diacritics 2')",
-            Self.searchInsertTriggerSQL(table: tableName, columns: searchable.map(\.name)),
-            "CREATE TRIGGER \(deleteName) AFTER DELETE ON \(quotedTable) BEGIN \(delete) END",
-            Self.searchUpdateTriggerSQL(table: tableName, columns: searchable.map(\.name)),
+            Self.searchInsertTriggerSQL(table: tableName, columns: names),
+            Self.searchDeleteTriggerSQL(table: tableName, columns: names),
+            Self.searchUpdateTriggerSQL(table: tableName, columns: names),
         ]
     }
 }
@@ -202,6 +212,7 @@ extension Connection {
             let names = EntityDescription.searchTriggerNames(table: table)
             let wanted = [
                 (names[0], EntityDescription.searchInsertTriggerSQL(table: table, columns: columns)),
+                (names[1], EntityDescription.searchDeleteTriggerSQL(table: table, columns: columns)),
                 (names[2], EntityDescription.searchUpdateTriggerSQL(table: table, columns: columns)),
             ]
             for (name, sql) in wanted where objects.first(where: { $0.name == name && $0.type == "trigger" })?.sql != sql {
@@ -209,6 +220,16 @@ extension Connection {
             }
         }
         return stale
+    }
+
+    /// The columns of the FTS5 table `table`, in the order the table has
+    /// them (which ``EntityDescription/searchableAttributes`` need not
+    /// follow: reordering declarations changes no fingerprint). Read from a
+    /// prepared, never-run `SELECT *`: no statement runs, none is traced.
+    func searchColumns(of table: String) throws -> [String] {
+        let statement = try makeStatement("SELECT * FROM \(Connection.quote(table))")
+        defer { statement.finalize() }
+        return (0..<Int32(statement.columnCount)).map { statement.columnName(at: $0) }
     }
 
     /// Runs FTS5's `integrity-check` on `table` (an FTS5 table with external

@@ -1,0 +1,351 @@
+import CSQLite
+import Foundation
+
+/// A SQLite VFS for tests that wraps the default one and fails the Nth
+/// `xWrite`, `xSync` or `xTruncate` of the files under one folder, as
+/// SQLite's own I/O error and crash tests do (https://sqlite.org/testing.html#i_o_error_testing).
+///
+/// It is registered as the default VFS, so the library needs no option to
+/// use it, and it changes nothing for any other file: a file outside the
+/// routed folder is opened by the real VFS into the same memory, with the
+/// real VFS's own methods (no wrapper runs for it afterwards), so tests
+/// running in parallel are not disturbed. Files under the folder get the
+/// wrapping methods below, which count and fail calls while ``arm(_:)`` says so.
+///
+/// A simulated crash drops every write not yet followed by an `xSync` of its
+/// file (a power loss: the page cache is lost), and from that call on every
+/// write, sync, truncate and delete fails, as nothing runs after a crash.
+/// ``restoreAfterCrash()`` puts the unsynced regions back once every
+/// connection is closed.
+enum FaultVFS {
+    /// What the Nth counted call does.
+    enum Fault: String, Sendable, CaseIterable {
+        /// Fails with `SQLITE_IOERR_WRITE` / `_FSYNC` / `_TRUNCATE`.
+        case ioError = "I/O error"
+        /// Fails with `SQLITE_FULL`.
+        case diskFull = "disk full"
+        /// Fails, and drops every unsynced write (see ``restoreAfterCrash()``).
+        case crash = "crash"
+    }
+
+    /// Routes every file opened later under `folder` through the wrapper;
+    /// `nil` stops routing new files. Registers the VFS the first time.
+    static func route(_ folder: URL?) {
+        _ = registerOnce
+        state.withLock { $0.folder = folder.map { $0.standardizedFileURL.path + "/" } }
+    }
+
+    /// Prepares a fault point: the `failAt`th (from 1) write, sync or
+    /// truncate counted after ``startCounting()`` fails with `fault`;
+    /// `failAt` 0 only counts. With `.crash`, writes are recorded from now
+    /// on, so that a crash can drop those not synced.
+    static func arm(failAt: Int, _ fault: Fault) {
+        state.withLock { state in
+            state.counting = false
+            state.recording = fault == .crash
+            state.count = 0
+            state.failAt = failAt
+            state.fault = fault
+            state.crashed = false
+            state.failed = false
+            state.undo.removeAll()
+        }
+    }
+
+    /// Counts the wrapped files' writes, syncs and truncates from now on.
+    static func startCounting() {
+        state.withLock { $0.counting = true }
+    }
+
+    /// Stops counting; returns how many calls were counted and whether the
+    /// fault was injected.
+    @discardableResult
+    static func disarm() -> (calls: Int, injected: Bool) {
+        state.withLock { state in
+            state.counting = false
+            state.recording = false
+            return (state.count, state.failed)
+        }
+    }
+
+    /// Whether a crash was simulated since the last ``arm(failAt:_:)``; I/O
+    /// keeps failing until ``restoreAfterCrash()``.
+    static var hasCrashed: Bool { state.withLock { $0.crashed } }
+
+    /// Called with the path of every write to a routed file, outside any lock.
+    static func observeWrites(_ observer: (@Sendable (String) -> Void)?) {
+        state.withLock { $0.writeObserver = observer }
+    }
+
+    /// Undoes every write and truncate made since its file's last sync, file
+    /// by file, newest first; call once nothing has the files open.
+    static func restoreAfterCrash() {
+        let undo = state.withLock { state in
+            defer {
+                state.undo.removeAll()
+                state.crashed = false
+            }
+            return state.undo
+        }
+        for (path, entries) in undo {
+            guard let first = entries.first else { continue }
+            let descriptor = open(path, O_RDWR)
+            guard descriptor >= 0 else { continue }
+            for entry in entries.reversed() where !entry.original.isEmpty {
+                _ = entry.original.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(entry.offset)) }
+            }
+            _ = ftruncate(descriptor, off_t(first.sizeBefore))
+            close(descriptor)
+        }
+    }
+
+    // MARK: State
+
+    /// One region a write or truncate changed since the file's last sync:
+    /// the bytes it held, and the file's size before the change.
+    struct UndoEntry {
+        var offset: Int64
+        var original: Data
+        var sizeBefore: Int64
+    }
+
+    struct State {
+        var folder: String?
+        var counting = false
+        var recording = false
+        var count = 0
+        var failAt = 0
+        var fault = Fault.ioError
+        var crashed = false
+        var failed = false
+        var paths: [Int: String] = [:]
+        var nextID = 1
+        var undo: [String: [UndoEntry]] = [:]
+        var writeObserver: (@Sendable (String) -> Void)?
+    }
+
+    /// What a counted call does.
+    enum Decision {
+        case proceed(record: Bool)
+        case fail(Int32)
+    }
+
+    static let state = FaultLock(State())
+
+    /// The real default VFS, found before this one is registered.
+    nonisolated(unsafe) static let real: UnsafeMutablePointer<sqlite3_vfs> = sqlite3_vfs_find(nil)!
+
+    /// The first bytes of a wrapped file: its `sqlite3_file` header, then its id.
+    static let header = 16
+
+    private static let registerOnce: Void = {
+        let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
+        var copy = real.pointee
+        copy.pNext = nil
+        copy.zName = UnsafePointer(strdup("literecord-faults"))
+        copy.szOsFile = real.pointee.szOsFile + Int32(header)
+        copy.xOpen = faultOpen
+        copy.xDelete = faultDelete
+        vfs.initialize(to: copy)
+        sqlite3_vfs_register(vfs, 1)
+    }()
+
+    /// Decides the fate of one write, sync or truncate of file `id`.
+    static func decide(_ id: Int, failing code: Int32) -> Decision {
+        state.withLock { state in
+            if state.crashed { return .fail(code) }
+            guard state.counting else { return .proceed(record: state.recording) }
+            state.count += 1
+            guard state.count == state.failAt else { return .proceed(record: state.recording) }
+            state.failed = true
+            switch state.fault {
+            case .ioError: return .fail(code)
+            case .diskFull: return .fail(SQLITE_FULL)
+            case .crash:
+                state.crashed = true
+                return .fail(code)
+            }
+        }
+    }
+
+    static func path(of id: Int) -> String? { state.withLock { $0.paths[id] } }
+
+    static func record(_ entry: UndoEntry, for id: Int) {
+        state.withLock { state in
+            guard let path = state.paths[id] else { return }
+            state.undo[path, default: []].append(entry)
+        }
+    }
+
+    static func synced(_ id: Int) {
+        state.withLock { state in
+            guard let path = state.paths[id] else { return }
+            state.undo[path] = nil
+        }
+    }
+}
+
+/// A lock around a value, usable from the C callbacks (which cannot capture).
+final class FaultLock<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched inside `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+// MARK: The VFS and file methods (C callbacks)
+
+// SQLite's extended I/O error codes are macros Swift does not import.
+private let ioErrorWrite = SQLITE_IOERR | (3 << 8)
+private let ioErrorSync = SQLITE_IOERR | (4 << 8)
+private let ioErrorTruncate = SQLITE_IOERR | (6 << 8)
+private let ioErrorDelete = SQLITE_IOERR | (10 << 8)
+
+private func wrappedFile(_ file: UnsafeMutablePointer<sqlite3_file>?) -> UnsafeMutablePointer<sqlite3_file> {
+    UnsafeMutableRawPointer(file!).advanced(by: FaultVFS.header).assumingMemoryBound(to: sqlite3_file.self)
+}
+
+private func fileID(_ file: UnsafeMutablePointer<sqlite3_file>?) -> Int {
+    UnsafeMutableRawPointer(file!).load(fromByteOffset: 8, as: Int.self)
+}
+
+private func realMethods(_ file: UnsafeMutablePointer<sqlite3_file>?) -> sqlite3_io_methods {
+    wrappedFile(file).pointee.pMethods.pointee
+}
+
+private let faultOpen: @convention(c) (
+    UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
+) -> Int32 = { _, name, file, flags, outFlags in
+    let real = FaultVFS.real
+    let path = name.map { String(cString: $0) }
+    let routed = FaultVFS.state.withLock { state in
+        path.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? false
+    }
+    guard routed, let path, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
+    let result = real.pointee.xOpen!(real, name, wrappedFile(file), flags, outFlags)
+    guard result == SQLITE_OK else {
+        file.pointee.pMethods = nil
+        return result
+    }
+    let id = FaultVFS.state.withLock { state in
+        let id = state.nextID
+        state.nextID += 1
+        state.paths[id] = path
+        return id
+    }
+    UnsafeMutableRawPointer(file).storeBytes(of: id, toByteOffset: 8, as: Int.self)
+    file.pointee.pMethods = UnsafePointer(faultMethods)
+    return result
+}
+
+private let faultDelete: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+    _, name, syncDirectory in
+    let real = FaultVFS.real
+    if let name {
+        let path = String(cString: name)
+        let crashed = FaultVFS.state.withLock { state in
+            guard let folder = state.folder, path.hasPrefix(folder) else { return false }
+            if state.crashed { return true }
+            state.undo[path] = nil
+            return false
+        }
+        if crashed { return ioErrorDelete }
+    }
+    return real.pointee.xDelete!(real, name, syncDirectory)
+}
+
+nonisolated(unsafe) private let faultMethods: UnsafeMutablePointer<sqlite3_io_methods> = {
+    let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
+    methods.initialize(to: sqlite3_io_methods(
+        // Version 2: shared memory but no memory-mapped I/O, so that every
+        // write goes through xWrite.
+        iVersion: 2,
+        xClose: { file in
+            let id = fileID(file)
+            let result = realMethods(file).xClose!(wrappedFile(file))
+            FaultVFS.state.withLock { _ = $0.paths.removeValue(forKey: id) }
+            return result
+        },
+        xRead: { file, buffer, amount, offset in realMethods(file).xRead!(wrappedFile(file), buffer, amount, offset) },
+        xWrite: faultWrite,
+        xTruncate: faultTruncate,
+        xSync: { file, flags in
+            let id = fileID(file)
+            switch FaultVFS.decide(id, failing: ioErrorSync) {
+            case .fail(let code): return code
+            case .proceed:
+                let result = realMethods(file).xSync!(wrappedFile(file), flags)
+                if result == SQLITE_OK { FaultVFS.synced(id) }
+                return result
+            }
+        },
+        xFileSize: { file, size in realMethods(file).xFileSize!(wrappedFile(file), size) },
+        xLock: { file, lock in realMethods(file).xLock!(wrappedFile(file), lock) },
+        xUnlock: { file, lock in realMethods(file).xUnlock!(wrappedFile(file), lock) },
+        xCheckReservedLock: { file, result in realMethods(file).xCheckReservedLock!(wrappedFile(file), result) },
+        xFileControl: { file, operation, argument in realMethods(file).xFileControl!(wrappedFile(file), operation, argument) },
+        xSectorSize: { file in realMethods(file).xSectorSize!(wrappedFile(file)) },
+        xDeviceCharacteristics: { file in realMethods(file).xDeviceCharacteristics!(wrappedFile(file)) },
+        xShmMap: { file, region, size, extend, pointer in
+            realMethods(file).xShmMap!(wrappedFile(file), region, size, extend, pointer)
+        },
+        xShmLock: { file, offset, count, flags in realMethods(file).xShmLock!(wrappedFile(file), offset, count, flags) },
+        xShmBarrier: { file in realMethods(file).xShmBarrier!(wrappedFile(file)) },
+        xShmUnmap: { file, delete in realMethods(file).xShmUnmap!(wrappedFile(file), delete) },
+        xFetch: nil,
+        xUnfetch: nil))
+    return methods
+}()
+
+/// The size of `file` (a wrapped one), 0 when it cannot be read.
+private func fileSize(_ file: UnsafeMutablePointer<sqlite3_file>) -> Int64 {
+    var size: sqlite3_int64 = 0
+    _ = file.pointee.pMethods.pointee.xFileSize!(file, &size)
+    return size
+}
+
+/// The bytes `file` holds at `offset ..< offset + count`, cut at `size`.
+private func originalBytes(_ file: UnsafeMutablePointer<sqlite3_file>, offset: Int64, count: Int64, size: Int64) -> Data {
+    let length = max(0, min(count, size - offset))
+    guard length > 0 else { return Data() }
+    var data = Data(count: Int(length))
+    _ = data.withUnsafeMutableBytes { file.pointee.pMethods.pointee.xRead!(file, $0.baseAddress, Int32(length), offset) }
+    return data
+}
+
+private let faultWrite: @convention(c) (UnsafeMutablePointer<sqlite3_file>?, UnsafeRawPointer?, Int32, sqlite3_int64) -> Int32 = {
+    file, buffer, amount, offset in
+    let id = fileID(file)
+    let real = wrappedFile(file)
+    if let observer = FaultVFS.state.withLock({ $0.writeObserver }), let path = FaultVFS.path(of: id) { observer(path) }
+    switch FaultVFS.decide(id, failing: ioErrorWrite) {
+    case .fail(let code): return code
+    case .proceed(let record):
+        if record {
+            let size = fileSize(real)
+            let original = originalBytes(real, offset: offset, count: Int64(amount), size: size)
+            FaultVFS.record(FaultVFS.UndoEntry(offset: offset, original: original, sizeBefore: size), for: id)
+        }
+        return real.pointee.pMethods.pointee.xWrite!(real, buffer, amount, offset)
+    }
+}
+
+private let faultTruncate: @convention(c) (UnsafeMutablePointer<sqlite3_file>?, sqlite3_int64) -> Int32 = { file, size in
+    let id = fileID(file)
+    let real = wrappedFile(file)
+    switch FaultVFS.decide(id, failing: ioErrorTruncate) {
+    case .fail(let code): return code
+    case .proceed(let record):
+        if record {
+            let before = fileSize(real)
+            let tail = originalBytes(real, offset: size, count: before - size, size: before)
+            FaultVFS.record(FaultVFS.UndoEntry(offset: size, original: tail, sizeBefore: before), for: id)
+        }
+        return real.pointee.pMethods.pointee.xTruncate!(real, size)
+    }
+}
