@@ -230,7 +230,8 @@ struct Tour {
         }
         show("book.author = ursula, three times: ursula.books has \(ursula.books.count) books before any save")
         let (_, saved) = try stack.recordingSQL { try context.save() }
-        let inserts = saved.filter { $0.hasPrefix("INSERT") }.count
+        // The record-id mark LiteRecord writes once per table is not one of them.
+        let inserts = saved.filter { $0.hasPrefix("INSERT") && !$0.contains("literecord_") }.count
         show("one save, one transaction: \(inserts) INSERTs (the author first, so the books' foreign keys point at her)")
         context.delete(ursula)
         show("delete(ursula) runs the .cascade rule in the context: \(context.deletedObjects.count) objects marked deleted")

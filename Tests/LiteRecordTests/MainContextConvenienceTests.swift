@@ -29,7 +29,7 @@ import Testing
     @Test func savingUnchangedObjectsRunsNothing() throws {
         let ann = MacroPerson(name: "Ann", age: 31)
         let (_, insert) = try recordingSQL { try ann.save() }
-        #expect(insert.filter { $0.hasPrefix("INSERT") }.count == 1)
+        #expect(insert.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) }.count == 1)
         let (_, nothing) = try recordingSQL { try ann.save() }
         #expect(nothing.isEmpty)
         ann.age = 31

@@ -89,9 +89,11 @@ extension Entity where Self: DefaultInitializable {
             if case .integer(let rowID)? = try connection.scalar(findSQL, arguments) {
                 return .found(rowID)
             }
+            var ids = RecordIDAllocator()
+            let newID = try ids.next(try ids.open(entity, on: connection))
             let statement = try connection.cachedStatement(insertSQL)
             defer { statement.reset() }
-            try statement.bind(values)
+            try statement.bind(values + [.integer(newID)])
             guard try statement.step() else {
                 throw LiteRecordError(.sqlite, "inserting \(entityName) returned no row")
             }
@@ -99,7 +101,8 @@ extension Entity where Self: DefaultInitializable {
             // The stored form of the value, read back, is what the object holds.
             try object.decodeAttribute(at: index, from: row)
             let snapshot = tracksChanges ? nil : entity.attributes.indices.map { row.value(at: $0) }
-            return .created(statement.int64(at: 0), snapshot)
+            try ids.record(on: connection)
+            return .created(newID, snapshot)
         }
         switch outcome {
         case .found(let rowID):

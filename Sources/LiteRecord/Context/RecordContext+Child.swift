@@ -26,56 +26,96 @@ extension RecordContext {
     /// Whether this context saves into a parent context.
     public var isChild: Bool { parent != nil }
 
-    /// Pushes this child's inserts, changes and deletions into its parent.
+    /// What a push changes, worked out before anything changes.
+    private struct PushPlan {
+        /// Each changed saved object, its parent's object, the attributes to
+        /// copy and the child's values of every attribute.
+        var updates: [(child: any Entity, parent: any Entity, indexes: [Int], row: Row)] = []
+        var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
+        /// The child's deleted objects and the parent's object of each.
+        var deleted: [(child: any Entity, parent: any Entity)] = []
+        /// Each new object and its copy for the parent, with the child's values.
+        var copies: [(child: any Entity, parent: any Entity, values: [SQLValue])] = []
+    }
+
+    /// Pushes this child's inserts, changes and deletions into its parent,
+    /// all or nothing, as a root save writes them: every check a root save
+    /// makes before its transaction (`willSave`, validation, the relationship
+    /// rules, the encoding of every value) runs first, so a failure leaves
+    /// both contexts as they were. Links go before deletions, so that the
+    /// parent's delete rules meet the graph the child left.
     func pushToParent(_ parent: RecordContext) throws(LiteRecordError) {
-        let (changed, untrackedChanges) = try collectForPush()
-
-        // Resolve every parent object before changing anything, so a failure
-        // leaves both contexts as they were.
-        let relationships = store.model.hasRelationships
-        let (updates, relinked) = try parentUpdates(changed, untrackedChanges, in: parent)
-        let deleted = collectDeleted()
-        var deletions: [any Entity] = []
-        for object in deleted {
-            deletions.append(try parentObject(for: object, in: parent))
-        }
-        var copies: [(child: any Entity, parent: any Entity)] = []
-        for object in inserted {
-            copies.append((object, try copy(object)))
-        }
-
-        for (child, target, indexes) in updates {
+        let plan = try planPush(into: parent)
+        for (child, target, indexes, row) in plan.updates {
             try withErrorContext("pushing \(type(of: child).entityName) to the parent context") {
-                try copyAttributes(indexes, from: child, to: target)
+                try copyAttributes(indexes, from: row, to: target)
             }
             child.recordState.changes.removeAll()
-            if !type(of: child).tracksChanges { child.recordState.snapshot = encodedValues(child) }
+            if !type(of: child).tracksChanges { child.recordState.snapshot = row.values }
         }
-        for target in deletions { parent.delete(target) }
-        for object in deleted {
-            pushed.removeValue(forKey: ObjectIdentifier(object))
-            unregister(object)
-        }
-        clearChangeLists()
         let joins = pendingJoins
         pendingJoins.removeAll()
-        for (child, copy) in copies {
+        for (child, copy, values) in plan.copies {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far
             // as this child is concerned, though it has no row id yet.
             let state = child.recordState
             state.phase = .managed
             state.changes.removeAll()
-            state.snapshot = encodedValues(child)
+            state.snapshot = values
             pushed[ObjectIdentifier(child)] = (child, copy)
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
         }
         inserted.removeAll()
-        if relationships {
+        if store.model.hasRelationships {
             pushRelationships(
-                copies: copies, relinked: relinked, joins: joins, to: parent,
-                counterparts: Dictionary(copies.map { (ObjectIdentifier($0.child), $0.parent) }, uniquingKeysWith: { a, _ in a }))
+                copies: plan.copies.map { ($0.child, $0.parent) }, relinked: plan.relinked, joins: joins, to: parent,
+                counterparts: Dictionary(plan.copies.map { (ObjectIdentifier($0.child), $0.parent) }, uniquingKeysWith: { a, _ in a }))
         }
+        for (_, target) in plan.deleted { parent.delete(target) }
+        for (object, _) in plan.deleted {
+            pushed.removeValue(forKey: ObjectIdentifier(object))
+            unregister(object)
+        }
+        clearChangeLists()
+    }
+
+    /// Resolves every parent object and runs every check of a push, changing
+    /// nothing in either context.
+    private func planPush(into parent: RecordContext) throws(LiteRecordError) -> PushPlan {
+        let (changed, untrackedChanges) = try collectForPush()
+        var plan = PushPlan()
+        let (updates, relinked) = try parentUpdates(changed, untrackedChanges, in: parent)
+        plan.relinked = relinked
+        let deleted = collectDeleted()
+        for object in deleted { plan.deleted.append((object, try parentObject(for: object, in: parent))) }
+        if store.model.hasRelationships {
+            try checkPushedRelationshipRules(changed: changed + untrackedChanges.map(\.object), deleted: deleted)
+        }
+        for (child, target, indexes) in updates {
+            let entity = try entity(for: type(of: child))
+            let row = Row(values: try storedValues(child), entity: entity)
+            // Reading every value back into a new object proves that copying
+            // them into the parent's object cannot fail halfway.
+            _ = try copy(of: child, row: row)
+            plan.updates.append((child, target, indexes, row))
+        }
+        for object in inserted {
+            let values = try storedValues(object)
+            plan.copies.append((object, try copy(of: object, row: Row(values: values, entity: try entity(for: type(of: object)))), values))
+        }
+        return plan
+    }
+
+    /// The relationship rules a root save checks (``checkRelationshipRules(inserts:updates:deletes:)``),
+    /// on the graph this child pushes: `.deny` and the counts of to-manys.
+    private func checkPushedRelationshipRules(changed: [any Entity], deleted: [any Entity]) throws(LiteRecordError) {
+        // The check reads only each row's object and entity: an object pushed
+        // from a grandchild has no row id yet.
+        func rows(_ objects: [any Entity]) -> [PlannedRow] {
+            objects.map { PlannedRow($0, $0.recordState, rowID: $0.recordState.rowID ?? 0) }
+        }
+        try checkRelationshipRules(inserts: inserted, updates: rows(changed), deletes: rows(deleted))
     }
 
     /// The parent's object for each changed object of this child, with the
@@ -191,14 +231,12 @@ extension RecordContext {
         try self.existingObject(with: id, as: T.self)
     }
 
-    /// A new, unmanaged object of the same type holding the same values.
-    private func copy(_ object: any Entity) throws(LiteRecordError) -> any Entity {
-        let entity = try entity(for: type(of: object))
-        let row = Row(values: encodedValues(object), entity: entity)
+    /// A new, unmanaged object of the same type holding `row`'s values.
+    private func copy(of object: any Entity, row: Row) throws(LiteRecordError) -> any Entity {
         do {
             return try makeObject(like: object, row: row)
         } catch {
-            throw LiteRecordError.wrap(error, "copying \(entity.name) to the parent context")
+            throw LiteRecordError.wrap(error, "copying \(type(of: object).entityName) to the parent context")
         }
     }
 
@@ -214,19 +252,12 @@ extension RecordContext {
         insert(object, awake: false)
     }
 
-    private func copyAttributes(_ indexes: [Int], from source: any Entity, to target: any Entity) throws {
-        let entity = try entity(for: type(of: source))
-        let row = Row(values: encodedValues(source), entity: entity)
-        for index in indexes where index < entity.attributes.count {
+    private func copyAttributes(_ indexes: [Int], from row: Row, to target: any Entity) throws {
+        let count = type(of: target).attributes.count
+        for index in indexes where index < count {
             try target.decodeAttribute(at: index, from: row)
             target.didChangeAttributeOpened(index)
         }
-    }
-
-    /// Every attribute's stored form (`NULL` where encoding fails, which the
-    /// root save then reports).
-    func encodedValues(_ object: any Entity) -> [SQLValue] {
-        type(of: object).attributes.indices.map { (try? object.encodeAttribute(at: $0)) ?? .null }
     }
 
     /// Overlays the unsaved state of the ancestors onto an object this child

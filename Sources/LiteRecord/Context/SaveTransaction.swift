@@ -353,8 +353,9 @@ extension SaveTransaction {
         // The tuple is copied once per object, so it holds no more references
         // than it must: `toOnes` is a count, not the entity description, and
         // `canonicalText` is nil rather than empty.
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int)
+        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int, key: Int32, ids: Int)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
+        var ids = RecordIDAllocator()
         var current: (type: ObjectIdentifier, insert: Insert)?
         inserted.reserveCapacity(plan.inserts.count)
         let arena = BindingArena()
@@ -373,7 +374,8 @@ extension SaveTransaction {
                 let canonical = entity.canonicalTextAttributes
                 insert = (
                     try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count)
+                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count,
+                    Int32(entity.columnCount + 1), try ids.open(entity, on: connection))
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
@@ -392,10 +394,12 @@ extension SaveTransaction {
                     try insert.statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
                 }
             }
+            let rowID = try ids.next(insert.ids)
+            try insert.statement.bind(.integer(rowID), at: insert.key)
             try insert.statement.run()
-            let rowID = connection.lastInsertedRowID
             inserted.append((object, rowID))
             if relationships { newRowIDs[ObjectIdentifier(object)] = rowID }
         }
+        try ids.record(on: connection)
     }
 }

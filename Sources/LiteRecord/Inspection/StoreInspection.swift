@@ -188,9 +188,11 @@ public struct StoreInspection: Sendable {
                 searchIndexes.append(SearchIndex(name: object.name, entity: entity, columns: columns, triggers: triggers))
             }
             // The FTS5 table and its shadow tables are the index, and the
-            // deferral flag belongs to the saves, not tables of the model.
+            // deferral flag and the record-id marks belong to the saves, not
+            // tables of the model.
             let searchPrefix = EntityDescription.searchTableName(table: "")
-            for name in names where name != Model.metadataTable && name != Model.searchDeferralTable && !name.hasPrefix(searchPrefix) {
+            let own: Set = [Model.metadataTable, Model.searchDeferralTable, Model.recordIDTable]
+            for name in names where !own.contains(name) && !name.hasPrefix(searchPrefix) {
                 let quoted = Connection.quote(name)
                 let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
                     .map { row -> Column in

@@ -135,6 +135,7 @@ extension Migrator {
             } else {
                 try alter(rename.from, rename.to)
             }
+            try connection.moveRecordIDMark(from: rename.from, to: rename.to)
         }
         report.renamedTables.append(rename)
         log("renamed table \(rename.from) to \(rename.to)", &report)

@@ -25,7 +25,10 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// The column list of ``selectSQL``, each column qualified by the table
     /// name, for queries that join another table.
     let qualifiedSelectList: String
-    /// `INSERT INTO <table> (<attributes>) VALUES (?, …)`, built once.
+    /// `INSERT INTO <table> (<attributes>, <to-ones>, "Z_PK") VALUES (?, …)`,
+    /// built once. The record id is bound by the insert, from a
+    /// ``RecordIDAllocator``, never left to SQLite, which would reuse the id
+    /// of a deleted highest row.
     let insertSQL: String
     /// `DELETE FROM <table> WHERE "Z_PK" = ? AND "Z_OPT" = ?`, built once.
     let deleteSQL: String
@@ -65,12 +68,9 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         let version = Connection.quote(Model.versionColumn)
         selectSQL = "SELECT \(([key] + columns + [version]).joined(separator: ", ")) FROM \(table)"
         qualifiedSelectList = ([key] + columns + [version]).map { "\(table).\($0)" }.joined(separator: ", ")
-        if columns.isEmpty {
-            insertSQL = "INSERT INTO \(table) DEFAULT VALUES"
-        } else {
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            insertSQL = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
-        }
+        // The record id goes last, so that attribute `i` stays parameter `i + 1`.
+        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        insertSQL = "INSERT INTO \(table) (\((columns + [key]).joined(separator: ", "))) VALUES (\(placeholders))"
         deleteSQL = "DELETE FROM \(table) WHERE \(key) = ? AND \(version) = ?"
     }
 

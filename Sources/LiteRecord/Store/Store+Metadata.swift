@@ -17,9 +17,13 @@ enum StoreFormat {
     /// 3: the full-text insert and update triggers skip rows a save indexes itself
     /// (``Model/searchDeferralTable``); a version 2 store's triggers are
     /// replaced when it is opened for writing.
-    static let current = 3
+    /// 4: the store keeps the highest record id handed out per entity table
+    /// (``Model/recordIDTable``), so that no id is used twice; a version 3
+    /// store gains the table, marked at each table's highest row, when it is
+    /// opened for writing.
+    static let current = 4
     /// The first format a read-only stack can read: one with row versions.
-    /// Format 3 changed only what writers do.
+    /// Formats 3 and 4 changed only what writers do.
     static let rowVersions = 2
 }
 
@@ -52,13 +56,16 @@ extension Connection {
 
     /// Brings the layout of a store written by an earlier LiteRecord up to
     /// ``StoreFormat/current``: adds the version column to the entity tables
-    /// among `tables` and replaces full-text triggers that differ from this
-    /// LiteRecord's. The triggers are checked whatever the recorded format:
-    /// an earlier LiteRecord that migrates a store of the current format
-    /// writes its own triggers back, and a save here would then index its
-    /// rows twice. Call inside a write transaction.
+    /// among `tables`, the record-id marks (``Model/recordIDTable``) and
+    /// replaces full-text triggers that differ from this LiteRecord's. The
+    /// triggers are checked whatever the recorded format: an earlier
+    /// LiteRecord that migrates a store of the current format writes its own
+    /// triggers back, and a save here would then index its rows twice. Call
+    /// inside a write transaction.
     func upgradeStoreFormat(tables: some Sequence<String>) throws -> [String] {
+        let tables = Array(tables)
         try upgradeSearchTriggers()
+        if try !hasRecordIDTable() { try createRecordIDTable(markingHighestRowsOf: tables) }
         guard try storeFormat() < StoreFormat.current else { return [] }
         let added = try addVersionColumns(to: tables)
         try setMetadata(MetadataKey.formatVersion, String(StoreFormat.current))
@@ -68,7 +75,7 @@ extension Connection {
     /// Whether ``upgradeStoreFormat(tables:)`` has anything to do: checked
     /// by every writable open before it takes the write lock.
     func storeNeedsUpgrade() throws -> Bool {
-        try storeFormat() < StoreFormat.current || !staleSearchTriggers().isEmpty
+        try storeFormat() < StoreFormat.current || !hasRecordIDTable() || !staleSearchTriggers().isEmpty
     }
 
     func writeModelMetadata(_ schema: ModelSchema) throws {

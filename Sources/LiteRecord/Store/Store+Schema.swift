@@ -78,6 +78,7 @@ extension Connection {
         for entity in model.entities {
             for statement in entity.createSearchIndexSQL { try execute(statement) }
         }
+        try createRecordIDTable()
         try createMetadataTable()
         try writeModelMetadata(model.schema)
     }

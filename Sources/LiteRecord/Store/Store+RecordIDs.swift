@@ -1,0 +1,140 @@
+/// Record ids that never come back.
+///
+/// Optimistic locking writes `WHERE "Z_PK" = ? AND "Z_OPT" = ?`, so it holds
+/// only if a record id and a version never name two different rows
+/// (DESIGN.md). SQLite gives a new row one more than the largest row id in
+/// the table unless the insert names one (https://sqlite.org/autoinc.html):
+/// deleting the highest row would hand its id to the next insert, and an
+/// object still holding the deleted record — in another context, stack or
+/// process — would then save its edit into the newcomer's row.
+///
+/// `AUTOINCREMENT` prevents that at a price on every row: SQLite reads and
+/// writes `sqlite_sequence` once per `INSERT` statement, which LiteRecord runs
+/// once per object (22 VM steps per inserted row become 41; over the 6-column
+/// row of the insert benchmark, about 60% more SQLite time per row). So
+/// LiteRecord does what Core Data does with its `Z_PRIMARYKEY` table: its own
+/// table (``Model/recordIDTable``) keeps, per entity table, the highest id it
+/// ever handed out. A write transaction reads it once per entity table it
+/// inserts into, binds each new row's id itself (3 more VM steps per row),
+/// and writes the mark back once, inside the same transaction.
+///
+/// What keeps the guarantee:
+/// - The next id is one past the larger of the mark and the table's highest
+///   row, read under the write lock: every process and stack agrees.
+/// - `deleteAll`, `truncateAll`, cascades and `VACUUM` never touch the mark
+///   (`VACUUM` keeps `INTEGER PRIMARY KEY` values,
+///   https://sqlite.org/lang_vacuum.html).
+/// - A migration's table rebuild copies the ids and leaves the mark alone; a
+///   renamed entity's mark moves with its table
+///   (``Connection/moveRecordIDMark(from:to:)``); a removed entity's mark stays,
+///   so an entity added later under its name starts above it.
+/// - A store written before the mark existed gains the table when it is opened
+///   for writing (store format 4), each table marked at its highest row.
+///
+/// Rows inserted by SQL outside LiteRecord's writes (a custom migration step's
+/// own `INSERT`) take SQLite's id, which the mark does not cover.
+extension Model {
+    /// `entity` (a table name) → `high`, the highest record id handed out.
+    static let recordIDTable = "literecord_record_ids"
+}
+
+extension EntityDescription {
+    /// The last record id in use or once used in the entity's table: the
+    /// larger of its mark and its highest row (`max(rowid)` is one b-tree
+    /// step, https://sqlite.org/optoverview.html#minmax).
+    var lastRecordIDSQL: String {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        return "SELECT max(coalesce((SELECT high FROM \(Connection.quote(Model.recordIDTable)) WHERE entity = ?), 0), "
+            + "coalesce((SELECT max(\(key)) FROM \(quotedTable)), 0))"
+    }
+}
+
+/// Hands out the record ids of one write transaction's new rows (see the
+/// comment on ``Model/recordIDTable``). Used inside the transaction only.
+struct RecordIDAllocator {
+    private var tables: [(table: String, last: Int64)] = []
+
+    /// Starts handing out ids for `entity`'s table, reading its mark once;
+    /// returns the slot to pass to ``next(_:)``.
+    mutating func open(_ entity: EntityDescription, on connection: Connection) throws -> Int {
+        if let slot = tables.firstIndex(where: { $0.table == entity.tableName }) { return slot }
+        let statement = try connection.cachedStatement(entity.lastRecordIDSQL)
+        defer { statement.reset() }
+        try statement.bind(.text(entity.tableName), at: 1)
+        let last = try statement.step() ? statement.int64(at: 0) : 0
+        tables.append((entity.tableName, last))
+        return tables.count - 1
+    }
+
+    /// The next id of the slot's table.
+    ///
+    /// - Throws: `.constraintViolation` when the table's ids are used up.
+    @inline(__always)
+    mutating func next(_ slot: Int) throws -> Int64 {
+        let (id, overflow) = tables[slot].last.addingReportingOverflow(1)
+        guard !overflow else {
+            throw LiteRecordError(.constraintViolation, "\(tables[slot].table) has used every record id up to \(Int64.max)")
+        }
+        tables[slot].last = id
+        return id
+    }
+
+    /// Writes each table's mark: call after the inserts, in their transaction.
+    func record(on connection: Connection) throws {
+        guard !tables.isEmpty else { return }
+        let statement = try connection.cachedStatement(
+            "INSERT INTO \(Connection.quote(Model.recordIDTable)) (entity, high) VALUES (?, ?) "
+                + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)")
+        defer { statement.reset() }
+        for (table, last) in tables {
+            statement.rewind()
+            try statement.bind(.text(table), at: 1)
+            try statement.bind(.integer(last), at: 2)
+            try statement.run()
+        }
+    }
+}
+
+extension Connection {
+    /// Creates ``Model/recordIDTable`` when the store lacks it.
+    func createRecordIDTable() throws {
+        try execute(
+            "CREATE TABLE IF NOT EXISTS \(Connection.quote(Model.recordIDTable)) "
+                + "(entity TEXT PRIMARY KEY NOT NULL, high INTEGER NOT NULL) WITHOUT ROWID")
+    }
+
+    /// Creates ``Model/recordIDTable`` in a store written before it existed,
+    /// each of `tables` marked at its highest row: a row deleted after the
+    /// upgrade must not give its id away.
+    func createRecordIDTable(markingHighestRowsOf tables: [String]) throws {
+        try createRecordIDTable()
+        let existing = Set(try tableNames())
+        let marks = Connection.quote(Model.recordIDTable)
+        let key = Connection.quote(Model.primaryKeyColumn)
+        for table in tables where existing.contains(table) {
+            // `WHERE true` keeps SQLite from reading ON CONFLICT as a join's ON
+            // (https://sqlite.org/lang_upsert.html#parsing_ambiguity).
+            try executeOnce(
+                "INSERT INTO \(marks) (entity, high) SELECT ?, coalesce(max(\(key)), 0) FROM \(Connection.quote(table)) WHERE true "
+                    + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)",
+                [.text(table)])
+        }
+    }
+
+    /// Whether the store has ``Model/recordIDTable``.
+    func hasRecordIDTable() throws -> Bool {
+        try scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(Model.recordIDTable)]) != nil
+    }
+
+    /// Gives a renamed table the mark of its old name (a migration's
+    /// `ALTER TABLE … RENAME TO`), keeping the larger one if the new name
+    /// already had one (an entity removed earlier).
+    func moveRecordIDMark(from old: String, to new: String) throws {
+        let table = Connection.quote(Model.recordIDTable)
+        try executeOnce(
+            "INSERT INTO \(table) (entity, high) SELECT ?, high FROM \(table) WHERE entity = ? "
+                + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)",
+            [.text(new), .text(old)])
+        try executeOnce("DELETE FROM \(table) WHERE entity = ?", [.text(old)])
+    }
+}
