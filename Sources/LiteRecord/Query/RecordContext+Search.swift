@@ -62,7 +62,7 @@ extension RecordContext {
     ) throws -> [SearchResult<T>] {
         let entity = try entity(for: T.self)
         // As a fetch does: the objects an unsaved deletion takes along are left out.
-        if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
+        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
         let searchable = entity.searchableAttributes
         guard !searchable.isEmpty else {
             throw LiteRecordError(
