@@ -5,8 +5,10 @@ struct SaveConflicts {
     /// Deletions that deleted nothing; some may only be rows another writer
     /// deleted too, which is no conflict.
     var deletes: [RecordContext.PlannedRow] = []
+    /// Rows of the store-side cascade changed since the deletion read them.
+    var cascade: [CascadeConflict] = []
 
-    var isEmpty: Bool { updates.isEmpty && deletes.isEmpty }
+    var isEmpty: Bool { updates.isEmpty && deletes.isEmpty && cascade.isEmpty }
 }
 
 /// What a context does after the commit with an object whose conflict its
@@ -53,12 +55,13 @@ extension SaveTransaction {
             let entity = try context.entity(for: type(of: row.object))
             found.append(Conflict(row: row, entity: entity, stored: try storedRow(row.rowID, entity, on: connection), isDeletion: false))
         }
-        guard !found.isEmpty else { return }
+        guard !found.isEmpty || !conflicts.cascade.isEmpty else { return }
         let mergePolicy = context.mergePolicy
         if mergePolicy == .error { throw try conflictError(found) }
         for conflict in found { try resolve(conflict, mergePolicy) }
-        context.store.logger.info(
-            "resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) })"])
+        if !conflicts.cascade.isEmpty { try resolveCascadeConflicts(mergePolicy) }
+        let records = found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) } + conflicts.cascade.map(\.id)
+        context.store.logger.info("resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(records)"])
     }
 
     /// The row as the store holds it now, read on the save's own connection
@@ -147,7 +150,10 @@ extension SaveTransaction {
     /// ``LiteRecordError/includesValuesInDescriptions`` is on.
     private func conflictError(_ found: [Conflict]) throws -> LiteRecordError {
         let showsValues = context.showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
-        var lines: [String] = []
+        // The store-side cascade's rows, deleted first, as a loaded object's deletion reads.
+        var lines = conflicts.cascade.map {
+            "\($0.id): deleted here, but changed in the store since it was read (version \($0.version), now \($0.stored))"
+        }
         for conflict in found {
             let id = RecordID(entityName: conflict.entity.name, rowID: conflict.row.rowID)
             guard let stored = conflict.stored else {
@@ -172,10 +178,11 @@ extension SaveTransaction {
             lines.append(
                 "\(id): \(properties.joined(separator: ", ")) changed here, but the record was changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
         }
-        let count = found.count == 1 ? "1 object was" : "\(found.count) objects were"
+        let total = lines.count
+        let count = total == 1 ? "1 object was" : "\(total) objects were"
         return LiteRecordError(
             .conflict,
-            "saving failed: \(count) changed in the store since this context read \(found.count == 1 ? "it" : "them"):\n- "
+            "saving failed: \(count) changed in the store since this context read \(total == 1 ? "it" : "them"):\n- "
                 + lines.joined(separator: "\n- ")
                 + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again.")
     }

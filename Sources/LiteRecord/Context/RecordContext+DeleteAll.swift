@@ -27,68 +27,6 @@ extension RecordContext {
         return doomed[entity.name]?.count ?? 0
     }
 
-    /// The store-side cascades of a save (see ``PendingCascade``), inside its
-    /// transaction: deletes the rows each group's relationship relates to
-    /// its owners and follows their own rules (``nullifyReferences(to:_:)``
-    /// clears the to-ones left pointing at them). A destination without `.cascade` or `.deny` rules
-    /// of its own takes one `SELECT` of the row ids and one `DELETE` by the
-    /// same condition per relationship.
-    ///
-    /// - Throws: `.validationFailed` when a `.deny` rule still relates a
-    ///   doomed row to one that stays; whatever a statement throws.
-    func deleteCascades(
-        _ groups: [CascadeGroup], planned: [PlannedRow], sparing held: [String: [Int64]], _ connection: Connection
-    ) throws -> CascadeOutcome {
-        var outcome = CascadeOutcome()
-        var starts: [(EntityDescription, [Int64])] = []
-        let key = Connection.quote(Model.primaryKeyColumn)
-        for group in groups where !group.rowIDs.isEmpty {
-            guard case .inverseForeignKey(let column) = group.relationship.storage,
-                let destination = model.entity(named: group.relationship.destinationName)
-            else { continue }
-            var arguments = [Self.jsonArray(group.rowIDs)]
-            var filter = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
-            if let spared = held[destination.name] {
-                // Rows the save deletes or updates itself: it checks their versions.
-                filter += " AND \(key) NOT IN (SELECT value FROM json_each(?))"
-                arguments.append(Self.jsonArray(spared))
-            }
-            if destination.relationships.contains(where: { $0.deleteRule == .cascade || $0.deleteRule == .deny }) {
-                let sql = "SELECT \(key) FROM \(destination.quotedTable) WHERE \(filter)"
-                starts.append((destination, try connection.rows(sql, arguments).compactMap(\.first?.integerValue)))
-                continue
-            }
-            // The rows, then one DELETE by the same condition in the same
-            // transaction: with `RETURNING` SQLite collects the row ids and
-            // then deletes in a second pass, some 15% more instructions.
-            let select = try connection.cachedStatement("SELECT \(key) FROM \(destination.quotedTable) WHERE \(filter)")
-            defer { select.reset() }
-            try select.bind(arguments)
-            var ids = outcome.doomed[destination.name] ?? []
-            while try select.step() {
-                let id = select.int64(at: 0)
-                ids.insert(id)
-                outcome.deleted.append(RecordID(entityName: destination.name, rowID: id))
-            }
-            outcome.doomed[destination.name] = ids
-            try connection.execute("DELETE FROM \(destination.quotedTable) WHERE \(filter)", arguments)
-        }
-        if !starts.isEmpty {
-            // The rows the save's own deletions removed are doomed already:
-            // a rule leading back to one takes nothing more along.
-            var known = outcome.doomed
-            for row in planned { known[type(of: row.object).entityName, default: []].insert(row.rowID) }
-            let found = try doomedRows(starts, besides: known, connection)
-            var doomed = found.doomed
-            for row in planned where outcome.doomed[type(of: row.object).entityName]?.contains(row.rowID) != true {
-                doomed[type(of: row.object).entityName]?.remove(row.rowID)
-            }
-            outcome.doomed = doomed
-            outcome.deleted += try deleteRows(found.order, connection)
-        }
-        return outcome
-    }
-
     /// Records the to-ones a set-based delete cleared
     /// (``nullifyReferences(to:_:)``): this context's objects follow their
     /// rows to the new version, once per to-one cleared, so their next save
@@ -149,9 +87,10 @@ extension RecordContext {
         for (relationship, id, related) in denied {
             let remaining = related.filter { !(doomed[relationship.destinationName]?.contains($0) ?? false) }
             guard !remaining.isEmpty else { continue }
+            let names = remaining.sorted().prefix(5).map { "\(relationship.destinationName) #\($0)" }.joined(separator: ", ")
             throw LiteRecordError(
                 .validationFailed,
-                "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s")")
+                "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))")
         }
         return (doomed, order)
     }
@@ -159,9 +98,7 @@ extension RecordContext {
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that
     /// stay; returns those rows, each with the column it cleared (a row that
     /// pointed at two doomed rows comes twice). Their version moves on, as
-    /// for any save: another context holding one meets the conflict. A
-    /// save's store-side cascades call it once its own updates ran: a row
-    /// they update is at the version they read until then.
+    /// for any save: another context holding one meets the conflict.
     func nullifyReferences(
         to doomed: [String: Set<Int64>], _ connection: Connection
     ) throws -> [(id: RecordID, column: Int)] {
@@ -205,7 +142,7 @@ extension RecordContext {
     /// The row ids related to each of `ids` through `relationship`, read in
     /// the store with one statement (the ids bound as one JSON array); owners
     /// with no related row are left out, the rest come in the order of `ids`.
-    private func relatedRowIDsByOwner(
+    func relatedRowIDsByOwner(
         _ relationship: ResolvedRelationship, _ ids: [Int64], _ entity: EntityDescription, _ connection: Connection
     ) throws -> [(Int64, [Int64])] {
         let key = Connection.quote(Model.primaryKeyColumn)

@@ -43,7 +43,7 @@ extension RecordContext {
     /// unsaved inserts are not in the store and so are not returned.
     func fetch<T: Entity>(_ type: T.Type, _ query: SQLQuery) throws(LiteRecordError) -> [T] {
         let entity = try entity(for: T.self)
-        if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
+        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
         let sql = entity.selectSQL + query.clauses
         return try reading("fetching \(T.entityName)") { connection in
             let statement = try connection.cachedStatement(sql)
@@ -81,7 +81,7 @@ extension RecordContext {
         _ type: T.Type, _ query: SQLQuery, batchSize: Int, _ body: (T) throws -> Void
     ) throws(LiteRecordError) {
         let entity = try entity(for: T.self)
-        if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
+        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
         let size = max(1, batchSize)
         let key = Connection.quote(Model.primaryKeyColumn)
         var lastRowID = Int64.min

@@ -132,7 +132,7 @@ extension RecordContext {
         return result
     }
 
-    private func reportLoadFailure(_ relationship: ResolvedRelationship, _ error: any Error) {
+    func reportLoadFailure(_ relationship: ResolvedRelationship, _ error: any Error) {
         let failure = LiteRecordError(
             (error as? LiteRecordError)?.kind ?? .sqlite,
             "\(relationship.qualifiedName) could not be loaded: \((error as? LiteRecordError)?.message ?? "\(error)")")

@@ -47,8 +47,8 @@ extension RecordContext {
         var updates: [PlannedRow]
         /// Saved objects to delete, by entity and then row id.
         var deletes: [PlannedRow]
-        /// The cascades the deletions leave to the store (``PendingCascade``).
-        var cascades: [CascadeGroup] = []
+        /// The rows the deletions left to the store (``PendingCascade``).
+        var storeCascade = StoreCascade()
 
         var summary: String {
             "\(inserts.count) inserted, \(updates.count) updated and \(deletes.count) deleted objects"
@@ -92,7 +92,6 @@ extension RecordContext {
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
         let changed = try runWillSave()
-        if !pendingCascades.isEmpty { deleteHeldCascadeTargets() }
 
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)
@@ -123,10 +122,11 @@ extension RecordContext {
         var inserts = inserted
         if store.model.hasRelationships {
             try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
+            if !storeCascade.isEmpty { try checkStoreCascadeDenyRules() }
             inserts = insertionOrder(inserts)
         }
         var plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
-        if !pendingCascades.isEmpty { plan.cascades = pendingCascadeGroups() }
+        plan.storeCascade = storeCascade
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
@@ -204,18 +204,8 @@ extension RecordContext {
             changes.updated.removeAll { unwritten.contains($0) }
             changes.deleted.removeAll { unwritten.contains($0) }
         }
-        if let cascaded = outcome.cascaded {
-            changes.deleted += cascaded.deleted
-            if !cascaded.deleted.isEmpty, !changes.updated.isEmpty {
-                // A row this save updated and a cascade then deleted is deleted.
-                let gone = Set(cascaded.deleted)
-                changes.updated.removeAll { gone.contains($0) }
-            }
-            if !cascaded.nullified.isEmpty {
-                var listed = Set(changes.updated)
-                for (id, _) in cascaded.nullified where listed.insert(id).inserted { changes.updated.append(id) }
-            }
-        }
+        // No row of the store-side cascade is one the plan writes.
+        if let cascaded = outcome.cascaded { changes.deleted += cascaded.deleted }
         if !outcome.relinked.isEmpty {
             var listed = Set(changes.inserted + changes.updated + changes.deleted)
             for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
@@ -277,8 +267,8 @@ extension RecordContext {
             unregister(deletion.object)
         }
         if !resolved.isEmpty { settle(resolved.values) }
-        pendingCascades.removeAll()
-        if let cascaded = outcome.cascaded { applyCascades(cascaded) }
+        // No object stands for a row the store-side cascade deleted.
+        storeCascade = StoreCascade()
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
@@ -339,6 +329,7 @@ extension RecordContext {
     public func rollback() {
         pendingJoins.removeAll()
         pendingCascades.removeAll()
+        storeCascade = StoreCascade()
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }

@@ -190,32 +190,12 @@ extension RecordContext {
     /// Deletes `root` and applies the delete rules of it and of every object a
     /// cascade deletes in turn; each object is visited once, so cycles of
     /// cascades end. New objects are dropped once the rules ran, while they
-    /// still know their related objects.
+    /// still know their related objects. A `.cascade` to-many that is not
+    /// loaded is noted in `pendingCascades` instead, for the store
+    /// (``PendingCascade``).
     func deleteApplyingRules(_ root: any Entity) {
-        // New objects stay inserted until the end, so a set says which were
-        // visited; a saved object is visited once by construction, since its
-        // phase turns to `.deleted` when it is.
-        var seenInserts = Set<ObjectIdentifier>()
-        var droppedInserts: [any Entity] = []
-        func doom(_ object: any Entity) -> Bool {
-            let state = object.recordState
-            guard state.belongs(to: self) else { return false }
-            switch state.phase {
-            case .inserted:
-                guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
-                droppedInserts.append(object)
-                return true
-            case .managed:
-                markManagedDeleted(state, object)
-                return true
-            case .deleted, .unmanaged:
-                return false
-            }
-        }
-        guard doom(root) else { return }
-        // See `removeLeaving(_:_:)`.
-        var detached: [(owner: any Entity, index: Int, objects: Range<Int>)] = []
-        var leaving: [ObjectIdentifier] = []
+        var walk = DeletionWalk()
+        guard walk.doom(root, in: self) else { return }
         var work = [root]
         var last: (type: ObjectIdentifier, steps: [DeleteStep])?
         while let next = work.popLast() {
@@ -230,39 +210,80 @@ extension RecordContext {
                 last = (type, steps)
             }
             for step in steps {
-                if step.leavesToStore, parent == nil, case .unloaded = RelationGraph.slot(next, step.index),
-                    next.recordState.phase == .deleted, next.recordState.rowID != nil
-                {
+                if leavesToStore(next, step) {
                     pendingCascades.append(PendingCascade(owner: next, index: step.index))
                     continue
                 }
                 forEachTouched(by: next, step) { other in
-                    if step.rule == .cascade {
-                        if doom(other) { work.append(other) }
-                        return
-                    }
-                    guard let inverse = step.inverse else { return }
-                    if step.inverseIsToMany {
-                        if other.recordState.phase == .deleted {
-                            Self.noteLeaving(next, other, inverse, &detached, &leaving)
-                        } else {
-                            RelationGraph.removeLoaded(other, inverse, next)
-                        }
-                    } else if step.rule == .nullify, RelationGraph.toOneInMemory(other, inverse) === next {
-                        RelationGraph.assignToOne(other, RelationGraph.relationshipOrPlaceholder(other, inverse), nil)
+                    if step.rule != .cascade {
+                        walk.applyInverseRule(step, of: next, to: other)
+                    } else if walk.doom(other, in: self) {
+                        work.append(other)
                     }
                 }
             }
         }
-        Self.removeLeaving(detached, leaving)
-        for object in droppedInserts { forgetInserted(object) }
+        Self.removeLeaving(walk.detached, walk.leaving)
+        for object in walk.droppedInserts { forgetInserted(object) }
+    }
+
+    /// Whether `step` of a deleted saved object is a `.cascade` to-many left
+    /// to the store: not loaded, in a root context.
+    private func leavesToStore(_ object: any Entity, _ step: DeleteStep) -> Bool {
+        guard step.leavesToStore, parent == nil, case .unloaded = RelationGraph.slot(object, step.index) else { return false }
+        let state = object.recordState
+        return state.phase == .deleted && state.rowID != nil
+    }
+
+    /// The state of one ``deleteApplyingRules(_:)``.
+    private struct DeletionWalk {
+        /// New objects stay inserted until the end, so a set says which were
+        /// visited; a saved object is visited once by construction, since its
+        /// phase turns to `.deleted` when it is.
+        var seenInserts = Set<ObjectIdentifier>()
+        var droppedInserts: [any Entity] = []
+        /// See `removeLeaving(_:_:)`.
+        var detached: [(owner: any Entity, index: Int, objects: Range<Int>)] = []
+        var leaving: [ObjectIdentifier] = []
+
+        /// Marks `object` deleted; whether it was not visited yet.
+        mutating func doom(_ object: any Entity, in context: RecordContext) -> Bool {
+            let state = object.recordState
+            guard state.belongs(to: context) else { return false }
+            switch state.phase {
+            case .inserted:
+                guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
+                droppedInserts.append(object)
+                return true
+            case .managed:
+                context.markManagedDeleted(state, object)
+                return true
+            case .deleted, .unmanaged:
+                return false
+            }
+        }
+
+        /// A `.nullify`, `.deny` or `.noAction` step from the deleted
+        /// `object` to `other`: `other` forgets it.
+        mutating func applyInverseRule(_ step: DeleteStep, of object: any Entity, to other: any Entity) {
+            guard let inverse = step.inverse else { return }
+            if step.inverseIsToMany {
+                if other.recordState.phase == .deleted {
+                    RecordContext.noteLeaving(object, other, inverse, &detached, &leaving)
+                } else {
+                    RelationGraph.removeLoaded(other, inverse, object)
+                }
+            } else if step.rule == .nullify, RelationGraph.toOneInMemory(other, inverse) === object {
+                RelationGraph.assignToOne(other, RelationGraph.relationshipOrPlaceholder(other, inverse), nil)
+            }
+        }
     }
 
     /// Notes that `object` leaves the loaded to-many `index` of `owner`, an
     /// object deleted too, for ``removeLeaving(_:_:)``: an entry of
     /// `detached` names its objects as a range of `leaving`, and entries for
     /// one list follow each other.
-    private static func noteLeaving(
+    fileprivate static func noteLeaving(
         _ object: any Entity, _ owner: any Entity, _ index: Int,
         _ detached: inout [(owner: any Entity, index: Int, objects: Range<Int>)], _ leaving: inout [ObjectIdentifier]
     ) {

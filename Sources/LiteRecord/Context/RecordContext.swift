@@ -47,12 +47,15 @@ public final class RecordContext {
     /// What the delete rules need of each entity's relationships, by entity
     /// type, worked out at the first deletion of the type.
     var deleteStepsByType: [ObjectIdentifier: [DeleteStep]] = [:]
-    /// Cascades that deletions left to the store: deleted saved objects
-    /// whose `.cascade` to-many was not loaded (see ``PendingCascade``).
-    /// Until something needs the doomed objects themselves, no object is
-    /// made for them and the save deletes their rows with a `SELECT` and a
-    /// `DELETE` per relationship.
+    /// Cascades a deletion under way leaves to the store: deleted saved
+    /// objects whose `.cascade` to-many is not loaded (see
+    /// ``PendingCascade``). Empty once `delete(_:)` returns: it turns them
+    /// into ``storeCascade``.
     var pendingCascades: [PendingCascade] = []
+    /// The rows the deletions since the last save take along without an
+    /// object here, with the versions read at the deletion; the save deletes
+    /// them (see ``PendingCascade`` for the invariants).
+    var storeCascade = StoreCascade()
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
     /// For a `write` context: the columns its saves updated and how many
@@ -137,6 +140,8 @@ public final class RecordContext {
 
     /// Runs a read on the connection the context's role calls for.
     func reading<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
+        // A child sees its ancestors' deletions, those left to the store too.
+        if parent != nil { loadAncestorsStoreCascades() }
         switch role {
         case .pooled:
             return try store.withStoreErrorContext(operation()) { try store.withReaderPassingErrors(operation(), body) }
@@ -191,7 +196,18 @@ public final class RecordContext {
 
     /// Marks an object for deletion at the next ``save()``. An object inserted
     /// and not yet saved is simply dropped.
+    ///
+    /// Delete rules apply at once, as if every related object were loaded:
+    /// a `.cascade` to-many that is not loaded is not read into the context,
+    /// only the ids and versions of the rows it relates (as the form taking a
+    /// sequence says).
     public func delete<T: Entity>(_ object: T) {
+        deleteOne(object)
+        if !pendingCascades.isEmpty { expandPendingCascades() }
+    }
+
+    /// `delete(_:)` without following the cascades it leaves to the store.
+    private func deleteOne<T: Entity>(_ object: T) {
         let state = object.recordState
         guard state.belongs(to: self), state.phase != .unmanaged else {
             pendingErrors.append(LiteRecordError(
@@ -221,11 +237,14 @@ public final class RecordContext {
     /// are dropped.
     ///
     /// Delete rules apply as for one object. A `.cascade` to-many that is not
-    /// loaded is not read into the context: the save deletes the rows it
-    /// relates with one `SELECT` and one `DELETE` per relationship for all
-    /// the deleted objects (the change set still names every row, and
-    /// ``deletedObjects`` or a fetch reads the doomed objects first when
-    /// asked for them).
+    /// loaded is not read into the context: the deletion reads the ids and
+    /// versions of the rows it relates, at every level, with one `SELECT`
+    /// per relationship for all the deleted objects, and the save deletes
+    /// them with one `DELETE` per entity, checking their versions as it
+    /// checks a loaded object's. The result is the one loading them gives:
+    /// the change set names every row, a row changed elsewhere since the
+    /// deletion is a conflict, and ``deletedObjects`` or a fetch reads the
+    /// doomed objects first when asked for them.
     ///
     /// ```swift
     /// let gone = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.born < 1900 }))
@@ -236,7 +255,8 @@ public final class RecordContext {
     /// Misuse (an object never inserted, or one of another context) is
     /// reported by the next ``save()``, which throws `.invalidObject`.
     public func delete<S: Sequence>(_ objects: S) where S.Element: Entity {
-        for object in objects { delete(object) }
+        for object in objects { deleteOne(object) }
+        if !pendingCascades.isEmpty { expandPendingCascades() }
     }
 
     /// Marks a saved object deleted, or drops an inserted one.
@@ -273,7 +293,7 @@ public final class RecordContext {
 
     /// Whether the context holds unsaved inserts, changes or deletions.
     public var hasChanges: Bool {
-        if !inserted.isEmpty || !pendingErrors.isEmpty || !pendingJoins.isEmpty { return true }
+        if !inserted.isEmpty || !pendingErrors.isEmpty || !pendingJoins.isEmpty || !storeCascade.isEmpty { return true }
         if lists.updated.contains(where: isPendingUpdate) || lists.deleted.contains(where: isPendingDeletion) { return true }
         return untracked.values.contains { isChangedUntracked($0) }
     }
@@ -296,7 +316,7 @@ public final class RecordContext {
     /// context.deletedObjects.count    // 1
     /// ```
     public var deletedObjects: [any Entity] {
-        if !pendingCascades.isEmpty { loadPendingCascades() }
+        if !storeCascade.pending.isEmpty { loadStoreCascade() }
         return lists.pending(.deleted, in: self, deletionListing)
     }
     /// Every object the context currently knows, saved or inserted.
@@ -420,6 +440,7 @@ public final class RecordContext {
         pushed.removeAll()
         pendingErrors.removeAll()
         pendingCascades.removeAll()
+        storeCascade = StoreCascade()
     }
 
     private func detachAll() {

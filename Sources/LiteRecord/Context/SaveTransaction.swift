@@ -6,8 +6,9 @@
 /// objects inserted so far, the foreign keys that named an object not inserted
 /// yet, the rows that conflicted and how the merge policy resolved them — so
 /// that no step passes it to another by hand. ``run()`` orders the steps:
-/// deletions first (they may free unique values), then updates, conflicts,
-/// the cascades left to the store (``PendingCascade``), inserts, and last the foreign keys deferred by any of these and the
+/// the rows the deletions left to the store (``PendingCascade``), then the
+/// plan's deletions (they may free unique values), updates, conflicts,
+/// inserts, and last the foreign keys deferred by any of these and the
 /// many-to-many links, which need every new row id.
 struct SaveTransaction {
     typealias PlannedRow = RecordContext.PlannedRow
@@ -31,6 +32,8 @@ struct SaveTransaction {
     var conflicts = SaveConflicts()
     /// Objects whose conflict the merge policy resolved, by object.
     var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
+    /// What the store-side cascade deleted; nil when the plan had none.
+    var cascaded: CascadeOutcome?
 
     init(_ context: RecordContext, _ plan: RecordContext.SavePlan, on connection: Connection) {
         self.context = context
@@ -46,19 +49,14 @@ struct SaveTransaction {
     /// - Throws: whatever a statement throws, or `.conflict` under the
     ///   `.error` merge policy; the transaction then rolls back.
     consuming func run() throws -> SaveOutcome {
-        // Under `.error` a conflict fails the whole save, so the rows a
-        // cascade left to the store go first, before the rows naming them:
-        // SQLite then counts no deferred foreign-key violation, and deletes
-        // each of them without looking its parent up again. Other policies
-        // may take a deletion back, so they cascade once conflicts are settled.
-        let cascadesFirst = !plan.cascades.isEmpty && context.mergePolicy == .error
-        var cascaded: CascadeOutcome?
-        if cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: true) }
+        // First, whatever the merge policy: no statement of the plan writes
+        // one of these rows (see ``PendingCascade``), and deleting the rows
+        // holding foreign keys before the rows they name leaves SQLite no
+        // deferred violation to count.
+        try deleteStoreCascade()
         try executeDeletes()
         try executeUpdates()
         if !conflicts.isEmpty { try resolve() }
-        if !cascadesFirst { cascaded = try deleteCascades(sparingHeldRows: false) }
-        if let doomed = cascaded?.doomed { cascaded?.nullified = try context.nullifyReferences(to: doomed, connection) }
         let searchable = try searchableInserts()
         if !searchable.isEmpty { try connection.cachedStatement(Self.setDeferralSQL).run() }
         try executeInserts()
@@ -308,28 +306,38 @@ extension SaveTransaction {
             }
             current = (key, statement, indexes, canonicalText, attributeCount)
             arena.beginRow()
-            var parameter: Int32 = 1
-            for index in indexes {
-                if index >= attributeCount {
-                    let entity = try context.entity(for: type(of: update.object))
-                    try statement.bind(foreignKeyValue(update.object, entity, index) ?? .null, at: parameter)
-                } else {
-                    try statement.bind(try context.encode(update.object, index), at: parameter, in: arena)
-                }
-                parameter += 1
-            }
-            if let canonicalText {
-                for offset in canonicalText {
-                    let value = try context.canonicalValue(update.object, indexes[offset])
-                    try statement.bind(value, at: Int32(offset + 1), in: arena)
-                }
-            }
-            try statement.bind(.integer(update.rowID), at: parameter)
-            try statement.bind(.integer(update.version), at: parameter + 1)
+            try bind(update, to: statement, indexes, canonicalText, attributeCount, arena)
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
         if !reindexed.isEmpty { try indexUpdatedRows(reindexed) }
+    }
+
+    /// Binds the columns `update` changes (see ``executeUpdates()``'s
+    /// `Update` for the rest), then its row id and version.
+    @inline(__always)
+    private mutating func bind(
+        _ update: PlannedRow, to statement: Statement, _ indexes: [Int], _ canonicalText: [Int]?, _ attributeCount: Int,
+        _ arena: BindingArena
+    ) throws {
+        var parameter: Int32 = 1
+        for index in indexes {
+            if index >= attributeCount {
+                let entity = try context.entity(for: type(of: update.object))
+                try statement.bind(foreignKeyValue(update.object, entity, index) ?? .null, at: parameter)
+            } else {
+                try statement.bind(try context.encode(update.object, index), at: parameter, in: arena)
+            }
+            parameter += 1
+        }
+        if let canonicalText {
+            for offset in canonicalText {
+                let value = try context.canonicalValue(update.object, indexes[offset])
+                try statement.bind(value, at: Int32(offset + 1), in: arena)
+            }
+        }
+        try statement.bind(.integer(update.rowID), at: parameter)
+        try statement.bind(.integer(update.version), at: parameter + 1)
     }
 
     /// The versioned `UPDATE` for the columns `update` changes, and what

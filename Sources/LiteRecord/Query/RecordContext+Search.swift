@@ -89,7 +89,7 @@ extension RecordContext {
     ) throws -> [SearchResult<T>] {
         let entity = try entity(for: T.self)
         // As a fetch does: the objects an unsaved deletion takes along are left out.
-        if !pendingCascades.isEmpty { loadPendingCascades(reaching: T.self) }
+        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
         guard !entity.searchableAttributes.isEmpty else {
             throw LiteRecordError(
                 .unknownAttribute,

@@ -1,0 +1,480 @@
+/// # The store-side cascade
+///
+/// Deleting a saved object in a root context whose `.cascade` to-many (held
+/// by the destination's foreign key) is not loaded does not make objects for
+/// the rows the rule takes along: the deletion reads their row ids and
+/// versions, and the save deletes them with one `DELETE` per entity and
+/// version. It means exactly what loading every related object at the
+/// deletion and applying the rules in memory means — the rows left, the
+/// change set, the conflicts and the errors — under every merge policy, at
+/// every depth, from a child context too (DESIGN.md, "A fast path means what
+/// the plain path means"). That holds by these invariants:
+///
+/// 1. **Decided at the deletion.** Before `delete(_:)` returns, every row
+///    the deletion takes along is found, level by level, with one statement
+///    per relationship (``RecordContext/expandPendingCascades()``). A row
+///    of an object this context holds is that object's business, at every
+///    level: it is deleted in memory, with its own rules, when its to-one
+///    still names the doomed row as `overlay` would read it (a to-one this
+///    context pointed elsewhere spares it; one never read is the stored
+///    value). Every other row is kept with the version read then.
+/// 2. **No object stands for a doomed row.** Whatever could make one — a
+///    fetch or a to-one of the entity, ``RecordContext/deletedObjects``, a
+///    child context's read — first loads that entity's doomed rows as
+///    deleted objects at the version read at the deletion
+///    (``RecordContext/loadStoreCascade(of:)``).
+/// 3. **The rules of doomed rows are the loaded objects' rules.** `.cascade`
+///    is followed by (1); `.nullify` where the other side holds the key
+///    loads those objects and clears their to-one in memory, so the save
+///    writes them with their versions; `.deny` is checked at the save with
+///    this context's changes laid over the store's links, and names the
+///    objects as the loaded check does
+///    (``RecordContext/checkStoreCascadeDenyRules()``); `.noAction` does
+///    nothing.
+/// 4. **Versions checked.** Each row is deleted at the version read at the
+///    deletion; a row changed since, by this context or another, is a
+///    conflict that the merge policy resolves as it resolves a loaded
+///    object's deletion (`.error` throws `.conflict`, `.objectTrumps`
+///    deletes, `.storeTrumps` keeps the row).
+/// 5. **Apart from the save's own writes.** The save's statements write only
+///    rows of objects, and no object stands for a doomed row (2), so where
+///    in the transaction the `DELETE`s run changes nothing but speed: they
+///    run first, rows holding foreign keys before the rows they name, so
+///    that SQLite counts no deferred foreign-key violation.
+/// 6. **Once decided, it stays.** Taking the owner's deletion back (inserting
+///    it again, a merge policy keeping it) leaves the rows doomed, as it
+///    leaves loaded objects deleted; a failed save leaves it as it was;
+///    `rollback()` and `reset()` forget it.
+struct PendingCascade {
+    /// The deleted object.
+    let owner: any Entity
+    /// The to-many's index among the owner entity's relationships.
+    let index: Int
+}
+
+/// The pending cascades of one relationship: the deleted owners and their row ids.
+struct CascadeGroup {
+    let relationship: ResolvedRelationship
+    var owners: [any Entity]
+    var rowIDs: [Int64]
+}
+
+/// The doomed rows of one entity, each with the version read at the deletion.
+struct DoomedRows {
+    let entity: EntityDescription
+    private(set) var rowIDs: [Int64] = []
+    private(set) var versions: [Int64] = []
+    /// The row ids, once rows were added twice (to keep each once).
+    private var members: Set<Int64>?
+
+    init(_ entity: EntityDescription) { self.entity = entity }
+
+    /// Adds the rows not there yet; returns their row ids.
+    mutating func add(_ rows: [(rowID: Int64, version: Int64)]) -> [Int64] {
+        if rowIDs.isEmpty {
+            // One statement's rows: each comes once.
+            rowIDs = rows.map { $0.rowID }
+            versions = rows.map { $0.version }
+            return rowIDs
+        }
+        if members == nil { members = Set(rowIDs) }
+        var fresh: [Int64] = []
+        for row in rows where members?.insert(row.rowID).inserted == true {
+            rowIDs.append(row.rowID)
+            versions.append(row.version)
+            fresh.append(row.rowID)
+        }
+        return fresh
+    }
+
+    /// The rows by version, the usual single version without grouping.
+    var byVersion: [(version: Int64, rowIDs: [Int64])] {
+        guard let first = versions.first else { return [] }
+        if versions.allSatisfy({ $0 == first }) { return [(first, rowIDs)] }
+        var groups: [Int64: [Int64]] = [:]
+        for (rowID, version) in zip(rowIDs, versions) { groups[version, default: []].append(rowID) }
+        return groups.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
+
+/// A context's store-side cascade (see ``PendingCascade``): the doomed rows,
+/// by entity type.
+struct StoreCascade {
+    /// Rows no object was asked for yet.
+    private(set) var pending: [ObjectIdentifier: DoomedRows] = [:]
+    /// Rows whose objects were asked for and were gone from the store: the
+    /// save still counts them, as it counts a loaded object deleted elsewhere.
+    private(set) var settled: [ObjectIdentifier: DoomedRows] = [:]
+
+    var isEmpty: Bool { pending.isEmpty && settled.isEmpty }
+
+    /// Adds rows of `entity`; returns the row ids new to the cascade.
+    mutating func add(_ entity: EntityDescription, _ rows: [(rowID: Int64, version: Int64)]) -> [Int64] {
+        guard !rows.isEmpty else { return [] }
+        let key = ObjectIdentifier(entity.type)
+        var rows = rows
+        if let settled = settled[key] {
+            let known = Set(settled.rowIDs)
+            rows.removeAll { known.contains($0.rowID) }
+        }
+        return pending[key, default: DoomedRows(entity)].add(rows)
+    }
+
+    mutating func takePending(_ key: ObjectIdentifier) -> DoomedRows? { pending.removeValue(forKey: key) }
+
+    mutating func settle(_ entity: EntityDescription, _ rows: [(rowID: Int64, version: Int64)]) {
+        guard !rows.isEmpty else { return }
+        _ = settled[ObjectIdentifier(entity.type), default: DoomedRows(entity)].add(rows)
+    }
+
+    /// The doomed row ids of an entity.
+    func rowIDs(_ key: ObjectIdentifier) -> Set<Int64> {
+        Set((pending[key]?.rowIDs ?? []) + (settled[key]?.rowIDs ?? []))
+    }
+
+    /// Every entity's rows, rows holding foreign keys before the rows they name.
+    func inDeletionOrder(_ ranks: [ObjectIdentifier: Int]) -> [DoomedRows] {
+        let all = pending.map { ($0.key, $0.value) } + settled.map { ($0.key, $0.value) }
+        return all.sorted { (ranks[$0.0] ?? Int.max, $0.1.entity.name) < (ranks[$1.0] ?? Int.max, $1.1.entity.name) }.map(\.1)
+    }
+}
+
+// MARK: At the deletion
+
+extension RecordContext {
+    /// The pending cascades whose owner this context still deletes, by
+    /// relationship, in the order they were first met.
+    private func pendingCascadeGroups() -> [CascadeGroup] {
+        struct Key: Hashable {
+            let type: ObjectIdentifier
+            let index: Int
+        }
+        var groups: [CascadeGroup] = []
+        var positions: [Key: Int] = [:]
+        for cascade in pendingCascades {
+            let state = cascade.owner.recordState
+            guard state.belongs(to: self), state.phase == .deleted, let rowID = state.rowID else { continue }
+            let key = Key(type: ObjectIdentifier(type(of: cascade.owner)), index: cascade.index)
+            if let position = positions[key] {
+                groups[position].owners.append(cascade.owner)
+                groups[position].rowIDs.append(rowID)
+            } else {
+                guard case .some(let found) = model.relationship(of: type(of: cascade.owner), at: cascade.index),
+                    let relationship = found
+                else { continue }
+                positions[key] = groups.count
+                groups.append(CascadeGroup(relationship: relationship, owners: [cascade.owner], rowIDs: [rowID]))
+            }
+        }
+        return groups
+    }
+
+    /// Finds every row the cascades a deletion left to the store take along
+    /// (invariant 1): for each relationship, the rows that name the deleted
+    /// owners, then, level by level, the rows the doomed rows' own rules
+    /// reach. Objects met on the way are deleted in memory, whose pending
+    /// cascades are followed in turn. Called at the end of `delete(_:)`.
+    func expandPendingCascades() {
+        while !pendingCascades.isEmpty {
+            let groups = pendingCascadeGroups()
+            pendingCascades.removeAll()
+            for group in groups {
+                guard let inverse = group.relationship.inverseIndex,
+                    let destination = model.entity(named: group.relationship.destinationName),
+                    let found = readDoomedRows(group.relationship, of: group.rowIDs)
+                else { continue }
+                let owners = Set(group.owners.map { ObjectIdentifier($0) })
+                let fresh = sortOut(found, destination, inverse: inverse, owners: owners)
+                deleteObjectsPointedAt(owners, destination.type, inverse)
+                followRules(of: destination, fresh)
+            }
+        }
+    }
+
+    /// The rows of `found` that no object here stands for join the doomed
+    /// rows; returns those new to them. An object here is deleted with its
+    /// rules unless its to-one (`inverse`, when the found rows hold the key)
+    /// names another object in memory than one of `owners` — `overlay`'s
+    /// rule for a loaded to-many.
+    private func sortOut(
+        _ found: [(rowID: Int64, version: Int64)], _ destination: EntityDescription, inverse: Int?,
+        owners: Set<ObjectIdentifier>
+    ) -> [Int64] {
+        guard identityMap.table(for: destination.type).count > 0 else { return storeCascade.add(destination, found) }
+        var unheld: [(rowID: Int64, version: Int64)] = []
+        for row in found {
+            guard let object = registeredObject(destination.type, rowID: row.rowID) else {
+                unheld.append(row)
+                continue
+            }
+            guard object.recordState.phase != .deleted else { continue }
+            if let inverse, case .toOne(let value) = RelationGraph.slot(object, inverse),
+                !(value.map { owners.contains(ObjectIdentifier($0)) } ?? false)
+            {
+                continue
+            }
+            deleteApplyingRules(object)
+        }
+        return storeCascade.add(destination, unheld)
+    }
+
+    /// Deletes the new and changed objects of `type` this context pointed at
+    /// one of `owners`: a loaded to-many lists them (`overlay`).
+    private func deleteObjectsPointedAt(_ owners: Set<ObjectIdentifier>, _ type: any Entity.Type, _ inverse: Int) {
+        guard !inserted.isEmpty || !lists.updated.isEmpty else { return }
+        let destination = ObjectIdentifier(type)
+        for object in inserted + lists.updated where ObjectIdentifier(Swift.type(of: object)) == destination {
+            let state = object.recordState
+            guard state.belongs(to: self), state.phase != .deleted,
+                case .toOne(let value?) = RelationGraph.slot(object, inverse), owners.contains(ObjectIdentifier(value))
+            else { continue }
+            deleteApplyingRules(object)
+        }
+    }
+
+    /// Follows the rules of doomed rows of `entity` (invariant 3), and of the
+    /// rows their cascades doom in turn.
+    private func followRules(of entity: EntityDescription, _ rowIDs: [Int64]) {
+        var queue = [(entity, rowIDs)]
+        while let (entity, ids) = queue.popLast() {
+            guard !ids.isEmpty else { continue }
+            for relationship in entity.relationships {
+                switch relationship.deleteRule {
+                case .cascade:
+                    guard let destination = model.entity(named: relationship.destinationName),
+                        let found = readDoomedRows(relationship, of: ids)
+                    else { continue }
+                    var inverse: Int?
+                    if case .inverseForeignKey = relationship.storage { inverse = relationship.inverseIndex }
+                    queue.append((destination, sortOut(found, destination, inverse: inverse, owners: [])))
+                case .nullify:
+                    nullifyHolders(relationship, of: ids)
+                case .deny, .noAction:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// For a `.nullify` rule whose other side holds the key: loads the
+    /// objects whose to-one names one of `ids` and clears it in memory, as
+    /// deleting a loaded object does; the save writes each at its version.
+    private func nullifyHolders(_ relationship: ResolvedRelationship, of ids: [Int64]) {
+        guard case .inverseForeignKey(let column) = relationship.storage, let inverse = relationship.inverseIndex else {
+            return
+        }
+        var query = SQLQuery()
+        query.whereSQL = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
+        query.arguments = [Self.jsonArray(ids)]
+        let holders: [any Entity]
+        do {
+            holders = try fetchAny(relationship.destination, query)
+        } catch {
+            reportLoadFailure(relationship, error)
+            return
+        }
+        for holder in holders where holder.recordState.phase == .managed {
+            // A to-one pointed elsewhere here stays; a fault is the stored value.
+            if case .toOne = RelationGraph.slot(holder, inverse) { continue }
+            RelationGraph.assignToOne(holder, RelationGraph.relationshipOrPlaceholder(holder, inverse), nil)
+        }
+    }
+
+    /// The row id and version of each row `relationship` relates to `ids`,
+    /// read with one statement; `nil` (the failure reported to the next
+    /// save, as for a relationship that cannot be loaded) when it fails.
+    private func readDoomedRows(
+        _ relationship: ResolvedRelationship, of ids: [Int64]
+    ) -> [(rowID: Int64, version: Int64)]? {
+        guard let source = model.entity(named: relationship.entityName),
+            let destination = model.entity(named: relationship.destinationName)
+        else { return nil }
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let list = "SELECT value FROM json_each(?)"
+        let condition: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            condition = "\(Connection.quote(column)) IN (\(list))"
+        case .foreignKey(let column):
+            condition = "\(key) IN (SELECT \(Connection.quote(column)) FROM \(source.quotedTable) WHERE \(key) IN (\(list)))"
+        case .joinTable(let table):
+            condition = "\(key) IN (SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list)))"
+        }
+        let sql = "SELECT \(key), \(Connection.quote(Model.versionColumn)) FROM \(destination.quotedTable) WHERE \(condition)"
+        do {
+            return try reading("loading \(relationship.qualifiedName)") { connection in
+                let statement = try connection.cachedStatement(sql)
+                defer { statement.reset() }
+                try statement.bind(Self.jsonArray(ids), at: 1)
+                var rows: [(rowID: Int64, version: Int64)] = []
+                while try statement.step() { rows.append((statement.int64(at: 0), statement.int64(at: 1))) }
+                return rows
+            }
+        } catch {
+            reportLoadFailure(relationship, error)
+            return nil
+        }
+    }
+}
+
+// MARK: Before the save
+
+extension RecordContext {
+    /// Loads the doomed rows of `type` when there are any: a read of the
+    /// entity must leave them out (invariant 2).
+    func loadStoreCascade(reaching type: any Entity.Type) {
+        if storeCascade.pending[ObjectIdentifier(type)] != nil { loadStoreCascade(of: type) }
+    }
+
+    /// Loads the doomed rows of `type` — of every entity when `nil` — as
+    /// deleted objects at the version read at the deletion, so that their
+    /// save checks it (invariant 2). Rows gone from the store since stay
+    /// counted without an object. A read that fails is reported by the
+    /// next save, as a to-many that cannot be loaded is.
+    func loadStoreCascade(of type: (any Entity.Type)? = nil) {
+        let keys = type.map { [ObjectIdentifier($0)] } ?? Array(storeCascade.pending.keys)
+        for key in keys {
+            // Taken out first: the fetch below must not load it again.
+            guard let rows = storeCascade.takePending(key) else { continue }
+            var query = SQLQuery()
+            query.whereSQL = "\(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))"
+            query.arguments = [Self.jsonArray(rows.rowIDs)]
+            let objects: [any Entity]
+            do {
+                objects = try fetchAny(rows.entity.type, query)
+            } catch {
+                storeCascade.settle(rows.entity, zip(rows.rowIDs, rows.versions).map { (rowID: $0, version: $1) })
+                pendingErrors.append(LiteRecordError(error.kind, "loading the \(rows.entity.name) objects a deletion took along failed: \(error.message)"))
+                continue
+            }
+            var versions = Dictionary(zip(rows.rowIDs, rows.versions), uniquingKeysWith: { first, _ in first })
+            for object in objects {
+                let state = object.recordState
+                guard let rowID = state.rowID, let version = versions.removeValue(forKey: rowID) else { continue }
+                guard state.phase == .managed else { continue }
+                state.version = version
+                markManagedDeleted(state, object)
+            }
+            storeCascade.settle(rows.entity, versions.map { (rowID: $0.key, version: $0.value) }.sorted { $0.rowID < $1.rowID })
+        }
+    }
+
+    /// For a child: loads the store-side cascades of its ancestors, so that
+    /// nothing it reads lists a row an ancestor's deletion took along.
+    func loadAncestorsStoreCascades() {
+        var next = parent
+        while let context = next {
+            if !context.storeCascade.pending.isEmpty { context.loadStoreCascade() }
+            next = context.parent
+        }
+    }
+
+    /// The `.deny` rules of the doomed rows, as ``checkRelationshipRules(inserts:updates:deletes:)``
+    /// checks those of deleted objects: the store's links with this
+    /// context's changes laid over them (invariant 3). Throws the message
+    /// the loaded check throws.
+    ///
+    /// - Throws: `.validationFailed` naming the relationship and the objects
+    ///   still related; whatever reading the store throws.
+    func checkStoreCascadeDenyRules() throws(LiteRecordError) {
+        for rows in storeCascade.inDeletionOrder(model.deletionRanks) {
+            for relationship in rows.entity.relationships where relationship.deleteRule == .deny {
+                guard let destination = model.entity(named: relationship.destinationName) else { continue }
+                let related = try reading("checking \(relationship.qualifiedName)") { connection in
+                    try relatedRowIDsByOwner(relationship, rows.rowIDs, rows.entity, connection)
+                }
+                let doomed = storeCascade.rowIDs(ObjectIdentifier(destination.type))
+                var inverse: Int?
+                if case .inverseForeignKey = relationship.storage { inverse = relationship.inverseIndex }
+                for (rowID, others) in related.sorted(by: { $0.0 < $1.0 }) {
+                    let remaining = others.sorted().filter { !doomed.contains($0) && stillRelated(destination.type, $0, inverse) }
+                    guard !remaining.isEmpty else { continue }
+                    let names = remaining.prefix(5).map { "\(destination.name) #\($0)" }.joined(separator: ", ")
+                    throw LiteRecordError(
+                        .validationFailed,
+                        "\(rows.entity.name) #\(rowID) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(destination.name) object\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))")
+                }
+            }
+        }
+    }
+
+    /// Whether the stored link to `rowID` still holds in this context: its
+    /// object is not deleted here, nor pointed elsewhere through `inverse`.
+    private func stillRelated(_ type: any Entity.Type, _ rowID: Int64, _ inverse: Int?) -> Bool {
+        guard let object = registeredObject(type, rowID: rowID) else { return true }
+        guard object.recordState.phase != .deleted else { return false }
+        if let inverse, case .toOne = RelationGraph.slot(object, inverse) { return false }
+        return true
+    }
+}
+
+// MARK: In the save
+
+/// What the store-side cascade of a save deleted.
+struct CascadeOutcome {
+    /// The rows deleted (or found deleted already), in the order deleted.
+    var deleted: [RecordID] = []
+}
+
+/// A doomed row the save's `DELETE` left alone: changed in the store since
+/// the deletion read it.
+struct CascadeConflict {
+    let entity: EntityDescription
+    let rowID: Int64
+    /// The version read at the deletion.
+    let version: Int64
+    /// The version the store holds now.
+    let stored: Int64
+
+    var id: RecordID { RecordID(entityName: entity.name, rowID: rowID) }
+}
+
+extension SaveTransaction {
+    /// Deletes the doomed rows (invariants 4 and 5): one `DELETE` per entity
+    /// and version read, the row ids bound as one JSON array. When one
+    /// deletes fewer rows than it names, the rows still there are conflicts,
+    /// read with one statement.
+    mutating func deleteStoreCascade() throws {
+        guard !plan.storeCascade.isEmpty else { return }
+        var outcome = CascadeOutcome()
+        for rows in plan.storeCascade.inDeletionOrder(context.store.model.deletionRanks) {
+            for (version, ids) in rows.byVersion {
+                let statement = try connection.cachedStatement(rows.entity.batchDeleteSQL)
+                try statement.bind(.integer(version), at: 1)
+                try statement.bind(RecordContext.jsonArray(ids), at: 2)
+                try statement.run()
+                if connection.changes < ids.count { try noteCascadeConflicts(rows.entity, ids, version) }
+            }
+            outcome.deleted += rows.rowIDs.map { RecordID(entityName: rows.entity.name, rowID: $0) }
+        }
+        cascaded = outcome
+    }
+
+    /// Reads which of `ids` the `DELETE` left, with their versions now.
+    private mutating func noteCascadeConflicts(_ entity: EntityDescription, _ ids: [Int64], _ version: Int64) throws {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let sql = "SELECT \(key), \(Connection.quote(Model.versionColumn)) FROM \(entity.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))"
+        for row in try connection.rows(sql, [RecordContext.jsonArray(ids)]) {
+            guard row.count == 2, let rowID = row[0].integerValue, let stored = row[1].integerValue else { continue }
+            conflicts.cascade.append(CascadeConflict(entity: entity, rowID: rowID, version: version, stored: stored))
+        }
+    }
+
+    /// Resolves the doomed rows' conflicts under a merge policy other than
+    /// `.error`, as a loaded object's deletion: `.objectTrumps` deletes the
+    /// row at its version now, `.storeTrumps` keeps it.
+    mutating func resolveCascadeConflicts(_ mergePolicy: MergePolicy) throws {
+        var kept = Set<RecordID>()
+        for conflict in conflicts.cascade {
+            if mergePolicy == .objectTrumps {
+                let statement = try connection.cachedStatement(conflict.entity.deleteSQL)
+                try statement.bind(.integer(conflict.rowID), at: 1)
+                try statement.bind(.integer(conflict.stored), at: 2)
+                try statement.run()
+            } else {
+                kept.insert(conflict.id)
+            }
+        }
+        if !kept.isEmpty { cascaded?.deleted.removeAll { kept.contains($0) } }
+    }
+}
