@@ -1,0 +1,180 @@
+import Foundation
+@testable import LiteRecord
+
+extension ModelRunner {
+    func fetch(_ kind: MKind) throws {
+        let objects = try ModelAccess.fetchAll(kind, in: context)
+        let expected = model.fetch(kind)
+        var got: [MID] = []
+        for object in objects {
+            guard let id = id(of: object) else { throw mismatch("fetch", "fetch(\(kind)) returned an object without a record id") }
+            got.append(id)
+            handles[id] = object
+        }
+        note("fetch \(kind): \(got.sorted())")
+        guard got.sorted() == expected else {
+            throw mismatch("fetch", "fetch(\(kind)) returned \(got.sorted()), the model \(expected)")
+        }
+        for id in got {
+            guard let object = handles[id], let held = model.held[id] else { continue }
+            let text = ModelAccess.text(object)
+            if text != held.text { throw mismatch("fetch", "after fetch(\(kind)) \(id).text is \(text), the model \(held.text)") }
+        }
+    }
+
+    func read(_ read: MRead, _ pick: UInt32) throws {
+        guard let ownerID = choose(live(read.owner), pick), let owner = handles[ownerID] else { return note("read: nothing to read") }
+        if read.isToOne, let link = read.link {
+            let expected = model.fk(ownerID, link).map { MID(kind: link.target, row: $0) }
+            let target = ModelAccess.target(of: owner, link)
+            let got = target.flatMap { id(of: $0) }
+            note("read \(ownerID).\(link): \(got.map(String.init(describing:)) ?? "nil")")
+            // A `.noAction` reference to an object deleted here: not specified.
+            if let expected, !model.isLive(expected) { return }
+            guard got == expected else {
+                throw mismatch("read", "\(ownerID).\(link) is \(got.map(String.init(describing:)) ?? "nil"), the model \(expected.map(String.init(describing:)) ?? "nil")")
+            }
+            if let expected, let target { adopt(expected, target) }
+            return
+        }
+        let objects = ModelAccess.members(of: owner, read)
+        var got: [MID] = []
+        for object in objects {
+            guard let id = id(of: object) else { throw mismatch("read", "\(ownerID).\(read) lists an object the runner does not know") }
+            got.append(id)
+        }
+        let (must, may) = read.link.map { model.members(of: ownerID, $0) } ?? (model.linked(ownerID), [])
+        note("read \(ownerID).\(read): \(got.sorted())")
+        let gotSet = Set(got)
+        guard got.count == gotSet.count, Set(must).isSubset(of: gotSet), gotSet.isSubset(of: Set(must + may)) else {
+            throw mismatch("read", "\(ownerID).\(read) lists \(got.sorted()), the model \(must)\(may.isEmpty ? "" : " (and perhaps \(may))")")
+        }
+        for (id, object) in zip(got, objects) { adopt(id, object) }
+    }
+
+    /// A read made the object known: the model loads it too. An object held
+    /// without changes whose row another writer changed may be refreshed by
+    /// the read (a list read the first time) or not (read before): the
+    /// model follows what the object shows, which must be one of the two.
+    private func adopt(_ id: MID, _ object: any Entity) {
+        handles[id] = object
+        guard let held = model.held[id] else {
+            model.load(id)
+            return
+        }
+        guard !held.changed, held.phase == .managed, let row = model.store.rows[id], row.version != held.version else { return }
+        if ModelAccess.text(object) == row.text { model.held[id] = MHeld(row) }
+    }
+
+    func refresh(_ kind: MKind, _ pick: UInt32, _ merge: Bool) throws {
+        guard let id = choose(live(kind, saved: true), pick), let object = handles[id] else { return note("refresh: nothing to refresh") }
+        try context.refresh(object, mergeChanges: merge)
+        if merge { model.refreshMerging(id) } else { model.reread(id) }
+        note("refresh \(id) mergeChanges: \(merge)")
+    }
+
+    // MARK: Saving
+
+    func save() throws {
+        saves += 1
+        committed = nil
+        var failure: LiteRecordError?
+        do {
+            try context.save()
+        } catch let error as LiteRecordError {
+            failure = error
+        }
+        var realIDs: [Int64: Int64] = [:]
+        if failure == nil {
+            for (id, object) in handles where id.row < 0 {
+                if let row = object.recordID?.rowID { realIDs[id.row] = row }
+            }
+        }
+        let expected = model.save(realIDs: realIDs)
+        note("save → \(failure.map { "\($0.kind): \($0.message.prefix(160))" } ?? "ok")")
+        if let failure {
+            guard expected.errors.contains(failure.kind) else {
+                let wanted = expected.errors.isEmpty ? "success" : expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")
+                throw mismatch("save outcome: \(wanted), got \(failure.kind)", failure.message)
+            }
+        } else {
+            guard expected.errors.isEmpty else {
+                throw mismatch("save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success", "the save succeeded")
+            }
+            for (temp, row) in realIDs {
+                guard let entry = handles.first(where: { $0.key.row == temp }) else { continue }
+                handles[entry.key] = nil
+                handles[MID(kind: entry.key.kind, row: row)] = entry.value
+            }
+            if !expected.reused.isEmpty {
+                throw mismatch("reused row id", "the save gave \(expected.reused) the id of an earlier record")
+            }
+            try compareChanges(expected)
+        }
+        try compareStore()
+        try compareHeld(saved: failure == nil)
+    }
+
+    private func compareChanges(_ expected: MSaveExpectation) throws {
+        let changes = committed ?? ChangeSet()
+        func ids(_ list: [RecordID]) -> [MID] {
+            list.compactMap { id in ModelAccess.kind(named: id.entityName).map { MID(kind: $0, row: id.rowID) } }
+        }
+        let inserted = ids(changes.inserted)
+        let deleted = ids(changes.deleted)
+        let updated = ids(changes.updated)
+        if Set(inserted) != expected.inserted || inserted.count != expected.inserted.count {
+            throw mismatch("change set inserted", "reported \(inserted.sorted()), the model \(expected.inserted.sorted())")
+        }
+        let deletedSet = Set(deleted)
+        if deleted.count != deletedSet.count || !expected.deleted.isSubset(of: deletedSet) || !deletedSet.isSubset(of: expected.deleted.union(expected.mayDelete)) {
+            throw mismatch("change set deleted", "reported \(deleted.sorted()), the model \(expected.deleted.sorted())\(expected.mayDelete.isEmpty ? "" : " (and perhaps \(expected.mayDelete.sorted()))")")
+        }
+        let updatedSet = Set(updated)
+        if updated.count != updatedSet.count || !expected.updated.isSubset(of: updatedSet) || !updatedSet.isSubset(of: expected.updated.union(expected.mayUpdate)) {
+            throw mismatch("change set updated", "reported \(updated.sorted()), the model \(expected.updated.sorted())\(expected.mayUpdate.isEmpty ? "" : " (and perhaps \(expected.mayUpdate.sorted()))")")
+        }
+    }
+
+    func compareStore() throws {
+        let (rows, joins) = try ModelAccess.readStore(stack)
+        let expected = model.store.rows
+        for id in Set(rows.keys).union(expected.keys).sorted() {
+            let got = rows[id]
+            let want = expected[id]
+            if got?.text != want?.text || got?.fk != want?.fk {
+                throw mismatch("store", "\(id) is \(Self.describe(got)) in the store, the model \(Self.describe(want))")
+            }
+        }
+        if joins != model.store.joins {
+            throw mismatch("store", "Book–Tag links \(joins.sorted().map { "\($0.book)–\($0.tag)" }) in the store, the model \(model.store.joins.sorted().map { "\($0.book)–\($0.tag)" })")
+        }
+    }
+
+    static func describe(_ row: MRow?) -> String {
+        guard let row else { return "absent" }
+        let fks = row.fk.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" }
+        return "\"\(row.text)\"\(fks.isEmpty ? "" : " " + fks.joined(separator: " "))"
+    }
+
+    /// The context's objects: held or forgotten, deleted or not, and their text.
+    private func compareHeld(saved: Bool) throws {
+        if context.hasChanges == saved {
+            throw mismatch("context changes", saved ? "hasChanges is true after a successful save" : "hasChanges is false after a failed save")
+        }
+        for (id, object) in handles.sorted(by: { $0.key < $1.key }) {
+            let state = object.recordState
+            let holds = state.belongs(to: context) && state.phase != .unmanaged
+            guard let held = model.held[id] else {
+                if holds { throw mismatch("context objects", "the context still holds \(id), which the model forgot") }
+                handles[id] = nil
+                continue
+            }
+            guard holds else { throw mismatch("context objects", "the context no longer holds \(id)") }
+            let phase: MHeld.Phase = state.phase == .inserted ? .inserted : state.phase == .deleted ? .deleted : .managed
+            if phase != held.phase { throw mismatch("context objects", "\(id) is \(phase) in the context, \(held.phase) in the model") }
+            let text = ModelAccess.text(object)
+            if text != held.text { throw mismatch("context objects", "\(id).text is \(text), the model \(held.text)") }
+        }
+    }
+}
