@@ -25,7 +25,12 @@ import Testing
     /// bug (see `ModelRunner.gapped(_:)`), and the `[model]` line names the
     /// entries that are on and how often each avoided a step. Remove an
     /// entry once its fix is merged.
-    static let knownGaps: [Int: String] = [:]
+    static let knownGaps: [Int: String] = [
+        3: "a fetch lists objects a pending cascade deletes two levels down (Book → chapters → paragraphs never loaded): the fetch of such an entity is avoided",
+        4: "a child context lists objects its parent's pending cascade deletes: the child's fetch of such an entity is avoided",
+        11: "row ids come back: a save or write {} that would insert where a higher id was given out before is avoided",
+        14: "a child's push does not check .deny: a child deletion that breaks a .deny rule is avoided",
+    ]
 
     struct Outcome {
         var saves = 0
@@ -36,8 +41,18 @@ import Testing
 
     static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// The generator of one sequence: its seed spread over the four words
+    /// of state with SplitMix64, so that neighbouring seeds start apart.
     static func rng(_ seed: UInt64) -> Xoshiro {
-        Xoshiro(seed: (seed, 0x9E37_79B9_7F4A_7C15, seed ^ 0xD1B5_4A32_D192_ED03, 1))
+        var state = seed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return Xoshiro(seed: (next(), next(), next(), next()))
     }
 
     static func run(_ sequence: MSequence, gaps: Set<Int>) async -> Outcome {

@@ -16,6 +16,9 @@ extension MTTag: MTTextual {}
 extension MTNote: MTTextual {}
 
 enum ModelAccess {
+    private static func up<T: Entity>(_ list: [T]?) -> [any Entity] { (list ?? []).map { $0 as any Entity } }
+    private static func up<T: Entity>(_ object: T?) -> (any Entity)? { object.map { $0 as any Entity } }
+
     static func kind(of object: any Entity) -> MKind? {
         switch object {
         case is MTBook: .book
@@ -32,12 +35,12 @@ enum ModelAccess {
 
     static func make(_ kind: MKind) -> any Entity {
         switch kind {
-        case .book: MTBook()
-        case .chapter: MTChapter()
-        case .paragraph: MTParagraph()
-        case .quote: MTQuote()
-        case .tag: MTTag()
-        case .note: MTNote()
+        case .book: MTBook() as any Entity
+        case .chapter: MTChapter() as any Entity
+        case .paragraph: MTParagraph() as any Entity
+        case .quote: MTQuote() as any Entity
+        case .tag: MTTag() as any Entity
+        case .note: MTNote() as any Entity
         }
     }
 
@@ -47,34 +50,34 @@ enum ModelAccess {
 
     static func fetchAll(_ kind: MKind, in context: RecordContext) throws -> [any Entity] {
         switch kind {
-        case .book: try MTBook.findAll(in: context)
-        case .chapter: try MTChapter.findAll(in: context)
-        case .paragraph: try MTParagraph.findAll(in: context)
-        case .quote: try MTQuote.findAll(in: context)
-        case .tag: try MTTag.findAll(in: context)
-        case .note: try MTNote.findAll(in: context)
+        case .book: up(try MTBook.findAll(in: context))
+        case .chapter: up(try MTChapter.findAll(in: context))
+        case .paragraph: up(try MTParagraph.findAll(in: context))
+        case .quote: up(try MTQuote.findAll(in: context))
+        case .tag: up(try MTTag.findAll(in: context))
+        case .note: up(try MTNote.findAll(in: context))
         }
     }
 
     static func find(_ kind: MKind, row: Int64, in context: RecordContext) throws -> (any Entity)? {
         switch kind {
-        case .book: try MTBook.find(rowID: row, in: context)
-        case .chapter: try MTChapter.find(rowID: row, in: context)
-        case .paragraph: try MTParagraph.find(rowID: row, in: context)
-        case .quote: try MTQuote.find(rowID: row, in: context)
-        case .tag: try MTTag.find(rowID: row, in: context)
-        case .note: try MTNote.find(rowID: row, in: context)
+        case .book: up(try MTBook.find(rowID: row, in: context))
+        case .chapter: up(try MTChapter.find(rowID: row, in: context))
+        case .paragraph: up(try MTParagraph.find(rowID: row, in: context))
+        case .quote: up(try MTQuote.find(rowID: row, in: context))
+        case .tag: up(try MTTag.find(rowID: row, in: context))
+        case .note: up(try MTNote.find(rowID: row, in: context))
         }
     }
 
     /// Reads a to-one (loading it when needed).
     static func target(of object: any Entity, _ link: MLink) -> (any Entity)? {
         switch link {
-        case .chapterBook: (object as? MTChapter)?.book
-        case .paragraphChapter: (object as? MTParagraph)?.chapter
-        case .quoteChapter: (object as? MTQuote)?.chapter
-        case .noteBook: (object as? MTNote)?.book
-        case .noteTag: (object as? MTNote)?.tag
+        case .chapterBook: up((object as? MTChapter)?.book)
+        case .paragraphChapter: up((object as? MTParagraph)?.chapter)
+        case .quoteChapter: up((object as? MTQuote)?.chapter)
+        case .noteBook: up((object as? MTNote)?.book)
+        case .noteTag: up((object as? MTNote)?.tag)
         }
     }
 
@@ -91,13 +94,13 @@ enum ModelAccess {
     /// Reads a to-many (loading it when needed).
     static func members(of object: any Entity, _ read: MRead) -> [any Entity] {
         switch read {
-        case .bookChapters: (object as? MTBook)?.chapters ?? []
-        case .bookNotes: (object as? MTBook)?.notes ?? []
-        case .bookTags: (object as? MTBook)?.tags ?? []
-        case .chapterParagraphs: (object as? MTChapter)?.paragraphs ?? []
-        case .chapterQuotes: (object as? MTChapter)?.quotes ?? []
-        case .tagBooks: (object as? MTTag)?.books ?? []
-        case .tagNotes: (object as? MTTag)?.notes ?? []
+        case .bookChapters: up((object as? MTBook)?.chapters)
+        case .bookNotes: up((object as? MTBook)?.notes)
+        case .bookTags: up((object as? MTBook)?.tags)
+        case .chapterParagraphs: up((object as? MTChapter)?.paragraphs)
+        case .chapterQuotes: up((object as? MTChapter)?.quotes)
+        case .tagBooks: up((object as? MTTag)?.books)
+        case .tagNotes: up((object as? MTTag)?.notes)
         default: target(of: object, read.link ?? .chapterBook).map { [$0] } ?? []
         }
     }

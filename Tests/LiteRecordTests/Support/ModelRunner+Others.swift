@@ -66,6 +66,12 @@ extension ModelRunner {
                 lines.append("\(linked ? "link" : "unlink") \(book)–\(tag)")
             case .delete(let kind, let pick):
                 guard let id = choose(live(kind), pick) else { continue }
+                var probe = copy
+                let reached = probe.delete(id)
+                if gapped(14, !probe.denials(among: reached, unseen: parentInserts).isEmpty) {
+                    lines.append("delete \(id): avoided, known gap #14")
+                    continue
+                }
                 child.delete(try object(id))
                 let doomed = copy.delete(id)
                 deleted += doomed
@@ -110,6 +116,11 @@ extension ModelRunner {
         case .read(let read, _): kind = read.owner
         default: return
         }
+        let pending = copy.cascadeDepth.contains { $0.key.kind == kind && copy.held[$0.key]?.phase == .deleted }
+        if gapped(4, pending) {
+            lines.append("fetch \(kind): avoided, known gap #4")
+            return
+        }
         let got = try ModelAccess.fetchAll(kind, in: child).compactMap { object in
             object.recordID.flatMap { id in ModelAccess.kind(named: id.entityName).map { MID(kind: $0, row: id.rowID) } }
         }.sorted()
@@ -150,9 +161,10 @@ extension ModelRunner {
                 // Only under objects the context under test never read: a row
                 // added under a list it read is a stale list (not specified).
                 let free = model.store.rows.keys.filter { $0.kind == link.target && model.held[$0] == nil }.sorted()
-                guard let chosen = choose(free, pick) else { return note("write: nowhere to create") }
+                guard let chosen = choose(free, pick ?? 0) else { return note("write: nowhere to create") }
                 target = chosen
             }
+            if gapped(11, mayReuseRowID(kind, model)) { return }
             let text = nextText()
             let targetRow = target?.row
             let row = try await stack.write { context -> Int64? in

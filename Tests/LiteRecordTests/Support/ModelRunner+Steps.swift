@@ -3,11 +3,13 @@ import Foundation
 
 extension ModelRunner {
     func fetch(_ kind: MKind) throws {
+        let deep = model.cascadeDepth.contains { $0.key.kind == kind && $0.value >= 2 && model.held[$0.key]?.phase == .deleted }
+        if gapped(3, deep) { return }
         let objects = try ModelAccess.fetchAll(kind, in: context)
         let expected = model.fetch(kind)
         var got: [MID] = []
         for object in objects {
-            guard let id = id(of: object) else { throw mismatch("fetch", "fetch(\(kind)) returned an object without a record id") }
+            guard let id = self.id(of: object) else { throw mismatch("fetch", "fetch(\(kind)) returned an object without a record id") }
             got.append(id)
             handles[id] = object
         }
@@ -27,7 +29,7 @@ extension ModelRunner {
         if read.isToOne, let link = read.link {
             let expected = model.fk(ownerID, link).map { MID(kind: link.target, row: $0) }
             let target = ModelAccess.target(of: owner, link)
-            let got = target.flatMap { id(of: $0) }
+            let got = target.flatMap { self.id(of: $0) }
             note("read \(ownerID).\(link): \(got.map(String.init(describing:)) ?? "nil")")
             // A `.noAction` reference to an object deleted here: not specified.
             if let expected, !model.isLive(expected) { return }
@@ -40,10 +42,12 @@ extension ModelRunner {
         let objects = ModelAccess.members(of: owner, read)
         var got: [MID] = []
         for object in objects {
-            guard let id = id(of: object) else { throw mismatch("read", "\(ownerID).\(read) lists an object the runner does not know") }
+            guard let id = self.id(of: object) else { throw mismatch("read", "\(ownerID).\(read) lists an object the runner does not know") }
             got.append(id)
         }
-        let (must, may) = read.link.map { model.members(of: ownerID, $0) } ?? (model.linked(ownerID), [])
+        var must: [MID] = []
+        var may: [MID] = []
+        if let link = read.link { (must, may) = model.members(of: ownerID, link) } else { must = model.linked(ownerID) }
         note("read \(ownerID).\(read): \(got.sorted())")
         let gotSet = Set(got)
         guard got.count == gotSet.count, Set(must).isSubset(of: gotSet), gotSet.isSubset(of: Set(must + may)) else {
@@ -76,6 +80,8 @@ extension ModelRunner {
     // MARK: Saving
 
     func save() throws {
+        let inserting = Set(model.held.filter { $0.value.phase == .inserted }.map(\.key.kind))
+        if gapped(11, inserting.contains { mayReuseRowID($0, model) }) { return }
         saves += 1
         committed = nil
         var failure: LiteRecordError?
@@ -161,6 +167,16 @@ extension ModelRunner {
     private func compareHeld(saved: Bool) throws {
         if context.hasChanges == saved {
             throw mismatch("context changes", saved ? "hasChanges is true after a successful save" : "hasChanges is false after a failed save")
+        }
+        if !saved {
+            // §10: what a delete takes with it is in `deletedObjects` (which
+            // reads the rows a cascade left to the store), and §4: a failed
+            // save leaves them there.
+            let got = context.deletedObjects.compactMap { self.id(of: $0) }
+            let want = model.held.filter { $0.value.phase == .deleted && $0.key.row > 0 }.map(\.key)
+            if Set(got) != Set(want) || got.count != want.count {
+                throw mismatch("deleted objects", "deletedObjects after a failed save are \(got.sorted()), the model \(want.sorted())")
+            }
         }
         for (id, object) in handles.sorted(by: { $0.key < $1.key }) {
             let state = object.recordState

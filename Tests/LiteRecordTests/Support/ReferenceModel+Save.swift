@@ -136,5 +136,6 @@ extension ReferenceModel {
         }
         held = next
         links = [:]
+        cascadeDepth = [:]
     }
 }
