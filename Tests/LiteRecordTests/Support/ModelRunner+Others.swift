@@ -25,9 +25,10 @@ extension ModelRunner {
             mine[id] = found
             return found
         }
-        // The parent's saved live objects the runner holds: a child does not see unsaved inserts.
+        // The parent's saved live objects the runner holds: a child does not
+        // see unsaved inserts, nor rows another writer deleted.
         func live(_ kind: MKind) -> [MID] {
-            handles.keys.filter { $0.kind == kind && $0.row > 0 && copy.held[$0] != nil && copy.held[$0]?.phase != .deleted }.sorted()
+            handles.keys.filter { $0.kind == kind && $0.row > 0 && copy.held[$0] != nil && copy.held[$0]?.phase != .deleted && !copy.isGone($0) }.sorted()
         }
         var lines: [String] = []
         for step in steps {

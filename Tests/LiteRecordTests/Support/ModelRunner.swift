@@ -218,8 +218,22 @@ final class ModelRunner {
             id.row > 0 || !MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
         }
         guard let id = choose(candidates, pick), let object = handles[id] else { return note("delete: nothing to delete") }
+        // Held objects without changes whose rows another writer changed: a
+        // delete rule that reads a to-many for the first time refreshes them
+        // (as any read does), one read before does not. The model follows
+        // the objects, which must show one of the two.
+        let stale = handles.keys.filter { id in
+            guard let held = model.held[id], !held.changed, held.phase == .managed, let row = model.store.rows[id] else { return false }
+            return row.version != held.version
+        }
         context.delete(object)
         let doomed = model.delete(id)
+        for id in stale {
+            guard let object = handles[id], let row = model.store.rows[id], ModelAccess.text(object) == row.text else { continue }
+            model.held[id]?.text = row.text
+            model.held[id]?.readText = row.text
+            model.held[id]?.version = row.version
+        }
         note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
     }
 }
