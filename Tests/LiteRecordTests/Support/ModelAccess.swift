@@ -128,6 +128,19 @@ enum ModelAccess {
         }
     }
 
+    /// The row a to-one names, read from the object's slot when it holds the
+    /// stored key (a fresh fetch does), so that reading the store back does
+    /// not load each target with a statement of its own.
+    static func storedTarget(of object: any Entity, _ link: MLink) -> Int64? {
+        let name = link.description.split(separator: ".").last.map(String.init) ?? ""
+        if let index = type(of: object).relationships.firstIndex(where: { $0.name == name }),
+            case .fault(let row) = RelationGraph.slot(object, index)
+        {
+            return row
+        }
+        return target(of: object, link)?.recordID?.rowID
+    }
+
     /// Everything the store holds, read through a fresh context.
     static func readStore(_ stack: RecordStack) throws -> (rows: [MID: MRow], joins: Set<MPair>) {
         let context = stack.newContext()
@@ -138,7 +151,7 @@ enum ModelAccess {
                 guard let row = object.recordID?.rowID else { continue }
                 var stored = MRow(text: text(object))
                 for link in MLink.holding(kind) {
-                    if let target = target(of: object, link)?.recordID?.rowID { stored.fk[link] = target }
+                    if let target = storedTarget(of: object, link) { stored.fk[link] = target }
                 }
                 rows[MID(kind: kind, row: row)] = stored
                 if kind == .book, let book = object as? MTBook {

@@ -90,6 +90,12 @@ extension ModelRunner {
     // MARK: Saving
 
     func save() throws {
+        // #40 item 8: a deletion `.storeTrumps` takes back spares only the
+        // rows its cascade left to the store.
+        let takenBack = model.policy == .storeTrumps && model.held.contains { id, object in
+            object.phase == .deleted && id.row > 0 && model.store.rows[id].map { $0.version != object.version } == true
+        }
+        if gapped(8, takenBack) { return }
         if gapped(2, movedOffDoomedChapter()) { return }
         let inserting = Set(model.held.filter { $0.value.phase == .inserted }.map(\.key.kind))
         if gapped(11, inserting.contains { mayReuseRowID($0, model) }) { return }
@@ -127,6 +133,10 @@ extension ModelRunner {
                 throw mismatch("reused row id", "the save gave \(expected.reused) the id of an earlier record")
             }
             try compareChanges(expected)
+            for id in expected.mayReread {
+                guard let object = handles[id], let row = model.store.rows[id], ModelAccess.text(object) == row.text else { continue }
+                model.held[id] = MHeld(row)
+            }
         }
         try compareStore()
         try compareHeld(saved: failure == nil)

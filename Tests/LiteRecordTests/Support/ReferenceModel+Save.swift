@@ -102,6 +102,9 @@ extension ReferenceModel {
             }
         }
         guard expected.errors.isEmpty else { return expected }
+        for id in written.union(expected.mayUpdate) {
+            if let object = held[id], !object.changed, object.phase == .managed, store.rows[id]?.version != object.version { expected.mayReread.insert(id) }
+        }
         let before = store
         store = new
         settle(before: before, realIDs: realIDs, reread: reread, forget: forget, written: written)

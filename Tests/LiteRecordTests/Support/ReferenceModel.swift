@@ -105,6 +105,9 @@ struct MSaveExpectation {
     var mayDelete: Set<MID> = []
     var updated: Set<MID> = []
     var mayUpdate: Set<MID> = []
+    /// Objects written only for a link whose rows another writer changed:
+    /// whether the save reads them again is not specified.
+    var mayReread: Set<MID> = []
     /// New row ids that an earlier record had (#40 item 11).
     var reused: [MID] = []
 }
