@@ -138,6 +138,7 @@ import Testing
         let gaps: Set<Int> = Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : Set(Self.knownGaps.keys)
         var operations = 0
         var saves = 0
+        var sequences = 0
         var gapHits: [Int: Int] = [:]
         var found: [String: UInt64] = [:]
         let started = ContinuousClock.now
@@ -146,6 +147,7 @@ import Testing
             var rng = Self.rng(seed)
             let sequence = MGenerator.sequence(&rng, maxLength: maxLength)
             let outcome = await Self.run(sequence, gaps: gaps)
+            sequences += 1
             operations += sequence.ops.count
             saves += outcome.saves
             for (item, hits) in outcome.gapHits { gapHits[item, default: 0] += hits }
@@ -167,6 +169,6 @@ import Testing
         }
         let seconds = (ContinuousClock.now - started).components.seconds
         let gapList = gaps.sorted().map { "#\($0) (\(gapHits[$0] ?? 0) steps avoided)" }
-        print("[model] \(count) sequences, \(operations) operations, \(saves) saves; gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
+        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
     }
 }
