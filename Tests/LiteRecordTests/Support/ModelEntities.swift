@@ -1,0 +1,66 @@
+import Foundation
+import LiteRecord
+
+// The graph of the model-based test (ModelBasedTests.swift): every delete
+// rule of API.md §10, on a to-many with a to-one inverse and on a
+// many-to-many.
+//
+//   Book ──chapters (.cascade)──▶ Chapter ──paragraphs (.cascade)──▶ Paragraph
+//     │                              └──quotes (.deny)──▶ Quote
+//     ├──notes (.nullify)──▶ Note ◀──notes (.noAction)── Tag
+//     └──tags (.nullify) ◀──▶ books (.nullify)── Tag            (many-to-many)
+//
+// Every entity has one attribute, `text`, so that conflicts and merges are
+// about one property and the relationships.
+
+@Entity(name: "MTBook")
+final class MTBook {
+    var text = ""
+    @Relationship(deleteRule: .cascade, inverse: \MTChapter.book) var chapters: [MTChapter] = []
+    @Relationship(deleteRule: .nullify, inverse: \MTNote.book) var notes: [MTNote] = []
+    @Relationship(deleteRule: .nullify) var tags: [MTTag] = []
+    init() {}
+}
+
+@Entity(name: "MTChapter")
+final class MTChapter {
+    var text = ""
+    @Relationship var book: MTBook?
+    @Relationship(deleteRule: .cascade, inverse: \MTParagraph.chapter) var paragraphs: [MTParagraph] = []
+    @Relationship(deleteRule: .deny, inverse: \MTQuote.chapter) var quotes: [MTQuote] = []
+    init() {}
+}
+
+@Entity(name: "MTParagraph")
+final class MTParagraph {
+    var text = ""
+    @Relationship var chapter: MTChapter?
+    init() {}
+}
+
+@Entity(name: "MTQuote")
+final class MTQuote {
+    var text = ""
+    @Relationship var chapter: MTChapter?
+    init() {}
+}
+
+@Entity(name: "MTTag")
+final class MTTag {
+    var text = ""
+    @Relationship(inverse: \MTBook.tags) var books: [MTBook] = []
+    @Relationship(deleteRule: .noAction, inverse: \MTNote.tag) var notes: [MTNote] = []
+    init() {}
+}
+
+@Entity(name: "MTNote")
+final class MTNote {
+    var text = ""
+    @Relationship var book: MTBook?
+    @Relationship var tag: MTTag?
+    init() {}
+}
+
+let modelTestEntities: [any Entity.Type] = [
+    MTBook.self, MTChapter.self, MTParagraph.self, MTQuote.self, MTTag.self, MTNote.self,
+]

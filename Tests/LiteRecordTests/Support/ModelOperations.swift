@@ -1,0 +1,136 @@
+import Foundation
+import LiteRecord
+import PropertyBased
+
+// The operations of the model-based test. An operation names its objects by
+// "picks", numbers resolved when it runs (the pick modulo the candidates in
+// id order), so that any subsequence of a sequence — what the shrinker
+// tries — still runs.
+
+/// A relationship read from one object.
+enum MRead: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case bookChapters, bookNotes, bookTags, chapterParagraphs, chapterQuotes, tagBooks, tagNotes
+    case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
+
+    var owner: MKind {
+        [.book, .book, .book, .chapter, .chapter, .tag, .tag, .chapter, .paragraph, .quote, .note, .note][rawValue]
+    }
+    /// The to-one behind it (the to-many's inverse); nil for the many-to-many.
+    var link: MLink? {
+        [.chapterBook, .noteBook, nil, .paragraphChapter, .quoteChapter, nil, .noteTag,
+         .chapterBook, .paragraphChapter, .quoteChapter, .noteBook, .noteTag][rawValue]
+    }
+    var isToOne: Bool { rawValue >= MRead.chapterBook.rawValue }
+    var description: String {
+        ["Book.chapters", "Book.notes", "Book.tags", "Chapter.paragraphs", "Chapter.quotes", "Tag.books", "Tag.notes",
+         "Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag"][rawValue]
+    }
+}
+
+/// One step of a sequence, in the context under test unless it says otherwise.
+enum MOp: Sendable, CustomStringConvertible {
+    case create(MKind, target: UInt32?)
+    case edit(MKind, UInt32)
+    /// Sets a to-one, from the to-one side or (`viaToMany`) by appending to
+    /// or removing from the target's to-many.
+    case relate(MLink, UInt32, target: UInt32?, viaToMany: Bool)
+    case link(book: UInt32, tag: UInt32, linked: Bool, fromTag: Bool)
+    case delete(MKind, UInt32)
+    case fetch(MKind)
+    case read(MRead, UInt32)
+    case save
+    case rollback
+    case refresh(MKind, UInt32, merge: Bool)
+    /// A child context: these steps, then `save()` pushing them into the context.
+    case child([MOp])
+    /// `write {}` on the same stack: another context, saved at once.
+    case write(MWrite)
+
+    var description: String {
+        switch self {
+        case .create(let kind, let target): "create(\(kind), target: \(target.map(String.init) ?? "nil"))"
+        case .edit(let kind, let pick): "edit(\(kind) \(pick))"
+        case .relate(let link, let pick, let target, let via): "relate(\(link) \(pick) → \(target.map(String.init) ?? "nil")\(via ? ", via \(link.inverseName)" : ""))"
+        case .link(let book, let tag, let linked, let fromTag): "\(linked ? "link" : "unlink")(Book \(book), Tag \(tag)\(fromTag ? ", from Tag.books" : ""))"
+        case .delete(let kind, let pick): "delete(\(kind) \(pick))"
+        case .fetch(let kind): "fetch(\(kind))"
+        case .read(let read, let pick): "read(\(read) of \(pick))"
+        case .save: "save"
+        case .rollback: "rollback"
+        case .refresh(let kind, let pick, let merge): "refresh(\(kind) \(pick), mergeChanges: \(merge))"
+        case .child(let steps): "child[\(steps.map(\.description).joined(separator: "; "))]"
+        case .write(let write): "write{\(write)}"
+        }
+    }
+}
+
+/// What another context's `write {}` does. It changes rows in ways whose
+/// outcome the contract fixes whatever the context under test loaded: text
+/// edits (no relationship changes), new rows under objects the context under
+/// test does not hold, and deleting a paragraph (nothing points at one).
+enum MWrite: Sendable, CustomStringConvertible {
+    case edit(MKind, UInt32)
+    case create(MKind, target: UInt32?)
+    case deleteParagraph(UInt32)
+
+    var description: String {
+        switch self {
+        case .edit(let kind, let pick): "edit(\(kind) \(pick))"
+        case .create(let kind, let target): "create(\(kind), target: \(target.map(String.init) ?? "nil"))"
+        case .deleteParagraph(let pick): "delete(Paragraph \(pick))"
+        }
+    }
+}
+
+/// A sequence: the merge policy of the context under test and its steps.
+struct MSequence: Sendable, CustomStringConvertible {
+    var policy: MergePolicy
+    var ops: [MOp]
+    var description: String {
+        "policy \(policy)\n" + ops.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
+    }
+}
+
+enum MGenerator {
+    static func pick(_ rng: inout Xoshiro) -> UInt32 { UInt32.random(in: 0..<64, using: &rng) }
+
+    static func kind(_ rng: inout Xoshiro) -> MKind { MKind.allCases.randomElement(using: &rng) ?? .book }
+
+    static func sequence(_ rng: inout Xoshiro, maxLength: Int) -> MSequence {
+        let policy = [MergePolicy.error, .objectTrumps, .storeTrumps].randomElement(using: &rng) ?? .error
+        let count = Int.random(in: 1...maxLength, using: &rng)
+        return MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) })
+    }
+
+    static func op(_ rng: inout Xoshiro, inChild: Bool) -> MOp {
+        let roll = Int.random(in: 0..<100, using: &rng)
+        switch roll {
+        case 0..<8: return .create(kind(&rng), target: Bool.random(using: &rng) ? pick(&rng) : nil)
+        case 8..<18: return .edit(kind(&rng), pick(&rng))
+        case 18..<28:
+            let link = MLink.allCases.randomElement(using: &rng) ?? .chapterBook
+            let target: UInt32? = Int.random(in: 0..<5, using: &rng) == 0 ? nil : pick(&rng)
+            return .relate(link, pick(&rng), target: target, viaToMany: Bool.random(using: &rng))
+        case 28..<33: return .link(book: pick(&rng), tag: pick(&rng), linked: Int.random(in: 0..<3, using: &rng) > 0, fromTag: Bool.random(using: &rng))
+        case 33..<43: return .delete(kind(&rng), pick(&rng))
+        case 43..<53: return .fetch(kind(&rng))
+        case 53..<61: return .read(MRead.allCases.randomElement(using: &rng) ?? .bookChapters, pick(&rng))
+        default: break
+        }
+        if inChild { return .fetch(kind(&rng)) }
+        switch roll {
+        case 61..<75: return .save
+        case 75..<79: return .rollback
+        case 79..<83: return .refresh(kind(&rng), pick(&rng), merge: Bool.random(using: &rng))
+        case 83..<90:
+            let steps = (0..<Int.random(in: 1...3, using: &rng)).map { _ in op(&rng, inChild: true) }
+            return .child(steps)
+        default:
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
+            case 2: return .write(.create(kind(&rng), target: pick(&rng)))
+            default: return .write(.deleteParagraph(pick(&rng)))
+            }
+        }
+    }
+}

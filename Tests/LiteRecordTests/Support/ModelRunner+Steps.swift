@@ -1,0 +1,221 @@
+import Foundation
+@testable import LiteRecord
+
+extension ModelRunner {
+    func fetch(_ kind: MKind) throws {
+        let deep = model.cascadeDepth.contains { $0.key.kind == kind && $0.value >= 2 && model.held[$0.key]?.phase == .deleted }
+        if gapped(3, deep) { return }
+        let objects = try ModelAccess.fetchAll(kind, in: context)
+        let expected = model.fetch(kind)
+        var got: [MID] = []
+        for object in objects {
+            guard let id = self.id(of: object) else { throw mismatch("fetch", "fetch(\(kind)) returned an object without a record id") }
+            got.append(id)
+            handles[id] = object
+        }
+        note("fetch \(kind): \(got.sorted())")
+        guard got.sorted() == expected else {
+            throw mismatch("fetch", "fetch(\(kind)) returned \(got.sorted()), the model \(expected)")
+        }
+        for id in got {
+            guard let object = handles[id], let held = model.held[id] else { continue }
+            let text = ModelAccess.text(object)
+            if text != held.text { throw mismatch("fetch", "after fetch(\(kind)) \(id).text is \(text), the model \(held.text)") }
+        }
+    }
+
+    func read(_ read: MRead, _ pick: UInt32) throws {
+        guard let ownerID = choose(live(read.owner), pick), let owner = handles[ownerID] else { return note("read: nothing to read") }
+        if read.isToOne, let link = read.link {
+            let expected = model.fk(ownerID, link).map { MID(kind: link.target, row: $0) }
+            let target = ModelAccess.target(of: owner, link)
+            let got = target.flatMap { self.id(of: $0) }
+            note("read \(ownerID).\(link): \(got.map(String.init(describing:)) ?? "nil")")
+            // A `.noAction` reference to an object deleted here: not specified.
+            if let expected, !model.isLive(expected) { return }
+            guard got == expected else {
+                throw mismatch("read", "\(ownerID).\(link) is \(got.map(String.init(describing:)) ?? "nil"), the model \(expected.map(String.init(describing:)) ?? "nil")")
+            }
+            if let expected, let target { adopt(expected, target) }
+            return
+        }
+        let objects = ModelAccess.members(of: owner, read)
+        var got: [MID] = []
+        for object in objects {
+            guard let id = self.id(of: object) else { throw mismatch("read", "\(ownerID).\(read) lists an object the runner does not know") }
+            got.append(id)
+        }
+        var must: [MID] = []
+        var may: [MID] = []
+        if let link = read.link { (must, may) = model.members(of: ownerID, link) } else { must = model.linked(ownerID) }
+        note("read \(ownerID).\(read): \(got.sorted())")
+        let gotSet = Set(got)
+        guard got.count == gotSet.count, Set(must).isSubset(of: gotSet), gotSet.isSubset(of: Set(must + may)) else {
+            throw mismatch("read", "\(ownerID).\(read) lists \(got.sorted()), the model \(must)\(may.isEmpty ? "" : " (and perhaps \(may))")")
+        }
+        for (id, object) in zip(got, objects) { adopt(id, object) }
+    }
+
+    /// A read made the object known: the model loads it too. An object held
+    /// without changes whose row another writer changed may be refreshed by
+    /// the read (a list read the first time) or not (read before): the
+    /// model follows what the object shows, which must be one of the two.
+    private func adopt(_ id: MID, _ object: any Entity) {
+        handles[id] = object
+        guard let held = model.held[id] else {
+            model.load(id)
+            return
+        }
+        guard !held.changed, held.phase == .managed, let row = model.store.rows[id], row.version != held.version else { return }
+        if ModelAccess.text(object) == row.text { model.held[id] = MHeld(row) }
+    }
+
+    func refresh(_ kind: MKind, _ pick: UInt32, _ merge: Bool) throws {
+        guard let id = choose(live(kind, saved: true), pick), let object = handles[id] else { return note("refresh: nothing to refresh") }
+        if gapped(41, !merge && !(model.held[id]?.fkChanged.isEmpty ?? true)) { return }
+        try context.refresh(object, mergeChanges: merge)
+        if merge { model.refreshMerging(id) } else { model.reread(id) }
+        note("refresh \(id) mergeChanges: \(merge)")
+    }
+
+    /// A quote this context moved off a chapter it deletes (#40 item 2: the
+    /// store-side `.deny` reads the store before the save's own updates).
+    func movedOffDoomedChapter() -> Bool {
+        model.held.contains { id, object in
+            guard id.kind == .quote, object.fkChanged.contains(.quoteChapter), let stored = model.store.rows[id]?.fk[.quoteChapter] else { return false }
+            return object.fk[.quoteChapter] != stored && model.held[MID(kind: .chapter, row: stored)]?.phase == .deleted
+        }
+    }
+
+    // MARK: Saving
+
+    func save() throws {
+        // #40 item 8: a deletion `.storeTrumps` takes back spares only the
+        // rows its cascade left to the store.
+        let takenBack = model.policy == .storeTrumps && model.held.contains { id, object in
+            object.phase == .deleted && id.row > 0 && model.store.rows[id].map { $0.version != object.version } == true
+        }
+        if gapped(8, takenBack) { return }
+        if gapped(2, movedOffDoomedChapter()) { return }
+        let inserting = Set(model.held.filter { $0.value.phase == .inserted }.map(\.key.kind))
+        if gapped(11, inserting.contains { mayReuseRowID($0, model) }) { return }
+        saves += 1
+        committed = nil
+        var failure: LiteRecordError?
+        do {
+            try context.save()
+        } catch let error as LiteRecordError {
+            failure = error
+        }
+        var realIDs: [Int64: Int64] = [:]
+        if failure == nil {
+            for (id, object) in handles where id.row < 0 {
+                if let row = object.recordID?.rowID { realIDs[id.row] = row }
+            }
+        }
+        let expected = model.save(realIDs: realIDs)
+        note("save → \(failure.map { "\($0.kind): \($0.message.prefix(160))" } ?? "ok")")
+        if let failure {
+            guard expected.errors.contains(failure.kind) else {
+                let wanted = expected.errors.isEmpty ? "success" : expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")
+                throw mismatch("save outcome: \(wanted), got \(failure.kind)", failure.message)
+            }
+        } else {
+            guard expected.errors.isEmpty else {
+                throw mismatch("save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success", "the save succeeded")
+            }
+            for (temp, row) in realIDs {
+                guard let entry = handles.first(where: { $0.key.row == temp }) else { continue }
+                handles[entry.key] = nil
+                handles[MID(kind: entry.key.kind, row: row)] = entry.value
+            }
+            if !expected.reused.isEmpty {
+                throw mismatch("reused row id", "the save gave \(expected.reused) the id of an earlier record")
+            }
+            try compareChanges(expected)
+            for id in expected.mayReread {
+                guard let object = handles[id], let row = model.store.rows[id], ModelAccess.text(object) == row.text else { continue }
+                model.held[id] = MHeld(row)
+            }
+        }
+        try compareStore()
+        try compareHeld(saved: failure == nil, mayKeep: failure == nil ? expected.mayDelete : [])
+    }
+
+    private func compareChanges(_ expected: MSaveExpectation) throws {
+        let changes = committed ?? ChangeSet()
+        func ids(_ list: [RecordID]) -> [MID] {
+            list.compactMap { id in ModelAccess.kind(named: id.entityName).map { MID(kind: $0, row: id.rowID) } }
+        }
+        let inserted = ids(changes.inserted)
+        let deleted = ids(changes.deleted)
+        let updated = ids(changes.updated)
+        if Set(inserted) != expected.inserted || inserted.count != expected.inserted.count {
+            throw mismatch("change set inserted", "reported \(inserted.sorted()), the model \(expected.inserted.sorted())")
+        }
+        let deletedSet = Set(deleted)
+        if deleted.count != deletedSet.count || !expected.deleted.isSubset(of: deletedSet) || !deletedSet.isSubset(of: expected.deleted.union(expected.mayDelete)) {
+            throw mismatch("change set deleted", "reported \(deleted.sorted()), the model \(expected.deleted.sorted())\(expected.mayDelete.isEmpty ? "" : " (and perhaps \(expected.mayDelete.sorted()))")")
+        }
+        let updatedSet = Set(updated)
+        if updated.count != updatedSet.count || !expected.updated.isSubset(of: updatedSet) || !updatedSet.isSubset(of: expected.updated.union(expected.mayUpdate)) {
+            throw mismatch("change set updated", "reported \(updated.sorted()), the model \(expected.updated.sorted())\(expected.mayUpdate.isEmpty ? "" : " (and perhaps \(expected.mayUpdate.sorted()))")")
+        }
+    }
+
+    func compareStore() throws {
+        let (rows, joins) = try ModelAccess.readStore(stack)
+        let expected = model.store.rows
+        for id in Set(rows.keys).union(expected.keys).sorted() {
+            let got = rows[id]
+            let want = expected[id]
+            if got?.text != want?.text || got?.fk != want?.fk {
+                throw mismatch("store", "\(id) is \(Self.describe(got)) in the store, the model \(Self.describe(want))")
+            }
+        }
+        if joins != model.store.joins {
+            throw mismatch("store", "Book–Tag links \(joins.sorted().map { "\($0.book)–\($0.tag)" }) in the store, the model \(model.store.joins.sorted().map { "\($0.book)–\($0.tag)" })")
+        }
+    }
+
+    static func describe(_ row: MRow?) -> String {
+        guard let row else { return "absent" }
+        let fks = row.fk.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" }
+        return "\"\(row.text)\"\(fks.isEmpty ? "" : " " + fks.joined(separator: " "))"
+    }
+
+    /// The context's objects: held or forgotten, deleted or not, and their text.
+    /// `mayKeep`: rows another writer deleted that this save deleted too;
+    /// whether the context still holds their objects is not specified.
+    private func compareHeld(saved: Bool, mayKeep: Set<MID>) throws {
+        if context.hasChanges == saved {
+            throw mismatch("context changes", saved ? "hasChanges is true after a successful save" : "hasChanges is false after a failed save")
+        }
+        if !saved {
+            // §10: what a delete takes with it is in `deletedObjects` (which
+            // reads the rows a cascade left to the store), and §4: a failed
+            // save leaves them there.
+            let got = context.deletedObjects.compactMap { self.id(of: $0) }
+            // A row another writer deleted may be listed or not.
+            let want = model.held.filter { $0.value.phase == .deleted && $0.key.row > 0 && !model.isGone($0.key) }.map(\.key)
+            let may = Set(model.held.keys.filter { model.held[$0]?.phase == .deleted && model.isGone($0) })
+            if !Set(want).isSubset(of: Set(got)) || !Set(got).isSubset(of: Set(want).union(may)) || got.count != Set(got).count {
+                throw mismatch("deleted objects", "deletedObjects after a failed save are \(got.sorted()), the model \(want.sorted())")
+            }
+        }
+        for (id, object) in handles.sorted(by: { $0.key < $1.key }) {
+            let state = object.recordState
+            let holds = state.belongs(to: context) && state.phase != .unmanaged
+            guard let held = model.held[id] else {
+                if holds, !mayKeep.contains(id) { throw mismatch("context objects", "the context still holds \(id), which the model forgot") }
+                handles[id] = nil
+                continue
+            }
+            guard holds else { throw mismatch("context objects", "the context no longer holds \(id)") }
+            let phase: MHeld.Phase = state.phase == .inserted ? .inserted : state.phase == .deleted ? .deleted : .managed
+            if phase != held.phase { throw mismatch("context objects", "\(id) is \(phase) in the context, \(held.phase) in the model") }
+            let text = ModelAccess.text(object)
+            if text != held.text { throw mismatch("context objects", "\(id).text is \(text), the model \(held.text)") }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+@testable import LiteRecord
+
+/// A difference between LiteRecord and the reference model.
+struct ModelMismatch: Error, CustomStringConvertible {
+    /// What kind of difference, stable across shrinking ("save outcome", "store", …).
+    let signature: String
+    let detail: String
+    var step = -1
+    var description: String { "step \(step): \(signature): \(detail)" }
+}
+
+/// Runs one sequence against a fresh in-memory stack and the reference
+/// model side by side, comparing them after every save (and every fetch and
+/// read). The context under test is a plain `newContext()`: `write {}`
+/// merges into the main context only, so another writer's changes reach it
+/// as conflicts, not merges.
+final class ModelRunner {
+    let stack: RecordStack
+    let context: RecordContext
+    var model = ReferenceModel()
+    /// The context's objects the runner has a reference to, by model id.
+    var handles: [MID: any Entity] = [:]
+    var trace: [String] = []
+    var saves = 0
+    var gapHits: [Int: Int] = [:]
+    let gaps: Set<Int>
+    var committed: ChangeSet?
+    private var texts = 0
+
+    init(policy: MergePolicy, gaps: Set<Int>) throws {
+        self.gaps = gaps
+        stack = try RecordStack(inMemoryWith: modelTestEntities)
+        try Self.seed(stack)
+        let (rows, joins) = try ModelAccess.readStore(stack)
+        model.store = MStore(rows: rows, joins: joins, issued: Set(rows.keys))
+        model.policy = policy
+        context = stack.newContext()
+        context.mergePolicy = policy
+        context.didSave = { [unowned self] in self.committed = $0 }
+    }
+
+    deinit { try? stack.close() }
+
+    /// Two books with chapters, paragraphs, a quote, tags and notes, saved.
+    static func seed(_ stack: RecordStack) throws {
+        let context = stack.newContext()
+        let books = [MTBook(), MTBook()]
+        let tags = [MTTag(), MTTag()]
+        for (index, book) in books.enumerated() {
+            book.text = "b\(index)"
+            context.insert(book)
+        }
+        for (index, tag) in tags.enumerated() {
+            tag.text = "t\(index)"
+            context.insert(tag)
+        }
+        var chapters: [MTChapter] = []
+        for (index, owner) in [0, 0, 1].enumerated() {
+            let chapter = MTChapter()
+            chapter.text = "c\(index)"
+            context.insert(chapter)
+            chapter.book = books[owner]
+            chapters.append(chapter)
+        }
+        for (index, owner) in [0, 0, 1, 2].enumerated() {
+            let paragraph = MTParagraph()
+            paragraph.text = "p\(index)"
+            context.insert(paragraph)
+            paragraph.chapter = chapters[owner]
+        }
+        let quote = MTQuote()
+        quote.text = "q0"
+        context.insert(quote)
+        quote.chapter = chapters[1]
+        books[0].tags = [tags[0]]
+        books[1].tags = [tags[0], tags[1]]
+        let notes: [(book: Int?, tag: Int?)] = [(0, 0), (1, nil), (nil, 1)]
+        for (index, (book, tag)) in notes.enumerated() {
+            let note = MTNote()
+            note.text = "n\(index)"
+            context.insert(note)
+            note.book = book.map { books[$0] }
+            note.tag = tag.map { tags[$0] }
+        }
+        try context.save()
+    }
+
+    func nextText() -> String {
+        texts += 1
+        return "x\(texts)"
+    }
+
+    // MARK: Picking
+
+    /// The context's live objects of `kind` the runner holds, in id order.
+    func live(_ kind: MKind, saved: Bool = false) -> [MID] {
+        handles.keys.filter { $0.kind == kind && model.held[$0] != nil && model.held[$0]?.phase != .deleted && (!saved || $0.row > 0) }.sorted()
+    }
+
+    func choose(_ ids: [MID], _ pick: UInt32) -> MID? {
+        ids.isEmpty ? nil : ids[Int(pick) % ids.count]
+    }
+
+    func id(of object: any Entity) -> MID? {
+        if let recordID = object.recordID, let kind = ModelAccess.kind(named: recordID.entityName) {
+            return MID(kind: kind, row: recordID.rowID)
+        }
+        return handles.first { $0.value === object }?.key
+    }
+
+    func note(_ line: String) { trace.append(line) }
+
+    /// Whether known gap `item` (ModelBasedTests.knownGaps) is on and
+    /// `condition`, the combination that meets its bug, holds: the step is
+    /// then not run, and counted.
+    func gapped(_ item: Int, _ condition: @autoclosure () -> Bool) -> Bool {
+        guard gaps.contains(item), condition() else { return false }
+        gapHits[item, default: 0] += 1
+        note("avoided: known gap #\(item)")
+        return true
+    }
+
+    /// Whether an insert of `kind` may now be given the row id of an
+    /// earlier record (#40 item 11): SQLite gives max(rowid) + 1, and a
+    /// higher id was given out before.
+    func mayReuseRowID(_ kind: MKind, _ model: ReferenceModel) -> Bool {
+        let issued = model.store.issued.filter { $0.kind == kind }.map(\.row).max() ?? 0
+        let remaining = model.store.rows.keys.filter { $0.kind == kind && model.held[$0]?.phase != .deleted }.map(\.row).max() ?? 0
+        return issued > remaining
+    }
+
+    func mismatch(_ signature: String, _ detail: String) -> ModelMismatch {
+        ModelMismatch(signature: signature, detail: detail)
+    }
+
+    // MARK: Steps
+
+    func run(_ op: MOp) async throws {
+        switch op {
+        case .create(let kind, let target): try create(kind, target)
+        case .edit(let kind, let pick):
+            guard let id = choose(live(kind), pick), let object = handles[id] else { return note("edit: nothing to edit") }
+            let text = nextText()
+            ModelAccess.setText(object, text)
+            model.edit(id, text)
+            note("edit \(id) = \(text)")
+        case .relate(let link, let pick, let target, let via): relate(link, pick, target, via)
+        case .link(let book, let tag, let linked, let fromTag): setLink(book, tag, linked, fromTag)
+        case .delete(let kind, let pick): delete(kind, pick)
+        case .fetch(let kind): try fetch(kind)
+        case .read(let read, let pick): try self.read(read, pick)
+        case .save: try save()
+        case .rollback:
+            context.rollback()
+            model.rollback()
+            for id in handles.keys where id.row < 0 { handles[id] = nil }
+            note("rollback")
+        case .refresh(let kind, let pick, let merge): try refresh(kind, pick, merge)
+        case .child(let steps): try child(steps)
+        case .write(let write): try await self.write(write)
+        }
+    }
+
+    private func create(_ kind: MKind, _ pick: UInt32?) throws {
+        let object = ModelAccess.make(kind)
+        let text = nextText()
+        ModelAccess.setText(object, text)
+        context.insert(object)
+        var fk: [MLink: Int64] = [:]
+        var described = ""
+        if let link = MLink.holding(kind).first, let pick, let target = choose(live(link.target), pick), let targetObject = handles[target] {
+            ModelAccess.setTarget(object, link, targetObject)
+            fk[link] = target.row
+            described = ", \(link) = \(target)"
+        }
+        let id = model.create(kind, text: text, fk: fk)
+        handles[id] = object
+        note("create \(id) \(text)\(described)")
+    }
+
+    private func relate(_ link: MLink, _ pick: UInt32, _ targetPick: UInt32?, _ viaToMany: Bool) {
+        guard let id = choose(live(link.holder), pick), let object = handles[id] else { return note("relate: nothing to relate") }
+        let target = targetPick.flatMap { choose(live(link.target), $0) }
+        let current = model.fk(id, link)
+        guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
+        if viaToMany, let target, let owner = handles[target] {
+            ModelAccess.change(owner, link, object, adding: true)
+            note("\(target).\(link.inverseName).append(\(id))")
+        } else if viaToMany, target == nil, let current, let owner = handles[MID(kind: link.target, row: current)],
+            model.isLive(MID(kind: link.target, row: current))
+        {
+            ModelAccess.change(owner, link, object, adding: false)
+            note("\(MID(kind: link.target, row: current)).\(link.inverseName).remove(\(id))")
+        } else {
+            ModelAccess.setTarget(object, link, target.flatMap { handles[$0] })
+            note("\(id).\(link) = \(target.map(String.init(describing:)) ?? "nil")")
+        }
+        model.setFK(id, link, target?.row)
+    }
+
+    private func setLink(_ bookPick: UInt32, _ tagPick: UInt32, _ linked: Bool, _ fromTag: Bool) {
+        guard let book = choose(live(.book), bookPick), let tag = choose(live(.tag), tagPick),
+            let bookObject = handles[book], let tagObject = handles[tag]
+        else { return note("link: nothing to link") }
+        let pair = MPair(book: book.row, tag: tag.row)
+        guard model.isLinked(pair) != linked else { return note("link: \(book)–\(tag) already \(linked)") }
+        ModelAccess.setLinked(book: bookObject, tag: tagObject, linked, fromTag: fromTag)
+        model.setLink(book: book.row, tag: tag.row, linked)
+        note("\(linked ? "link" : "unlink") \(book)–\(tag)\(fromTag ? " from the tag" : "")")
+    }
+
+    private func delete(_ kind: MKind, _ pick: UInt32) {
+        // An unsaved object that a `.deny` or `.noAction` to-many still
+        // relates is left alone: the contract does not say what a save of
+        // references to a dropped insert does.
+        let candidates = live(kind).filter { id in
+            id.row > 0 || !MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
+        }
+        guard let id = choose(candidates, pick), let object = handles[id] else { return note("delete: nothing to delete") }
+        // Held objects without changes whose rows another writer changed: a
+        // delete rule that reads a to-many for the first time refreshes them
+        // (as any read does), one read before does not. The model follows
+        // the objects, which must show one of the two.
+        let stale = handles.keys.filter { id in
+            guard let held = model.held[id], !held.changed, held.phase == .managed, let row = model.store.rows[id] else { return false }
+            return row.version != held.version
+        }
+        context.delete(object)
+        let doomed = model.delete(id)
+        for id in stale {
+            guard let object = handles[id], let row = model.store.rows[id], ModelAccess.text(object) == row.text else { continue }
+            model.held[id]?.text = row.text
+            model.held[id]?.readText = row.text
+            model.held[id]?.version = row.version
+        }
+        note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import LiteRecord
+
+// A save of the reference model (ReferenceModel.swift): all or nothing
+// (§4), the delete rules' `.deny` and the store's foreign keys (§10), and
+// optimistic locking under each merge policy (§12, MergePolicy's
+// documentation).
+
+extension ReferenceModel {
+    enum Conflict { case gone, changed }
+
+    /// Saves the context. `realIDs` gives each insert (by its negative row)
+    /// the row id the real save gave it; the model only checks that none
+    /// was given before. Changes the model only when the save succeeds.
+    mutating func save(realIDs: [Int64: Int64]) -> MSaveExpectation {
+        var expected = MSaveExpectation()
+        if !denials(among: held.keys).isEmpty { expected.errors.insert(.validationFailed) }
+        var conflicts: [MID: Conflict] = [:]
+        for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
+            guard let row = store.rows[id] else {
+                // Deleted here and in the store: agreed, no conflict.
+                if object.phase == .deleted { expected.mayDelete.insert(id) } else { conflicts[id] = .gone }
+                continue
+            }
+            if row.version != object.version { conflicts[id] = .changed }
+        }
+        if !conflicts.isEmpty, policy == .error { expected.errors.insert(.conflict) }
+        guard expected.errors.isEmpty else { return expected }
+        var new = store
+        var reread: Set<MID> = []
+        var forget: Set<MID> = []
+        var written: Set<MID> = []
+        func real(_ row: Int64?) -> Int64? { row.map { $0 < 0 ? (realIDs[$0] ?? $0) : $0 } }
+        for (id, object) in held where object.phase == .deleted && id.row > 0 && store.rows[id] != nil {
+            if conflicts[id] == .changed, policy == .storeTrumps {
+                reread.insert(id)  // the store's change wins over the deletion
+                continue
+            }
+            new.rows[id] = nil
+            expected.deleted.insert(id)
+        }
+        for (id, object) in held where object.phase == .managed && object.changed && id.row > 0 {
+            switch conflicts[id] {
+            case .gone?:
+                forget.insert(id)
+                continue
+            case .changed?: reread.insert(id)
+            case nil: break
+            }
+            guard var row = new.rows[id] else { continue }
+            var wrote = false
+            let storeWins = conflicts[id] == .changed && policy == .storeTrumps && row.text != object.readText
+            if object.textChanged, !storeWins {
+                row.text = object.text
+                wrote = true
+            }
+            for link in object.fkChanged {
+                row.fk[link] = real(object.fk[link])
+                wrote = true
+            }
+            if wrote {
+                row.version += 1
+                written.insert(id)
+                expected.updated.insert(id)
+            }
+            new.rows[id] = row
+        }
+        for (id, object) in held where object.phase == .inserted {
+            let newID = MID(kind: id.kind, row: realIDs[id.row] ?? id.row)
+            var fk: [MLink: Int64] = [:]
+            for (link, target) in object.fk { fk[link] = real(target) }
+            new.rows[newID] = MRow(text: object.text, fk: fk)
+            if !new.issued.insert(newID).inserted { expected.reused.append(newID) }
+            expected.inserted.insert(newID)
+        }
+        for (pair, linked) in links.sorted(by: { $0.key < $1.key }) {
+            guard let book = real(pair.book), let tag = real(pair.tag) else { continue }
+            let ids = [MID(kind: .book, row: book), MID(kind: .tag, row: tag)]
+            guard new.rows[ids[0]] != nil, new.rows[ids[1]] != nil else { continue }
+            let stored = MPair(book: book, tag: tag)
+            guard new.joins.contains(stored) != linked else { continue }
+            if linked { new.joins.insert(stored) } else { new.joins.remove(stored) }
+            for id in ids {
+                new.rows[id]?.version += 1
+                written.insert(id)
+                if !expected.inserted.contains(id) { expected.updated.insert(id) }
+            }
+        }
+        for pair in new.joins {
+            let book = MID(kind: .book, row: pair.book)
+            let tag = MID(kind: .tag, row: pair.tag)
+            guard new.rows[book] == nil || new.rows[tag] == nil else { continue }
+            new.joins.remove(pair)
+            // The survivor's list changed: Core Data counts it as updated; the
+            // contract does not say.
+            for id in [book, tag] where new.rows[id] != nil { expected.mayUpdate.insert(id) }
+        }
+        for (id, row) in new.rows {
+            for (link, target) in row.fk where new.rows[MID(kind: link.target, row: target)] == nil {
+                _ = id
+                expected.errors.insert(.constraintViolation)
+            }
+        }
+        guard expected.errors.isEmpty else { return expected }
+        for id in written.union(expected.mayUpdate) {
+            if let object = held[id], !object.changed, object.phase == .managed, store.rows[id]?.version != object.version { expected.mayReread.insert(id) }
+        }
+        let before = store
+        store = new
+        settle(before: before, realIDs: realIDs, reread: reread, forget: forget, written: written)
+        return expected
+    }
+
+    /// After a successful save: the context's objects as the contract leaves them.
+    private mutating func settle(before: MStore, realIDs: [Int64: Int64], reread: Set<MID>, forget: Set<MID>, written: Set<MID>) {
+        var next: [MID: MHeld] = [:]
+        for (id, object) in held {
+            if forget.contains(id) { continue }
+            if object.phase == .deleted, !reread.contains(id) { continue }
+            if object.phase == .inserted {
+                let newID = MID(kind: id.kind, row: realIDs[id.row] ?? id.row)
+                if let row = store.rows[newID] { next[newID] = MHeld(row) }
+                continue
+            }
+            if reread.contains(id) {
+                if let row = store.rows[id] { next[id] = MHeld(row) }
+                continue
+            }
+            var settled = object
+            if object.changed {
+                guard let row = store.rows[id] else { continue }
+                settled = MHeld(row)
+            } else if written.contains(id), let row = store.rows[id] {
+                // Written for a link only: the object follows its row unless
+                // another writer changed the row since it was read.
+                if before.rows[id]?.version == object.version { settled.version = row.version }
+            }
+            next[id] = settled
+        }
+        held = next
+        links = [:]
+        cascadeDepth = [:]
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+import LiteRecord
+
+// The reference model of ModelBasedTests: LiteRecord's contract (API.md §4,
+// §10, §12) in plain Swift, with every related object loaded. It knows the
+// store (rows, versions, links) and one context's view of it: the objects
+// the context holds, as it read them, and its unsaved changes.
+//
+// "As if every related object were loaded": a delete rule runs over the
+// objects the context holds (as it holds them) and every stored row it does
+// not hold yet, read at the moment of the `delete` — so an object a cascade
+// takes is held from then on, at the version it had, and another writer's
+// later change to it is a conflict.
+
+enum MKind: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
+    case book, chapter, paragraph, quote, tag, note
+    static func < (a: MKind, b: MKind) -> Bool { a.rawValue < b.rawValue }
+    var description: String { ["Book", "Chapter", "Paragraph", "Quote", "Tag", "Note"][rawValue] }
+    var entityName: String { "MT" + description }
+}
+
+/// A to-one relationship (a foreign key column) and the rule its inverse
+/// to-many applies when the target is deleted.
+enum MLink: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
+
+    enum Rule { case cascade, nullify, deny, noAction }
+
+    var holder: MKind { [.chapter, .paragraph, .quote, .note, .note][rawValue] }
+    var target: MKind { [.book, .chapter, .chapter, .book, .tag][rawValue] }
+    var rule: Rule { [.cascade, .cascade, .deny, .nullify, .noAction][rawValue] }
+    var description: String { ["Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag"][rawValue] }
+    /// The name of the to-many on the target.
+    var inverseName: String { ["Book.chapters", "Chapter.paragraphs", "Chapter.quotes", "Book.notes", "Tag.notes"][rawValue] }
+
+    static func holding(_ kind: MKind) -> [MLink] { allCases.filter { $0.holder == kind } }
+    static func pointing(at kind: MKind) -> [MLink] { allCases.filter { $0.target == kind } }
+}
+
+/// A record: its entity and row id; a negative row is an unsaved insert.
+struct MID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    let kind: MKind
+    let row: Int64
+    static func < (a: MID, b: MID) -> Bool { a.kind != b.kind ? a.kind < b.kind : a.row < b.row }
+    var description: String { row < 0 ? "new \(kind)#\(-row)" : "\(kind)/\(row)" }
+}
+
+struct MRow: Equatable {
+    var text: String
+    var fk: [MLink: Int64] = [:]
+    var version = 1
+}
+
+/// A link of the many-to-many Book.tags ↔ Tag.books.
+struct MPair: Hashable, Comparable {
+    let book: Int64
+    let tag: Int64
+    static func < (a: MPair, b: MPair) -> Bool { a.book != b.book ? a.book < b.book : a.tag < b.tag }
+}
+
+struct MStore {
+    var rows: [MID: MRow] = [:]
+    var joins: Set<MPair> = []
+    /// Every row id a save ever gave out: a record's id never comes back.
+    var issued: Set<MID> = []
+}
+
+/// An object the context holds.
+struct MHeld {
+    enum Phase { case inserted, managed, deleted }
+    var text: String
+    /// The text as read, which `.storeTrumps` compares with the store's.
+    var readText: String
+    var fk: [MLink: Int64]
+    var version: Int
+    var textChanged = false
+    var fkChanged: Set<MLink> = []
+    var phase: Phase
+
+    init(_ row: MRow) {
+        text = row.text
+        readText = row.text
+        fk = row.fk
+        version = row.version
+        phase = .managed
+    }
+
+    init(inserted text: String, fk: [MLink: Int64]) {
+        self.text = text
+        readText = text
+        self.fk = fk
+        version = 0
+        phase = .inserted
+    }
+
+    var changed: Bool { textChanged || !fkChanged.isEmpty }
+}
+
+/// What a save must do: fail with one of `errors`, or succeed and report
+/// the change set (`may` ids may be reported or not, see `ReferenceModel`).
+struct MSaveExpectation {
+    var errors: Set<LiteRecordError.Kind> = []
+    var inserted: Set<MID> = []
+    var deleted: Set<MID> = []
+    var mayDelete: Set<MID> = []
+    var updated: Set<MID> = []
+    var mayUpdate: Set<MID> = []
+    /// Objects written only for a link whose rows another writer changed:
+    /// whether the save reads them again is not specified.
+    var mayReread: Set<MID> = []
+    /// New row ids that an earlier record had (#40 item 11).
+    var reused: [MID] = []
+}
+
+struct ReferenceModel {
+    var store = MStore()
+    var held: [MID: MHeld] = [:]
+    /// The context's pending many-to-many changes (row ids; negative: an insert).
+    var links: [MPair: Bool] = [:]
+    var nextTemp: Int64 = -1
+    var policy: MergePolicy = .error
+    /// Pending deletions a cascade reached through another cascaded object
+    /// (depth two or more), and through any cascade (depth one or more),
+    /// until the next save or rollback: the known gaps #3 and #4 name them.
+    var cascadeDepth: [MID: Int] = [:]
+
+    // MARK: The context's view
+
+    func fk(_ id: MID, _ link: MLink) -> Int64? {
+        if let object = held[id] { return object.fk[link] }
+        return store.rows[id]?.fk[link]
+    }
+
+    func isLive(_ id: MID) -> Bool {
+        if let object = held[id] { return object.phase != .deleted }
+        return store.rows[id] != nil
+    }
+
+    /// Held and deleted in the store by another writer.
+    func isGone(_ id: MID) -> Bool { id.row > 0 && held[id]?.phase != .inserted && store.rows[id] == nil }
+
+    /// The objects whose `link` names `owner`: `must` as the contract says;
+    /// `may` held objects whose row another writer deleted (a context that
+    /// read the list before that deletion still lists them).
+    func members(of owner: MID, _ link: MLink) -> (must: [MID], may: [MID]) {
+        var must: [MID] = []
+        var may: [MID] = []
+        for (id, object) in held where id.kind == link.holder && object.phase != .deleted && object.fk[link] == owner.row {
+            if isGone(id) { may.append(id) } else { must.append(id) }
+        }
+        if owner.row > 0 {
+            for (id, row) in store.rows where id.kind == link.holder && held[id] == nil && row.fk[link] == owner.row {
+                must.append(id)
+            }
+        }
+        return (must.sorted(), may.sorted())
+    }
+
+    func isLinked(_ pair: MPair) -> Bool { links[pair] ?? store.joins.contains(pair) }
+
+    /// The other ends of `id`'s many-to-many links (tags of a book, books of a tag).
+    func linked(_ id: MID) -> [MID] {
+        let other: MKind = id.kind == .book ? .tag : .book
+        var pairs = Set(links.keys)
+        if id.row > 0 { pairs.formUnion(store.joins) }
+        return pairs.filter { (id.kind == .book ? $0.book : $0.tag) == id.row && isLinked($0) }
+            .map { MID(kind: other, row: id.kind == .book ? $0.tag : $0.book) }
+            .filter { isLive($0) }
+            .sorted()
+    }
+
+    // MARK: Changes
+
+    /// Reads a stored row into the context (a fault fired, a list loaded).
+    mutating func load(_ id: MID) {
+        if held[id] == nil, let row = store.rows[id] { held[id] = MHeld(row) }
+    }
+
+    mutating func create(_ kind: MKind, text: String, fk: [MLink: Int64]) -> MID {
+        let id = MID(kind: kind, row: nextTemp)
+        nextTemp -= 1
+        held[id] = MHeld(inserted: text, fk: fk)
+        return id
+    }
+
+    mutating func edit(_ id: MID, _ text: String) {
+        held[id]?.text = text
+        held[id]?.textChanged = true
+    }
+
+    mutating func setFK(_ id: MID, _ link: MLink, _ target: Int64?) {
+        load(id)
+        held[id]?.fk[link] = target
+        held[id]?.fkChanged.insert(link)
+    }
+
+    mutating func setLink(book: Int64, tag: Int64, _ linked: Bool) {
+        links[MPair(book: book, tag: tag)] = linked
+    }
+
+    /// `delete` with the delete rules, every related object loaded. Returns
+    /// every object it deleted.
+    @discardableResult
+    mutating func delete(_ id: MID) -> [MID] {
+        var doomed: [MID] = []
+        delete(id, depth: 0, into: &doomed)
+        return doomed
+    }
+
+    private mutating func delete(_ id: MID, depth: Int, into doomed: inout [MID]) {
+        load(id)
+        guard let object = held[id], object.phase != .deleted else { return }
+        if object.phase == .inserted { held[id] = nil } else { held[id]?.phase = .deleted }
+        doomed.append(id)
+        if depth > 0 { cascadeDepth[id] = depth }
+        for link in MLink.pointing(at: id.kind) {
+            let (must, may) = members(of: id, link)
+            switch link.rule {
+            case .cascade: for member in must + may { delete(member, depth: depth + 1, into: &doomed) }
+            case .nullify: for member in must + may { setFK(member, link, nil) }
+            case .deny, .noAction: break
+            }
+        }
+    }
+
+    /// The deny rules the deleted saved objects of `ids` break, as a save
+    /// checks them: each still relates an object not deleted (but those of
+    /// `unseen`, the parent's inserts a child does not see).
+    func denials(among ids: some Sequence<MID>, unseen: Set<MID> = []) -> [String] {
+        var broken: [String] = []
+        for id in ids where id.row > 0 && held[id]?.phase == .deleted {
+            for link in MLink.pointing(at: id.kind) where link.rule == .deny {
+                let related = members(of: id, link).must.filter { !unseen.contains($0) }
+                if !related.isEmpty { broken.append("\(id).\(link.inverseName) \(related)") }
+            }
+        }
+        return broken
+    }
+
+    // MARK: Reading
+
+    /// A fetch: the stored rows of `kind` but those deleted here; held
+    /// objects without changes take the stored values and version, changed
+    /// ones the stored values of what they did not change.
+    mutating func fetch(_ kind: MKind) -> [MID] {
+        var ids: [MID] = []
+        for (id, row) in store.rows where id.kind == kind && held[id]?.phase != .deleted {
+            ids.append(id)
+            guard var object = held[id] else {
+                held[id] = MHeld(row)
+                continue
+            }
+            guard object.version != row.version else { continue }
+            if !object.changed {
+                object = MHeld(row)
+            } else if !object.textChanged {
+                object.text = row.text
+            }
+            held[id] = object
+        }
+        return ids.sorted()
+    }
+
+    /// Rereads an object from the store (`refresh(_:mergeChanges: false)`);
+    /// a row deleted in the store is forgotten.
+    mutating func reread(_ id: MID) {
+        held[id] = store.rows[id].map { MHeld($0) }
+    }
+
+    mutating func refreshMerging(_ id: MID) {
+        guard var object = held[id] else { return }
+        guard let row = store.rows[id] else {
+            held[id] = nil
+            return
+        }
+        if !object.textChanged { object.text = row.text }
+        for link in MLink.holding(id.kind) where !object.fkChanged.contains(link) { object.fk[link] = row.fk[link] }
+        object.version = row.version
+        if policy == .storeTrumps { object.readText = row.text }
+        held[id] = object
+    }
+
+    /// `rollback()`: inserts dropped, deletions taken back, changed objects
+    /// read again from the store.
+    mutating func rollback() {
+        links = [:]
+        cascadeDepth = [:]
+        for (id, object) in held {
+            if object.phase == .inserted {
+                held[id] = nil
+            } else if object.changed {
+                reread(id)
+            } else if object.phase == .deleted {
+                held[id]?.phase = .managed
+            }
+        }
+    }
+
+    // MARK: Another writer
+
+    mutating func storeEdit(_ id: MID, _ text: String) {
+        store.rows[id]?.text = text
+        store.rows[id]?.version += 1
+    }
+
+    mutating func storeInsert(_ id: MID, _ row: MRow) -> Bool {
+        store.rows[id] = row
+        return store.issued.insert(id).inserted
+    }
+
+    mutating func storeDelete(_ id: MID) {
+        store.rows[id] = nil
+        store.joins = store.joins.filter { (id.kind == .book ? $0.book : id.kind == .tag ? $0.tag : -1) != id.row }
+    }
+}
