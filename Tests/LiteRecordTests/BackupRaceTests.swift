@@ -28,7 +28,10 @@ import Testing
         writer.start()
         defer { stop.withLock { $0 = true } }
         let copy = folder.file("copy.sqlite")
-        let finished = try await finishingOnThread(within: 60) { try stack.backup(to: copy) }
+        let finished: Bool? = try await finishingOnThread(within: 60) {
+            try stack.backup(to: copy)
+            return true
+        }
         stop.withLock { $0 = true }
         #expect(finished != nil, "the backup did not finish in 60 s under steady commits")
         guard finished != nil else { return }

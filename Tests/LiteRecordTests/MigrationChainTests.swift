@@ -110,7 +110,7 @@ struct MigrationChainTests {
         #expect(a.rows == expectedRows)
         #expect(a.indexes == ["literecord_unique:Human.name", "literecord_index:Human.age"])
         #expect(a.fingerprint == Chain.V3.Human.fingerprint)
-        #expect(a.tables == ["Human", "literecord_metadata"])
+        #expect(a.tables == ["Human", "literecord_metadata", "literecord_record_ids"])
         #expect(a.columns == ["Z_PK INTEGER", "Z_OPT INTEGER NOT NULL", "name TEXT NOT NULL", "nickname TEXT NOT NULL", "age REAL NOT NULL", "city TEXT NOT NULL"])
     }
 

@@ -392,7 +392,7 @@ struct MigrationInferenceTests {
         #expect(try stack.all(CaseOnly.V2.Person.self).map { $0["Nick"] } == [.text("a"), .null])
         try stack.close()
         try store.inspect { connection throws in
-            #expect(try connection.tableNames() == ["Person", "literecord_metadata"])
+            #expect(try connection.tableNames() == ["Person", "literecord_metadata", "literecord_record_ids"])
             #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "Z_OPT", "name", "Nick"])
         }
         #expect(try indexNames(store, "Person") == ["literecord_index:Person.Nick"])

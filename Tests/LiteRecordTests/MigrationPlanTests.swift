@@ -144,7 +144,7 @@ struct MigrationPlanTests {
         #expect(stack.lastMigrationReport?.droppedTables == ["Note"])
         #expect(try stack.all(NoteCount.Person.self).map { $0["noteCount"] } == Array(repeating: .integer(2), count: 3))
         try stack.close()
-        #expect(try store.inspect { try $0.tableNames() } == ["Person", "literecord_metadata"])
+        #expect(try store.inspect { try $0.tableNames() } == ["Person", "literecord_metadata", "literecord_record_ids"])
     }
 
     @Test func aStepConvertsATypeThatCannotBeInferred() throws {

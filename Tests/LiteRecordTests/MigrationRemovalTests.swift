@@ -131,7 +131,7 @@ struct MigrationRemovalTests {
         #expect(report.actions.contains("removing entity Note with 2 record(s), as the MigrationPlan declares"))
         #expect(try stack.all(Base.Person.self).count == 3)
         try stack.close()
-        #expect(try store.inspect { try $0.tableNames() } == ["Person", "literecord_metadata"])
+        #expect(try store.inspect { try $0.tableNames() } == ["Person", "literecord_metadata", "literecord_record_ids"])
 
         let copy = try #require(report.keptCopyURL)
         #expect(copy.deletingLastPathComponent().standardizedFileURL == store.folder.standardizedFileURL)

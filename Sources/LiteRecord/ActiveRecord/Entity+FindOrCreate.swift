@@ -90,10 +90,10 @@ extension Entity where Self: DefaultInitializable {
                 return .found(rowID)
             }
             var ids = RecordIDAllocator()
-            let newID = try ids.next(try ids.open(entity, on: connection))
+            let newID = ids.next(try ids.open(entity, on: connection))
             let statement = try connection.cachedStatement(insertSQL)
             defer { statement.reset() }
-            try statement.bind(values + [.integer(newID)])
+            try statement.bind(values + [newID.map { .integer($0) } ?? .null])
             guard try statement.step() else {
                 throw LiteRecordError(.sqlite, "inserting \(entityName) returned no row")
             }
@@ -102,7 +102,7 @@ extension Entity where Self: DefaultInitializable {
             try object.decodeAttribute(at: index, from: row)
             let snapshot = tracksChanges ? nil : entity.attributes.indices.map { row.value(at: $0) }
             try ids.record(on: connection)
-            return .created(newID, snapshot)
+            return .created(newID ?? statement.int64(at: 0), snapshot)
         }
         switch outcome {
         case .found(let rowID):

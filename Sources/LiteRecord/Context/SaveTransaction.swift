@@ -402,9 +402,10 @@ extension SaveTransaction {
                     try insert.statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
                 }
             }
-            let rowID = try ids.next(insert.ids)
-            try insert.statement.bind(.integer(rowID), at: insert.key)
+            let newID = ids.next(insert.ids)
+            try insert.statement.bind(newID.map { .integer($0) } ?? .null, at: insert.key)
             try insert.statement.run()
+            let rowID = newID ?? connection.lastInsertedRowID
             inserted.append((object, rowID))
             if relationships { newRowIDs[ObjectIdentifier(object)] = rowID }
         }

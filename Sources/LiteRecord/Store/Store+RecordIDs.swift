@@ -66,15 +66,14 @@ struct RecordIDAllocator {
         return tables.count - 1
     }
 
-    /// The next id of the slot's table.
-    ///
-    /// - Throws: `.constraintViolation` when the table's ids are used up.
+    /// The next id of the slot's table, or `nil` once a row holds the
+    /// largest id there is: the insert then leaves the choice to SQLite, which
+    /// picks an unused id at random (https://sqlite.org/autoinc.html), and
+    /// that table alone may see an id again.
     @inline(__always)
-    mutating func next(_ slot: Int) throws -> Int64 {
+    mutating func next(_ slot: Int) -> Int64? {
         let (id, overflow) = tables[slot].last.addingReportingOverflow(1)
-        guard !overflow else {
-            throw LiteRecordError(.constraintViolation, "\(tables[slot].table) has used every record id up to \(Int64.max)")
-        }
+        guard !overflow else { return nil }
         tables[slot].last = id
         return id
     }
