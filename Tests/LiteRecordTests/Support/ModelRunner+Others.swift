@@ -96,7 +96,8 @@ extension ModelRunner {
             throw mismatch("child push outcome: validationFailed, got success", "the push deleted objects a .deny rule keeps: \(denials)")
         }
         model = copy
-        for (id, new) in created {
+        // An insert the child deleted again (a cascade took it) is not pushed.
+        for (id, new) in created where copy.held[id] != nil {
             guard let pushed = child.pushed[ObjectIdentifier(new)]?.parent else {
                 throw mismatch("child context", "the parent has no object for the pushed insert \(id)")
             }
