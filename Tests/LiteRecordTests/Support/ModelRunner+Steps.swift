@@ -138,6 +138,16 @@ extension ModelRunner {
                 model.held[id] = MHeld(row)
             }
         }
+        // A save that reads a to-many for the first time (a `.deny` check)
+        // refreshes the stale objects it reads, as any first read does.
+        for (id, object) in handles {
+            guard let held = model.held[id], !held.changed, let row = model.store.rows[id], row.version != held.version,
+                ModelAccess.text(object) == row.text
+            else { continue }
+            model.held[id]?.text = row.text
+            model.held[id]?.readText = row.text
+            model.held[id]?.version = row.version
+        }
         try compareStore()
         try compareHeld(saved: failure == nil, mayKeep: failure == nil ? expected.mayDelete : [])
     }
