@@ -29,6 +29,7 @@ import Testing
         2: "a store-side .deny reads the store before the save's own updates: a save after moving a quote off a chapter it deletes is avoided",
         3: "a fetch lists objects a pending cascade deletes two levels down (Book → chapters → paragraphs never loaded): the fetch of such an entity is avoided",
         4: "a child context lists objects its parent's pending cascade deletes: the child's fetch of such an entity is avoided",
+        5: "a cascade deletes rows changed elsewhere without a conflict: under .error, a write {} edit of a row a pending cascade deletes is avoided",
         8: "when .storeTrumps takes an owner's deletion back, the rows its cascade left to the store are spared and held ones are not: a .storeTrumps save of a deletion changed in the store is avoided",
         11: "row ids come back: a save or write {} that would insert where a higher id was given out before is avoided",
         41: "not in #40 (new): refresh(_:mergeChanges: false) of an object whose to-one was reassigned leaves it in the new target's loaded to-many: such a refresh is avoided",

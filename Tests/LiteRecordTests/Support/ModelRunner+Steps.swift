@@ -78,6 +78,21 @@ extension ModelRunner {
         note("refresh \(id) mergeChanges: \(merge)")
     }
 
+    /// A save that reads a to-many for the first time (a `.deny` check, or
+    /// `deletedObjects` reading a cascade's rows) refreshes the stale
+    /// objects it reads, as any first read does; one read before does not.
+    /// The model follows the objects, which must show one of the two.
+    func adoptRefreshed() {
+        for (id, object) in handles {
+            guard let held = model.held[id], !held.changed, let row = model.store.rows[id], row.version != held.version,
+                ModelAccess.text(object) == row.text
+            else { continue }
+            model.held[id]?.text = row.text
+            model.held[id]?.readText = row.text
+            model.held[id]?.version = row.version
+        }
+    }
+
     /// A quote this context moved off a chapter it deletes (#40 item 2: the
     /// store-side `.deny` reads the store before the save's own updates).
     func movedOffDoomedChapter() -> Bool {
@@ -138,6 +153,7 @@ extension ModelRunner {
                 model.held[id] = MHeld(row)
             }
         }
+        adoptRefreshed()
         try compareStore()
         try compareHeld(saved: failure == nil, mayKeep: failure == nil ? expected.mayDelete : [])
     }
@@ -202,6 +218,7 @@ extension ModelRunner {
             if !Set(want).isSubset(of: Set(got)) || !Set(got).isSubset(of: Set(want).union(may)) || got.count != Set(got).count {
                 throw mismatch("deleted objects", "deletedObjects after a failed save are \(got.sorted()), the model \(want.sorted())")
             }
+            adoptRefreshed()
         }
         for (id, object) in handles.sorted(by: { $0.key < $1.key }) {
             let state = object.recordState
