@@ -136,7 +136,10 @@ import Testing
         let maxLength = Self.environment("LITERECORD_MODEL_LENGTH").flatMap(Int.init) ?? 40
         let firstSeed = Self.environment("LITERECORD_MODEL_SEED").flatMap(UInt64.init) ?? UInt64.random(in: 0..<(1 << 40))
         let allFailures = Self.environment("LITERECORD_MODEL_ALL_FAILURES") == "1"
-        let gaps: Set<Int> = Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : Set(Self.knownGaps.keys)
+        // LITERECORD_MODEL_GAPS=2,5 keeps only those gaps (to check whether a fix closed the others).
+        let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
+        let gaps: Set<Int> =
+            Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : chosen ?? Set(Self.knownGaps.keys)
         var operations = 0
         var saves = 0
         var sequences = 0
