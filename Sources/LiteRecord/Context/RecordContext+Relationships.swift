@@ -34,6 +34,13 @@ extension RecordContext {
         }
     }
 
+    /// Whether the record `rowID` of `type` is deleted, unsaved, in this
+    /// context or (for a child) one of its ancestors.
+    func deletesPending(_ type: any Entity.Type, rowID: Int64) -> Bool {
+        if let registered = registeredObject(type, rowID: rowID) { return registered.recordState.phase == .deleted }
+        return parent != nil && ancestorDeleted(type, rowID: rowID)
+    }
+
     private func fetchOne<D: Entity>(_ type: D.Type, rowID: Int64) throws(LiteRecordError) -> (any Entity)? {
         try existingObject(with: RecordID(entityName: D.entityName, rowID: rowID), as: D.self)
     }

@@ -101,6 +101,9 @@ enum RelationGraph {
                 return nil
             }
             guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
+            // A target deleted in this context or an ancestor reads as nil,
+            // but the fault keeps its row: a rollback brings the target back.
+            if context.deletesPending(relationship.destination, rowID: rowID) { return nil }
             guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
             store(.toOne(loaded), in: object, index)
             return loaded

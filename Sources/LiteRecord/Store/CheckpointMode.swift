@@ -41,6 +41,12 @@ public struct CheckpointResult: Sendable, Equatable {
     /// How many of them are now in the main file.
     public let checkpointedFrames: Int
 
+    /// A result with these counts, as ``RecordStack/checkpoint(_:)`` makes
+    /// it (public so tests and wrappers can build one to compare with).
+    ///
+    /// ```swift
+    /// #expect(try stack.checkpoint(.truncate).isComplete)
+    /// ```
     public init(isComplete: Bool, walFrames: Int, checkpointedFrames: Int) {
         self.isComplete = isComplete
         self.walFrames = walFrames
