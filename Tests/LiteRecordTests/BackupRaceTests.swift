@@ -60,7 +60,7 @@ import Testing
         let destination = folder.file("after.sqlite")
         let error = try #require(throws: LiteRecordError.self) { try reader.backup(to: destination) }
         #expect(error.kind == .storeUnavailable, "\(error)")
-        #expect(error.message.contains("changed") && error.message.contains("read-only"), "\(error.message)")
+        #expect(error.message.contains("was written since") && error.message.contains("read-only"), "\(error.message)")
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 }

@@ -20,20 +20,23 @@ import Testing
 /// each distinct one), `LITERECORD_MODEL_NO_GAPS=1` (run without the known
 /// gaps below).
 @Suite struct ModelBasedTests {
-    /// Known bugs of issue #40 the test finds on `main`, by item number.
+    /// The first seed of the default run: fixed, so that `make test` runs the
+    /// same sequences on every machine. `LITERECORD_MODEL_SEED` explores others.
+    static let defaultFirstSeed: UInt64 = 1
+
+    /// Known bugs the test finds on `main`, by issue #40 item number (or a
+    /// number of their own for bugs found beyond #40).
     /// Each entry avoids exactly the combination of steps that meets that
     /// bug (see `ModelRunner.gapped(_:)`), and the `[model]` line names the
     /// entries that are on and how often each avoided a step. Remove an
     /// entry once its fix is merged.
+    ///
+    /// Entries #2, #3, #4, #5, #8, #11 and #14 were removed when their
+    /// fixes were merged: 6,000 sequences from seed 1 with no gap on met none
+    /// of them (their `gapped` calls stay, inert, to turn one back on).
     static let knownGaps: [Int: String] = [
-        2: "a store-side .deny reads the store before the save's own updates: a save after moving a quote off a chapter it deletes is avoided",
-        3: "a fetch lists objects a pending cascade deletes two levels down (Book → chapters → paragraphs never loaded): the fetch of such an entity is avoided",
-        4: "a child context lists objects its parent's pending cascade deletes: the child's fetch of such an entity is avoided",
-        5: "a cascade deletes rows changed elsewhere without a conflict: under .error, a write {} edit of a row a pending cascade deletes is avoided",
-        8: "when .storeTrumps takes an owner's deletion back, the rows its cascade left to the store are spared and held ones are not: a .storeTrumps save of a deletion changed in the store is avoided",
-        11: "row ids come back: a save or write {} that would insert where a higher id was given out before is avoided",
         41: "not in #40 (new): refresh(_:mergeChanges: false) of an object whose to-one was reassigned leaves it in the new target's loaded to-many: such a refresh is avoided",
-        14: "a child's push does not check .deny: a child deletion that breaks a .deny rule is avoided",
+        45: "not in #40 (new, seed 2531): under .storeTrumps a save that also changes a many-to-many link lets this context's edit overwrite a newer stored text: such a save is avoided",
     ]
 
     struct Outcome {
@@ -134,7 +137,7 @@ import Testing
     @Test func randomSequencesAgreeWithTheReferenceModel() async throws {
         let count = Self.environment("LITERECORD_MODEL_SEQUENCES").flatMap(Int.init) ?? 2_000
         let maxLength = Self.environment("LITERECORD_MODEL_LENGTH").flatMap(Int.init) ?? 40
-        let firstSeed = Self.environment("LITERECORD_MODEL_SEED").flatMap(UInt64.init) ?? UInt64.random(in: 0..<(1 << 40))
+        let firstSeed = Self.environment("LITERECORD_MODEL_SEED").flatMap(UInt64.init) ?? Self.defaultFirstSeed
         let allFailures = Self.environment("LITERECORD_MODEL_ALL_FAILURES") == "1"
         // LITERECORD_MODEL_GAPS=2,5 keeps only those gaps (to check whether a fix closed the others).
         let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }

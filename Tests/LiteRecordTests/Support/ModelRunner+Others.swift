@@ -95,6 +95,13 @@ extension ModelRunner {
         guard denials.isEmpty else {
             throw mismatch("child push outcome: validationFailed, got success", "the push deleted objects a .deny rule keeps: \(denials)")
         }
+        // A push carries what the child changed relative to its parent: a
+        // to-one the child set and set back is no change in the parent.
+        for (id, object) in copy.held where object.phase == .managed {
+            for link in object.fkChanged where !(model.held[id]?.fkChanged.contains(link) ?? false) {
+                if object.fk[link] == model.fk(id, link) { copy.held[id]?.fkChanged.remove(link) }
+            }
+        }
         model = copy
         // An insert the child deleted again (a cascade took it) is not pushed.
         for (id, new) in created where copy.held[id] != nil {

@@ -218,19 +218,34 @@ final class ModelRunner {
             id.row > 0 || !MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
         }
         guard let id = choose(candidates, pick), let object = handles[id] else { return note("delete: nothing to delete") }
+        // The same for an unsaved object a cascade takes along.
+        var probe = model
+        let reached = probe.delete(id)
+        let strandedInsert = reached.contains { doomed in
+            doomed.row <= 0 && MLink.pointing(at: doomed.kind).contains {
+                $0.rule == .deny || $0.rule == .noAction ? !model.members(of: doomed, $0).must.isEmpty : false
+            }
+        }
+        if strandedInsert { return note("delete \(id): left alone, its cascade would strand a reference to an unsaved object") }
         // Held objects without changes whose rows another writer changed: a
         // delete rule that reads a to-many for the first time refreshes them
         // (as any read does), one read before does not. The model follows
         // the objects, which must show one of the two.
         let stale = handles.keys.filter { id in
-            guard let held = model.held[id], !held.changed, held.phase == .managed, let row = model.store.rows[id] else { return false }
+            guard let held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { return false }
             return row.version != held.version
         }
         context.delete(object)
         let doomed = model.delete(id)
         for id in stale {
-            guard let object = handles[id], let row = model.store.rows[id], ModelAccess.text(object) == row.text else { continue }
+            guard let held = model.held[id], let object = handles[id], let row = model.store.rows[id],
+                ModelAccess.text(object) == row.text
+            else { continue }
+            // A changed object takes the stored values of the attributes it
+            // did not change and keeps the version its changes are based on
+            // (`mergeStoredRow`: its save still meets the conflict).
             model.held[id]?.text = row.text
+            guard !held.changed else { continue }
             model.held[id]?.readText = row.text
             model.held[id]?.version = row.version
         }

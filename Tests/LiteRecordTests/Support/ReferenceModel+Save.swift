@@ -62,6 +62,10 @@ extension ReferenceModel {
                 row.version += 1
                 written.insert(id)
                 expected.updated.insert(id)
+            } else if storeWins {
+                // The store's newer row won over this context's edit: whether
+                // the save's change set names the row it re-read is not specified.
+                expected.mayUpdate.insert(id)
             }
             new.rows[id] = row
         }
