@@ -67,12 +67,15 @@ let package = Package(
             dependencies: ["LiteRecord"],
             swiftSettings: strictSettings
         ),
+        // The CLI's folder is not `Sources/literecord`: on a case-insensitive
+        // volume (macOS's default) that is the library's `Sources/LiteRecord`.
         .executableTarget(
             name: "literecord",
             dependencies: [
                 "LiteRecord",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            path: "Sources/LiteRecordCLI",
             swiftSettings: strictSettings
         ),
         .testTarget(
