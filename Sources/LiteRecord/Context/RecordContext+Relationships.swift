@@ -18,27 +18,23 @@ extension RecordContext {
     // MARK: Loading
 
     /// The object a to-one's row id names: the registered one, or read with
-    /// one statement; `.some(nil)` when the record is gone or deleted, and
-    /// `nil` (with the error reported) when it cannot be read.
+    /// one statement; `.some(nil)` when the record is gone from the store.
+    /// `nil` when there is nothing to keep: the record is deleted, unsaved,
+    /// in this context or an ancestor (it reads as none, but a rollback
+    /// brings it back, so the caller keeps the row id), or it cannot be read
+    /// (the error is reported).
     func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (any Entity)?? {
         if let registered = registeredObject(relationship.destination, rowID: rowID) {
-            return .some(registered.recordState.phase == .deleted ? nil : registered)
+            return registered.recordState.phase == .deleted ? nil : .some(registered)
         }
         // A child does not see what an ancestor deleted: no need to read it.
-        if parent != nil, ancestorDeleted(relationship.destination, rowID: rowID) { return .some(nil) }
+        if parent != nil, ancestorDeleted(relationship.destination, rowID: rowID) { return nil }
         do {
             return .some(try fetchOne(relationship.destination, rowID: rowID))
         } catch {
             reportLoadFailure(relationship, error)
             return nil
         }
-    }
-
-    /// Whether the record `rowID` of `type` is deleted, unsaved, in this
-    /// context or (for a child) one of its ancestors.
-    func deletesPending(_ type: any Entity.Type, rowID: Int64) -> Bool {
-        if let registered = registeredObject(type, rowID: rowID) { return registered.recordState.phase == .deleted }
-        return parent != nil && ancestorDeleted(type, rowID: rowID)
     }
 
     private func fetchOne<D: Entity>(_ type: D.Type, rowID: Int64) throws(LiteRecordError) -> (any Entity)? {

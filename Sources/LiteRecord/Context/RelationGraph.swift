@@ -101,9 +101,8 @@ enum RelationGraph {
                 return nil
             }
             guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
-            // A target deleted in this context or an ancestor reads as nil,
-            // but the fault keeps its row: a rollback brings the target back.
-            if context.deletesPending(relationship.destination, rowID: rowID) { return nil }
+            // Nothing stored for a target deleted here (the fault keeps its
+            // row, which a rollback brings back) or one that cannot be read.
             guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
             store(.toOne(loaded), in: object, index)
             return loaded
