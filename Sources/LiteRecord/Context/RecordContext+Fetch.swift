@@ -225,6 +225,7 @@ extension RecordContext {
 
     private func refetchOpened<T: Entity>(_ object: T) throws {
         try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
+            let moved = entity.hasRelationships ? changedToOnes(of: object, entity) : []
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
             object.recordState.changes.removeAll()
             object.recordState.isStale = false
@@ -235,7 +236,34 @@ extension RecordContext {
             if !T.tracksChanges {
                 object.recordState.snapshot = entity.attributes.indices.map { row.value(at: $0) }
             }
-            if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
+            if entity.hasRelationships {
+                applyForeignKeys(object, row, entity, resettingToMany: true)
+                moveInverses(of: object, moved)
+            }
+        }
+    }
+
+    /// The to-ones changed in memory whose inverse is a to-many, with the
+    /// object each names now (before a re-read sets them back).
+    private func changedToOnes(of object: any Entity, _ entity: EntityDescription) -> [(Int, (any Entity)?)] {
+        let changes = object.recordState.changes
+        var moved: [(Int, (any Entity)?)] = []
+        for (position, index) in entity.toOneIndexes.enumerated() where changes.contains(entity.attributes.count + position) {
+            guard let relationship = RelationGraph.info(object, index), relationship.inverseIndex != nil, relationship.inverseIsToMany else { continue }
+            moved.append((index, RelationGraph.toOneInMemory(object, index)))
+        }
+        return moved
+    }
+
+    /// After a re-read set changed to-ones back to their stored targets: the
+    /// object leaves the loaded to-many of the target it was moved to and
+    /// joins that of the stored one, as if it had never moved.
+    private func moveInverses(of object: any Entity, _ moved: [(Int, (any Entity)?)]) {
+        for (index, old) in moved {
+            guard let inverse = RelationGraph.info(object, index)?.inverseIndex else { continue }
+            let stored = RelationGraph.toOneInMemory(object, index)
+            if let old, old !== stored { RelationGraph.removeLoaded(old, inverse, object) }
+            if let stored, stored !== old { RelationGraph.appendLoaded(stored, inverse, object) }
         }
     }
 

@@ -72,7 +72,6 @@ extension ModelRunner {
 
     func refresh(_ kind: MKind, _ pick: UInt32, _ merge: Bool) throws {
         guard let id = choose(live(kind, saved: true), pick), let object = handles[id] else { return note("refresh: nothing to refresh") }
-        if gapped(41, !merge && !(model.held[id]?.fkChanged.isEmpty ?? true)) { return }
         try context.refresh(object, mergeChanges: merge)
         if merge { model.refreshMerging(id) } else { model.reread(id) }
         note("refresh \(id) mergeChanges: \(merge)")
@@ -112,10 +111,6 @@ extension ModelRunner {
         }
         if gapped(8, takenBack) { return }
         if gapped(2, movedOffDoomedChapter()) { return }
-        let staleEdit = model.held.contains { id, object in
-            object.textChanged && model.store.rows[id].map { $0.version != object.version } == true
-        }
-        if gapped(45, model.policy == .storeTrumps && !model.links.isEmpty && staleEdit) { return }
         let inserting = Set(model.held.filter { $0.value.phase == .inserted }.map(\.key.kind))
         if gapped(11, inserting.contains { mayReuseRowID($0, model) }) { return }
         saves += 1

@@ -205,8 +205,12 @@ final class ModelRunner {
         else { return note("link: nothing to link") }
         let pair = MPair(book: book.row, tag: tag.row)
         guard model.isLinked(pair) != linked else { return note("link: \(book)–\(tag) already \(linked)") }
+        // Changing a link reads the list it changes (and its inverse) if not
+        // read yet, which refreshes the stale objects in it.
+        let stale = staleHandles()
         ModelAccess.setLinked(book: bookObject, tag: tagObject, linked, fromTag: fromTag)
         model.setLink(book: book.row, tag: tag.row, linked)
+        adoptRefreshed(stale)
         note("\(linked ? "link" : "unlink") \(book)–\(tag)\(fromTag ? " from the tag" : "")")
     }
 
@@ -227,28 +231,41 @@ final class ModelRunner {
             }
         }
         if strandedInsert { return note("delete \(id): left alone, its cascade would strand a reference to an unsaved object") }
-        // Held objects without changes whose rows another writer changed: a
-        // delete rule that reads a to-many for the first time refreshes them
-        // (as any read does), one read before does not. The model follows
-        // the objects, which must show one of the two.
-        let stale = handles.keys.filter { id in
+        // A delete rule that reads a to-many for the first time refreshes
+        // the stale objects in it.
+        let stale = staleHandles()
+        context.delete(object)
+        let doomed = model.delete(id)
+        adoptRefreshed(stale)
+        note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
+    }
+
+    /// Held objects whose rows another writer changed since they were read.
+    /// A first read of a to-many that lists one refreshes it (as any read
+    /// does: a fetch, a fault, a list); a list read before does not. Which
+    /// lists were read is LiteRecord's business, so the model takes from
+    /// each object which of the two happened (``adoptRefreshed(_:)``).
+    func staleHandles() -> [MID] {
+        handles.keys.filter { id in
             guard let held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { return false }
             return row.version != held.version
         }
-        context.delete(object)
-        let doomed = model.delete(id)
+    }
+
+    /// The objects of `stale` (``staleHandles()``) that now show their stored
+    /// text were refreshed: an unchanged one takes the stored row and
+    /// version; a changed one takes the stored values of what it did not
+    /// change and keeps the version its changes are based on
+    /// (`mergeStoredRow`: its save still meets the conflict).
+    func adoptRefreshed(_ stale: [MID]) {
         for id in stale {
             guard let held = model.held[id], let object = handles[id], let row = model.store.rows[id],
                 ModelAccess.text(object) == row.text
             else { continue }
-            // A changed object takes the stored values of the attributes it
-            // did not change and keeps the version its changes are based on
-            // (`mergeStoredRow`: its save still meets the conflict).
             model.held[id]?.text = row.text
             guard !held.changed else { continue }
             model.held[id]?.readText = row.text
             model.held[id]?.version = row.version
         }
-        note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
     }
 }
