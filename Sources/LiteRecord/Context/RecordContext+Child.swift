@@ -55,6 +55,7 @@ extension RecordContext {
         }
         let joins = pendingJoins
         pendingJoins.removeAll()
+        countedOwners.removeAll()
         for (child, copy, values) in plan.copies {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far

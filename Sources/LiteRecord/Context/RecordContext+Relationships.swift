@@ -195,4 +195,20 @@ extension RecordContext {
             }
         }
     }
+
+    /// Notes an object whose counted to-many may hold another number of
+    /// objects (see ``countedOwners``).
+    func noteCountedOwner(_ owner: (any Entity)?) {
+        guard let owner, owner.recordState.belongs(to: self) else { return }
+        countedOwners[ObjectIdentifier(owner)] = owner
+    }
+
+    /// Notes the owners whose counted to-many loses `object` as it is
+    /// deleted: the targets of its to-ones whose inverse has a count.
+    func noteCountedOwners(losing object: any Entity) {
+        guard model.hasCountedToManys, let entity = model.entity(for: type(of: object)) else { return }
+        for relationship in entity.relationships where relationship.inverseIsCounted {
+            noteCountedOwner(RelationGraph.toOne(object, relationship.index))
+        }
+    }
 }

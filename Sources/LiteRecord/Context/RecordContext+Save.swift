@@ -248,6 +248,7 @@ extension RecordContext {
         }
         inserted.removeAll()
         pendingJoins.removeAll()
+        countedOwners.removeAll()
         let resolved = outcome.resolved
         for update in plan.updates {
             let state = update.object.recordState
@@ -328,6 +329,7 @@ extension RecordContext {
     /// ```
     public func rollback() {
         pendingJoins.removeAll()
+        countedOwners.removeAll()
         pendingCascades.removeAll()
         storeCascade = StoreCascade()
         for object in inserted { object.recordState.detach() }

@@ -29,6 +29,7 @@ extension RecordContext {
         var checked = Set<ObjectIdentifier>()
         var candidates = inserts + updates.map(\.object)
         for pending in pendingJoins.values { candidates += [pending.source, pending.destination] }
+        candidates += countedOwners.values
         for object in inserts + updates.map(\.object) {
             guard let entity = model.entity(for: type(of: object)) else { continue }
             for relationship in entity.relationships where !relationship.isToMany {
@@ -37,10 +38,17 @@ extension RecordContext {
         }
         for object in candidates where checked.insert(ObjectIdentifier(object)).inserted {
             guard object.recordState.phase != .deleted, let entity = model.entity(for: type(of: object)) else { continue }
-            for relationship in entity.relationships where relationship.isToMany
-                && (relationship.minimumCount != nil || relationship.maximumCount != nil)
-            {
-                guard case .toMany(let values) = RelationGraph.slot(object, relationship.index) else { continue }
+            for relationship in entity.relationships where relationship.isCounted {
+                let values: [any Entity]
+                if countedOwners[ObjectIdentifier(object)] != nil {
+                    // A list whose count changed is read if it is not loaded:
+                    // the rule holds whether or not it was.
+                    values = RelationGraph.toMany(object, relationship.index)
+                } else if case .toMany(let loaded) = RelationGraph.slot(object, relationship.index) {
+                    values = loaded
+                } else {
+                    continue
+                }
                 let count = values.count(where: { $0.recordState.phase != .deleted })
                 if let maximum = relationship.maximumCount, count > maximum {
                     throw LiteRecordError(
@@ -253,9 +261,11 @@ extension RecordContext {
             switch state.phase {
             case .inserted:
                 guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
+                context.noteCountedOwners(losing: object)
                 droppedInserts.append(object)
                 return true
             case .managed:
+                context.noteCountedOwners(losing: object)
                 context.markManagedDeleted(state, object)
                 return true
             case .deleted, .unmanaged:

@@ -44,6 +44,12 @@ public final class RecordContext {
     /// Many-to-many links added or removed since the last save, by join table
     /// and pair of objects (in the table's orientation).
     var pendingJoins: [JoinKey: PendingJoin] = [:]
+    /// Objects whose to-many with a `minimumCount` or `maximumCount` may
+    /// hold another number of objects since the last save: the list was
+    /// set, or one of its objects moved away, moved in or was deleted. The
+    /// next save (or push) checks their counts, as Core Data validates an
+    /// object whose relationship changed, whether or not the list is loaded.
+    var countedOwners: [ObjectIdentifier: any Entity] = [:]
     /// What the delete rules need of each entity's relationships, by entity
     /// type, worked out at the first deletion of the type.
     var deleteStepsByType: [ObjectIdentifier: [DeleteStep]] = [:]
@@ -439,6 +445,8 @@ public final class RecordContext {
         lists.removeAllWritten()
         pushed.removeAll()
         pendingErrors.removeAll()
+        pendingJoins.removeAll()
+        countedOwners.removeAll()
         pendingCascades.removeAll()
         storeCascade = StoreCascade()
     }

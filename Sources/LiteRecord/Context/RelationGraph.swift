@@ -19,7 +19,9 @@ enum RelationGraph {
         var relationship = ResolvedRelationship(descriptions[index], index: index, entityName: type.entityName)
         if let inverse = try? Model.inverseIndex(of: type, relationship: index, in: descriptions[index].destination) {
             relationship.inverseIndex = inverse
-            relationship.inverseIsToMany = descriptions[index].destination.relationships[inverse].isToMany
+            let other = descriptions[index].destination.relationships[inverse]
+            relationship.inverseIsToMany = other.isToMany
+            relationship.inverseIsCounted = other.isToMany && (other.minimumCount != nil || other.maximumCount != nil)
         }
         return relationship
     }
@@ -203,6 +205,12 @@ enum RelationGraph {
     static func setToOne(_ object: any Entity, _ index: Int, _ value: (any Entity)?) {
         guard let relationship = info(object, index), !relationship.isToMany else { return }
         if let value, !admit(value, to: object, index) { return }
+        if relationship.inverseIsCounted, let context = object.recordState.context {
+            // The list the object leaves, read if it is not at hand, and the
+            // one it joins: their counts are checked at the next save.
+            context.noteCountedOwner(toOne(object, index))
+            context.noteCountedOwner(value)
+        }
         let old = toOneInMemory(object, index)
         if case .toOne(let current) = slot(object, index), current === value { return }
         if case .fault(let rowID) = slot(object, index), value == nil, rowID == nil { return }
@@ -232,8 +240,13 @@ enum RelationGraph {
         let currentIDs = Set(current.map { ObjectIdentifier($0) })
         let removed = current.filter { !seen.contains(ObjectIdentifier($0)) }
         let added = kept.filter { !currentIDs.contains(ObjectIdentifier($0)) }
-        storeChange(.toMany(kept), in: object, index)
         let context = object.recordState.context
+        if relationship.isCounted { context?.noteCountedOwner(object) }
+        if relationship.isCounted, !relationship.inverseIsToMany, let inverse = relationship.inverseIndex {
+            // The lists the added objects leave, read if not at hand.
+            for value in added { context?.noteCountedOwner(toOne(value, inverse)) }
+        }
+        storeChange(.toMany(kept), in: object, index)
         for value in removed {
             if let inverse = relationship.inverseIndex {
                 detachInverse(value, inverse, relationship.inverseIsToMany, from: object)

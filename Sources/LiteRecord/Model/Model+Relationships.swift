@@ -65,6 +65,7 @@ extension Model {
                 if let inverse {
                     let other = entities[destinationIndex].relationships[inverse]
                     entities[entityIndex].relationships[index].inverseIsToMany = other.isToMany
+                    entities[entityIndex].relationships[index].inverseIsCounted = other.isCounted
                     entities[entityIndex].relationships[index].inverseName = other.name
                 }
             }

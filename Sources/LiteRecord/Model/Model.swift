@@ -34,6 +34,9 @@ public struct Model: Sendable {
     /// Whether any entity has a full-text index: a save of a model without
     /// one skips looking for searchable rows.
     let hasSearchableEntities: Bool
+    /// Whether any to-many has a `minimumCount` or `maximumCount`: only then
+    /// do relationship changes note the lists whose counts a save checks.
+    let hasCountedToManys: Bool
     /// Translated predicates, kept by shape (shared by the model's copies).
     let predicateCache = PredicateCache()
     private let indexByType: [ObjectIdentifier: Int]
@@ -69,6 +72,7 @@ public struct Model: Sendable {
         self.indexByName = byName
         self.hasRelationships = entities.contains { $0.hasRelationships }
         self.hasSearchableEntities = entities.contains { $0.isSearchable }
+        self.hasCountedToManys = entities.contains { $0.relationships.contains(where: \.isCounted) }
         self.schema = ModelSchema(entities: entities.map(\.schema))
     }
 
@@ -76,6 +80,7 @@ public struct Model: Sendable {
     init() {
         hasRelationships = false
         hasSearchableEntities = false
+        hasCountedToManys = false
         entities = []
         indexByType = [:]
         indexByName = [:]

@@ -26,6 +26,12 @@ struct ResolvedRelationship: Sendable {
     /// The index of the inverse in the destination's relationships.
     var inverseIndex: Int?
     var inverseIsToMany = false
+    /// Whether the inverse is a to-many with a `minimumCount` or
+    /// `maximumCount`: setting this to-one, or deleting its object, changes
+    /// how many objects that list holds (see `RecordContext.countedOwners`).
+    var inverseIsCounted = false
+    /// Whether this is a to-many with a `minimumCount` or `maximumCount`.
+    var isCounted: Bool { isToMany && (minimumCount != nil || maximumCount != nil) }
     var storage: Storage = .foreignKey(column: "")
     /// For a to-one: the position of its column among the entity's stored
     /// columns (after the attributes), which is also its index in a change mask.
