@@ -200,4 +200,70 @@ enum IDsRenamed {
         defer { connection.close() }
         #expect(try connection.storeFormat() == StoreFormat.current)
     }
+
+    // MARK: The id SQLite picks and the id LiteRecord names agree
+
+    /// One workload of saves that insert, delete (the top row among others),
+    /// truncate and find-or-create, from a fixed seed; returns every new
+    /// row's id in order and the stored mark.
+    private func idsOfWorkload(namingEvery: Bool) throws -> (ids: [Int64], mark: Int64?) {
+        let stack = try RecordStack(inMemoryWith: [MacroPerson.self])
+        defer { try? stack.close() }
+        stack.store.namesEveryRecordIDFlag.store(namingEvery, ordering: .relaxed)
+        let context = stack.newContext()
+        var generator = SplitMix(seed: 40)
+        var ids: [Int64] = []
+        for round in 0..<60 {
+            switch generator.next() % 6 {
+            case 0, 1:
+                ids += try insertPeople(Int(generator.next() % 4) + 1, from: round * 10, in: context)
+            case 2:
+                // The highest row: its id must not come back.
+                let people = try MacroPerson.findAll(in: context)
+                if let top = people.max(by: { ($0.recordID?.rowID ?? 0) < ($1.recordID?.rowID ?? 0) }) {
+                    context.delete(top)
+                    ids += try insertPeople(1, from: round * 10, in: context)
+                }
+            case 3:
+                let people = try MacroPerson.findAll(in: context)
+                if !people.isEmpty { context.delete(people[Int(generator.next() % UInt64(people.count))]) }
+                try context.save()
+            case 4:
+                let person = try MacroPerson.findFirstOrCreate(byAttribute: "name", withValue: "fc\(round)", in: context)
+                ids.append(try #require(person.recordID?.rowID))
+            default:
+                if generator.next() % 3 == 0 { _ = try MacroPerson.truncateAll(in: context) }
+            }
+        }
+        let mark = try context.reading("reading the mark") { connection in
+            try connection.scalar("SELECT high FROM literecord_record_ids WHERE entity = ?", [.text("MacroPerson")])?.integerValue
+        }
+        return (ids, mark)
+    }
+
+    /// The allocator leaves an id to SQLite only where SQLite picks the one
+    /// it would name (the optimization of `RecordIDAllocator`): the same
+    /// workload gives the same ids with every id named (the plain path) and
+    /// with the optimization, and no id comes back in either.
+    @Test func theIdSQLitePicksIsTheIdLiteRecordWouldName() throws {
+        let plain = try idsOfWorkload(namingEvery: true)
+        let optimized = try idsOfWorkload(namingEvery: false)
+        #expect(plain.ids.count > 40, "the workload inserts")
+        #expect(optimized.ids == plain.ids, "the optimized path gives the same ids as the plain one")
+        #expect(optimized.mark == plain.mark)
+        #expect(plain.ids == plain.ids.sorted() && Set(plain.ids).count == plain.ids.count, "no id comes back: \(plain.ids)")
+    }
+}
+
+/// A small seeded generator, so that the workload above is the same each run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

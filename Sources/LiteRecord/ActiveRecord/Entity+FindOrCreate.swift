@@ -89,8 +89,9 @@ extension Entity where Self: DefaultInitializable {
             if case .integer(let rowID)? = try connection.scalar(findSQL, arguments) {
                 return .found(rowID)
             }
-            var ids = RecordIDAllocator()
-            let newID = ids.next(try ids.open(entity, on: connection))
+            var ids = RecordIDAllocator(namingEvery: context.store.namesEveryRecordID)
+            let slot = try ids.open(entity, on: connection)
+            let newID = ids.next(slot)
             let statement = try connection.cachedStatement(insertSQL)
             defer { statement.reset() }
             try statement.bind(values + [newID.map { .integer($0) } ?? .null])
@@ -101,8 +102,10 @@ extension Entity where Self: DefaultInitializable {
             // The stored form of the value, read back, is what the object holds.
             try object.decodeAttribute(at: index, from: row)
             let snapshot = tracksChanges ? nil : entity.attributes.indices.map { row.value(at: $0) }
+            let rowID = newID ?? statement.int64(at: 0)
+            ids.took(slot, rowID)
             try ids.record(on: connection)
-            return .created(newID ?? statement.int64(at: 0), snapshot)
+            return .created(rowID, snapshot)
         }
         switch outcome {
         case .found(let rowID):

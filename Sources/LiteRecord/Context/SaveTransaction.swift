@@ -363,7 +363,7 @@ extension SaveTransaction {
         // `canonicalText` is nil rather than empty.
         typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int, key: Int32, ids: Int)
         var insertStatements: [ObjectIdentifier: Insert] = [:]
-        var ids = RecordIDAllocator()
+        var ids = RecordIDAllocator(namingEvery: context.store.namesEveryRecordID)
         var current: (type: ObjectIdentifier, insert: Insert)?
         inserted.reserveCapacity(plan.inserts.count)
         let arena = BindingArena()
@@ -406,6 +406,7 @@ extension SaveTransaction {
             try insert.statement.bind(newID.map { .integer($0) } ?? .null, at: insert.key)
             try insert.statement.run()
             let rowID = newID ?? connection.lastInsertedRowID
+            ids.took(insert.ids, rowID)
             inserted.append((object, rowID))
             if relationships { newRowIDs[ObjectIdentifier(object)] = rowID }
         }

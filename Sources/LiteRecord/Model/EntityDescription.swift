@@ -26,9 +26,9 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// name, for queries that join another table.
     let qualifiedSelectList: String
     /// `INSERT INTO <table> (<attributes>, <to-ones>, "Z_PK") VALUES (?, …)`,
-    /// built once. The record id is bound by the insert, from a
-    /// ``RecordIDAllocator``, never left to SQLite, which would reuse the id
-    /// of a deleted highest row.
+    /// built once. The record id comes from a ``RecordIDAllocator``, which
+    /// binds it or leaves it to SQLite only where SQLite picks the same: a
+    /// deleted highest row's id never comes back.
     let insertSQL: String
     /// `DELETE FROM <table> WHERE "Z_PK" = ? AND "Z_OPT" = ?`, built once.
     let deleteSQL: String

@@ -15,8 +15,9 @@
 /// LiteRecord does what Core Data does with its `Z_PRIMARYKEY` table: its own
 /// table (``Model/recordIDTable``) keeps, per entity table, the highest id it
 /// ever handed out. A write transaction reads it once per entity table it
-/// inserts into, binds each new row's id itself (3 more VM steps per row),
-/// and writes the mark back once, inside the same transaction.
+/// inserts into, makes sure each new row gets one past the larger of the mark
+/// and the table's highest row (``RecordIDAllocator``), and writes the mark
+/// back once, inside the same transaction.
 ///
 /// What keeps the guarantee:
 /// - The next id is one past the larger of the mark and the table's highest
@@ -39,20 +40,38 @@ extension Model {
 }
 
 extension EntityDescription {
-    /// The last record id in use or once used in the entity's table: the
-    /// larger of its mark and its highest row (`max(rowid)` is one b-tree
-    /// step, https://sqlite.org/optoverview.html#minmax).
+    /// The entity's mark and its highest row (`max(rowid)` is one b-tree
+    /// step, https://sqlite.org/optoverview.html#minmax), 0 for none.
     var lastRecordIDSQL: String {
         let key = Connection.quote(Model.primaryKeyColumn)
-        return "SELECT max(coalesce((SELECT high FROM \(Connection.quote(Model.recordIDTable)) WHERE entity = ?), 0), "
-            + "coalesce((SELECT max(\(key)) FROM \(quotedTable)), 0))"
+        return "SELECT coalesce((SELECT high FROM \(Connection.quote(Model.recordIDTable)) WHERE entity = ?), 0), "
+            + "coalesce((SELECT max(\(key)) FROM \(quotedTable)), 0)"
     }
 }
 
 /// Hands out the record ids of one write transaction's new rows (see the
 /// comment on ``Model/recordIDTable``). Used inside the transaction only.
+///
+/// The next id is always one past the larger of the mark and the table's
+/// highest row. While the highest row holds the last id handed out (the
+/// usual case: nothing deleted the top row since), SQLite's own choice for
+/// an insert that names no id is exactly that — one past the highest row
+/// (https://sqlite.org/autoinc.html) — and costs no look-up, where a named
+/// id makes SQLite seek it out to check it is free (`OP_NotExists`, some
+/// 400 instructions a row). So the allocator names an id only for the first
+/// row after the top was deleted (after which the new row is the top), and
+/// otherwise lets SQLite pick it, reading it back: the ids are the same
+/// either way. `RecordIDReuseTests` runs one workload both ways and compares
+/// every id (``Store/namesEveryRecordID`` forces the named path).
 struct RecordIDAllocator {
-    private var tables: [(table: String, last: Int64)] = []
+    private var tables: [(table: String, last: Int64, topIsLast: Bool)] = []
+    /// Whether every id is named (the plain path), for the test that
+    /// compares both.
+    private let namesEvery: Bool
+
+    init(namingEvery: Bool = false) {
+        namesEvery = namingEvery
+    }
 
     /// Starts handing out ids for `entity`'s table, reading its mark once;
     /// returns the slot to pass to ``next(_:)``.
@@ -61,21 +80,30 @@ struct RecordIDAllocator {
         let statement = try connection.cachedStatement(entity.lastRecordIDSQL)
         defer { statement.reset() }
         try statement.bind(.text(entity.tableName), at: 1)
-        let last = try statement.step() ? statement.int64(at: 0) : 0
-        tables.append((entity.tableName, last))
+        var (mark, top): (Int64, Int64) = (0, 0)
+        if try statement.step() { (mark, top) = (statement.int64(at: 0), statement.int64(at: 1)) }
+        tables.append((entity.tableName, max(mark, top), top >= mark))
         return tables.count - 1
     }
 
-    /// The next id of the slot's table, or `nil` once a row holds the
-    /// largest id there is: the insert then leaves the choice to SQLite, which
-    /// picks an unused id at random (https://sqlite.org/autoinc.html), and
-    /// that table alone may see an id again.
+    /// The id to bind for the slot's next row, or `nil` to let SQLite pick
+    /// it: when that gives the same id (see above), and once a row holds the
+    /// largest id there is (SQLite then picks an unused id at random,
+    /// https://sqlite.org/autoinc.html, and that table alone may see an id
+    /// again). Call ``took(_:_:)`` with the row's id after the insert.
     @inline(__always)
     mutating func next(_ slot: Int) -> Int64? {
+        guard namesEvery || !tables[slot].topIsLast else { return nil }
         let (id, overflow) = tables[slot].last.addingReportingOverflow(1)
-        guard !overflow else { return nil }
-        tables[slot].last = id
-        return id
+        return overflow ? nil : id
+    }
+
+    /// Records the id the slot's new row got: the table's highest row is
+    /// now the last id handed out.
+    @inline(__always)
+    mutating func took(_ slot: Int, _ rowID: Int64) {
+        if rowID > tables[slot].last { tables[slot].last = rowID }
+        tables[slot].topIsLast = rowID == tables[slot].last
     }
 
     /// Writes each table's mark: call after the inserts, in their transaction.
@@ -85,7 +113,7 @@ struct RecordIDAllocator {
             "INSERT INTO \(Connection.quote(Model.recordIDTable)) (entity, high) VALUES (?, ?) "
                 + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)")
         defer { statement.reset() }
-        for (table, last) in tables {
+        for (table, last, _) in tables {
             statement.rewind()
             try statement.bind(.text(table), at: 1)
             try statement.bind(.integer(last), at: 2)

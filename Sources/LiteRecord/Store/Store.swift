@@ -39,6 +39,11 @@ final class Store: @unchecked Sendable {
     /// thread reading its own identity here is inside a write (or another
     /// use of the writer) on this store.
     let lockOwner = Atomic<UInt>(0)
+    /// For the test that compares the two: every new row's record id is
+    /// named by the insert rather than left to SQLite where SQLite picks the
+    /// same (``RecordIDAllocator``). Off outside that test.
+    let namesEveryRecordIDFlag = Atomic<Bool>(false)
+    var namesEveryRecordID: Bool { namesEveryRecordIDFlag.load(ordering: .relaxed) }
     /// How many times the owner took `lock`. Guarded by `lock`.
     var lockDepth = 0
     /// The writer connection. Guarded by `lock`.
