@@ -45,6 +45,25 @@ private enum BodyRequired {
         #expect(try Data(contentsOf: url) == main, "requiresMigration wrote to the main file")
     }
 
+    /// `literecord backup` (``RecordStack/backup(storeAt:to:)``) only reads:
+    /// as the store's one connection it must not checkpoint or delete a
+    /// -wal left to a replicator, and the copy holds what the -wal holds.
+    @Test func aBackupOfTheFileLeavesTheWALAlone() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Store.sqlite")
+        try Self.replicatedStore(url, notes: 50)
+        let wal = try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
+        let main = try Data(contentsOf: url)
+        #expect(!wal.isEmpty)
+        let copy = folder.file("Copy.sqlite")
+        try RecordStack.backup(storeAt: url, to: copy)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")) == wal, "the backup checkpointed or deleted the -wal")
+        #expect(try Data(contentsOf: url) == main, "the backup wrote to the main file")
+        let restored = try RecordStack(storeAt: copy, entities: [Base.Note.self])
+        defer { try? restored.close() }
+        #expect(try restored.newContext().count(Base.Note.self, whereSQL: nil, arguments: []) == 50)
+    }
+
     /// With `.leftToReplicator`, no commit checkpoints, the migration's
     /// included: the main file is exactly as it was until the replicator
     /// checkpoints.

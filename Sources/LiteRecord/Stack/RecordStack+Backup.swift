@@ -43,15 +43,22 @@ extension RecordStack {
     /// ```
     ///
     /// Works for any SQLite database file, whatever model wrote it; the copy
-    /// is taken as ``backup(to:)`` takes a file store's.
+    /// is taken as ``backup(to:)`` takes a file store's. The source is only
+    /// read: it is opened read-only, so the backup never checkpoints or
+    /// removes a `-wal` (one left to a replicator stays as it was). When
+    /// nothing has the store open, it is read without locks (as a read-only
+    /// stack reads it), and a store that an app opens for writing during the
+    /// copy makes the backup fail rather than copy two states.
     ///
     /// - Parameters:
     ///   - source: an existing store file.
     ///   - destination: the new file; as in ``backup(to:)``.
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no such
     ///   source, an empty file, a folder; `destination` exists, or cannot be
-    ///   created or written) or `.corruptStore` (`source` is not a SQLite
-    ///   database). A failed backup removes every file it created.
+    ///   created or written; `source` was opened for writing during a copy
+    ///   that began while nothing had it open: run it again) or
+    ///   `.corruptStore` (`source` is not a SQLite database). A failed backup
+    ///   removes every file it created.
     public static func backup(storeAt source: URL, to destination: URL) throws {
         try StoreFileBackup.backup(source.standardizedFileURL, to: destination)
     }

@@ -299,13 +299,12 @@ enum StoreFileBackup {
         if size == 0 {
             throw LiteRecordError(.storeUnavailable, "\(operation) failed: \(path) is empty: there is no store to back up")
         }
-        // Joining the store as any app does (its -wal and -shm, created when
-        // missing) sees what other processes commit and takes part in their
-        // locking. Where nothing beside the file can be created (read-only
-        // media), it is read as a reader of such a store is.
-        let folder = source.deletingLastPathComponent().path
-        let writable = FileManager.default.isWritableFile(atPath: folder) && FileManager.default.isWritableFile(atPath: path)
-        let options = writable ? Connection.OpenOptions(create: false) : Store.readingOptions(for: path)
+        // Read only, as a read-only stack reads (``Store/readingOptions(for:)``):
+        // a read-write connection that is the store's last would checkpoint
+        // and delete a -wal left to a replicator when it closes. Opened
+        // `immutable` (nothing had the store open), it takes no locks, so a
+        // file that changed during the copy is refused below.
+        let options = Store.readingOptions(for: path)
         try BackupFile.write(destination, operation: operation) { target throws(LiteRecordError) in
             try withErrorContext(operation) {
                 let connection = try Connection(path: path, options: options)
@@ -317,6 +316,11 @@ enum StoreFileBackup {
                     throw LiteRecordError(.corruptStore, "\(operation) failed: \(path) holds no tables: it is not a store, or it is damaged; run `literecord check` on it")
                 }
                 try BackupFile.copySnapshot(from: connection, into: target)
+                if let change = connection.immutableFileChange() {
+                    throw LiteRecordError(
+                        .storeUnavailable,
+                        "\(operation) failed: \(path) \(change) during the backup. Nothing had it open when the backup began, so it was read without locks and the copy may mix two states; run the backup again")
+                }
             }
         }
     }
