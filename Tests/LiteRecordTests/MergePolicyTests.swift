@@ -47,6 +47,25 @@ import Testing
         #expect(try stored(stack).age == 51, "no false conflict after a resolved one")
     }
 
+    /// Found by the model-based test (seed 6464): an object edited, then
+    /// deleted, whose row another context changed meanwhile. `.storeTrumps`
+    /// takes the deletion back and reads the row again; the object stayed
+    /// listed as updated, so its next edit did not list it and was never
+    /// saved.
+    @Test func aDeletionStoreTrumpsTakesBackLeavesTheNextEditSaved() throws {
+        let (stack, a, ann) = try conflict(.storeTrumps)
+        ann.email = "before the deletion"
+        a.delete(ann)
+        try a.save()
+        #expect(ann.recordState.phase == .managed, "the store's newer row wins over the deletion")
+        #expect(ann.name == "Anna" && ann.email == nil, "the row as stored")
+        #expect(!a.hasChanges)
+        ann.age = 60
+        #expect(a.hasChanges)
+        try a.save()
+        #expect(try stored(stack).age == 60, "the edit after the resolved conflict is saved")
+    }
+
     @Test func storeTrumpsKeepsTheStoresPropertiesAndWritesTheOtherEdits() throws {
         let (stack, a, ann) = try conflict(.storeTrumps)
         ann.age = 50

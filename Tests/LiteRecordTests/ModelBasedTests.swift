@@ -19,7 +19,7 @@ import Testing
 /// `LITERECORD_MODEL_ALL_FAILURES=1` (keep going after a failure and report
 /// each distinct one), `LITERECORD_MODEL_NO_GAPS=1` (run without the known
 /// gaps below), `LITERECORD_MODEL_TRACE=1` (print each seed before it runs,
-/// to find a sequence that crashes).
+/// to find a sequence that crashes; `=steps` also prints each step).
 @Suite struct ModelBasedTests {
     /// The first seed of the default run: fixed, so that `make test` runs the
     /// same sequences on every machine. `LITERECORD_MODEL_SEED` explores others.
@@ -142,7 +142,7 @@ import Testing
         let maxLength = Self.environment("LITERECORD_MODEL_LENGTH").flatMap(Int.init) ?? 40
         let firstSeed = Self.environment("LITERECORD_MODEL_SEED").flatMap(UInt64.init) ?? Self.defaultFirstSeed
         let allFailures = Self.environment("LITERECORD_MODEL_ALL_FAILURES") == "1"
-        let tracing = Self.environment("LITERECORD_MODEL_TRACE") == "1"
+        let tracing = Self.environment("LITERECORD_MODEL_TRACE") != nil
         // LITERECORD_MODEL_GAPS=2,5 keeps only those gaps (to check whether a fix closed the others).
         let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
         let gaps: Set<Int> =

@@ -199,8 +199,14 @@ extension RecordContext {
                 unregister(object)
                 continue
             case .keep:
+                // The deletion is taken back and the row read again below, so
+                // no change of the object's is left either: an edit made
+                // before the deletion must not keep it listed as updated (a
+                // listed object's next edit would not list it again, and
+                // would never be saved).
                 state.phase = .managed
                 state.listings.remove(.deleted)
+                state.listings.remove(.updated)
             case .reread:
                 break
             }

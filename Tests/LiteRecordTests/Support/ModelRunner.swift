@@ -109,7 +109,14 @@ final class ModelRunner {
         return handles.first { $0.value === object }?.key
     }
 
-    func note(_ line: String) { trace.append(line) }
+    func note(_ line: String) {
+        trace.append(line)
+        if Self.printsSteps { print("  \(trace.count - 1): \(line)") }
+    }
+
+    /// `LITERECORD_MODEL_TRACE=steps`: each step is printed as it runs, for
+    /// a sequence that crashes before its trace can be shown.
+    static let printsSteps = ProcessInfo.processInfo.environment["LITERECORD_MODEL_TRACE"] == "steps"
 
     /// Whether known gap `item` (ModelBasedTests.knownGaps) is on and
     /// `condition`, the combination that meets its bug, holds: the step is
