@@ -45,14 +45,15 @@ import Testing
         #expect(context.insertedObjects.count == 6)
         let (_, statements) = try stack.recordingSQL { try context.save() }
         // Each table's record-id mark is read once before its first row and
-        // written once after the last (see `RecordIDAllocator`).
+        // written once after the last; the new tables' top rows are their last
+        // ids, so SQLite picks each id (see `RecordIDAllocator`).
         let mark = "INSERT INTO \"literecord_record_ids\" (entity, high) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)"
         #expect(statements == [
             "BEGIN IMMEDIATE TRANSACTION",
             EntityDescription(type: RAuthor.self).lastRecordIDSQL,
-            "INSERT INTO \"Author\" (\"name\", \"Z_PK\") VALUES (?, ?)",
+            "INSERT INTO \"Author\" (\"name\") VALUES (?)",
             EntityDescription(type: RBook.self).lastRecordIDSQL,
-        ] + Array(repeating: "INSERT INTO \"Book\" (\"title\", \"author\", \"Z_PK\") VALUES (?, ?, ?)", count: 5) + [
+        ] + Array(repeating: "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)", count: 5) + [
             mark, mark, "COMMIT TRANSACTION",
         ])
         let fresh = stack.newContext()
@@ -68,8 +69,8 @@ import Testing
         book.author = ann
         let (_, statements) = try stack.recordingSQL { try context.save() }
         #expect(statements.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) } == [
-            "INSERT INTO \"Author\" (\"name\", \"Z_PK\") VALUES (?, ?)",
-            "INSERT INTO \"Book\" (\"title\", \"author\", \"Z_PK\") VALUES (?, ?, ?)",
+            "INSERT INTO \"Author\" (\"name\") VALUES (?)",
+            "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)",
         ])
         let fresh = stack.newContext()
         #expect(try RBook.findAll(in: fresh).first?.author?.name == "Ann")

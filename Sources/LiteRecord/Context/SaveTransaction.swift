@@ -355,56 +355,60 @@ extension SaveTransaction {
     }
 
     /// One `INSERT` per object, every column bound; objects of one entity
-    /// share a statement. Records each object's row id (and, with
-    /// relationships, keeps it by object for the foreign keys naming it).
+    /// share a statement (two: one names the record id, the other leaves it
+    /// to SQLite where SQLite picks the same, see ``RecordIDAllocator``).
+    /// Records each object's row id (and, with relationships, keeps it by
+    /// object for the foreign keys naming it).
     private mutating func executeInserts() throws {
         // The tuple is copied once per object, so it holds no more references
         // than it must: `toOnes` is a count, not the entity description, and
         // `canonicalText` is nil rather than empty.
-        typealias Insert = (statement: Statement, count: Int, canonicalText: [Int]?, toOnes: Int, key: Int32, ids: Int)
+        typealias Insert = (
+            picking: Statement, naming: Statement, count: Int, canonicalText: [Int]?, toOnes: Int, key: Int32, ids: Int
+        )
         var insertStatements: [ObjectIdentifier: Insert] = [:]
         var ids = RecordIDAllocator(namingEvery: context.store.namesEveryRecordID)
         var current: (type: ObjectIdentifier, insert: Insert)?
         inserted.reserveCapacity(plan.inserts.count)
         let arena = BindingArena()
-        defer { arena.finish(insertStatements.values.map(\.statement)) }
+        defer { arena.finish(insertStatements.values.flatMap { [$0.picking, $0.naming] }) }
         for object in plan.inserts {
             let typeID = ObjectIdentifier(type(of: object))
             let insert: Insert
             if let current, current.type == typeID {
                 insert = current.insert
-                insert.statement.rewind()
             } else if let cached = insertStatements[typeID] {
                 insert = cached
-                insert.statement.rewind()
             } else {
                 let entity = try context.entity(for: type(of: object))
                 let canonical = entity.canonicalTextAttributes
                 insert = (
-                    try connection.cachedStatement(entity.insertSQL), entity.attributes.count,
-                    canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count,
+                    try connection.cachedStatement(entity.insertPickingIDSQL), try connection.cachedStatement(entity.insertSQL),
+                    entity.attributes.count, canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count,
                     Int32(entity.columnCount + 1), try ids.open(entity, on: connection))
                 insertStatements[typeID] = insert
             }
             current = (typeID, insert)
+            let newID = ids.next(insert.ids)
+            let statement = newID == nil ? insert.picking : insert.naming
+            statement.rewind()
             arena.beginRow()
             for index in 0..<insert.count {
-                try insert.statement.bind(try context.encode(object, index), at: Int32(index + 1), in: arena)
+                try statement.bind(try context.encode(object, index), at: Int32(index + 1), in: arena)
             }
             if let canonical = insert.canonicalText {
                 for index in canonical {
-                    try insert.statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
+                    try statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
                 }
             }
             if insert.toOnes > 0 {
                 let entity = try context.entity(for: type(of: object))
                 for column in insert.count..<entity.columnCount {
-                    try insert.statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
+                    try statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
                 }
             }
-            let newID = ids.next(insert.ids)
-            try insert.statement.bind(newID.map { .integer($0) } ?? .null, at: insert.key)
-            try insert.statement.run()
+            if let newID { try statement.bind(.integer(newID), at: insert.key) }
+            try statement.run()
             let rowID = newID ?? connection.lastInsertedRowID
             ids.took(insert.ids, rowID)
             inserted.append((object, rowID))

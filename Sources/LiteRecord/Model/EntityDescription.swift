@@ -27,9 +27,13 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     let qualifiedSelectList: String
     /// `INSERT INTO <table> (<attributes>, <to-ones>, "Z_PK") VALUES (?, …)`,
     /// built once. The record id comes from a ``RecordIDAllocator``, which
-    /// binds it or leaves it to SQLite only where SQLite picks the same: a
-    /// deleted highest row's id never comes back.
+    /// names it, or leaves it to SQLite (``insertPickingIDSQL``) only where
+    /// SQLite picks the same: a deleted highest row's id never comes back.
     let insertSQL: String
+    /// ``insertSQL`` without the record id, for the rows whose id SQLite
+    /// picks as LiteRecord would (``RecordIDAllocator``): attribute `i` is
+    /// parameter `i + 1` in both.
+    let insertPickingIDSQL: String
     /// `DELETE FROM <table> WHERE "Z_PK" = ? AND "Z_OPT" = ?`, built once.
     let deleteSQL: String
     let tracksChanges: Bool
@@ -71,6 +75,9 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         // The record id goes last, so that attribute `i` stays parameter `i + 1`.
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
         insertSQL = "INSERT INTO \(table) (\((columns + [key]).joined(separator: ", "))) VALUES (\(placeholders))"
+        insertPickingIDSQL = columns.isEmpty
+            ? "INSERT INTO \(table) DEFAULT VALUES"
+            : "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         deleteSQL = "DELETE FROM \(table) WHERE \(key) = ? AND \(version) = ?"
     }
 
