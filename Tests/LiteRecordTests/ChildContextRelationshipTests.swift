@@ -87,6 +87,28 @@ import Testing
         #expect(books.allSatisfy { $0.author === childBob })
     }
 
+    /// Docs/Relationships.md: a to-one naming the parent's unsaved insert
+    /// reads nil in a child, and "saving the child leaves the ancestor's link
+    /// as it was, unless the child set it itself" — setting it to nil is such
+    /// a change, though it reads nil already (found by the model-based test,
+    /// seed 14522: the push dropped it and the new owner was saved).
+    @Test func aChildSettingNilOverTheParentsUnsavedOwnerPushesNil() throws {
+        let dune = try book("Dune", in: parent)
+        let newcomer = RAuthor("Dee")
+        parent.insert(newcomer)
+        dune.author = newcomer
+        let child = parent.makeChildContext()
+        let childDune = try book("Dune", in: child)
+        #expect(childDune.author == nil, "the parent's insert is not visible here")
+        childDune.author = nil
+        #expect(child.hasChanges)
+        try child.save()
+        #expect(dune.author == nil, "the push carried the child's nil")
+        try parent.save()
+        let reader = stack.newContext()
+        #expect(try book("Dune", in: reader).author == nil)
+    }
+
     @Test func aToOneTheParentSetToNilReadsNil() throws {
         try book("Dune", in: parent).author = nil
         let child = parent.makeChildContext()

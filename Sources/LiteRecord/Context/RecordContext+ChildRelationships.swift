@@ -52,6 +52,19 @@ extension RecordContext {
         return values[position]
     }
 
+    /// Whether the nearest ancestor holding the object names, in the to-one,
+    /// a record this context cannot see (its unsaved insert, or a record it
+    /// deleted): the to-one reads nil here, but is not nil there.
+    func ancestorHidesTarget(of object: any Entity, _ relationship: ResolvedRelationship) -> Bool {
+        guard parent != nil, let rowID = object.recordState.rowID,
+            let (_, held) = nearestAncestorHolding(type(of: object), rowID: rowID)
+        else { return false }
+        switch RelationGraph.slot(held, relationship.index) {
+        case .toOne(_?), .fault(_?): return true
+        case .toOne(nil), .fault(nil), .unloaded, .toMany: return false
+        }
+    }
+
     /// An ancestor's to-one slot as this context sees it.
     private func inherited(_ slot: RelationValue, from ancestor: RecordContext) -> RelationValue? {
         switch slot {

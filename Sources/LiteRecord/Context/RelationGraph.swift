@@ -212,8 +212,15 @@ enum RelationGraph {
             context.noteCountedOwner(value)
         }
         let old = toOneInMemory(object, index)
-        if case .toOne(let current) = slot(object, index), current === value { return }
-        if case .fault(let rowID) = slot(object, index), value == nil, rowID == nil { return }
+        let unchanged: Bool
+        switch slot(object, index) {
+        case .toOne(let current): unchanged = current === value
+        case .fault(let rowID): unchanged = value == nil && rowID == nil
+        case .unloaded, .toMany: unchanged = false
+        }
+        // In a child, a to-one naming what an ancestor inserted (or deleted)
+        // reads nil; setting it to nil is still a change the push carries.
+        if unchanged, value != nil || object.recordState.context?.ancestorHidesTarget(of: object, relationship) != true { return }
         assignToOne(object, relationship, value)
         guard let inverse = relationship.inverseIndex else { return }
         if let old, old !== value { detachInverse(old, inverse, relationship.inverseIsToMany, from: object) }

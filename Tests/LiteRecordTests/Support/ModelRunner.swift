@@ -191,6 +191,11 @@ final class ModelRunner {
         let target = targetPick.flatMap { choose(live(link.target), $0) }
         let current = model.fk(id, link)
         guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
+        // Through a to-many, the list is read first if it was not, which
+        // refreshes its stale objects before the to-one changes.
+        let stale = staleHandles()
+        defer { model.setFK(id, link, target?.row) }
+        defer { adoptRefreshed(stale) }
         if viaToMany, let target, let owner = handles[target] {
             ModelAccess.change(owner, link, object, adding: true)
             note("\(target).\(link.inverseName).append(\(id))")
@@ -203,7 +208,6 @@ final class ModelRunner {
             ModelAccess.setTarget(object, link, target.flatMap { handles[$0] })
             note("\(id).\(link) = \(target.map(String.init(describing:)) ?? "nil")")
         }
-        model.setFK(id, link, target?.row)
     }
 
     private func setLink(_ bookPick: UInt32, _ tagPick: UInt32, _ linked: Bool, _ fromTag: Bool) {
