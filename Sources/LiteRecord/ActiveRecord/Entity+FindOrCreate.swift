@@ -90,8 +90,8 @@ extension Entity where Self: DefaultInitializable {
                 return .found(rowID)
             }
             var ids = RecordIDAllocator(namingEvery: context.store.namesEveryRecordID)
-            let slot = try ids.open(entity, on: connection)
-            let newID = ids.next(slot)
+            var cursor = try ids.open(entity, on: connection)
+            let newID = cursor.next()
             let statement = try connection.cachedStatement(insertSQL)
             defer { statement.reset() }
             try statement.bind(values + [newID.map { .integer($0) } ?? .null])
@@ -103,7 +103,8 @@ extension Entity where Self: DefaultInitializable {
             try object.decodeAttribute(at: index, from: row)
             let snapshot = tracksChanges ? nil : entity.attributes.indices.map { row.value(at: $0) }
             let rowID = newID ?? statement.int64(at: 0)
-            ids.took(slot, rowID)
+            cursor.took(rowID)
+            ids.close(cursor)
             try ids.record(on: connection)
             return .created(rowID, snapshot)
         }

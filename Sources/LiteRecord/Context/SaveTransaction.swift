@@ -358,62 +358,64 @@ extension SaveTransaction {
     /// share a statement (two: one names the record id, the other leaves it
     /// to SQLite where SQLite picks the same, see ``RecordIDAllocator``).
     /// Records each object's row id (and, with relationships, keeps it by
-    /// object for the foreign keys naming it).
+    /// object for the foreign keys naming it). The plan lists inserts in
+    /// runs of one entity; each run looks its statements up once.
     private mutating func executeInserts() throws {
-        // The tuple is copied once per object, so it holds no more references
-        // than it must: `toOnes` is a count, not the entity description, and
-        // `canonicalText` is nil rather than empty.
-        typealias Insert = (
-            picking: Statement, naming: Statement, count: Int, canonicalText: [Int]?, toOnes: Int, key: Int32, ids: Int
-        )
-        var insertStatements: [ObjectIdentifier: Insert] = [:]
         var ids = RecordIDAllocator(namingEvery: context.store.namesEveryRecordID)
-        var current: (type: ObjectIdentifier, insert: Insert)?
+        var used: [Statement] = []
         inserted.reserveCapacity(plan.inserts.count)
         let arena = BindingArena()
-        defer { arena.finish(insertStatements.values.flatMap { [$0.picking, $0.naming] }) }
-        for object in plan.inserts {
-            let typeID = ObjectIdentifier(type(of: object))
-            let insert: Insert
-            if let current, current.type == typeID {
-                insert = current.insert
-            } else if let cached = insertStatements[typeID] {
-                insert = cached
-            } else {
-                let entity = try context.entity(for: type(of: object))
-                let canonical = entity.canonicalTextAttributes
-                insert = (
-                    try connection.cachedStatement(entity.insertPickingIDSQL), try connection.cachedStatement(entity.insertSQL),
-                    entity.attributes.count, canonical.isEmpty ? nil : canonical, entity.toOneIndexes.count,
-                    Int32(entity.columnCount + 1), try ids.open(entity, on: connection))
-                insertStatements[typeID] = insert
-            }
-            current = (typeID, insert)
-            let newID = ids.next(insert.ids)
-            let statement = newID == nil ? insert.picking : insert.naming
+        defer { arena.finish(used) }
+        let inserts = plan.inserts
+        var start = inserts.startIndex
+        while start < inserts.endIndex {
+            let type = Swift.type(of: inserts[start])
+            var end = start + 1
+            while end < inserts.endIndex, Swift.type(of: inserts[end]) == type { end += 1 }
+            let entity = try context.entity(for: type)
+            let statements = (
+                picking: try connection.cachedStatement(entity.insertPickingIDSQL), naming: try connection.cachedStatement(entity.insertSQL)
+            )
+            used += [statements.picking, statements.naming]
+            var cursor = try ids.open(entity, on: connection)
+            try insertRun(inserts[start..<end], entity, statements, &cursor, arena)
+            ids.close(cursor)
+            start = end
+        }
+        try ids.record(on: connection)
+    }
+
+    /// Inserts a run of objects of one entity.
+    private mutating func insertRun(
+        _ objects: ArraySlice<any Entity>, _ entity: EntityDescription, _ statements: (picking: Statement, naming: Statement),
+        _ cursor: inout RecordIDAllocator.Cursor, _ arena: BindingArena
+    ) throws {
+        let count = entity.attributes.count
+        let canonical = entity.canonicalTextAttributes
+        let hasToOnes = !entity.toOneIndexes.isEmpty
+        let key = Int32(entity.columnCount + 1)
+        for object in objects {
+            let newID = cursor.next()
+            let statement = newID == nil ? statements.picking : statements.naming
             statement.rewind()
             arena.beginRow()
-            for index in 0..<insert.count {
+            for index in 0..<count {
                 try statement.bind(try context.encode(object, index), at: Int32(index + 1), in: arena)
             }
-            if let canonical = insert.canonicalText {
-                for index in canonical {
-                    try statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
-                }
+            for index in canonical {
+                try statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
             }
-            if insert.toOnes > 0 {
-                let entity = try context.entity(for: type(of: object))
-                for column in insert.count..<entity.columnCount {
+            if hasToOnes {
+                for column in count..<entity.columnCount {
                     try statement.bind(foreignKeyValue(object, entity, column) ?? .null, at: Int32(column + 1))
                 }
             }
-            if let newID { try statement.bind(.integer(newID), at: insert.key) }
+            if let newID { try statement.bind(.integer(newID), at: key) }
             try statement.run()
             let rowID = newID ?? connection.lastInsertedRowID
-            ids.took(insert.ids, rowID)
+            cursor.took(rowID)
             inserted.append((object, rowID))
             if relationships { newRowIDs[ObjectIdentifier(object)] = rowID }
         }
-        try ids.record(on: connection)
     }
 }

@@ -64,6 +64,35 @@ extension EntityDescription {
 /// either way. `RecordIDReuseTests` runs one workload both ways and compares
 /// every id (``Store/namesEveryRecordID`` forces the named path).
 struct RecordIDAllocator {
+    /// Where one table's ids stand, used by one run of inserts into it and
+    /// handed back with ``close(_:)``.
+    struct Cursor {
+        fileprivate let slot: Int
+        fileprivate var last: Int64
+        fileprivate var topIsLast: Bool
+        fileprivate let namesEvery: Bool
+
+        /// The id to bind for the next row, or `nil` to let SQLite pick it:
+        /// when that gives the same id (see above), and once a row holds the
+        /// largest id there is (SQLite then picks an unused id at random,
+        /// https://sqlite.org/autoinc.html, and that table alone may see an
+        /// id again). Call ``took(_:)`` with the row's id after the insert.
+        @inline(__always)
+        mutating func next() -> Int64? {
+            guard namesEvery || !topIsLast else { return nil }
+            let (id, overflow) = last.addingReportingOverflow(1)
+            return overflow ? nil : id
+        }
+
+        /// Records the id the new row got: the table's highest row is now
+        /// the last id handed out.
+        @inline(__always)
+        mutating func took(_ rowID: Int64) {
+            if rowID > last { last = rowID }
+            topIsLast = rowID == last
+        }
+    }
+
     private var tables: [(table: String, last: Int64, topIsLast: Bool)] = []
     /// Whether every id is named (the plain path), for the test that
     /// compares both.
@@ -73,37 +102,25 @@ struct RecordIDAllocator {
         namesEvery = namingEvery
     }
 
-    /// Starts handing out ids for `entity`'s table, reading its mark once;
-    /// returns the slot to pass to ``next(_:)``.
-    mutating func open(_ entity: EntityDescription, on connection: Connection) throws -> Int {
-        if let slot = tables.firstIndex(where: { $0.table == entity.tableName }) { return slot }
+    /// Starts (or goes on) handing out ids for `entity`'s table, reading its
+    /// mark and highest row once per transaction.
+    mutating func open(_ entity: EntityDescription, on connection: Connection) throws -> Cursor {
+        if let slot = tables.firstIndex(where: { $0.table == entity.tableName }) {
+            return Cursor(slot: slot, last: tables[slot].last, topIsLast: tables[slot].topIsLast, namesEvery: namesEvery)
+        }
         let statement = try connection.cachedStatement(entity.lastRecordIDSQL)
         defer { statement.reset() }
         try statement.bind(.text(entity.tableName), at: 1)
         var (mark, top): (Int64, Int64) = (0, 0)
         if try statement.step() { (mark, top) = (statement.int64(at: 0), statement.int64(at: 1)) }
         tables.append((entity.tableName, max(mark, top), top >= mark))
-        return tables.count - 1
+        return Cursor(slot: tables.count - 1, last: max(mark, top), topIsLast: top >= mark, namesEvery: namesEvery)
     }
 
-    /// The id to bind for the slot's next row, or `nil` to let SQLite pick
-    /// it: when that gives the same id (see above), and once a row holds the
-    /// largest id there is (SQLite then picks an unused id at random,
-    /// https://sqlite.org/autoinc.html, and that table alone may see an id
-    /// again). Call ``took(_:_:)`` with the row's id after the insert.
-    @inline(__always)
-    mutating func next(_ slot: Int) -> Int64? {
-        guard namesEvery || !tables[slot].topIsLast else { return nil }
-        let (id, overflow) = tables[slot].last.addingReportingOverflow(1)
-        return overflow ? nil : id
-    }
-
-    /// Records the id the slot's new row got: the table's highest row is
-    /// now the last id handed out.
-    @inline(__always)
-    mutating func took(_ slot: Int, _ rowID: Int64) {
-        if rowID > tables[slot].last { tables[slot].last = rowID }
-        tables[slot].topIsLast = rowID == tables[slot].last
+    /// Takes back a cursor after its run of inserts.
+    mutating func close(_ cursor: Cursor) {
+        tables[cursor.slot].last = cursor.last
+        tables[cursor.slot].topIsLast = cursor.topIsLast
     }
 
     /// Writes each table's mark: call after the inserts, in their transaction.
