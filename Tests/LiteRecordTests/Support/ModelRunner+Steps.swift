@@ -90,6 +90,9 @@ extension ModelRunner {
             model.held[id]?.readText = row.text
             model.held[id]?.version = row.version
         }
+        // A changed object it reads takes the stored values of what it did
+        // not change, and keeps its version.
+        adoptRefreshed(staleHandles().filter { model.held[$0]?.changed == true })
     }
 
     /// A quote this context moved off a chapter it deletes (#40 item 2: the

@@ -213,6 +213,12 @@ struct ReferenceModel {
         if object.phase == .inserted { held[id] = nil } else { held[id]?.phase = .deleted }
         doomed.append(id)
         if depth > 0 { cascadeDepth[id] = depth }
+        // Book.tags and Tag.books are `.nullify`: the save writes none of the
+        // deleted object's pending link changes, so a deletion a merge policy
+        // takes back leaves its links as stored.
+        if id.kind == .book || id.kind == .tag {
+            links = links.filter { (id.kind == .book ? $0.key.book : $0.key.tag) != id.row }
+        }
         for link in MLink.pointing(at: id.kind) {
             let (must, may) = members(of: id, link)
             switch link.rule {
