@@ -65,11 +65,11 @@ import Testing
         return Xoshiro(seed: (next(), next(), next(), next()))
     }
 
-    static func run(_ sequence: MSequence, gaps: Set<Int>) async -> Outcome {
+    static func run(_ sequence: MSequence, gaps: Set<Int>, on fixture: ModelFixture) async -> Outcome {
         var outcome = Outcome()
         let runner: ModelRunner
         do {
-            runner = try ModelRunner(policy: sequence.policy, gaps: gaps)
+            runner = try ModelRunner(policy: sequence.policy, gaps: gaps, fixture: fixture)
         } catch {
             outcome.mismatch = ModelMismatch(signature: "setup", detail: "\(error)")
             return outcome
@@ -95,13 +95,13 @@ import Testing
     /// The shortest sequence found that fails with the same signature:
     /// chunks of steps removed, then single steps, then the steps of child
     /// contexts.
-    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>) async -> (MSequence, Outcome) {
+    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>, on fixture: ModelFixture) async -> (MSequence, Outcome) {
         var best = sequence
-        var bestOutcome = await run(sequence, gaps: gaps)
+        var bestOutcome = await run(sequence, gaps: gaps, on: fixture)
         var budget = 400
         func fails(_ candidate: MSequence) async -> Outcome? {
             budget -= 1
-            let outcome = await run(candidate, gaps: gaps)
+            let outcome = await run(candidate, gaps: gaps, on: fixture)
             return outcome.mismatch?.signature == signature ? outcome : nil
         }
         var chunk = max(1, best.ops.count / 2)
@@ -147,6 +147,7 @@ import Testing
         let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
         let gaps: Set<Int> =
             Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : chosen ?? Set(Self.knownGaps.keys)
+        let fixture = try ModelFixture()
         var operations = 0
         var saves = 0
         var sequences = 0
@@ -160,7 +161,7 @@ import Testing
             // LITERECORD_MODEL_TRACE=1 names each seed before it runs, for a
             // sequence that crashes rather than fails.
             if tracing { print("[model] seed \(seed)") }
-            let outcome = await Self.run(sequence, gaps: gaps)
+            let outcome = await Self.run(sequence, gaps: gaps, on: fixture)
             sequences += 1
             operations += sequence.ops.count
             saves += outcome.saves
@@ -169,7 +170,7 @@ import Testing
             guard found[mismatch.signature] == nil else { continue }
             found[mismatch.signature] = seed
             if tracing { print("[model] seed \(seed) failed (\(mismatch.signature)): shrinking") }
-            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps)
+            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixture)
             let report = """
                 [model] FAILED: \(mismatch.signature)
                 seed \(seed) (LITERECORD_MODEL_SEED=\(seed) LITERECORD_MODEL_SEQUENCES=1 to run it alone), \(sequence.ops.count) steps, shrunk to \(shrunk.ops.count):

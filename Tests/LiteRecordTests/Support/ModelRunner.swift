@@ -10,7 +10,7 @@ struct ModelMismatch: Error, CustomStringConvertible {
     var description: String { "step \(step): \(signature): \(detail)" }
 }
 
-/// Runs one sequence against a fresh in-memory stack and the reference
+/// Runs one sequence against the seeded in-memory stack (``ModelFixture``) and the reference
 /// model side by side, comparing them after every save (and every fetch and
 /// read). The context under test is a plain `newContext()`: `write {}`
 /// merges into the main context only, so another writer's changes reach it
@@ -28,19 +28,17 @@ final class ModelRunner {
     var committed: ChangeSet?
     private var texts = 0
 
-    init(policy: MergePolicy, gaps: Set<Int>) throws {
+    /// A runner on `fixture`'s stack, put back to the seeded store first.
+    init(policy: MergePolicy, gaps: Set<Int>, fixture: ModelFixture) throws {
         self.gaps = gaps
-        stack = try RecordStack(inMemoryWith: modelTestEntities)
-        try Self.seed(stack)
-        let (rows, joins) = try ModelAccess.readStore(stack)
-        model.store = MStore(rows: rows, joins: joins, issued: Set(rows.keys))
+        try fixture.restore()
+        stack = fixture.stack
+        model.store = fixture.seeded
         model.policy = policy
         context = stack.newContext()
         context.mergePolicy = policy
         context.didSave = { [unowned self] in self.committed = $0 }
     }
-
-    deinit { try? stack.close() }
 
     /// Two books with chapters, paragraphs, a quote, tags and notes, saved.
     static func seed(_ stack: RecordStack) throws {
