@@ -123,6 +123,8 @@ extension RecordContext {
                     ? (pending.source, pending.destination) : (pending.destination, pending.source)
                 guard mine === object else { continue }
                 if pending.linked {
+                    // A link to an object deleted since is gone with it (`.nullify`).
+                    guard other.recordState.phase != .deleted else { continue }
                     if present.insert(ObjectIdentifier(other)).inserted { result.append(other) }
                 } else {
                     result.removeAll { $0 === other }

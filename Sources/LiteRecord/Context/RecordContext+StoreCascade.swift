@@ -185,7 +185,7 @@ extension RecordContext {
                 else { continue }
                 let owners = Set(group.owners.map { ObjectIdentifier($0) })
                 let fresh = sortOut(found, destination, inverse: inverse, owners: owners)
-                deleteObjectsPointedAt(owners, destination.type, inverse)
+                deleteObjectsPointedAt(owners, rows: Set(group.rowIDs), destination.type, inverse)
                 followRules(of: destination, fresh)
             }
         }
@@ -218,17 +218,25 @@ extension RecordContext {
         return storeCascade.add(destination, unheld)
     }
 
-    /// Deletes the new and changed objects of `type` this context pointed at
-    /// one of `owners`: a loaded to-many lists them (`overlay`).
-    private func deleteObjectsPointedAt(_ owners: Set<ObjectIdentifier>, _ type: any Entity.Type, _ inverse: Int) {
+    /// Deletes the new and changed objects of `type` whose to-one names one
+    /// of the doomed owners in memory — one of the objects `owners`, or one
+    /// of the rows `rows` — where the store read did not find them: a
+    /// loaded to-many lists them (`overlay`), and so does one loaded before
+    /// another writer moved or deleted their row.
+    private func deleteObjectsPointedAt(_ owners: Set<ObjectIdentifier>, rows: Set<Int64>, _ type: any Entity.Type, _ inverse: Int) {
         guard !inserted.isEmpty || !lists.updated.isEmpty else { return }
         let destination = ObjectIdentifier(type)
         for object in inserted + lists.updated where ObjectIdentifier(Swift.type(of: object)) == destination {
             let state = object.recordState
-            guard state.belongs(to: self), state.phase != .deleted,
-                case .toOne(let value?) = RelationGraph.slot(object, inverse), owners.contains(ObjectIdentifier(value))
-            else { continue }
-            deleteApplyingRules(object)
+            guard state.belongs(to: self), state.phase != .deleted else { continue }
+            switch RelationGraph.slot(object, inverse) {
+            case .toOne(let value?) where owners.contains(ObjectIdentifier(value)) || value.recordState.rowID.map(rows.contains) == true:
+                deleteApplyingRules(object)
+            case .fault(let rowID?) where rows.contains(rowID):
+                deleteApplyingRules(object)
+            default:
+                continue
+            }
         }
     }
 
@@ -247,6 +255,7 @@ extension RecordContext {
                     var inverse: Int?
                     if case .inverseForeignKey = relationship.storage { inverse = relationship.inverseIndex }
                     queue.append((destination, sortOut(found, destination, inverse: inverse, owners: [])))
+                    if let inverse { deleteObjectsPointedAt([], rows: Set(ids), destination.type, inverse) }
                 case .nullify:
                     nullifyHolders(relationship, of: ids)
                 case .deny, .noAction:

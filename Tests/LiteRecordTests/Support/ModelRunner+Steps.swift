@@ -48,6 +48,9 @@ extension ModelRunner {
         var must: [MID] = []
         var may: [MID] = []
         if let link = read.link { (must, may) = model.members(of: ownerID, link) } else { must = model.linked(ownerID) }
+        // A list read before another writer deleted a row still lists it,
+        // though the model never saw that read.
+        may += got.filter { $0.row > 0 && model.held[$0] == nil && model.store.rows[$0] == nil }
         note("read \(ownerID).\(read): \(got.sorted())")
         let gotSet = Set(got)
         guard got.count == gotSet.count, Set(must).isSubset(of: gotSet), gotSet.isSubset(of: Set(must + may)) else {
@@ -229,7 +232,10 @@ extension ModelRunner {
             let state = object.recordState
             let holds = state.belongs(to: context) && state.phase != .unmanaged
             guard let held = model.held[id] else {
-                if holds, !mayKeep.contains(id) { throw mismatch("context objects", "the context still holds \(id), which the model forgot") }
+                // An object whose row another writer deleted may stay held: no
+                // context hears of another's deletion until it saves the object.
+                let gone = id.row > 0 && model.store.rows[id] == nil
+                if holds, !mayKeep.contains(id), !gone { throw mismatch("context objects", "the context still holds \(id), which the model forgot") }
                 handles[id] = nil
                 continue
             }

@@ -189,6 +189,9 @@ final class ModelRunner {
         let target = targetPick.flatMap { choose(live(link.target), $0) }
         let current = model.fk(id, link)
         guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
+        // Whether a list read after another writer deleted the object's row
+        // lists it is not specified, so neither is removing it from the list.
+        if viaToMany, target == nil, model.isGone(id) { return note("relate: \(id) is gone from the store; removing it from a list is not specified") }
         // Through a to-many, the list is read first if it was not, which
         // refreshes its stale objects before the to-one changes.
         let stale = staleHandles()
