@@ -74,4 +74,19 @@ import Testing
         #expect(try #require(try MTBook.findAll(in: reader).first).tags.map(\.text) == ["t1"])
         #expect(try MTTag.count(in: reader) == 1)
     }
+
+    /// Seed 116264: an insert linked to a saved book, then deleted (dropped)
+    /// before any save; the book's list, first read afterwards, listed it.
+    @Test func aDroppedInsertLeavesTheListsItWasLinkedTo() throws {
+        let context = stack.newContext()
+        let book = try #require(try MTBook.findAll(in: context).first)
+        let tag = MTTag()
+        tag.text = "new"
+        context.insert(tag)
+        tag.books.append(book)
+        context.delete(tag)
+        #expect(book.tags.isEmpty)
+        try context.save()
+        #expect(try MTTag.count(in: stack.newContext()) == 2)
+    }
 }

@@ -25,6 +25,24 @@ import Testing
         return author
     }
 
+    /// Setting a to-one to the object it already names is no change, whether
+    /// the to-one was read (a loaded object) or not (a fault naming the row):
+    /// the model-based test (seed 152997) saw a child's set-and-set-back push
+    /// an update only when the parent had not read the to-one.
+    @Test(arguments: [false, true])
+    func assigningTheObjectAToOneAlreadyNamesIsNoChange(read: Bool) throws {
+        let ann = try seed()
+        _ = try seed("Bob", books: 1)
+        let fresh = stack.newContext()
+        let author = try #require(try RAuthor.findFirst(byAttribute: "name", withValue: "Ann", in: fresh))
+        let book = try #require(try RBook.findFirst(byAttribute: "title", withValue: "Ann 0", in: fresh))
+        if read { #expect(book.author === author) }
+        book.author = author
+        #expect(!fresh.hasChanges)
+        #expect(fresh.updatedObjects.isEmpty)
+        #expect(ann.recordID == author.recordID)
+    }
+
     @Test func assigningAToOneUpdatesTheInverseBeforeSaving() throws {
         let ann = RAuthor("Ann")
         let dune = RBook("Dune")

@@ -215,7 +215,10 @@ enum RelationGraph {
         let unchanged: Bool
         switch slot(object, index) {
         case .toOne(let current): unchanged = current === value
-        case .fault(let rowID): unchanged = value == nil && rowID == nil
+        case .fault(let rowID):
+            // The object the fault names is no change either, whether or not
+            // it was read (a push setting the parent's to-one it already has).
+            unchanged = value.map { rowID != nil && $0.recordState.rowID == rowID } ?? (rowID == nil)
         case .unloaded, .toMany: unchanged = false
         }
         // In a child, a to-one naming what an ancestor inserted (or deleted)
