@@ -5,8 +5,8 @@ import Testing
 
 /// Issue #40's model-based test: random sequences of creates, edits,
 /// relationship changes, deletions under every delete rule, fetches, reads,
-/// saves under each merge policy, child contexts pushing, `write {}` from
-/// another context, rollbacks and refreshes run against LiteRecord and
+/// saves under each merge policy, child contexts pushing, saves of
+/// another context in between, rollbacks and refreshes run against LiteRecord and
 /// against a reference model of the contract in plain Swift (everything
 /// loaded, rules applied in memory: Support/ReferenceModel*.swift). After
 /// every save the store (read through a fresh context), the context's

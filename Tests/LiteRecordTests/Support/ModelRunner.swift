@@ -10,11 +10,10 @@ struct ModelMismatch: Error, CustomStringConvertible {
     var description: String { "step \(step): \(signature): \(detail)" }
 }
 
-/// Runs one sequence against the seeded in-memory stack (``ModelFixture``) and the reference
-/// model side by side, comparing them after every save (and every fetch and
-/// read). The context under test is a plain `newContext()`: `write {}`
-/// merges into the main context only, so another writer's changes reach it
-/// as conflicts, not merges.
+/// Runs one sequence against the seeded in-memory stack (``ModelFixture``)
+/// and the reference model side by side, comparing them after every save
+/// (and every fetch and read). The context under test is a plain
+/// `newContext()`: another writer's saves reach it as conflicts, not merges.
 final class ModelRunner {
     let stack: RecordStack
     let context: RecordContext
@@ -163,7 +162,7 @@ final class ModelRunner {
             note("rollback")
         case .refresh(let kind, let pick, let merge): try refresh(kind, pick, merge)
         case .child(let steps): try child(steps)
-        case .write(let write): try await self.write(write)
+        case .write(let write): try self.write(write)
         }
     }
 
