@@ -141,6 +141,7 @@ final class ModelRunner {
     // MARK: Steps
 
     func run(_ op: MOp) async throws {
+        adoptUnseenReads()
         switch op {
         case .create(let kind, let target): try create(kind, target)
         case .edit(let kind, let pick):
@@ -245,9 +246,12 @@ final class ModelRunner {
         // A delete rule that reads a to-many for the first time refreshes
         // the stale objects in it.
         let stale = staleHandles()
+        let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         context.delete(object)
         let doomed = model.delete(id)
-        adoptRefreshed(stale)
+        // A rule that reads an object and then changes it (`.nullify`)
+        // refreshed it while it was unchanged.
+        adoptRefreshed(stale, unchangedBefore: unchanged)
         note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
     }
 
@@ -268,15 +272,36 @@ final class ModelRunner {
     /// version; a changed one takes the stored values of what it did not
     /// change and keeps the version its changes are based on
     /// (`mergeStoredRow`: its save still meets the conflict).
-    func adoptRefreshed(_ stale: [MID]) {
+    func adoptRefreshed(_ stale: [MID], unchangedBefore: Set<MID> = []) {
         for id in stale {
             guard let held = model.held[id], let object = handles[id], let row = model.store.rows[id],
                 ModelAccess.text(object) == row.text
             else { continue }
             model.held[id]?.text = row.text
-            guard !held.changed else { continue }
+            guard !held.changed || unchangedBefore.contains(id) else { continue }
             model.held[id]?.readText = row.text
             model.held[id]?.version = row.version
+        }
+    }
+
+    /// Objects a step read without the runner seeing them (the members of a
+    /// list a link or a relate read, a rule's reads): the model takes them
+    /// as the context holds them, at the version it read — which, if another
+    /// writer changed the row since, is older than the store's.
+    func adoptUnseenReads() {
+        for object in context.identityMap.objects where object.recordState.phase == .managed {
+            guard let id = id(of: object), id.row > 0, model.held[id] == nil, let row = model.store.rows[id] else { continue }
+            var held = MHeld(row)
+            held.text = ModelAccess.text(object)
+            held.readText = held.text
+            // The model counts versions from its own start: the object is as
+            // many versions behind the store's row as LiteRecord's are apart.
+            let sql = "SELECT \(Connection.quote(Model.versionColumn)) FROM \(Connection.quote(id.kind.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+            let read = try? context.reading("reading a version") { connection in try connection.scalar(sql, [.integer(id.row)]) }
+            guard case .integer(let stored)? = read else { continue }
+            held.version = row.version - Int(stored - object.recordState.version)
+            model.held[id] = held
+            handles[id] = object
         }
     }
 }

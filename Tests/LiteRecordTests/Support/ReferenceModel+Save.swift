@@ -12,6 +12,15 @@ extension ReferenceModel {
     /// Saves the context. `realIDs` gives each insert (by its negative row)
     /// the row id the real save gave it; the model only checks that none
     /// was given before. Changes the model only when the save succeeds.
+    /// Whether a row left by the save would name a saved object deleted here.
+    var leavesDanglingReference: Bool {
+        store.rows.contains { id, row in
+            guard held[id]?.phase != .deleted else { return false }
+            let fk = held[id]?.fk ?? row.fk
+            return fk.contains { link, target in held[MID(kind: link.target, row: target)]?.phase == .deleted }
+        }
+    }
+
     mutating func save(realIDs: [Int64: Int64]) -> MSaveExpectation {
         var expected = MSaveExpectation()
         if !denials(among: held.keys).isEmpty { expected.errors.insert(.validationFailed) }
@@ -24,7 +33,13 @@ extension ReferenceModel {
             }
             if row.version != object.version { conflicts[id] = .changed }
         }
-        if !conflicts.isEmpty, policy == .error { expected.errors.insert(.conflict) }
+        if !conflicts.isEmpty, policy == .error {
+            expected.errors.insert(.conflict)
+            // A save that also leaves a reference to a row deleted here
+            // (`.noAction`) may fail on that first: which of two errors a
+            // save reports is not specified.
+            if leavesDanglingReference { expected.errors.insert(.constraintViolation) }
+        }
         guard expected.errors.isEmpty else { return expected }
         var new = store
         var reread: Set<MID> = []
