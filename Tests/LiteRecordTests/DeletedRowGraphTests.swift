@@ -89,4 +89,31 @@ import Testing
         try context.save()
         #expect(try MTTag.count(in: stack.newContext()) == 2)
     }
+
+    /// Seed 317973: under `.storeTrumps` a deletion meets a newer row and is
+    /// taken back; a list read while the deletion was pending left the object
+    /// out, and went on leaving it out after the save (unlinking it then did
+    /// nothing).
+    @Test func aDeletionTakenBackIsListedAgain() throws {
+        let setup = stack.newContext()
+        try #require(try MTBook.findAll(in: setup).first).tags = try MTTag.findAll(in: setup)
+        try setup.save()
+
+        let context = stack.newContext()
+        context.mergePolicy = .storeTrumps
+        let tag = try #require(try MTTag.findFirst(byAttribute: "text", withValue: "t2", in: context))
+        let book = try #require(try MTBook.findAll(in: context).first)
+        context.delete(tag)
+        #expect(book.tags.map(\.text) == ["t1"])
+        let other = stack.newContext()
+        try #require(try MTTag.findFirst(byAttribute: "text", withValue: "t2", in: other)).text = "newer"
+        try other.save()
+        try context.save()
+        #expect(!context.deletedObjects.contains { $0 === tag })
+        #expect(Set(book.tags.map(\.text)) == ["t1", "newer"], "the tag the store kept is listed again")
+        book.tags.removeAll { $0 === tag }
+        try context.save()
+        let reader = stack.newContext()
+        #expect(try #require(try MTBook.findAll(in: reader).first).tags.map(\.text) == ["t1"])
+    }
 }

@@ -192,6 +192,12 @@ extension RecordContext {
     /// After the commit: brings each object whose conflict was resolved in
     /// line with the store.
     func settle(_ resolved: some Collection<(object: any Entity, resolution: ConflictResolution)>) {
+        // Lists read while a deletion was pending left the object out; one
+        // taken back must be listed again: those lists are read again.
+        let kept = Set(resolved.compactMap { entry -> String? in
+            if case .keep = entry.resolution { type(of: entry.object).entityName } else { nil }
+        })
+        if !kept.isEmpty, store.model.hasRelationships { forgetToManys(touching: kept) }
         for (object, resolution) in resolved {
             let state = object.recordState
             switch resolution {
