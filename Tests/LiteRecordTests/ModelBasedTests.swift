@@ -161,6 +161,9 @@ import Testing
             // LITERECORD_MODEL_TRACE=1 names each seed before it runs, for a
             // sequence that crashes rather than fails.
             if tracing { print("[model] seed \(seed)") }
+            // The sequences run without suspending; every tenth lets the
+            // other tests of the run (two threads) have the thread a while.
+            if index % 10 == 9 { await Task.yield() }
             let outcome = await Self.run(sequence, gaps: gaps, on: fixture)
             sequences += 1
             operations += sequence.ops.count
