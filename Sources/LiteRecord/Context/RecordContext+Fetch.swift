@@ -136,7 +136,11 @@ extension RecordContext {
 
     /// `objects`, every one a `T`, as a `[T]`.
     static func typed<T: AnyObject>(_ objects: [AnyObject], as type: T.Type) -> [T] {
-        Array(unsafeUninitializedCapacity: objects.count) { buffer, count in
+        // An empty result is the shared empty array, which the initializer
+        // below would write its count into: a data race between two fetches
+        // of nothing (ThreadSanitizer found it).
+        guard !objects.isEmpty else { return [] }
+        return Array(unsafeUninitializedCapacity: objects.count) { buffer, count in
             for (index, object) in objects.enumerated() {
                 buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
             }
