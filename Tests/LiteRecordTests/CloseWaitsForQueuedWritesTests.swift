@@ -30,9 +30,12 @@ import Testing
                         }
                         context.insert(HandWrittenPerson(name: "P\(index)", age: index))
                     }
-                    results.value.append("ok")
+                    // One locked step: `value.append` reads, then writes, and
+                    // two writes finishing together lost one (seen under TSan).
+                    results.withLock { $0.append("ok") }
                 } catch {
-                    results.value.append("\(error)")
+                    let message = "\(error)"
+                    results.withLock { $0.append(message) }
                 }
             })
             if index == 0 {
