@@ -229,14 +229,13 @@ extension RecordContext {
         for object in inserted + lists.updated where ObjectIdentifier(Swift.type(of: object)) == destination {
             let state = object.recordState
             guard state.belongs(to: self), state.phase != .deleted else { continue }
+            let pointsAtOwner: Bool
             switch RelationGraph.slot(object, inverse) {
-            case .toOne(let value?) where owners.contains(ObjectIdentifier(value)) || value.recordState.rowID.map(rows.contains) == true:
-                deleteApplyingRules(object)
-            case .fault(let rowID?) where rows.contains(rowID):
-                deleteApplyingRules(object)
-            default:
-                continue
+            case .toOne(let value?): pointsAtOwner = owners.contains(ObjectIdentifier(value)) || value.recordState.rowID.map(rows.contains) == true
+            case .fault(let rowID?): pointsAtOwner = rows.contains(rowID)
+            default: pointsAtOwner = false
             }
+            if pointsAtOwner { deleteApplyingRules(object) }
         }
     }
 
