@@ -25,12 +25,19 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "LiteRecord", path: "../.."),
+        // The Hummingbird integration: the stack as a service, store errors
+        // as statuses, entity tags. In your own package, name its repository.
+        .package(name: "LiteRecordHummingbird", path: "../../Integrations/LiteRecordHummingbird"),
         // Traits off: the service decodes its own JSON and reads no
         // swift-configuration, so neither is built.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Already built for Hummingbird's MetricsMiddleware; named for /metrics.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // Already built for Hummingbird; named for the X-Request-ID header's name.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // The entities, the routes and the application builder: everything but
@@ -39,8 +46,12 @@ let package = Package(
             name: "BookmarksCore",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: macroSettings
         ),
@@ -55,6 +66,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
             ]
         ),
         .testTarget(
@@ -62,8 +75,10 @@ let package = Package(
             dependencies: [
                 "BookmarksCore",
                 .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
+public import LiteRecordHummingbird
 
 /// A bookmark as the service sends it: plain values, `Sendable`, made inside
 /// `read {}`/`write {}` so that no entity object leaves its context.
@@ -13,7 +14,7 @@ public struct BookmarkDTO: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var folder: String?
     public var tags: [String]
-    /// The row version, also sent as the `ETag`.
+    /// The row version; the `ETag` is the id and the version.
     public var version: Int64
 
     /// Reads the values of `bookmark`, which must be saved.
@@ -58,13 +59,48 @@ public struct BookmarkDTO: Codable, Sendable, Equatable {
         self.version = version
     }
 
-    /// The `ETag` header value for this bookmark: its version, quoted.
-    public var etag: String { BookmarkJSON.etag(version) }
+    /// The `ETag` header value for this bookmark: `"7.3"` for version 3 of
+    /// bookmark 7. The id makes it name this bookmark only, whatever another
+    /// bookmark's version is.
+    public var etag: String { entityTag.description }
+
+    /// The bookmark's strong entity tag, id and version.
+    public var entityTag: EntityTag { Self.entityTag(id: id, version: version) }
+
+    /// The entity tag of version `version` of bookmark `id`.
+    ///
+    /// ```swift
+    /// BookmarkDTO.entityTag(id: 7, version: 3).description   // "\"7.3\""
+    /// ```
+    public static func entityTag(id: Int64, version: Int64) -> EntityTag { EntityTag("\(id).\(version)") }
 }
 
-/// What `POST /bookmarks` and `PUT /bookmarks/{id}` take. For a `PUT` every
-/// field is optional and a missing one keeps its value.
+extension BookmarkDTO: ResponseEncodable {}
+
+/// What each `/events` event carries.
+public struct BookmarkSummary: Codable, Sendable, Equatable {
+    /// How many bookmarks are stored.
+    public var count: Int
+    /// The id of the newest bookmark (by `createdAt`), `nil` when none.
+    public var newestID: Int64?
+
+    /// A summary with the given values.
+    ///
+    /// ```swift
+    /// let summary = BookmarkSummary(count: 3, newestID: 7)
+    /// ```
+    public init(count: Int, newestID: Int64?) {
+        self.count = count
+        self.newestID = newestID
+    }
+}
+
+/// What `POST /bookmarks`, `PUT /bookmarks/{id}` and `PATCH /bookmarks/{id}`
+/// take. `POST` and `PUT` need `url`, `title` and `folder` (a `PUT` replaces
+/// every field); for a `PATCH` every field is optional and a missing one
+/// keeps its value.
 public struct BookmarkInput: Decodable, Sendable, Equatable {
+    /// An absolute http or https URL, unique among bookmarks.
     public var url: String?
     public var title: String?
     public var folder: String?
@@ -121,26 +157,6 @@ public enum BookmarkJSON {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
-
-    /// `"7"` for version 7: a strong entity tag.
-    ///
-    /// ```swift
-    /// BookmarkJSON.etag(3)   // "\"3\""
-    /// ```
-    public static func etag(_ version: Int64) -> String { "\"\(version)\"" }
-
-    /// The version an `If-Match` value names: `"7"`, `W/"7"` or `7`; `nil`
-    /// for `*` (any version) and for anything else.
-    ///
-    /// ```swift
-    /// BookmarkJSON.version(ifMatch: "\"3\"")   // 3
-    /// ```
-    public static func version(ifMatch value: String) -> Int64? {
-        var text = Substring(value.trimmingCharacters(in: .whitespaces))
-        if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-        return Int64(text)
     }
 
     /// Decodes `T` from `data`, turning the decoder's errors into a 400 whose

@@ -1,6 +1,7 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 public import LiteRecord
+public import LiteRecordHummingbird
 
 /// What each route does to the store, independent of HTTP framing: every
 /// write in one `stack.write {}` transaction, every read in one
@@ -13,8 +14,8 @@ public import LiteRecord
 /// ```
 ///
 /// Errors are `HTTPError`s with the status the route answers (400, 404, 409,
-/// 412) or the store's `LiteRecordError`, which ``BookmarkStore/httpError(_:)``
-/// maps.
+/// 412) or the store's `LiteRecordError`, which `StoreErrorMiddleware` (from
+/// LiteRecordHummingbird) answers with the status it means.
 public struct BookmarkStore: Sendable {
     /// The stack every request uses.
     public let stack: RecordStack
@@ -37,97 +38,76 @@ public struct BookmarkStore: Sendable {
     /// let dto = try await store.create(BookmarkInput(url: "https://a.example", title: "A", folder: "Inbox"))
     /// ```
     ///
-    /// - Throws: 400 naming a missing or empty field, 409 when the URL is
-    ///   taken; nothing is stored then.
+    /// - Throws: 400 naming a missing, empty or invalid field, 409 when the
+    ///   URL is taken; nothing is stored then.
     public func create(_ input: BookmarkInput) async throws -> BookmarkDTO {
-        let url = try Self.required(input.url, "url")
-        let title = try Self.required(input.title, "title")
-        let folderName = try Self.required(input.folder, "folder")
-        let labels = try Self.labels(input.tags ?? [])
-        if let visits = input.visits, visits < 0 { throw HTTPError(.badRequest, message: "field 'visits' must not be negative") }
-        let note = input.note ?? nil
-        let visits = input.visits ?? 0
-        return try await write { context in
-            if try Bookmark.exists(matching: #Predicate { $0.url == url }, in: context) {
-                throw HTTPError(.conflict, message: "a bookmark with url '\(url)' exists")
-            }
+        let fields = try BookmarkFields(replacing: input)
+        return try await stack.write { context in
             let bookmark = Bookmark()
             context.insert(bookmark)
-            bookmark.url = url
-            bookmark.title = title
-            bookmark.note = note
-            bookmark.visits = visits
-            bookmark.folder = try Folder.findFirstOrCreate(byAttribute: "name", withValue: folderName, in: context)
-            bookmark.tags = try Self.tags(labels, in: context)
+            try fields.apply(to: bookmark, in: context)
             try context.save()
             return try BookmarkDTO(bookmark)
         }
     }
 
-    /// Changes the fields `input` has of bookmark `id`, when the bookmark is
-    /// still at version `expected` (`nil`: any version, `If-Match: *`).
+    /// Changes bookmark `id` when `condition` (its `If-Match`) names its
+    /// current ETag: `replacing` sets every field from `input` (`PUT`: a
+    /// missing `note` or `tags` clears them, `visits` becomes 0); otherwise
+    /// only the fields `input` has change (`PATCH`).
     ///
     /// ```swift
-    /// let updated = try await store.update(7, ifVersion: 2, BookmarkInput(title: "Renamed"))
+    /// let updated = try await store.update(7, ifMatch: .tags([EntityTag("7.2")]), BookmarkInput(title: "Renamed"))
     /// ```
     ///
-    /// The version is compared inside the write transaction, where no other
+    /// The ETag is compared inside the write transaction, where no other
     /// writer can move it; the save's own optimistic-locking check (API.md
     /// §12) still guards against a writer in another process.
     ///
-    /// - Throws: 404, 412 when the version moved, 409 for a taken URL, 400
-    ///   naming an empty field; nothing is stored then.
-    public func update(_ id: Int64, ifVersion expected: Int64?, _ input: BookmarkInput) async throws -> BookmarkDTO {
-        let url = try input.url.map { try Self.required($0, "url") }
-        let title = try input.title.map { try Self.required($0, "title") }
-        let folderName = try input.folder.map { try Self.required($0, "folder") }
-        let labels = try input.tags.map { try Self.labels($0) }
-        if let visits = input.visits, visits < 0 { throw HTTPError(.badRequest, message: "field 'visits' must not be negative") }
-        let note = input.note
-        let visits = input.visits
-        return try await write { context in
-            guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
-                throw HTTPError(.notFound, message: "no bookmark \(id)")
-            }
-            if let expected, bookmark.recordVersion != expected {
-                throw HTTPError(
-                    .preconditionFailed,
-                    headers: [.eTag: BookmarkJSON.etag(bookmark.recordVersion ?? 0)],
-                    message: "bookmark \(id) is at version \(bookmark.recordVersion ?? 0), not \(expected)"
-                )
-            }
-            if let url, url != bookmark.url {
-                if try Bookmark.exists(matching: #Predicate { $0.url == url }, in: context) {
-                    throw HTTPError(.conflict, message: "a bookmark with url '\(url)' exists")
-                }
-                bookmark.url = url
-            }
-            if let title { bookmark.title = title }
-            if case .some(let note) = note { bookmark.note = note }
-            if let visits { bookmark.visits = visits }
-            if let folderName {
-                bookmark.folder = try Folder.findFirstOrCreate(byAttribute: "name", withValue: folderName, in: context)
-            }
-            if let labels { bookmark.tags = try Self.tags(labels, in: context) }
+    /// - Throws: 404, 412 carrying the current ETag when `condition` does not
+    ///   name it (checked before the fields), 409 for a taken URL, 400 naming
+    ///   a bad field; nothing is stored then.
+    public func update(_ id: Int64, ifMatch condition: EntityTagCondition?, _ input: BookmarkInput,
+                       replacing: Bool = false) async throws -> BookmarkDTO {
+        try await stack.write { context in
+            // The precondition first (RFC 9110 §13.2.1): a stale or weak
+            // If-Match is 412 whatever the body holds.
+            let bookmark = try Self.existing(id, matching: condition, in: context)
+            let fields = try replacing ? BookmarkFields(replacing: input) : BookmarkFields(patching: input)
+            try fields.apply(to: bookmark, in: context)
             try context.save()
             return try BookmarkDTO(bookmark)
         }
     }
 
-    /// Deletes bookmark `id`.
+    /// Deletes bookmark `id` when `condition` (its `If-Match`, if sent) names
+    /// its current ETag.
     ///
     /// ```swift
-    /// try await store.delete(7)
+    /// try await store.delete(7, ifMatch: nil)
     /// ```
     ///
-    /// - Throws: 404 when there is none.
-    public func delete(_ id: Int64) async throws {
-        try await write { context in
-            guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
-                throw HTTPError(.notFound, message: "no bookmark \(id)")
-            }
-            context.delete(bookmark)
+    /// - Throws: 404 when there is none, 412 carrying the current ETag when
+    ///   it moved.
+    public func delete(_ id: Int64, ifMatch condition: EntityTagCondition? = nil) async throws {
+        try await stack.write { context in
+            context.delete(try Self.existing(id, matching: condition, in: context))
         }
+    }
+
+    /// Bookmark `id`, when it exists and `condition` names its current ETag.
+    static func existing(_ id: Int64, matching condition: EntityTagCondition?, in context: RecordContext) throws -> Bookmark {
+        guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
+            throw HTTPError(.notFound, message: "no bookmark \(id)")
+        }
+        let current = BookmarkDTO.entityTag(id: id, version: bookmark.recordVersion ?? 0)
+        if let condition, !condition.matches(current, weakly: false) {
+            throw HTTPError(
+                .preconditionFailed, headers: [.eTag: current.description],
+                message: "bookmark \(id) has changed: its ETag is now \(current)"
+            )
+        }
+        return bookmark
     }
 
     /// Imports a JSON array (or object) of bookmarks in MagicalRecord's shape
@@ -139,19 +119,22 @@ public struct BookmarkStore: Sendable {
     /// let counts = try await store.importBookmarks(Data(#"[{"url": "https://a.example", "title": "A"}]"#.utf8))
     /// ```
     ///
+    /// Every element is checked first with the rules of ``create(_:)`` (an
+    /// absolute http(s) URL, a title, a folder, `visits` not negative, tag
+    /// labels not empty, at most 32 tags) and at most 10,000 elements are
+    /// taken; nothing is written unless all pass.
+    ///
     /// - Throws: 400 naming the element and key path of a bad value; the
     ///   whole import is rolled back then.
     public func importBookmarks(_ data: Data) async throws -> ImportCounts {
-        try await write { context in
+        let checked = try ImportValidation.validated(data)
+        return try await stack.write { context in
             let before = try Bookmark.count(in: context)
             let imported: [Bookmark]
             do {
-                imported = try Bookmark.importObjects(from: data, in: context)
+                imported = try Bookmark.importObjects(from: checked, in: context)
             } catch let error as LiteRecordError where error.kind == .validationFailed || error.kind == .decodingFailed {
                 throw HTTPError(.badRequest, message: error.message)
-            }
-            for bookmark in imported where bookmark.url.isEmpty {
-                throw HTTPError(.badRequest, message: "an imported bookmark has no url")
             }
             try context.save()
             let distinct = Set(imported.map { ObjectIdentifier($0) }).count
@@ -170,7 +153,7 @@ public struct BookmarkStore: Sendable {
     ///
     /// - Throws: 404 when there is none.
     public func bookmark(_ id: Int64) async throws -> BookmarkDTO {
-        try await read { context in
+        try await stack.read { context in
             guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
                 throw HTTPError(.notFound, message: "no bookmark \(id)")
             }
@@ -188,7 +171,7 @@ public struct BookmarkStore: Sendable {
     /// - Throws: the store's error.
     public func list(_ query: BookmarkQuery) async throws -> [BookmarkDTO] {
         let request = query.fetchRequest()
-        return try await read { context in
+        return try await stack.read { context in
             try Bookmark.fetch(request, in: context).map(BookmarkDTO.init)
         }
     }
@@ -202,75 +185,27 @@ public struct BookmarkStore: Sendable {
     ///
     /// - Throws: the store's error.
     public func counts() async throws -> StoreCounts {
-        try await read { context in
+        try await stack.read { context in
             StoreCounts(bookmarks: try Bookmark.count(in: context),
                         folders: try Folder.count(in: context),
                         tags: try Tag.count(in: context))
         }
     }
 
-    // MARK: - Helpers
-
-    /// `stack.write`, with the store's errors mapped to HTTP statuses.
-    func write<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        do {
-            return try await stack.write(body)
-        } catch let error as LiteRecordError {
-            throw Self.httpError(error)
-        }
-    }
-
-    /// `stack.read`, with the store's errors mapped to HTTP statuses.
-    func read<T: Sendable>(_ body: @Sendable (RecordContext) throws -> T) async throws -> T {
-        do {
-            return try await stack.read(body)
-        } catch let error as LiteRecordError {
-            throw Self.httpError(error)
-        }
-    }
-
-    /// The status a store error answers: 409 for a unique constraint (a
-    /// concurrent insert of the same URL), 412 for an optimistic-locking
-    /// conflict, 507 for a full disk, 503 for a store that cannot be used,
-    /// 500 otherwise.
+    /// How many bookmarks there are and the id of the newest (by
+    /// `createdAt`), in one read transaction: what each `/events` event
+    /// carries.
     ///
     /// ```swift
-    /// throw BookmarkStore.httpError(error)
+    /// let summary = try await store.summary()
     /// ```
-    public static func httpError(_ error: LiteRecordError) -> HTTPError {
-        let sqliteFull: Int32 = 13
-        if error.resultCode == sqliteFull || (error.extendedResultCode ?? 0) & 0xFF == sqliteFull {
-            return HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: "the disk is full; nothing was written")
+    ///
+    /// - Throws: the store's error.
+    public func summary() async throws -> BookmarkSummary {
+        try await stack.read { context in
+            let newest = try context.fetch(FetchRequest<Bookmark>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)], fetchLimit: 1)).first
+            return BookmarkSummary(count: try Bookmark.count(in: context), newestID: newest?.recordID?.rowID)
         }
-        switch error.kind {
-        case .constraintViolation: return HTTPError(.conflict, message: error.message)
-        case .conflict: return HTTPError(.preconditionFailed, message: error.message)
-        case .storeUnavailable, .readOnlyStore: return HTTPError(.serviceUnavailable, message: error.message)
-        default: return HTTPError(.internalServerError, message: error.message)
-        }
-    }
-
-    static func required(_ value: String?, _ field: String) throws -> String {
-        guard let value else { throw HTTPError(.badRequest, message: "field '\(field)' is missing") }
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw HTTPError(.badRequest, message: "field '\(field)' must not be empty") }
-        return trimmed
-    }
-
-    /// Trimmed labels without duplicates, in the order given.
-    static func labels(_ tags: [String]) throws -> [String] {
-        var seen = Set<String>()
-        var labels: [String] = []
-        for (index, tag) in tags.enumerated() {
-            let label = tag.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !label.isEmpty else { throw HTTPError(.badRequest, message: "field 'tags[\(index)]' must not be empty") }
-            if seen.insert(label).inserted { labels.append(label) }
-        }
-        return labels
-    }
-
-    static func tags(_ labels: [String], in context: RecordContext) throws -> [Tag] {
-        try labels.map { try Tag.findFirstOrCreate(byAttribute: "label", withValue: $0, in: context) }
     }
 }
 

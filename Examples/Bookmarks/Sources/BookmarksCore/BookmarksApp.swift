@@ -1,7 +1,36 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
+import LiteRecordHummingbird
+public import Logging
 import ServiceLifecycle
+
+/// What a deployment may change about the service.
+///
+/// ```swift
+/// var options = BookmarksOptions()
+/// options.tokens = ["s3cret-token"]     // writes need Authorization: Bearer s3cret-token
+/// ```
+public struct BookmarksOptions: Sendable {
+    /// Bearer tokens that writes must carry; empty: no authentication (the
+    /// README's curl lines). Docs/Server.md's production recipe sets them.
+    public var tokens: [String] = []
+    /// The most `/events` clients at once; one more is answered 503.
+    public var maximumEventClients = 1_000
+    /// How often an `/events` stream sends a heartbeat comment.
+    public var heartbeat: Duration = .seconds(15)
+    /// How long an HTTP/1 connection may stay idle before the server closes it.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The metrics `GET /metrics` prints, when set (bootstrap it with
+    /// `MetricsSystem.bootstrap` first, once per process).
+    public var metrics: PrometheusMetrics?
+    /// The level at which each request is logged.
+    public var requestLogLevel: Logger.Level = .info
+
+    /// The defaults: no authentication, 1,000 event clients, a heartbeat
+    /// every 15 s, a 60 s idle timeout, no `/metrics` route.
+    public init() {}
+}
 
 /// The HTTP service: its routes over a ``BookmarkStore``, and the
 /// `Application` that serves them.
@@ -9,90 +38,58 @@ import ServiceLifecycle
 /// ```swift
 /// let stack = try RecordStack(storeAt: url, entities: BookmarksModel.entities, migration: .automatic)
 /// let app = BookmarksApp.makeApplication(stack: stack, port: 8080)
-/// try await app.runService()      // SIGTERM: finishes in-flight requests, returns
-/// try stack.close()
+/// let group = ServiceGroup(configuration: .init(
+///     services: [RecordStackService(stack), app], gracefulShutdownSignals: [.sigterm], logger: logger))
+/// try await group.run()     // SIGTERM: drains requests, then closes the stack
 /// ```
 public enum BookmarksApp {
-    /// The largest body `POST`/`PUT /bookmarks` read; a larger one is
-    /// answered 413 without reading the rest.
+    /// The largest body `POST`/`PUT`/`PATCH /bookmarks` read; a larger one is
+    /// answered 413.
     public static let maximumBookmarkBody = 64 * 1024
     /// The largest body `POST /import` reads.
     public static let maximumImportBody = 4 * 1024 * 1024
 
-    /// The router with every route of the service.
+    /// The router with every route of the service, and the hub its `/events`
+    /// clients share.
     ///
     /// ```swift
-    /// let router = BookmarksApp.makeRouter(store: BookmarkStore(stack: stack))
+    /// let (router, hub) = BookmarksApp.makeRouter(store: BookmarkStore(stack: stack))
     /// ```
-    public static func makeRouter(store: BookmarkStore) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        let encoder = BookmarkJSON.makeEncoder()
+    public static func makeRouter(
+        store: BookmarkStore, options: BookmarksOptions = .init()
+    ) -> (router: Router<BookmarksRequestContext>, hub: EventHub) {
+        let router = Router(context: BookmarksRequestContext.self)
+        let hub = EventHub(store: store, maximumClients: options.maximumEventClients, heartbeat: options.heartbeat)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
+        router.add(middleware: MetricsMiddleware())
+        if !options.tokens.isEmpty { router.add(middleware: BearerTokenMiddleware(tokens: options.tokens)) }
 
-        router.get("/health") { _, _ in
-            try json(["status": "ok"], encoder: encoder)
-        }
-
-        router.post("/bookmarks") { request, _ in
-            let input = try BookmarkJSON.decode(BookmarkInput.self, from: try await body(of: request, upTo: maximumBookmarkBody))
-            let created = try await store.create(input)
-            var response = try json(created, encoder: encoder, status: .created)
-            response.headers[.eTag] = created.etag
-            response.headers[.location] = "/bookmarks/\(created.id)"
-            return response
-        }
-
-        router.get("/bookmarks") { request, _ in
-            let query = try BookmarkQuery(parameters: request.uri.queryParameters)
-            return try json(try await store.list(query), encoder: encoder)
-        }
-
-        router.get("/bookmarks/:id") { _, context in
-            let bookmark = try await store.bookmark(try id(context))
-            var response = try json(bookmark, encoder: encoder)
-            response.headers[.eTag] = bookmark.etag
-            return response
-        }
-
-        router.put("/bookmarks/:id") { request, context in
-            let id = try id(context)
-            guard let ifMatch = request.headers[.ifMatch] else {
-                throw HTTPError(.preconditionRequired, message: "PUT /bookmarks/\(id) needs an If-Match header with the bookmark's ETag")
+        router.get("/health") { _, _ in try await health(store) }
+        if let metrics = options.metrics {
+            router.get("/metrics") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                         body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
             }
-            let expected: Int64?
-            if ifMatch.trimmingCharacters(in: .whitespaces) == "*" {
-                expected = nil
-            } else if let version = BookmarkJSON.version(ifMatch: ifMatch) {
-                expected = version
-            } else {
-                throw HTTPError(.badRequest, message: "header 'If-Match' must be an ETag this service sent, such as \"2\"")
+        }
+        BookmarkController<BookmarksRequestContext>(store: store)
+            .addRoutes(to: router.group("bookmarks").add(middleware: BodyLimitMiddleware(limit: maximumBookmarkBody)))
+        router.group("import").add(middleware: BodyLimitMiddleware(limit: maximumImportBody))
+            .post { request, context -> ImportCounts in
+                try BookmarkRequestDecoder.requireJSON(request)
+                let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+                return try await store.importBookmarks(Data(buffer.readableBytesView))
             }
-            let input = try BookmarkJSON.decode(BookmarkInput.self, from: try await body(of: request, upTo: maximumBookmarkBody))
-            let updated = try await store.update(id, ifVersion: expected, input)
-            var response = try json(updated, encoder: encoder)
-            response.headers[.eTag] = updated.etag
-            return response
-        }
-
-        router.delete("/bookmarks/:id") { _, context in
-            try await store.delete(try id(context))
-            return Response(status: .noContent)
-        }
-
-        router.post("/import") { request, _ in
-            let data = try await body(of: request, upTo: maximumImportBody)
-            return try json(try await store.importBookmarks(data), encoder: encoder)
-        }
-
         router.get("/events") { request, _ in
-            let limit = request.uri.queryParameters.get("count", as: Int.self)
-            return events(store: store, limit: limit)
+            try events(request: request, hub: hub, limit: try eventLimit(request))
         }
-
-        return router
+        // Last: it needs every route to answer 405 with their methods.
+        router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+        return (router, hub)
     }
 
-    /// The application: the router on `host:port`, telling `onServerRunning`
-    /// the port it bound (useful with port 0).
+    /// The application: the router on `host:port` with an idle timeout,
+    /// telling `onServerRunning` the port it bound (useful with port 0).
     ///
     /// ```swift
     /// let app = BookmarksApp.makeApplication(stack: stack, port: 0) { port in print("listening on \(port)") }
@@ -101,91 +98,88 @@ public enum BookmarksApp {
         stack: RecordStack,
         host: String = "127.0.0.1",
         port: Int = 8080,
+        options: BookmarksOptions = .init(),
+        logger: Logger? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: makeRouter(store: BookmarkStore(stack: stack)),
+        let idle = options.idleTimeout.components
+        return Application(
+            router: makeRouter(store: BookmarkStore(stack: stack), options: options).router,
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(host, port: port), serverName: "bookmarks-server"),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger
         )
+    }
+
+    /// `GET /health`: 200 when a read of the store succeeds (a readiness
+    /// check: the file is there and readable), 503 otherwise.
+    static func health(_ store: BookmarkStore) async throws -> Response {
+        let counts: StoreCounts
+        do {
+            counts = try await store.counts()
+        } catch {
+            throw HTTPError(.serviceUnavailable, message: "the store cannot be read")
+        }
+        let body = "{\"bookmarks\":\(counts.bookmarks),\"status\":\"ok\"}"
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     // MARK: - Server-Sent Events
 
-    /// `GET /events`: one event when the stream starts (`snapshot`, the
-    /// current count), then one `bookmarks` event per commit that changes the
-    /// bookmarks, from `observe(_:)` on a context of this request's own.
-    /// `?count=N` ends the stream after N events. The stream ends when the
-    /// client goes, the server shuts down gracefully, or the stack closes.
-    static func events(store: BookmarkStore, limit: Int?) -> Response {
-        let stack = store.stack
+    /// `?count=N`: a positive integer, or absent.
+    static func eventLimit(_ request: Request) throws -> Int? {
+        guard let text = request.uri.queryParameters["count"] else { return nil }
+        guard let count = Int(text), count > 0 else {
+            throw HTTPError(.badRequest, message: "parameter 'count' must be a positive integer, not '\(text)'")
+        }
+        return count
+    }
+
+    /// `GET /events`: a `snapshot` event at once (the count and the newest
+    /// bookmark's id), then a `bookmarks` event after commits that change
+    /// bookmarks (the newest state only, when several land before the client
+    /// reads), each with an `id:`; `retry: 3000` first and a heartbeat
+    /// comment every `heartbeat`. `?count=N` ends the stream after N events.
+    /// It ends when the client goes (noticed at once), the server shuts down
+    /// gracefully, or the stack closes.
+    ///
+    /// - Throws: 503 past the hub's client limit.
+    static func events(request: Request, hub: EventHub, limit: Int?) throws -> Response {
+        let mailbox = try hub.subscribe()
         let body = ResponseBody { writer in
-            let (events, continuation) = AsyncStream.makeStream(of: String.self)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    defer { continuation.finish() }
-                    // Ends with the server's graceful shutdown, or when the
-                    // group is cancelled (the client went away).
-                    await cancelWhenGracefulShutdown {
-                        await observe(stack: stack, limit: limit, into: continuation)
+            defer { hub.unsubscribe(mailbox) }
+            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    // Graceful shutdown ends the stream; so does cancellation.
+                    group.addTask {
+                        try? await gracefulShutdown()
+                        mailbox.finish()
                     }
+                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                    var sent = 0
+                    for await _ in mailbox.signals {
+                        let (event, heartbeat) = mailbox.take()
+                        if let event {
+                            let name = sent == 0 ? "snapshot" : "bookmarks"
+                            let newest = event.summary.newestID.map(String.init) ?? "null"
+                            let text = "id: \(event.sequence)\nevent: \(name)\ndata: {\"count\":\(event.summary.count),\"newestID\":\(newest)}\n\n"
+                            try await writer.write(ByteBuffer(string: text))
+                            sent += 1
+                            if let limit, sent >= limit { break }
+                        } else if heartbeat {
+                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                        }
+                    }
+                    group.cancelAll()
                 }
-                for await event in events {
-                    try await writer.write(ByteBuffer(string: event))
-                }
-                group.cancelAll()
             }
             try await writer.finish(nil)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: body)
-    }
-
-    /// Yields one event text per element of the observation of every
-    /// bookmark, at most `limit`.
-    static func observe(stack: RecordStack, limit: Int?, into continuation: AsyncStream<String>.Continuation) async {
-        // Made and iterated in this task: a context never crosses isolation,
-        // and it is not the main context.
-        let context = stack.newContext()
-        var sent = 0
-        for await bookmarks in context.observe(FetchRequest<Bookmark>()) {
-            let name = sent == 0 ? "snapshot" : "bookmarks"
-            let newest = bookmarks.compactMap(\.recordID?.rowID).max()
-            let data = "{\"count\":\(bookmarks.count),\"newestID\":\(newest.map(String.init) ?? "null")}"
-            continuation.yield("event: \(name)\ndata: \(data)\n\n")
-            sent += 1
-            if let limit, sent >= limit { return }
-        }
-    }
-
-    // MARK: - Helpers
-
-    /// The body, up to `limit` bytes.
-    ///
-    /// - Throws: 413 for a longer body.
-    static func body(of request: Request, upTo limit: Int) async throws -> Data {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
-        }
-        return Data(buffer.readableBytesView)
-    }
-
-    static func id(_ context: BasicRequestContext) throws -> Int64 {
-        guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
-            throw HTTPError(.badRequest, message: "parameter 'id' must be a positive integer")
-        }
-        return id
-    }
-
-    static func json(_ value: some Encodable, encoder: JSONEncoder, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 }
+
+extension ImportCounts: ResponseEncodable {}
+extension StoreCounts: ResponseEncodable {}

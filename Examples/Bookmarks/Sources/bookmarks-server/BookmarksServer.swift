@@ -3,12 +3,15 @@ import BookmarksCore
 import Foundation
 import Hummingbird
 import LiteRecord
+import LiteRecordHummingbird
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// `bookmarks-server --port P --store PATH`: serves the bookmarks API on
 /// 127.0.0.1 until SIGTERM or SIGINT, then stops accepting connections,
-/// finishes the requests in flight, closes the stack and exits 0.
+/// finishes the requests in flight (for at most `--shutdown-timeout`
+/// seconds), closes the stack and exits 0.
 @main
 struct BookmarksServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,48 +21,102 @@ struct BookmarksServer: AsyncParsableCommand {
             The store is Bookmarks.sqlite where StoreLocator puts it for the \
             application "Bookmarks" (on Linux ~/.local/share/Bookmarks), unless \
             --store names a file. --port 0 picks a free port; the line \
-            "listening on 127.0.0.1:PORT" on standard output says which.
+            "listening on 127.0.0.1:PORT" on standard output says which. \
+            Writes need a bearer token when --tokens-file or the environment \
+            variable BOOKMARKS_TOKENS names any (one per line or comma-separated).
             """
     )
+
+    enum Checkpoints: String, ExpressibleByArgument, CaseIterable {
+        case automatic, replicator
+    }
 
     @Option(help: "The TCP port (0: any free port).") var port = 8080
     @Option(help: "The address to bind.") var host = "127.0.0.1"
     @Option(help: "The store file (default: Bookmarks.sqlite where StoreLocator puts it).") var store: String?
+    @Option(help: "Who checkpoints the WAL: automatic, or replicator (Litestream replicates the store).")
+    var checkpoints: Checkpoints = .automatic
+    @Option(help: "A file of bearer tokens that writes must carry, one per line.") var tokensFile: String?
+    @Option(help: "Seconds a graceful shutdown may take before the rest is cancelled.") var shutdownTimeout = 30
+    @Option(help: "Seconds an idle HTTP connection stays open.") var idleTimeout = 60
+    @Option(help: "Seconds between heartbeats on /events.") var heartbeat: Double = 15
+    @Option(help: "The most /events clients at once.") var maxEventClients = 1_000
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel = "notice"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0 else {
+            throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat and --max-event-clients must be positive")
+        }
+    }
 
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .notice
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        // The library's log lines go where the service's go, at its level.
+        var libraryLogger = Logger(label: "LiteRecord")
+        libraryLogger.logLevel = level
+        RecordStack.logger = libraryLogger
+        let metrics = PrometheusMetrics()
+        MetricsSystem.bootstrap(metrics)
+
+        var options = BookmarksOptions()
+        options.tokens = try tokens()
+        options.metrics = metrics
+        options.idleTimeout = .seconds(idleTimeout)
+        options.heartbeat = .seconds(heartbeat)
+        options.maximumEventClients = maxEventClients
+
+        let stack = try openStack()
+        var logger = Logger(label: "bookmarks-server")
+        logger.logLevel = level
+        let host = host
+        let app = BookmarksApp.makeApplication(stack: stack, host: host, port: port, options: options, logger: logger) { port in
+            // Unbuffered: a script or test waits for this line.
+            FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
+        }
+        var configuration = ServiceGroupConfiguration(
+            // The stack first: a group stops its services in reverse order,
+            // so the server drains before the stack closes.
+            services: [RecordStackService(stack), app],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        configuration.maximumGracefulShutdownDuration = .seconds(shutdownTimeout)
+        try await ServiceGroup(configuration: configuration).run()
+        FileHandle.standardOutput.write(Data("stopped; store closed\n".utf8))
+    }
+
+    func openStack() throws -> RecordStack {
         let url: URL
         if let store, !store.isEmpty {
             url = URL(fileURLWithPath: store)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } else {
             url = StoreLocator(applicationName: "Bookmarks").url(forStoreNamed: "Bookmarks.sqlite")
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        let stack: RecordStack
         do {
-            stack = try RecordStack(storeAt: url, entities: BookmarksModel.entities, migration: .automatic)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try RecordStack(
+                storeAt: url, entities: BookmarksModel.entities, migration: .automatic, onModelMismatch: .fail,
+                checkpoints: checkpoints == .replicator ? .leftToReplicator : .automatic)
         } catch let error as LiteRecordError {
             FileHandle.standardError.write(Data("bookmarks-server: \(error.message)\n".utf8))
             throw ExitCode.failure
         }
-        let host = host
-        let app = BookmarksApp.makeApplication(stack: stack, host: host, port: port) { port in
-            // Unbuffered: a script or test waits for this line.
-            FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
+    }
+
+    /// The tokens of --tokens-file, else of BOOKMARKS_TOKENS; none: writes
+    /// are open (the README's local setup).
+    func tokens() throws -> [String] {
+        if let tokensFile {
+            let tokens = try BearerTokenMiddleware<BookmarksRequestContext>.tokens(fromFile: tokensFile)
+            guard !tokens.isEmpty else { throw ValidationError("--tokens-file \(tokensFile) has no token") }
+            return tokens
         }
-        var logger = Logger(label: "bookmarks-server")
-        logger.logLevel = .notice
-        let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        )
-        do {
-            try await group.run()
-        } catch {
-            try? stack.close()
-            throw error
-        }
-        // Every request has finished: nothing uses the stack any more.
-        try stack.close()
-        FileHandle.standardOutput.write(Data("stopped; store closed\n".utf8))
+        return BearerTokenMiddleware<BookmarksRequestContext>.tokens(in: ProcessInfo.processInfo.environment["BOOKMARKS_TOKENS"] ?? "")
     }
 }

@@ -19,7 +19,7 @@ import Testing
             try await body(client, existing)
             #expect(try await store.counts() == before)
             // Compared as the service sends it (the JSON dates have whole seconds).
-            let after = try await client.execute(uri: "/bookmarks/\(existing.id)", method: .get)
+            let after = try await client.send(uri: "/bookmarks/\(existing.id)", method: .get)
             #expect(after.status == .ok)
             #expect(try decode(BookmarkDTO.self, after) == existing)
             #expect(after.headers[.eTag] == existing.etag)
@@ -29,7 +29,7 @@ import Testing
     @Test func malformedJSONAnswers400() async throws {
         try await expectUnchanged { client, _ in
             for body in [#"{"url": "https://x.example", "title": "#, "not json", "", "[1, 2"] {
-                let response = try await client.execute(uri: "/bookmarks", method: .post, body: json(body))
+                let response = try await client.send(uri: "/bookmarks", method: .post, body: json(body))
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(errorMessage(response).contains("JSON"), "\(body): \(errorMessage(response))")
             }
@@ -51,7 +51,7 @@ import Testing
                 (#"[{"url": "https://x.example"}]"#, "(body)"),
             ]
             for (body, field) in cases {
-                let response = try await client.execute(uri: "/bookmarks", method: .post, body: json(body))
+                let response = try await client.send(uri: "/bookmarks", method: .post, body: json(body))
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(errorMessage(response).contains(field), "\(body): \(errorMessage(response))")
             }
@@ -60,12 +60,12 @@ import Testing
 
     @Test func wrongTypesInPutAnswer400AndKeepVersion() async throws {
         try await expectUnchanged { client, existing in
-            let response = try await client.execute(
-                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: existing.etag],
+            let response = try await client.send(
+                uri: "/bookmarks/\(existing.id)", method: .patch, headers: [.ifMatch: existing.etag],
                 body: json(#"{"title": "New", "visits": true}"#))
             #expect(response.status == .badRequest)
             #expect(errorMessage(response).contains("'visits'"))
-            let badETag = try await client.execute(
+            let badETag = try await client.send(
                 uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: "yesterday"], body: json(#"{"title": "New"}"#))
             #expect(badETag.status == .badRequest)
             #expect(errorMessage(badETag).contains("If-Match"))
@@ -76,31 +76,31 @@ import Testing
         try await expectUnchanged { client, existing in
             let padding = String(repeating: "x", count: 10 * 1024 * 1024)
             let big = #"{"url": "https://big.example", "title": "\#(padding)", "folder": "F"}"#
-            let post = try await client.execute(uri: "/bookmarks", method: .post, body: json(big))
+            let post = try await client.send(uri: "/bookmarks", method: .post, body: json(big))
             #expect(post.status == .contentTooLarge)
-            let put = try await client.execute(
+            let put = try await client.send(
                 uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: existing.etag], body: json(big))
             #expect(put.status == .contentTooLarge)
-            let imported = try await client.execute(uri: "/import", method: .post, body: json("[\(big)]"))
+            let imported = try await client.send(uri: "/import", method: .post, body: json("[\(big)]"))
             #expect(imported.status == .contentTooLarge)
         }
     }
 
     @Test func unknownRouteAnswers404() async throws {
         try await expectUnchanged { client, _ in
-            let get = try await client.execute(uri: "/nothing", method: .get)
+            let get = try await client.send(uri: "/nothing", method: .get)
             #expect(get.status == .notFound)
-            let nested = try await client.execute(uri: "/bookmarks/1/extra", method: .get)
+            let nested = try await client.send(uri: "/bookmarks/1/extra", method: .get)
             #expect(nested.status == .notFound)
-            let post = try await client.execute(uri: "/nothing", method: .post, body: json(#"{"url": "https://x.example"}"#))
+            let post = try await client.send(uri: "/nothing", method: .post, body: json(#"{"url": "https://x.example"}"#))
             #expect(post.status == .notFound)
         }
     }
 
     @Test func staleIfMatchAnswers412() async throws {
         try await expectUnchanged { client, existing in
-            let response = try await client.execute(
-                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: "\"\(existing.version + 5)\""],
+            let response = try await client.send(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: "\"\(existing.id).\(existing.version + 5)\""],
                 body: json(#"{"title": "Lost update"}"#))
             #expect(response.status == .preconditionFailed)
             #expect(response.headers[.eTag] == existing.etag)
@@ -111,13 +111,13 @@ import Testing
         try await expectUnchanged { client, _ in
             // The second element's visits cannot be a number: the first,
             // valid element is not stored either.
-            let body = #"[{"url": "https://new.example", "title": "New"}, {"url": "https://kept.example", "title": "Changed", "visits": {"n": 1}}]"#
-            let response = try await client.execute(uri: "/import", method: .post, body: json(body))
+            let body = #"[{"url": "https://new.example", "title": "New", "folder": "F"}, {"url": "https://kept.example", "title": "Changed", "folder": "F", "visits": {"n": 1}}]"#
+            let response = try await client.send(uri: "/import", method: .post, body: json(body))
             #expect(response.status == .badRequest)
             let message = errorMessage(response)
             #expect(message.contains("visits"), "\(message)")
             #expect(message.contains("1"), "\(message)")
-            let malformed = try await client.execute(uri: "/import", method: .post, body: json("[{"))
+            let malformed = try await client.send(uri: "/import", method: .post, body: json("[{"))
             #expect(malformed.status == .badRequest)
         }
     }

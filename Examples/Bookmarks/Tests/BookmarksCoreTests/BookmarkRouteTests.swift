@@ -10,7 +10,7 @@ import Testing
 @Suite struct BookmarkRouteTests {
     @Test func healthAnswers200() async throws {
         try await withService { client, _ in
-            let response = try await client.execute(uri: "/health", method: .get)
+            let response = try await client.send(uri: "/health", method: .get)
             #expect(response.status == .ok)
             #expect(text(response).contains("ok"))
         }
@@ -18,7 +18,7 @@ import Testing
 
     @Test func postCreatesBookmarkWithFolderTagsAndETag() async throws {
         try await withService { client, store in
-            let response = try await client.execute(
+            let response = try await client.send(
                 uri: "/bookmarks", method: .post,
                 body: json(#"{"url": "https://swift.org", "title": "Swift", "folder": "Dev", "tags": ["lang", "apple", "lang"], "note": "home"}"#))
             #expect(response.status == .created)
@@ -30,7 +30,7 @@ import Testing
             #expect(created.note == "home")
             #expect(created.visits == 0)
             #expect(created.version == 2)
-            #expect(response.headers[.eTag] == "\"2\"")
+            #expect(response.headers[.eTag] == "\"\(created.id).2\"")
             #expect(response.headers[.location] == "/bookmarks/\(created.id)")
             #expect(try await store.counts() == StoreCounts(bookmarks: 1, folders: 1, tags: 2))
             // A second bookmark reuses the folder and the tag.
@@ -42,7 +42,7 @@ import Testing
     @Test func duplicateURLAnswers409AndStoresNothing() async throws {
         try await withService { client, store in
             try await post(client, url: "https://a.example", tags: ["x"])
-            let response = try await client.execute(
+            let response = try await client.send(
                 uri: "/bookmarks", method: .post,
                 body: json(#"{"url": "https://a.example", "title": "Again", "folder": "Other", "tags": ["y"]}"#))
             #expect(response.status == .conflict)
@@ -54,13 +54,13 @@ import Testing
     @Test func getByIDAnswersETagAnd404() async throws {
         try await withService { client, _ in
             let created = try await post(client, url: "https://a.example", tags: ["t"])
-            let response = try await client.execute(uri: "/bookmarks/\(created.id)", method: .get)
+            let response = try await client.send(uri: "/bookmarks/\(created.id)", method: .get)
             #expect(response.status == .ok)
-            #expect(response.headers[.eTag] == "\"\(created.version)\"")
+            #expect(response.headers[.eTag] == "\"\(created.id).\(created.version)\"")
             #expect(try decode(BookmarkDTO.self, response) == created)
-            let missing = try await client.execute(uri: "/bookmarks/\(created.id + 100)", method: .get)
+            let missing = try await client.send(uri: "/bookmarks/\(created.id + 100)", method: .get)
             #expect(missing.status == .notFound)
-            let notANumber = try await client.execute(uri: "/bookmarks/abc", method: .get)
+            let notANumber = try await client.send(uri: "/bookmarks/abc", method: .get)
             #expect(notANumber.status == .badRequest)
             #expect(errorMessage(notANumber).contains("'id'"))
         }
@@ -74,7 +74,7 @@ import Testing
             try await post(client, url: "https://4.example", title: "Swift on Server", folder: "Home", tags: ["swift"])
 
             func titles(_ query: String) async throws -> [String] {
-                let response = try await client.execute(uri: "/bookmarks\(query)", method: .get)
+                let response = try await client.send(uri: "/bookmarks\(query)", method: .get)
                 #expect(response.status == .ok, "\(query): \(text(response))")
                 return try decode([BookmarkDTO].self, response).map(\.title)
             }
@@ -88,7 +88,7 @@ import Testing
             #expect(try await titles("?sort=id&limit=2&offset=1") == ["Rust book", "Cooking with SWIFT"])
             #expect(try await titles("?tag=nothing").isEmpty)
             // Tags and folder come with each bookmark.
-            let response = try await client.execute(uri: "/bookmarks?tag=async", method: .get)
+            let response = try await client.send(uri: "/bookmarks?tag=async", method: .get)
             let first = try #require(try decode([BookmarkDTO].self, response).first)
             #expect(first.folder == "Dev")
             #expect(first.tags == ["swift", "async"])
@@ -98,7 +98,7 @@ import Testing
     @Test func listRejectsBadParametersNamingThem() async throws {
         try await withService { client, _ in
             for (query, name) in [("?limit=0", "'limit'"), ("?limit=x", "'limit'"), ("?offset=-1", "'offset'"), ("?sort=url", "'sort'"), ("?sort=-id", "'sort'")] {
-                let response = try await client.execute(uri: "/bookmarks\(query)", method: .get)
+                let response = try await client.send(uri: "/bookmarks\(query)", method: .get)
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(errorMessage(response).contains(name), "\(query): \(errorMessage(response))")
             }
@@ -108,9 +108,9 @@ import Testing
     @Test func putWithMatchingIfMatchUpdatesAndMovesETag() async throws {
         try await withService { client, store in
             let created = try await post(client, url: "https://a.example", title: "Old", folder: "Inbox", tags: ["a"])
-            let response = try await client.execute(
+            let response = try await client.send(
                 uri: "/bookmarks/\(created.id)", method: .put, headers: [.ifMatch: created.etag],
-                body: json(#"{"title": "New", "folder": "Read later", "tags": ["b", "c"], "note": "n", "visits": 3}"#))
+                body: json(#"{"url": "https://a.example", "title": "New", "folder": "Read later", "tags": ["b", "c"], "note": "n", "visits": 3}"#))
             #expect(response.status == .ok, "\(text(response))")
             let updated = try decode(BookmarkDTO.self, response)
             #expect(updated.title == "New")
@@ -122,12 +122,12 @@ import Testing
             #expect(updated.version > created.version)
             #expect(response.headers[.eTag] == updated.etag)
             // What GET answers is what PUT answered.
-            let fetched = try await client.execute(uri: "/bookmarks/\(created.id)", method: .get)
+            let fetched = try await client.send(uri: "/bookmarks/\(created.id)", method: .get)
             #expect(try decode(BookmarkDTO.self, fetched) == updated)
             #expect(try await store.counts() == StoreCounts(bookmarks: 1, folders: 2, tags: 3))
-            // `note: null` clears the note; If-Match: * takes any version.
-            let cleared = try await client.execute(
-                uri: "/bookmarks/\(created.id)", method: .put, headers: [.ifMatch: "*"], body: json(#"{"note": null}"#))
+            // A PATCH with `note: null` clears the note; If-Match: * takes any version.
+            let cleared = try await client.send(
+                uri: "/bookmarks/\(created.id)", method: .patch, headers: [.ifMatch: "*"], body: json(#"{"note": null}"#))
             #expect(cleared.status == .ok)
             #expect(try decode(BookmarkDTO.self, cleared).note == nil)
         }
@@ -136,16 +136,16 @@ import Testing
     @Test func putWithStaleIfMatchAnswers412AndChangesNothing() async throws {
         try await withService { client, _ in
             let created = try await post(client, url: "https://a.example", title: "Old")
-            let first = try await client.execute(
-                uri: "/bookmarks/\(created.id)", method: .put, headers: [.ifMatch: created.etag], body: json(#"{"title": "First"}"#))
+            let first = try await client.send(
+                uri: "/bookmarks/\(created.id)", method: .patch, headers: [.ifMatch: created.etag], body: json(#"{"title": "First"}"#))
             #expect(first.status == .ok)
             let current = try decode(BookmarkDTO.self, first)
             // A second client still holding the first ETag.
-            let stale = try await client.execute(
-                uri: "/bookmarks/\(created.id)", method: .put, headers: [.ifMatch: created.etag], body: json(#"{"title": "Second"}"#))
+            let stale = try await client.send(
+                uri: "/bookmarks/\(created.id)", method: .patch, headers: [.ifMatch: created.etag], body: json(#"{"title": "Second"}"#))
             #expect(stale.status == .preconditionFailed)
             #expect(stale.headers[.eTag] == current.etag)
-            let fetched = try await client.execute(uri: "/bookmarks/\(created.id)", method: .get)
+            let fetched = try await client.send(uri: "/bookmarks/\(created.id)", method: .get)
             #expect(try decode(BookmarkDTO.self, fetched) == current)
         }
     }
@@ -153,10 +153,10 @@ import Testing
     @Test func putWithoutIfMatchAnswers428AndChangesNothing() async throws {
         try await withService { client, _ in
             let created = try await post(client, url: "https://a.example", title: "Old")
-            let response = try await client.execute(uri: "/bookmarks/\(created.id)", method: .put, body: json(#"{"title": "New"}"#))
+            let response = try await client.send(uri: "/bookmarks/\(created.id)", method: .put, body: json(#"{"title": "New"}"#))
             #expect(response.status == .preconditionRequired)
             #expect(errorMessage(response).contains("If-Match"))
-            let fetched = try await client.execute(uri: "/bookmarks/\(created.id)", method: .get)
+            let fetched = try await client.send(uri: "/bookmarks/\(created.id)", method: .get)
             #expect(try decode(BookmarkDTO.self, fetched) == created)
         }
     }
@@ -165,13 +165,13 @@ import Testing
         try await withService { client, _ in
             let a = try await post(client, url: "https://a.example")
             try await post(client, url: "https://b.example")
-            let missing = try await client.execute(
-                uri: "/bookmarks/\(a.id + 100)", method: .put, headers: [.ifMatch: "\"2\""], body: json(#"{"title": "x"}"#))
+            let missing = try await client.send(
+                uri: "/bookmarks/\(a.id + 100)", method: .patch, headers: [.ifMatch: "\"\(a.id + 100).2\""], body: json(#"{"title": "x"}"#))
             #expect(missing.status == .notFound)
-            let taken = try await client.execute(
-                uri: "/bookmarks/\(a.id)", method: .put, headers: [.ifMatch: a.etag], body: json(#"{"url": "https://b.example"}"#))
+            let taken = try await client.send(
+                uri: "/bookmarks/\(a.id)", method: .patch, headers: [.ifMatch: a.etag], body: json(#"{"url": "https://b.example"}"#))
             #expect(taken.status == .conflict)
-            let fetched = try await client.execute(uri: "/bookmarks/\(a.id)", method: .get)
+            let fetched = try await client.send(uri: "/bookmarks/\(a.id)", method: .get)
             #expect(try decode(BookmarkDTO.self, fetched) == a)
         }
     }
@@ -180,10 +180,10 @@ import Testing
         try await withService { client, store in
             let a = try await post(client, url: "https://a.example", tags: ["t"])
             try await post(client, url: "https://b.example", tags: ["t"])
-            let response = try await client.execute(uri: "/bookmarks/\(a.id)", method: .delete)
+            let response = try await client.send(uri: "/bookmarks/\(a.id)", method: .delete)
             #expect(response.status == .noContent)
-            #expect(try await client.execute(uri: "/bookmarks/\(a.id)", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/bookmarks/\(a.id)", method: .delete).status == .notFound)
+            #expect(try await client.send(uri: "/bookmarks/\(a.id)", method: .get).status == .notFound)
+            #expect(try await client.send(uri: "/bookmarks/\(a.id)", method: .delete).status == .notFound)
             // The folder and the shared tag stay.
             #expect(try await store.counts() == StoreCounts(bookmarks: 1, folders: 1, tags: 1))
         }
@@ -194,16 +194,16 @@ import Testing
             try await post(client, url: "https://a.example", title: "Old A", folder: "Inbox")
             let body = #"""
             [
-              {"url": "https://a.example", "title": "New A", "visits": "4"},
+              {"url": "https://a.example", "title": "New A", "folder": "Inbox", "visits": "4"},
               {"url": "https://b.example", "title": "B", "folder": {"name": "Imported"}, "tags": [{"label": "x"}, {"label": "y"}]},
               {"url": "https://c.example", "title": "C", "folder": "Inbox", "createdAt": "2024-05-01T10:00:00Z"}
             ]
             """#
-            let response = try await client.execute(uri: "/import", method: .post, body: json(body))
+            let response = try await client.send(uri: "/import", method: .post, body: json(body))
             #expect(response.status == .ok, "\(text(response))")
             #expect(try decode(ImportCounts.self, response) == ImportCounts(inserted: 2, updated: 1))
             #expect(try await store.counts() == StoreCounts(bookmarks: 3, folders: 2, tags: 2))
-            let list = try decode([BookmarkDTO].self, try await client.execute(uri: "/bookmarks?sort=id", method: .get))
+            let list = try decode([BookmarkDTO].self, try await client.send(uri: "/bookmarks?sort=id", method: .get))
             #expect(list.map(\.title) == ["New A", "B", "C"])
             #expect(list[0].visits == 4)
             #expect(list[0].folder == "Inbox")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
+import LiteRecordHummingbird
 import Testing
 
 /// `GET /events`: a snapshot event, then one event per commit that changes
@@ -44,7 +45,7 @@ import Testing
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
-            let response = try await client.execute(uri: "/events?count=3", method: .get)
+            let response = try await client.send(uri: "/events?count=3", method: .get)
             writer.cancel()
             _ = try? await writer.value
             #expect(response.status == .ok)
@@ -71,13 +72,13 @@ import Testing
         defer { try? stack.close() }
         let store = BookmarkStore(stack: stack)
         let created = try await store.create(BookmarkInput(url: "https://a.example", title: "Old", folder: "F"))
-        let app = Application(router: BookmarksApp.makeRouter(store: store))
+        let app = Application(router: BookmarksApp.makeRouter(store: store).router)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let connection = try RawConnection(port: port)
             try await connection.send("GET /events?count=3 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             try await connection.read { Self.events($0).count >= 1 }
-            _ = try await store.update(created.id, ifVersion: created.version, BookmarkInput(title: "New"))
+            _ = try await store.update(created.id, ifMatch: .tags([created.entityTag]), BookmarkInput(title: "New"))
             try await connection.read { Self.events($0).count >= 2 }
             try await store.delete(created.id)
             let body = try await connection.read { Self.events($0).count >= 3 }

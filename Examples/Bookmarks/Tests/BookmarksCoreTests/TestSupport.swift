@@ -29,13 +29,14 @@ struct TemporaryStore {
 /// HummingbirdTesting's router framework: no socket), then closes and
 /// removes the store.
 func withService(
+    options: BookmarksOptions = .init(),
     _ body: @Sendable (any TestClientProtocol, BookmarkStore) async throws -> Void
 ) async throws {
     let temporary = try TemporaryStore()
     defer { temporary.remove() }
     let stack = try temporary.openStack()
     let store = BookmarkStore(stack: stack)
-    let app = Application(router: BookmarksApp.makeRouter(store: store))
+    let app = Application(router: BookmarksApp.makeRouter(store: store, options: options).router)
     do {
         try await app.test(.router) { client in try await body(client, store) }
     } catch {
@@ -43,6 +44,16 @@ func withService(
         throw error
     }
     try stack.close()
+}
+
+extension TestClientProtocol {
+    /// `execute`, with `Content-Type: application/json` on a request with a
+    /// body unless `headers` names another type.
+    func send(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
+        var headers = headers
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body)
+    }
 }
 
 /// A JSON body.
@@ -65,7 +76,7 @@ func post(_ client: any TestClientProtocol, url: String, title: String = "A titl
     var object: [String: Any] = ["url": url, "title": title, "folder": folder, "tags": tags]
     if let note { object["note"] = note }
     let data = try JSONSerialization.data(withJSONObject: object)
-    let response = try await client.execute(uri: "/bookmarks", method: .post, body: ByteBuffer(bytes: data))
+    let response = try await client.send(uri: "/bookmarks", method: .post, body: ByteBuffer(bytes: data))
     #expect(response.status == .created, "POST \(url): \(text(response))")
     return try decode(BookmarkDTO.self, response)
 }

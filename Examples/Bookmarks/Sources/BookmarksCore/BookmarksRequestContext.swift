@@ -1,0 +1,100 @@
+import Foundation
+public import Hummingbird
+public import NIOCore
+
+/// What every route of the service needs from its request context: the
+/// upload limit of the route, which ``BodyLimitMiddleware`` sets, and the
+/// connection, which it closes when a body is too large to read.
+public protocol BookmarksRequestContextProtocol: RequestContext
+where Decoder == BookmarkRequestDecoder, Encoder == JSONEncoder {
+    /// The largest body this route reads.
+    var maxUploadSize: Int { get set }
+    /// The client's connection (`nil` in router tests without a socket).
+    var channel: (any Channel)? { get }
+}
+
+/// The service's request context: Hummingbird's core storage, the JSON coders
+/// of the service (ISO 8601 dates, sorted keys, errors naming the field), and
+/// the route's upload limit.
+///
+/// ```swift
+/// let router = Router(context: BookmarksRequestContext.self)
+/// ```
+public struct BookmarksRequestContext: BookmarksRequestContextProtocol {
+    public var coreContext: CoreRequestContextStorage
+    public var maxUploadSize: Int
+    public let channel: (any Channel)?
+
+    /// A context for one request on `source.channel`, with the smallest
+    /// upload limit of the service until a route's middleware raises it.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+        maxUploadSize = BookmarksApp.maximumBookmarkBody
+    }
+
+    public var requestDecoder: BookmarkRequestDecoder { BookmarkRequestDecoder() }
+    public var responseEncoder: JSONEncoder { BookmarkJSON.makeEncoder() }
+}
+
+/// Decodes a JSON body for `request.decode(as:context:)`: refuses a body
+/// that is not `application/json` (415), reads at most the route's
+/// `maxUploadSize` (413), and says which field is wrong (400).
+///
+/// ```swift
+/// let input = try await request.decode(as: BookmarkInput.self, context: context)
+/// ```
+public struct BookmarkRequestDecoder: RequestDecoder {
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        try Self.requireJSON(request)
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try BookmarkJSON.decode(type, from: Data(buffer.readableBytesView))
+    }
+
+    /// Checks the `Content-Type`: `application/json` or a `+json` type, with
+    /// any parameters. A cross-site form or `text/plain` POST from a browser
+    /// never gets past this.
+    ///
+    /// - Throws: `HTTPError(.unsupportedMediaType)` naming what was sent.
+    public static func requireJSON(_ request: Request) throws {
+        let value = request.headers[.contentType] ?? ""
+        let mediaType = value.split(separator: ";", maxSplits: 1).first?
+            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+            let sent = value.isEmpty ? "no Content-Type" : "Content-Type '\(value)'"
+            throw HTTPError(.unsupportedMediaType, message: "the body must be application/json, not \(sent)")
+        }
+    }
+}
+
+/// Sets the upload limit of the routes it is added to, and refuses a body
+/// whose `Content-Length` already exceeds it with 413 before reading any of
+/// it, closing the connection rather than reading the rest.
+///
+/// ```swift
+/// router.group("import").add(middleware: BodyLimitMiddleware(limit: 4 << 20))
+/// ```
+public struct BodyLimitMiddleware<Context: BookmarksRequestContextProtocol>: RouterMiddleware {
+    let limit: Int
+
+    /// A middleware allowing bodies of at most `limit` bytes.
+    public init(limit: Int) { self.limit = limit }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.maxUploadSize = limit
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            // Hummingbird reads a body to its end before the next request of
+            // a kept-alive connection: stop reading, so the answer goes out
+            // and the connection closes without taking the upload.
+            context.channel?.close(mode: .input, promise: nil)
+            throw HTTPError(
+                .contentTooLarge, headers: [.connection: "close"],
+                message: "the body is \(declared) bytes; this route takes at most \(limit)"
+            )
+        }
+        return try await next(request, context)
+    }
+}

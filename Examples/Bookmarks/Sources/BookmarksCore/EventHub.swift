@@ -1,0 +1,161 @@
+import Foundation
+import Hummingbird
+import LiteRecord
+import ServiceLifecycle
+import Synchronization
+
+/// Feeds every `GET /events` client from one follower of the stack's
+/// commits: per commit that touches bookmarks it runs **one** read (count and
+/// newest id), whatever the number of clients, and hands the result to each
+/// client's mailbox, which keeps only the newest (a slow client skips to the
+/// present, it never queues). One timer beats every mailbox so that a client
+/// that left is noticed at the next heartbeat even when nothing commits;
+/// Hummingbird also ends a stream as soon as the client closes its side.
+///
+/// ```swift
+/// let hub = EventHub(store: store, maximumClients: 1_000)
+/// let mailbox = try hub.subscribe()      // 503 past maximumClients
+/// defer { hub.unsubscribe(mailbox) }
+/// ```
+///
+/// It follows `stack.changes`: the commits of this process's stack. A
+/// commit by another process shows in the next event after a commit here.
+public final class EventHub: Sendable {
+    /// The store whose commits the hub follows.
+    public let store: BookmarkStore
+    /// The most clients at once; one more is answered 503.
+    public let maximumClients: Int
+    /// How often each client gets a heartbeat comment.
+    public let heartbeat: Duration
+
+    struct State {
+        var clients: [ObjectIdentifier: EventMailbox] = [:]
+        var follower: Task<Void, Never>?
+        var latest: Event?
+        var sequence = 0
+    }
+
+    /// What a client is sent: the summary and its number in this hub.
+    public struct Event: Sendable, Equatable {
+        /// Counts from 1 for each summary the hub read.
+        public var sequence: Int
+        /// The summary after that commit.
+        public var summary: BookmarkSummary
+    }
+
+    private let state = Mutex(State())
+
+    /// A hub over `store`.
+    ///
+    /// ```swift
+    /// let hub = EventHub(store: store, maximumClients: 100, heartbeat: .seconds(15))
+    /// ```
+    public init(store: BookmarkStore, maximumClients: Int = 1_000, heartbeat: Duration = .seconds(15)) {
+        self.store = store
+        self.maximumClients = maximumClients
+        self.heartbeat = heartbeat
+    }
+
+    /// How many clients are subscribed now.
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+
+    /// A mailbox that receives the current summary at once (when the hub has
+    /// one; else after its first read) and then the newest after each commit.
+    ///
+    /// - Throws: 503 with `Retry-After` when ``maximumClients`` are
+    ///   subscribed.
+    public func subscribe() throws -> EventMailbox {
+        let mailbox = EventMailbox()
+        try state.withLock { state in
+            guard state.clients.count < maximumClients else {
+                throw HTTPError(
+                    .serviceUnavailable, headers: [.retryAfter: "5"],
+                    message: "this server streams events to at most \(maximumClients) clients at once"
+                )
+            }
+            state.clients[ObjectIdentifier(mailbox)] = mailbox
+            if let latest = state.latest { mailbox.post(latest) }
+            if state.follower == nil { state.follower = Task { await self.follow() } }
+        }
+        return mailbox
+    }
+
+    /// Removes `mailbox`; its stream ends.
+    public func unsubscribe(_ mailbox: EventMailbox) {
+        state.withLock { _ = $0.clients.removeValue(forKey: ObjectIdentifier(mailbox)) }
+        mailbox.finish()
+    }
+
+    /// Follows the stack's commits until it closes: one read per commit that
+    /// touches bookmarks, handed to every client; a heartbeat for every client
+    /// each ``heartbeat``.
+    func follow() async {
+        let changes = store.stack.changes
+        let beats = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: heartbeat)
+                for mailbox in state.withLock({ Array($0.clients.values) }) { mailbox.beat() }
+            }
+        }
+        defer { beats.cancel() }
+        await publish()
+        for await change in changes where Self.touchesBookmarks(change) {
+            await publish()
+        }
+        // The stack closed: end every stream.
+        let clients = state.withLock { state in
+            defer { state.clients = [:] }
+            return Array(state.clients.values)
+        }
+        for mailbox in clients { mailbox.finish() }
+    }
+
+    /// Reads the summary once and posts it to every client.
+    func publish() async {
+        guard let summary = try? await store.summary() else { return }
+        state.withLock { state in
+            state.sequence += 1
+            let event = Event(sequence: state.sequence, summary: summary)
+            state.latest = event
+            for mailbox in state.clients.values { mailbox.post(event) }
+        }
+    }
+
+    static func touchesBookmarks(_ change: ChangeSet) -> Bool {
+        change.entityNames.contains(Bookmark.entityName)
+    }
+}
+
+/// One client's mailbox: the newest event not yet sent, whether a heartbeat
+/// is due, and a signal that wakes the client's writer. Posting never waits
+/// and never grows: a newer event replaces an unsent one.
+public final class EventMailbox: Sendable {
+    private let pending = Mutex<(event: EventHub.Event?, heartbeat: Bool)>((nil, false))
+    private let signal: AsyncStream<Void>.Continuation
+    /// Wakes once per post or beat (coalesced); ends when the hub lets go.
+    let signals: AsyncStream<Void>
+
+    init() {
+        (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func post(_ event: EventHub.Event) {
+        pending.withLock { $0.event = event }
+        signal.yield()
+    }
+
+    func beat() {
+        pending.withLock { $0.heartbeat = true }
+        signal.yield()
+    }
+
+    func finish() { signal.finish() }
+
+    /// The unsent event and whether a heartbeat is due, clearing both.
+    func take() -> (event: EventHub.Event?, heartbeat: Bool) {
+        pending.withLock { value in
+            defer { value = (nil, false) }
+            return value
+        }
+    }
+}

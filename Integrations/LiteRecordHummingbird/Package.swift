@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+// LiteRecord for Hummingbird services: the stack as a service of the service
+// group, store errors answered with the HTTP status they mean, and strong
+// entity tags compared as RFC 9110 says. Its own package, as hummingbird-fluent
+// is for Fluent, so that the library itself never builds Hummingbird.
+import PackageDescription
+
+let package = Package(
+    name: "LiteRecordHummingbird",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LiteRecordHummingbird", targets: ["LiteRecordHummingbird"]),
+    ],
+    dependencies: [
+        // By path, named so that its products are `package: "LiteRecord"`
+        // whatever the checkout's folder is called.
+        .package(name: "LiteRecord", path: "../.."),
+        // Traits off: nothing here reads swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "LiteRecordHummingbird",
+            dependencies: [
+                .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "LiteRecordHummingbirdTests",
+            dependencies: [
+                "LiteRecordHummingbird",
+                .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,149 @@
+public import Hummingbird
+public import LiteRecord
+import Logging
+
+extension LiteRecordError {
+    /// The HTTP status a service answers for this store error: 409 for a
+    /// unique or other constraint, 412 for an optimistic-locking conflict,
+    /// 503 when the store is busy, read-only or unavailable, 507 when the
+    /// disk is full, and 500 for everything else.
+    ///
+    /// ```swift
+    /// catch let error as LiteRecordError { return Response(status: error.httpStatus) }
+    /// ```
+    public var httpStatus: HTTPResponse.Status {
+        let primary = (extendedResultCode ?? resultCode ?? 0) & 0xFF
+        switch primary {
+        case 13: return .init(code: 507, reasonPhrase: "Insufficient Storage")  // SQLITE_FULL
+        case 5, 6: return .serviceUnavailable  // SQLITE_BUSY, SQLITE_LOCKED
+        default: break
+        }
+        switch kind {
+        case .constraintViolation: return .conflict
+        case .conflict: return .preconditionFailed
+        case .storeUnavailable, .readOnlyStore: return .serviceUnavailable
+        default: return .internalServerError
+        }
+    }
+}
+
+/// Answers every error a route throws with the same JSON body,
+/// `{"error":{"message":"…"}}`, and the status it means:
+///
+/// - a `LiteRecordError` with ``LiteRecord/LiteRecordError/httpStatus``;
+///   a 409 or 412 keeps the library's message (it names the value or the
+///   object), the others say what happened without a path or SQL;
+/// - a route that exists for other methods: 405 with `Allow`;
+/// - no route at all: 404 naming the path;
+/// - an `HTTPError` without a message, or another framework error: its
+///   status, with the reason phrase;
+/// - anything else: 500 with a generic message.
+///
+/// Every 500 is logged at `.error` with the error's own text (for a
+/// `LiteRecordError` its message, SQLite's message and the SQL) and the
+/// request id, which the answer quotes so a client's report finds the line.
+///
+/// Add it to the router after the routes, so it knows their methods:
+///
+/// ```swift
+/// let router = Router()
+/// router.get("/todos") { _, _ in "[]" }
+/// router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+/// ```
+public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The router's routes: path templates and methods.
+    let routes: [(path: [Substring], method: HTTPRequest.Method)]
+
+    /// A middleware that answers 405 for paths among `routes` (usually
+    /// `router.routes`) asked with another method.
+    ///
+    /// ```swift
+    /// router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+    /// ```
+    public init(routes: [Router<Context>.RouteDescription] = []) {
+        self.routes = routes.map { (Self.segments($0.path.description), $0.method) }
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as LiteRecordError {
+            throw answer(error, request: request, context: context)
+        } catch let error as HTTPError {
+            throw answer(error, request: request)
+        } catch let error as any HTTPResponseError {
+            // Another framework error (a body over the limit, say): the same
+            // JSON body as the rest, with its status.
+            throw HTTPError(error.status, message: error.status.reasonPhrase)
+        } catch {
+            context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            throw HTTPError(.internalServerError, message: Self.generic(context))
+        }
+    }
+
+    func answer(_ error: LiteRecordError, request: Request, context: Context) -> HTTPError {
+        let status = error.httpStatus
+        switch status {
+        case .conflict, .preconditionFailed:
+            return HTTPError(status, message: error.message)
+        case .serviceUnavailable:
+            context.logger.warning("\(request.method) \(request.uri.path): \(error)")
+            return HTTPError(status, headers: [.retryAfter: "1"], message: "the store is busy or unavailable; try again")
+        case .internalServerError:
+            context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            return HTTPError(status, message: Self.generic(context))
+        default:
+            context.logger.error("\(request.method) \(request.uri.path): \(error)")
+            return HTTPError(status, message: "the disk is full; nothing was written")
+        }
+    }
+
+    func answer(_ error: HTTPError, request: Request) -> HTTPError {
+        if error.body != nil { return error }
+        if error.status == .notFound {
+            let allowed = allowedMethods(path: request.uri.path)
+            if !allowed.isEmpty {
+                var headers = error.headers
+                headers[.allow] = allowed.joined(separator: ", ")
+                return HTTPError(
+                    .methodNotAllowed, headers: headers,
+                    message: "\(request.uri.path) answers \(allowed.joined(separator: ", ")), not \(request.method)"
+                )
+            }
+            return HTTPError(.notFound, headers: error.headers, message: "no route for \(request.method) \(request.uri.path)")
+        }
+        return HTTPError(error.status, headers: error.headers, message: error.status.reasonPhrase)
+    }
+
+    /// The methods of every route whose template matches `path`, sorted.
+    func allowedMethods(path: String) -> [String] {
+        let asked = Self.segments(path)
+        var methods = Set<String>()
+        for route in routes where Self.matches(route.path, asked) {
+            methods.insert(route.method.rawValue)
+        }
+        return methods.sorted()
+    }
+
+    static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// Whether a template's segments (`:id`, `{id}` and `*` match any one
+    /// segment, `**` the rest) match a path's.
+    static func matches(_ template: [Substring], _ path: [Substring]) -> Bool {
+        for (index, segment) in template.enumerated() {
+            if segment == "**" { return true }
+            guard index < path.count else { return false }
+            let wildcard = segment.hasPrefix(":") || segment.hasPrefix("{") || segment == "*"
+            if !wildcard && segment != path[index] { return false }
+        }
+        return template.count == path.count
+    }
+
+    static func generic(_ context: Context) -> String {
+        "the server could not answer this request (request id \(context.id))"
+    }
+}
