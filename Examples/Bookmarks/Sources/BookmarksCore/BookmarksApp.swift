@@ -64,6 +64,10 @@ public enum BookmarksApp {
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
         if !options.tokens.isEmpty { router.add(middleware: BearerTokenMiddleware(tokens: options.tokens)) }
+        // Before the routes: Hummingbird wraps each route in the middleware
+        // added before it.
+        let errors = StoreErrorMiddleware<BookmarksRequestContext>()
+        router.add(middleware: errors)
 
         router.get("/health") { _, _ in try await health(store) }
         if let metrics = options.metrics {
@@ -83,8 +87,8 @@ public enum BookmarksApp {
         router.get("/events") { request, _ in
             try events(request: request, hub: hub, limit: try eventLimit(request))
         }
-        // Last: it needs every route to answer 405 with their methods.
-        router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+        // Now that every route is added: 405 with their methods.
+        errors.allowMethods(of: router)
         return (router, hub)
     }
 

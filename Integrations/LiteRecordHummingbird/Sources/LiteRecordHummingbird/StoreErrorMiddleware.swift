@@ -1,6 +1,7 @@
 public import Hummingbird
 public import LiteRecord
 import Logging
+import Synchronization
 
 extension LiteRecordError {
     /// The HTTP status a service answers for this store error: 409 for a
@@ -43,25 +44,34 @@ extension LiteRecordError {
 /// `LiteRecordError` its message, SQLite's message and the SQL) and the
 /// request id, which the answer quotes so a client's report finds the line.
 ///
-/// Add it to the router after the routes, so it knows their methods:
+/// Add it to the router **before** the routes (Hummingbird wraps a route in
+/// the middleware added before it), and hand it the routes once they are all
+/// added, so it knows their methods:
 ///
 /// ```swift
 /// let router = Router()
+/// let errors = StoreErrorMiddleware<BasicRequestContext>()
+/// router.add(middleware: errors)
 /// router.get("/todos") { _, _ in "[]" }
-/// router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+/// errors.allowMethods(of: router)      // DELETE /todos: 405, Allow: GET
 /// ```
 public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The router's routes: path templates and methods.
-    let routes: [(path: [Substring], method: HTTPRequest.Method)]
+    /// The router's routes (path segments and method), once
+    /// ``allowMethods(of:)`` has read them; shared by every copy.
+    let routes = RouteTable()
 
-    /// A middleware that answers 405 for paths among `routes` (usually
-    /// `router.routes`) asked with another method.
+    /// A middleware that answers every error with the same JSON body.
+    public init() {}
+
+    /// Reads `router`'s routes, so that a path it serves asked with another
+    /// method is answered 405 with `Allow` rather than 404. Call it after
+    /// adding the routes (again, if you add more).
     ///
     /// ```swift
-    /// router.add(middleware: StoreErrorMiddleware(routes: router.routes))
+    /// errors.allowMethods(of: router)
     /// ```
-    public init(routes: [Router<Context>.RouteDescription] = []) {
-        self.routes = routes.map { (Self.segments($0.path.description), $0.method) }
+    public func allowMethods(of router: Router<Context>) {
+        routes.set(router.routes.map { (Self.segments($0.path.description), $0.method) })
     }
 
     public func handle(
@@ -121,7 +131,7 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func allowedMethods(path: String) -> [String] {
         let asked = Self.segments(path)
         var methods = Set<String>()
-        for route in routes where Self.matches(route.path, asked) {
+        for route in routes.all where Self.matches(route.path, asked) {
             methods.insert(route.method.rawValue)
         }
         return methods.sorted()
@@ -145,5 +155,16 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func generic(_ context: Context) -> String {
         "the server could not answer this request (request id \(context.id))"
+    }
+}
+
+/// Path templates and methods, filled once the routes are known.
+final class RouteTable: Sendable {
+    private let routes = Mutex<[(path: [Substring], method: HTTPRequest.Method)]>([])
+
+    var all: [(path: [Substring], method: HTTPRequest.Method)] { routes.withLock { $0 } }
+
+    func set(_ routes: [(path: [Substring], method: HTTPRequest.Method)]) {
+        self.routes.withLock { $0 = routes }
     }
 }
