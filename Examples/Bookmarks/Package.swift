@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
     ],

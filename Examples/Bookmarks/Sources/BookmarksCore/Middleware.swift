@@ -72,7 +72,7 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The tokens of a text: one per line or comma-separated; blank entries
     /// and lines starting with `#` skipped.
     public static func tokens(in text: String) -> [String] {
-        text.split(whereSeparator: { $0 == "\n" || $0 == "," || $0 == "\r" })
+        text.split(whereSeparator: { $0.isNewline || $0 == "," })
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }

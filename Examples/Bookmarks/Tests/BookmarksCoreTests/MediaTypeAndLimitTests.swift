@@ -1,0 +1,66 @@
+import BookmarksCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiteRecord
+import Testing
+
+/// Bodies must be JSON (a browser's cross-site `text/plain` POST never
+/// reaches the store), and a body declared larger than the route takes is
+/// refused before it is read, on a connection that then closes.
+@Suite struct MediaTypeAndLimitTests {
+    @Test func aBodyThatIsNotJSONIs415AndStoresNothing() async throws {
+        try await withService { client, store in
+            let existing = try await post(client, url: "https://kept.example", title: "Kept")
+            let bookmark = #"{"url": "https://new.example", "title": "T", "folder": "F"}"#
+            let imported = #"[{"url": "https://kept.example", "title": "Overwritten", "folder": "F"}]"#
+            let cases: [(String, HTTPRequest.Method, String, HTTPFields)] = [
+                ("/bookmarks", .post, bookmark, [.contentType: "text/plain"]),
+                ("/bookmarks", .post, bookmark, [.contentType: "application/x-www-form-urlencoded"]),
+                ("/bookmarks", .post, bookmark, [.contentType: "multipart/form-data; boundary=x"]),
+                ("/import", .post, imported, [.contentType: "text/plain;charset=UTF-8"]),
+                ("/bookmarks/\(existing.id)", .put, bookmark, [.contentType: "text/plain", .ifMatch: existing.etag]),
+                ("/bookmarks/\(existing.id)", .patch, #"{"title": "Overwritten"}"#, [.contentType: "text/plain", .ifMatch: existing.etag]),
+            ]
+            for (uri, method, body, headers) in cases {
+                let response = try await client.send(uri: uri, method: method, headers: headers, body: json(body))
+                #expect(response.status == .unsupportedMediaType, "\(method) \(uri) \(headers)")
+                #expect(errorMessage(response).contains("application/json"))
+            }
+            // No Content-Type at all is refused too.
+            let untyped = try await client.execute(uri: "/bookmarks", method: .post, body: json(bookmark))
+            #expect(untyped.status == .unsupportedMediaType)
+            #expect(try await store.counts().bookmarks == 1)
+            let fetched = try await client.send(uri: "/bookmarks/\(existing.id)", method: .get)
+            #expect(try decode(BookmarkDTO.self, fetched) == existing)
+            // JSON with parameters, or a +json type, is fine.
+            let charset = try await client.send(uri: "/bookmarks", method: .post, headers: [.contentType: "application/json; charset=utf-8"],
+                                                body: json(bookmark))
+            #expect(charset.status == .created)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anOversizedBodyIs413BeforeItIsReadAndTheConnectionCloses() async throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let stack = try temporary.openStack()
+        defer { try? stack.close() }
+        let app = Application(router: BookmarksApp.makeRouter(store: BookmarkStore(stack: stack)).router)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            for (path, limit) in [("/bookmarks", BookmarksApp.maximumBookmarkBody), ("/import", BookmarksApp.maximumImportBody)] {
+                let connection = try RawConnection(port: port, timeout: 10)
+                let declared = 100 * 1024 * 1024
+                // The head and 1 KiB of a 100 MiB body: the answer must come
+                // now, and the connection must close, with 99.99 MiB unsent.
+                try await connection.send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\n\r\n")
+                try await connection.send(String(repeating: " ", count: 1024))
+                let answer = try await connection.read()   // until the server closes
+                #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+                #expect(answer.contains("\(limit)"), "\(answer)")
+            }
+            #expect(try await stack.read { try Bookmark.count(in: $0) } == 0)
+        }
+    }
+}
