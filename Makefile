@@ -73,11 +73,20 @@ example: deps
 
 ## example-server: the server example, Examples/Bookmarks (Hummingbird): its own
 ## package with its own build folder, like `make example`. Its tests drive every
-## route through HummingbirdTesting and start the built bookmarks-server binary
-## on 127.0.0.1 (a port the system picks), then stop it with SIGTERM.
+## route through HummingbirdTesting, start the built bookmarks-server binary
+## on 127.0.0.1 (a port the system picks) and stop it with SIGTERM, and run the
+## README's curl lines (curl is installed with apt-get when missing). Then the
+## Integrations/LiteRecordHummingbird package's own tests, built in the same
+## build folder so that Hummingbird is compiled once.
+BOOKMARKS_BUILD = $(CURDIR)/Examples/Bookmarks/.build
 example-server: deps
+	@command -v curl >/dev/null || { echo "curl is missing; installing it with apt-get"; \
+		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq curl; }
 	cd Examples/Bookmarks && $(SWIFT) build --build-tests
 	cd Examples/Bookmarks && $(CHECK_TEMP) $(SWIFT) test --skip-build
+	cd Integrations/LiteRecordHummingbird && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
+	cd Integrations/LiteRecordHummingbird && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
 
 ## bench-server: load and crash figures for Examples/Bookmarks (not in CI): one
 ## Hummingbird binary serving the same routes from LiteRecord, GRDB and Fluent

@@ -27,9 +27,12 @@ import Testing
         private(set) var port = 0
         private let exited = DispatchSemaphore(value: 0)
 
-        init(store: URL) throws {
+        init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
             process.executableURL = try ServerProcessTests.binary()
-            process.arguments = ["--port", "0", "--store", store.path]
+            process.arguments = ["--port", "0", "--store", store.path] + arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardOutput = output
             process.terminationHandler = { [exited] _ in exited.signal() }
             try process.run()
