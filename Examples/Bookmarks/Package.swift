@@ -70,6 +70,19 @@ let package = Package(
                 .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
             ]
         ),
+        // Docs/Server.md's complete minimal service, compiled here as printed
+        // there (ServerGuideTests compares the two and runs it).
+        .executableTarget(
+            name: "todos-server",
+            dependencies: [
+                .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: macroSettings
+        ),
         .testTarget(
             name: "BookmarksCoreTests",
             dependencies: [

@@ -61,8 +61,7 @@ public struct BookmarkStore: Sendable {
     /// ```
     ///
     /// The ETag is compared inside the write transaction, where no other
-    /// writer can move it; the save's own optimistic-locking check (API.md
-    /// §12) still guards against a writer in another process.
+    /// writer can move it; the save's own optimistic-locking check still guards against a writer in another process.
     ///
     /// - Throws: 404, 412 carrying the current ETag when `condition` does not
     ///   name it (checked before the fields), 409 for a taken URL, 400 naming

@@ -8,16 +8,16 @@ import Testing
 /// flight, closes the stack and exits 0.
 @Suite struct ServerProcessTests {
     /// The binary `swift build` put beside the test bundle.
-    static func binary() throws -> URL {
+    static func binary(_ name: String = "bookmarks-server") throws -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized,
         ]
         for folder in candidates {
-            let url = folder.appendingPathComponent("bookmarks-server")
+            let url = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        throw RawError("bookmarks-server is not built (looked in \(candidates.map(\.path))); run swift build --build-tests")
+        throw RawError("\(name) is not built (looked in \(candidates.map(\.path))); run swift build --build-tests")
     }
 
     /// A running server; `stop()` sends SIGTERM and waits for the exit.
@@ -27,9 +27,13 @@ import Testing
         private(set) var port = 0
         private let exited = DispatchSemaphore(value: 0)
 
-        init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
-            process.executableURL = try ServerProcessTests.binary()
-            process.arguments = ["--port", "0", "--store", store.path] + arguments
+        convenience init(store: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+            try self.init(binary: "bookmarks-server", arguments: ["--port", "0", "--store", store.path] + arguments, environment: environment)
+        }
+
+        init(binary: String, arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = try ServerProcessTests.binary(binary)
+            process.arguments = arguments
             if !environment.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }
@@ -41,6 +45,15 @@ import Testing
         /// Waits (at most 60 s) for "listening on 127.0.0.1:PORT".
         func waitUntilListening() async throws {
             let handle = output.fileHandleForReading
+            // A server that never says so (or writes into a buffer) would block
+            // the read below for good: kill it after 60 s, which ends the read.
+            let listening = NSLock()
+            nonisolated(unsafe) var heard = false
+            let process = process
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+                listening.withLock { if !heard { kill(process.processIdentifier, SIGKILL) } }
+            }
+            defer { listening.withLock { heard = true } }
             let line: String = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
                     var text = ""

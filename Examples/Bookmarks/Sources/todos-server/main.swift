@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import LiteRecord
+import LiteRecordHummingbird
+import Logging
+import ServiceLifecycle
+
+@Entity
+final class Todo {
+    var title = ""
+    var done = false
+
+    init() {}
+}
+
+struct TodoInput: Decodable {
+    var title: String
+}
+
+struct TodoOutput: ResponseEncodable {
+    var id: Int64
+    var title: String
+    var done: Bool
+
+    init(_ todo: Todo) {
+        id = todo.recordID?.rowID ?? 0
+        title = todo.title
+        done = todo.done
+    }
+}
+
+// `todos-server [STORE] [PORT]`. `.automatic` migration: when a later version
+// adds an attribute or an entity, the store gains the column or table at open.
+let arguments = CommandLine.arguments.dropFirst()
+let url = URL(fileURLWithPath: arguments.first ?? "todos.sqlite")
+let port = arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
+let stack = try RecordStack(storeAt: url, entities: [Todo.self], migration: .automatic)
+
+let router = Router()
+// Before the routes: store errors become statuses (409, 412, 503, 507, 500).
+let errors = StoreErrorMiddleware<BasicRequestContext>()
+router.add(middleware: errors)
+
+router.post("/todos") { request, context -> EditedResponse<TodoOutput> in
+    let input = try await request.decode(as: TodoInput.self, context: context)
+    let created = try await stack.write { context in
+        let todo = Todo()
+        context.insert(todo)
+        todo.title = input.title
+        // save() gives the todo its id; the transaction commits when write {}
+        // returns, and a throw before then rolls everything back.
+        try context.save()
+        return TodoOutput(todo)
+    }
+    return EditedResponse(status: .created, response: created)
+}
+
+router.get("/todos") { _, _ -> [TodoOutput] in
+    try await stack.read { context in
+        try Todo.findAll(in: context).map(TodoOutput.init)
+    }
+}
+
+router.delete("/todos/:id") { _, context -> HTTPResponse.Status in
+    let id = try context.parameters.require("id", as: Int64.self)
+    try await stack.write { context in
+        guard let todo = try Todo.find(rowID: id, in: context) else {
+            throw HTTPError(.notFound, message: "no todo \(id)")
+        }
+        context.delete(todo)   // stored when write {} commits
+    }
+    return .noContent
+}
+errors.allowMethods(of: router)
+
+let app = Application(
+    router: router,
+    configuration: .init(address: .hostname("127.0.0.1", port: port)),
+    // Unbuffered, for scripts waiting for the port (`todos-server x.sqlite 0`).
+    onServerRunning: { FileHandle.standardOutput.write(Data("listening on 127.0.0.1:\($0.localAddress?.port ?? port)\n".utf8)) }
+)
+// The stack first: the group stops its services in reverse order, so the
+// server drains its requests before the stack closes.
+let group = ServiceGroup(configuration: .init(
+    services: [RecordStackService(stack), app],
+    gracefulShutdownSignals: [.sigterm, .sigint],
+    logger: Logger(label: "todos-server")
+))
+try await group.run()

@@ -1,0 +1,74 @@
+import BookmarksCore
+import Foundation
+import Testing
+
+/// Docs/Server.md opens with a complete service. Its `main.swift` block is
+/// the `todos-server` target's source, byte for byte (so it compiles as
+/// printed), its manifest names every module that source imports, and the
+/// built service answers its three routes.
+@Suite struct ServerGuideTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../..").standardized
+
+    /// The fenced ```swift blocks of Docs/Server.md, in order.
+    static func swiftBlocks() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n") + "\n")
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func theGuidesServiceIsTheCompiledOne() throws {
+        let blocks = try Self.swiftBlocks()
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/Bookmarks/Sources/todos-server/main.swift"), encoding: .utf8)
+        #expect(blocks.count >= 2)
+        #expect(blocks.dropFirst().first == source, "Docs/Server.md's second swift block differs from Sources/todos-server/main.swift")
+    }
+
+    @Test func theGuidesManifestNamesEveryImportedModule() throws {
+        let manifest = try #require(try Self.swiftBlocks().first)
+        #expect(manifest.hasPrefix("// swift-tools-version:"))
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/Bookmarks/Sources/todos-server/main.swift"), encoding: .utf8)
+        let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst(7)) }
+        for module in imports where module != "Foundation" {
+            #expect(manifest.contains(".product(name: \"\(module)\""), "the manifest does not name \(module)")
+        }
+        for package in ["hummingbird-project/hummingbird", "swift-server/swift-service-lifecycle", "apple/swift-log",
+                        "path: \"../LiteRecord\"", "Integrations/LiteRecordHummingbird"] {
+            #expect(manifest.contains(package), "the manifest does not name \(package)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theGuidesServiceCreatesListsAndDeletes() async throws {
+        let temporary = try TemporaryStore()
+        defer { temporary.remove() }
+        let server = try ServerProcessTests.Server(binary: "todos-server", arguments: [temporary.folder.appendingPathComponent("todos.sqlite").path, "0"])
+        try await server.waitUntilListening()
+        func send(_ request: String) async throws -> String {
+            let connection = try RawConnection(port: server.port)
+            try await connection.send(request)
+            return try await connection.read()
+        }
+        let created = try await send(ServerProcessTests.request("POST", "/todos", body: #"{"title": "Write the docs"}"#))
+        #expect(ServerProcessTests.status(created) == 201, "\(created)")
+        #expect(created.contains("\"id\":1"), "\(created)")
+        let listed = try await send(ServerProcessTests.request("GET", "/todos"))
+        #expect(listed.contains("Write the docs"))
+        let wrongMethod = try await send(ServerProcessTests.request("PUT", "/todos"))
+        #expect(ServerProcessTests.status(wrongMethod) == 405)
+        #expect(ServerProcessTests.status(try await send(ServerProcessTests.request("DELETE", "/todos/1"))) == 204)
+        #expect(ServerProcessTests.status(try await send(ServerProcessTests.request("DELETE", "/todos/1"))) == 404)
+        server.terminate()
+        #expect(await server.waitForExit() == 0)
+    }
+}
