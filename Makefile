@@ -11,7 +11,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server bench-events docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -102,6 +102,16 @@ bench-server: deps
 	cd Benchmarks/Server && LITERECORD_MACRO_PLUGIN="$$(cd ../../Examples/Bookmarks && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) build -c release --product bookmarks-bench
 	Benchmarks/Server/scripts/run.sh "$$(cd Benchmarks/Server && $(SWIFT) build -c release --show-bin-path)/bookmarks-bench"
+
+## bench-events: the /events figure (not in CI): the release bookmarks-bench
+## serving LiteRecord on a fresh store, 200 Server-Sent Events clients and 100
+## commits; the server's memory and CPU (Benchmarks/Server/scripts/events.py).
+bench-events: deps
+	cd Examples/Bookmarks && $(SWIFT) build --target BookmarksCore
+	cd Benchmarks/Server && LITERECORD_MACRO_PLUGIN="$$(cd ../../Examples/Bookmarks && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) build -c release --product bookmarks-bench
+	Benchmarks/Server/scripts/events.sh "$$(cd Benchmarks/Server && $(SWIFT) build -c release --show-bin-path)/bookmarks-bench" \
+		--engine literecord --port {port} --store {store}
 
 ## bench: the benchmark suite in Benchmarks/, built in release mode. The @Entity
 ## macro is built first, in debug mode, and handed to that build: the macro

@@ -4,8 +4,12 @@
 # For each engine (literecord, grdb, fluent) a store seeded with $SEED
 # bookmarks through the engine's own POST path; then $ROUNDS rounds, the
 # engines interleaved, each a copy of its seeded store served on 127.0.0.1 and
-# loaded by wrk (scripts/load.lua: 90% GET by tag, 10% POST) with
-# $CONNECTIONS connections for $DURATION. After each run GET /stats gives
+# loaded by wrk (scripts/load.lua: 70% GET by tag, 10% GET by id with
+# If-None-Match, 10% POST, 10% PUT with If-Match) with $CONNECTIONS
+# connections for $DURATION. On a machine with two cores or more the server
+# runs on core 0 and wrk on core 1 (taskset), so the load generator never
+# takes the server's CPU; the server then has one core. Before the rounds
+# each engine prints its list-by-tag SQL and SQLite's plan for it. After each run GET /stats gives
 # the rows stored, compared with the seed plus the 201s wrk counted (never
 # fewer; at most one per connection more: the POSTs in flight when wrk stops,
 # whose answers it does not count).
@@ -23,6 +27,12 @@ THREADS=${THREADS:-2}
 ENGINES=${ENGINES:-literecord grdb fluent}
 CRASH_AFTER=${CRASH_AFTER:-5}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-server-XXXXXX")
+PIN_SERVER=""
+PIN_LOAD=""
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    PIN_SERVER="taskset -c 0"
+    PIN_LOAD="taskset -c 1"
+fi
 SERVER_PID=""
 cleanup() {
     if [ -n "$SERVER_PID" ]; then kill -9 "$SERVER_PID" 2>/dev/null || true; fi
@@ -33,7 +43,7 @@ trap cleanup EXIT
 # start ENGINE STORE [extra args]: starts the server, sets SERVER_PID and PORT.
 start() {
     local engine=$1 store=$2; shift 2
-    "$BIN" --engine "$engine" --port 0 --store "$store" "$@" > "$WORK/server.out" 2> "$WORK/server.err" &
+    $PIN_SERVER "$BIN" --engine "$engine" --port 0 --store "$store" "$@" > "$WORK/server.out" 2> "$WORK/server.err" &
     SERVER_PID=$!
     for _ in $(seq 1 1200); do
         if PORT=$(sed -n 's/^listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/server.out" | head -1) && [ -n "$PORT" ]; then
@@ -65,6 +75,14 @@ for engine in $ENGINES; do
     stop
 done
 
+echo
+echo "the list by tag, per engine (the same plan in each):"
+for engine in $ENGINES; do
+    cp "$WORK/$engine-seed.sqlite" "$WORK/$engine-explain.sqlite"
+    "$BIN" --engine "$engine" --store "$WORK/$engine-explain.sqlite" --explain | sed 's/^/  /'
+done
+echo
+
 results="$WORK/results.txt"
 : > "$results"
 failed=0
@@ -74,7 +92,7 @@ for round in $(seq 1 "$ROUNDS"); do
         rm -f "$store" "$store-wal" "$store-shm"
         cp "$WORK/$engine-seed.sqlite" "$store"
         start "$engine" "$store"
-        line=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/load.lua" "http://127.0.0.1:$PORT" | grep '^RESULT')
+        line=$($PIN_LOAD wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/load.lua" "http://127.0.0.1:$PORT" -- "$SEED" "$THREADS" | grep '^RESULT')
         stored=$(rows)
         stop
         created=$(sed 's/.* created=\([0-9]*\).*/\1/' <<< "$line")
@@ -90,11 +108,11 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 echo
-echo "| engine | round | requests/s | p50 ms | p99 ms | non-2xx | socket errors | 201s | rows after (seed + 201s) |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| engine | round | requests/s | p50 ms | p99 ms | unexpected non-2xx | socket errors | 201s | 304s | rows after (seed + 201s) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 while read -r _ round engine _ rest; do
     get() { sed "s/.* $1=\([^ ]*\).*/\1/" <<< " $rest"; }
-    echo "| $engine | $round | $(get rps) | $(get p50_ms) | $(get p99_ms) | $(get non2xx) | $(get socket_errors) | $(get created) | $(get rows) ($(get expected)) |"
+    echo "| $engine | $round | $(get rps) | $(get p50_ms) | $(get p99_ms) | $(get non2xx) | $(get socket_errors) | $(get created) | $(get notmodified) | $(get rows) ($(get expected)) |"
 done < "$results"
 echo
 echo "| engine | median requests/s | median p50 ms | median p99 ms |"

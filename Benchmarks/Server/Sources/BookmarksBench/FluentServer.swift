@@ -3,6 +3,7 @@ import FluentKit
 import FluentSQLiteDriver
 import Foundation
 import Hummingbird
+import LiteRecordHummingbird
 import Logging
 import NIOPosix
 
@@ -45,6 +46,8 @@ final class BookmarkModel: Model, @unchecked Sendable {
     @Field(key: "visits") var visits: Int
     @Field(key: "created_at") var createdAt: Double
     @Parent(key: "folder_id") var folder: FolderModel
+    /// Bumped by every update: the ETag's second half.
+    @Field(key: "version") var version: Int
     @Siblings(through: BookmarkTagModel.self, from: \.$bookmark, to: \.$tag) var tags: [TagModel]
     init() {}
 
@@ -53,7 +56,7 @@ final class BookmarkModel: Model, @unchecked Sendable {
         BookmarkDTO(id: Int64(id ?? 0), url: url, title: title, note: note, visits: visits,
                     createdAt: Date(timeIntervalSince1970: createdAt),
                     folder: (folder ?? $folder.value)?.name,
-                    tags: (tags ?? $tags.value ?? []).map(\.label), version: 1)
+                    tags: (tags ?? $tags.value ?? []).map(\.label), version: Int64(version))
     }
 }
 
@@ -75,13 +78,16 @@ final class FluentServer: Sendable {
         writeLoop = group.next()
     }
 
-    static func open(path: String, logger: Logger) async throws -> FluentServer {
-        let loops = ProcessInfo.processInfo.activeProcessorCount
+    static func open(path: String, logger: Logger, sqlLogLevel: Logger.Level? = nil) async throws -> FluentServer {
+        // Four event loops, one SQLite connection each (fluent-sqlite-driver
+        // keeps one per loop): as many connections as LiteRecord's four
+        // readers, one of them also the writer.
+        let loops = 4
         let group = MultiThreadedEventLoopGroup(numberOfThreads: loops)
         let threads = NIOThreadPool(numberOfThreads: loops)
         threads.start()
         let databases = Databases(threadPool: threads, on: group)
-        databases.use(.sqlite(.file(path), sqlLogLevel: nil), as: .sqlite)
+        databases.use(.sqlite(.file(path), sqlLogLevel: sqlLogLevel), as: .sqlite)
         let server = FluentServer(group: group, threads: threads, databases: databases, logger: logger)
         let sql = try server.sql(server.writeDatabase)
         for statement in [
@@ -94,7 +100,7 @@ final class FluentServer: Sendable {
             """
             CREATE TABLE IF NOT EXISTS bookmark (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL UNIQUE,
               title TEXT NOT NULL, note TEXT, visits INTEGER NOT NULL, created_at REAL NOT NULL,
-              folder_id INTEGER NOT NULL REFERENCES folder(id) ON DELETE CASCADE)
+              folder_id INTEGER NOT NULL REFERENCES folder(id) ON DELETE CASCADE, version INTEGER NOT NULL DEFAULT 1)
             """,
             "CREATE INDEX IF NOT EXISTS bookmark_created_at ON bookmark(created_at)",
             "CREATE INDEX IF NOT EXISTS bookmark_folder_id ON bookmark(folder_id)",
@@ -155,21 +161,71 @@ final class FluentServer: Sendable {
             bookmark.visits = 0
             bookmark.createdAt = Date().timeIntervalSince1970
             bookmark.$folder.id = try folder.requireID()
+            bookmark.version = 1
             try await bookmark.create(on: db)
-            var tags: [TagModel] = []
-            for label in new.tags {
-                let tag: TagModel
-                if let existing = try await TagModel.query(on: db).filter(\.$label == label).first() {
-                    tag = existing
-                } else {
-                    tag = TagModel(label: label)
-                    try await tag.create(on: db)
-                }
-                try await bookmark.$tags.attach(tag, on: db)
-                tags.append(tag)
-            }
+            let tags = try await Self.link(bookmark, to: new.tags, db)
             return bookmark.dto(folder: folder, tags: tags)
         }
+    }
+
+    /// The folder named `name`, made when new.
+    static func folder(_ name: String, _ db: any Database) async throws -> FolderModel {
+        if let existing = try await FolderModel.query(on: db).filter(\.$name == name).first() { return existing }
+        let folder = FolderModel(name: name)
+        try await folder.create(on: db)
+        return folder
+    }
+
+    /// Attaches the tags `labels` names to `bookmark`, making the new ones.
+    static func link(_ bookmark: BookmarkModel, to labels: [String], _ db: any Database) async throws -> [TagModel] {
+        var tags: [TagModel] = []
+        for label in labels {
+            let tag: TagModel
+            if let existing = try await TagModel.query(on: db).filter(\.$label == label).first() {
+                tag = existing
+            } else {
+                tag = TagModel(label: label)
+                try await tag.create(on: db)
+            }
+            try await bookmark.$tags.attach(tag, on: db)
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    /// PUT /bookmarks/{id}: replaces the bookmark when `condition` names its
+    /// current ETag, in one transaction on the write loop's connection.
+    func replace(_ id: Int, ifMatch condition: EntityTagCondition, _ new: NewBookmark) async throws -> BookmarkDTO {
+        try await writeDatabase.transaction { db -> BookmarkDTO in
+            guard let bookmark = try await BookmarkModel.find(id, on: db) else { throw HTTPError(.notFound, message: "no bookmark \(id)") }
+            try checkCondition(condition, id: Int64(id), version: Int64(bookmark.version))
+            if new.url != bookmark.url, try await BookmarkModel.query(on: db).filter(\.$url == new.url).count() > 0 {
+                throw HTTPError(.conflict, message: "a bookmark with url '\(new.url)' exists")
+            }
+            let folder = try await Self.folder(new.folder, db)
+            bookmark.url = new.url
+            bookmark.title = new.title
+            bookmark.note = new.note
+            bookmark.visits = 0
+            bookmark.$folder.id = try folder.requireID()
+            bookmark.version += 1
+            try await bookmark.update(on: db)
+            try await bookmark.$tags.detachAll(on: db)
+            let tags = try await Self.link(bookmark, to: new.tags, db)
+            return bookmark.dto(folder: folder, tags: tags)
+        }
+    }
+
+    /// The list query of `GET /bookmarks?tag=&limit=`: the tag as LiteRecord
+    /// filters it, a correlated EXISTS (not a join).
+    func listQuery(tag: String?, limit: Int, on db: any Database) -> QueryBuilder<BookmarkModel> {
+        var query = BookmarkModel.query(on: db)
+        if let tag {
+            let exists = tagExistsSQL(bookmark: "bookmark", joinTable: "bookmark_tag", bookmarkColumn: "bookmark_id", tagColumn: "tag_id")
+            let parts = exists.split(separator: "?", omittingEmptySubsequences: false)
+            query = query.filter(.sql(embed: "\(unsafeRaw: String(parts[0]))\(bind: tag)\(unsafeRaw: String(parts[1]))"))
+        }
+        return query.sort(\.$createdAt, .descending).limit(limit)
     }
 
     func makeRouter() -> Router<BasicRequestContext> {
@@ -181,28 +237,31 @@ final class FluentServer: Sendable {
         router.post("/bookmarks") { request, _ in
             let new = try NewBookmark(try BookmarkJSON.decode(BookmarkInput.self, from: try await bookmarkBody(request)))
             let created = try await self.create(new)
-            var response = try jsonResponse(created, encoder: encoder, status: .created)
+            var response = try taggedResponse(created, encoder: encoder, status: .created)
             response.headers[.location] = "/bookmarks/\(created.id)"
             return response
         }
 
         router.get("/bookmarks") { request, _ in
             let (tag, limit) = try listParameters(request)
-            var query = BookmarkModel.query(on: try self.readDatabase)
-            if let tag {
-                query = query.join(siblings: \.$tags).filter(TagModel.self, \.$label == tag)
-            }
-            let models = try await query.sort(\.$createdAt, .descending).limit(limit).with(\.$folder).with(\.$tags).all()
+            let models = try await self.listQuery(tag: tag, limit: limit, on: try self.readDatabase).with(\.$folder).with(\.$tags).all()
             return try jsonResponse(models.map { $0.dto() }, encoder: encoder)
         }
 
-        router.get("/bookmarks/:id") { _, context in
+        router.get("/bookmarks/:id") { request, context in
             guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "parameter 'id'") }
             guard let model = try await BookmarkModel.query(on: try self.readDatabase).filter(\.$id == id)
                 .with(\.$folder).with(\.$tags).first() else {
                 throw HTTPError(.notFound, message: "no bookmark \(id)")
             }
-            return try jsonResponse(model.dto(), encoder: encoder)
+            return try conditionalGet(request, model.dto(), encoder: encoder)
+        }
+
+        router.put("/bookmarks/:id") { request, context in
+            guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "parameter 'id'") }
+            let condition = try requiredIfMatch(request)
+            let new = try NewBookmark(try BookmarkJSON.decode(BookmarkInput.self, from: try await bookmarkBody(request)))
+            return try taggedResponse(try await self.replace(id, ifMatch: condition, new), encoder: encoder)
         }
 
         router.get("/stats") { _, _ in

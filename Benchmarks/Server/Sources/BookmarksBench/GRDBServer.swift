@@ -2,6 +2,7 @@ import BookmarksCore
 import Foundation
 import GRDB
 import Hummingbird
+import LiteRecordHummingbird
 
 // The same routes on GRDB 7: a `DatabasePool` (WAL, readers beside the
 // writer), Codable records and associations, as GRDB's documentation writes
@@ -37,6 +38,8 @@ struct BookmarkRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var visits: Int
     var createdAt: Date
     var folderId: Int64
+    /// Bumped by every update, as LiteRecord's row version: the ETag's second half.
+    var version: Int64
     static let folder = belongsTo(FolderRecord.self)
     static let bookmarkTags = hasMany(BookmarkTagRecord.self)
     static let tags = hasMany(TagRecord.self, through: bookmarkTags, using: BookmarkTagRecord.tag)
@@ -52,7 +55,7 @@ struct BookmarkInfo: Decodable, FetchableRecord {
     var dto: BookmarkDTO {
         BookmarkDTO(id: bookmark.id ?? 0, url: bookmark.url, title: bookmark.title, note: bookmark.note,
                     visits: bookmark.visits, createdAt: bookmark.createdAt, folder: folder?.name,
-                    tags: tags.map(\.label), version: 1)
+                    tags: tags.map(\.label), version: bookmark.version)
     }
 }
 
@@ -63,6 +66,8 @@ final class GRDBServer: Sendable {
         var configuration = Configuration()
         // As LiteRecord and the Fluent engine: WAL with synchronous NORMAL.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // As many readers as LiteRecord's pool (GRDB's default is 5).
+        configuration.maximumReaderCount = 4
         pool = try DatabasePool(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -82,6 +87,7 @@ final class GRDBServer: Sendable {
                 t.column("visits", .integer).notNull()
                 t.column("createdAt", .datetime).notNull().indexed()
                 t.belongsTo("folder", onDelete: .cascade).notNull()
+                t.column("version", .integer).notNull().defaults(to: 1)
             }
             try db.create(table: "bookmarkTag") { t in
                 t.primaryKey {
@@ -104,16 +110,63 @@ final class GRDBServer: Sendable {
             var folder = try FolderRecord.filter(Column("name") == new.folder).fetchOne(db) ?? FolderRecord(id: nil, name: new.folder)
             if folder.id == nil { try folder.insert(db) }
             var bookmark = BookmarkRecord(id: nil, url: new.url, title: new.title, note: new.note, visits: 0,
-                                          createdAt: Date(), folderId: folder.id ?? 0)
+                                          createdAt: Date(), folderId: folder.id ?? 0, version: 1)
             try bookmark.insert(db)
-            var tags: [TagRecord] = []
-            for label in new.tags {
-                var tag = try TagRecord.filter(Column("label") == label).fetchOne(db) ?? TagRecord(id: nil, label: label)
-                if tag.id == nil { try tag.insert(db) }
-                try BookmarkTagRecord(bookmarkId: bookmark.id ?? 0, tagId: tag.id ?? 0).insert(db)
-                tags.append(tag)
-            }
+            let tags = try Self.link(bookmark.id ?? 0, to: new.tags, db)
             return BookmarkInfo(bookmark: bookmark, folder: folder, tags: tags).dto
+        }
+    }
+
+    /// Links bookmark `id` to the tags `labels` names, making the new ones.
+    static func link(_ id: Int64, to labels: [String], _ db: Database) throws -> [TagRecord] {
+        var tags: [TagRecord] = []
+        for label in labels {
+            var tag = try TagRecord.filter(Column("label") == label).fetchOne(db) ?? TagRecord(id: nil, label: label)
+            if tag.id == nil { try tag.insert(db) }
+            try BookmarkTagRecord(bookmarkId: id, tagId: tag.id ?? 0).insert(db)
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    /// PUT /bookmarks/{id}: replaces the bookmark when `condition` names its
+    /// current ETag, in one write transaction.
+    func replace(_ id: Int64, ifMatch condition: EntityTagCondition, _ new: NewBookmark) async throws -> BookmarkDTO {
+        try await pool.write { db -> BookmarkDTO in
+            guard var bookmark = try BookmarkRecord.fetchOne(db, key: id) else { throw HTTPError(.notFound, message: "no bookmark \(id)") }
+            try checkCondition(condition, id: id, version: bookmark.version)
+            if new.url != bookmark.url, try BookmarkRecord.filter(Column("url") == new.url).fetchCount(db) > 0 {
+                throw HTTPError(.conflict, message: "a bookmark with url '\(new.url)' exists")
+            }
+            var folder = try FolderRecord.filter(Column("name") == new.folder).fetchOne(db) ?? FolderRecord(id: nil, name: new.folder)
+            if folder.id == nil { try folder.insert(db) }
+            bookmark.url = new.url
+            bookmark.title = new.title
+            bookmark.note = new.note
+            bookmark.visits = 0
+            bookmark.folderId = folder.id ?? 0
+            bookmark.version += 1
+            try bookmark.update(db)
+            try BookmarkTagRecord.filter(Column("bookmarkId") == id).deleteAll(db)
+            let tags = try Self.link(id, to: new.tags, db)
+            return BookmarkInfo(bookmark: bookmark, folder: folder, tags: tags).dto
+        }
+    }
+
+    /// The list request of `GET /bookmarks?tag=&limit=`.
+    static func listRequest(tag: String?, limit: Int) -> QueryInterfaceRequest<BookmarkInfo> {
+        var request = GRDBServer.request()
+        if let tag {
+            request = request.filter(sql: tagExistsSQL(bookmark: "bookmark", joinTable: "bookmarkTag",
+                                                       bookmarkColumn: "bookmarkId", tagColumn: "tagId"), arguments: [tag])
+        }
+        return request.order(Column("createdAt").desc).limit(limit).asRequest(of: BookmarkInfo.self)
+    }
+
+    /// The SQL of the list request by tag, for `--explain`.
+    func listSQL() async throws -> String {
+        try await pool.read { db in
+            try Self.listRequest(tag: "swift", limit: 20).makePreparedRequest(db, forSingleResult: false).statement.sql
         }
     }
 
@@ -133,7 +186,7 @@ final class GRDBServer: Sendable {
         router.post("/bookmarks") { request, _ in
             let new = try NewBookmark(try BookmarkJSON.decode(BookmarkInput.self, from: try await bookmarkBody(request)))
             let created = try await self.create(new)
-            var response = try jsonResponse(created, encoder: encoder, status: .created)
+            var response = try taggedResponse(created, encoder: encoder, status: .created)
             response.headers[.location] = "/bookmarks/\(created.id)"
             return response
         }
@@ -141,27 +194,25 @@ final class GRDBServer: Sendable {
         router.get("/bookmarks") { request, _ in
             let (tag, limit) = try listParameters(request)
             let list = try await pool.read { db in
-                var request = GRDBServer.request()
-                if let tag {
-                    request = request.joining(required: BookmarkRecord.tags.filter(Column("label") == tag).forKey("matchingTag"))
-                }
-                return try request
-                    .order(Column("createdAt").desc)
-                    .limit(limit)
-                    .asRequest(of: BookmarkInfo.self)
-                    .fetchAll(db)
-                    .map(\.dto)
+                try GRDBServer.listRequest(tag: tag, limit: limit).fetchAll(db).map(\.dto)
             }
             return try jsonResponse(list, encoder: encoder)
         }
 
-        router.get("/bookmarks/:id") { _, context in
+        router.get("/bookmarks/:id") { request, context in
             guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.badRequest, message: "parameter 'id'") }
             let found = try await pool.read { db in
                 try GRDBServer.request().filter(Column("id") == id).asRequest(of: BookmarkInfo.self).fetchOne(db)?.dto
             }
             guard let found else { throw HTTPError(.notFound, message: "no bookmark \(id)") }
-            return try jsonResponse(found, encoder: encoder)
+            return try conditionalGet(request, found, encoder: encoder)
+        }
+
+        router.put("/bookmarks/:id") { request, context in
+            guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.badRequest, message: "parameter 'id'") }
+            let condition = try requiredIfMatch(request)
+            let new = try NewBookmark(try BookmarkJSON.decode(BookmarkInput.self, from: try await bookmarkBody(request)))
+            return try taggedResponse(try await self.replace(id, ifMatch: condition, new), encoder: encoder)
         }
 
         router.get("/stats") { _, _ in

@@ -1,6 +1,7 @@
 import BookmarksCore
 import Foundation
 import Hummingbird
+import LiteRecordHummingbird
 
 // What the three engines share: the command line, the JSON, the validation
 // of a new bookmark and the list route's parameters, as the example has them.
@@ -74,4 +75,50 @@ extension NewBookmark {
 func listParameters(_ request: Request) throws -> (tag: String?, limit: Int) {
     let query = try BookmarkQuery(parameters: request.uri.queryParameters)
     return (query.tag, query.limit)
+}
+
+// MARK: - Conditional requests, as the example answers them
+
+/// The example's entity tag: `"id.version"`.
+func entityTag(_ id: Int64, _ version: Int64) -> EntityTag { EntityTag("\(id).\(version)") }
+
+/// `GET /bookmarks/{id}`: 304 with the ETag when `If-None-Match` names it,
+/// else the JSON with its ETag.
+func conditionalGet(_ request: Request, _ dto: BookmarkDTO, encoder: JSONEncoder) throws -> Response {
+    let tag = entityTag(dto.id, dto.version)
+    if try request.isNotModified(current: tag) { return Response.notModified(tag) }
+    var response = try jsonResponse(dto, encoder: encoder)
+    response.headers[.eTag] = tag.description
+    return response
+}
+
+/// The `If-Match` a `PUT` must carry (428 without it).
+func requiredIfMatch(_ request: Request) throws -> EntityTagCondition {
+    guard let condition = try request.ifMatch() else {
+        throw HTTPError(.preconditionRequired, message: "PUT needs an If-Match header with the bookmark's ETag")
+    }
+    return condition
+}
+
+/// 412 carrying the current ETag unless `condition` names it.
+func checkCondition(_ condition: EntityTagCondition, id: Int64, version: Int64) throws {
+    let current = entityTag(id, version)
+    guard condition.matches(current, weakly: false) else {
+        throw HTTPError(.preconditionFailed, headers: [.eTag: current.description], message: "bookmark \(id) has changed")
+    }
+}
+
+/// A JSON answer with the bookmark's ETag.
+func taggedResponse(_ dto: BookmarkDTO, encoder: JSONEncoder, status: HTTPResponse.Status = .ok) throws -> Response {
+    var response = try jsonResponse(dto, encoder: encoder, status: status)
+    response.headers[.eTag] = entityTag(dto.id, dto.version).description
+    return response
+}
+
+/// The tag filter of `GET /bookmarks?tag=` in LiteRecord's shape, for the
+/// other engines: a correlated `EXISTS` over the join table, so that every
+/// engine runs the same query plan (`--explain` prints them).
+func tagExistsSQL(bookmark: String, joinTable: String, bookmarkColumn: String, tagColumn: String) -> String {
+    "EXISTS (SELECT 1 FROM \(joinTable) JOIN tag ON tag.id = \(joinTable).\(tagColumn) "
+        + "WHERE \(joinTable).\(bookmarkColumn) = \(bookmark).id AND tag.label = ?)"
 }

@@ -151,9 +151,12 @@ public enum BookmarksApp {
     ///
     /// - Throws: 503 past the hub's client limit.
     static func events(request: Request, hub: EventHub, limit: Int?) throws -> Response {
-        let mailbox = try hub.subscribe()
+        // Released with the response if its head is never written (the
+        // client left first): the place goes back to the hub then too.
+        let subscription = try hub.subscribe()
         let body = ResponseBody { writer in
-            defer { hub.unsubscribe(mailbox) }
+            defer { subscription.cancel() }
+            let mailbox = subscription.mailbox
             try await request.body.consumeWithCancellationOnInboundClose { _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     // Graceful shutdown ends the stream; so does cancellation.

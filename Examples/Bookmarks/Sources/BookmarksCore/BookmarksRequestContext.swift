@@ -71,7 +71,10 @@ public struct BookmarkRequestDecoder: RequestDecoder {
 
 /// Sets the upload limit of the routes it is added to, and refuses a body
 /// whose `Content-Length` already exceeds it with 413 before reading any of
-/// it, closing the connection rather than reading the rest.
+/// it: the answer is sent, then the connection's sending side is closed (the
+/// client sees the end of the stream) and the connection itself two seconds
+/// later, whatever is left of the upload. Hummingbird would otherwise read the
+/// whole body to reach the connection's next request.
 ///
 /// ```swift
 /// router.group("import").add(middleware: BodyLimitMiddleware(limit: 4 << 20))
@@ -86,15 +89,28 @@ public struct BodyLimitMiddleware<Context: BookmarksRequestContextProtocol>: Rou
         var context = context
         context.maxUploadSize = limit
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            // Hummingbird reads a body to its end before the next request of
-            // a kept-alive connection: stop reading, so the answer goes out
-            // and the connection closes without taking the upload.
-            context.channel?.close(mode: .input, promise: nil)
-            throw HTTPError(
-                .contentTooLarge, headers: [.connection: "close"],
-                message: "the body is \(declared) bytes; this route takes at most \(limit)"
-            )
+            return Self.refuse(declared: declared, limit: limit, channel: context.channel)
         }
         return try await next(request, context)
+    }
+
+    /// The 413, written in full before the connection closes: first its
+    /// sending side (a lingering close: the client reads the answer and the
+    /// end of the stream, rather than a reset that could swallow it), then,
+    /// after two seconds of discarding what still arrives, the rest.
+    static func refuse(declared: Int, limit: Int, channel: (any Channel)?) -> Response {
+        let message = "the body is \(declared) bytes; this route takes at most \(limit)"
+        let body = ByteBuffer(string: #"{"error":{"message":"\#(message)"}}"#)
+        return Response(
+            status: .contentTooLarge,
+            headers: [.contentType: "application/json; charset=utf-8", .connection: "close"],
+            body: ResponseBody(contentLength: body.readableBytes) { writer in
+                try await writer.write(body)
+                try await writer.finish(nil)
+                guard let channel else { return }
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            }
+        )
     }
 }

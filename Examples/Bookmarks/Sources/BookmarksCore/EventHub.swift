@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// ```swift
 /// let hub = EventHub(store: store, maximumClients: 1_000)
-/// let mailbox = try hub.subscribe()      // 503 past maximumClients
-/// defer { hub.unsubscribe(mailbox) }
+/// let subscription = try hub.subscribe()      // 503 past maximumClients
+/// defer { subscription.cancel() }
 /// ```
 ///
 /// It follows `stack.changes`: the commits of this process's stack. A
@@ -59,12 +59,19 @@ public final class EventHub: Sendable {
     /// How many clients are subscribed now.
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
-    /// A mailbox that receives the current summary at once (when the hub has
-    /// one; else after its first read) and then the newest after each commit.
+    /// A subscription whose mailbox receives the current summary at once
+    /// (when the hub has one; else after its first read) and then the newest
+    /// after each commit. It ends with ``EventSubscription/cancel()``, or when
+    /// the subscription is released — so a response that is never written
+    /// (its client gone first) gives its place back too.
     ///
     /// - Throws: 503 with `Retry-After` when ``maximumClients`` are
     ///   subscribed.
-    public func subscribe() throws -> EventMailbox {
+    public func subscribe() throws -> EventSubscription {
+        EventSubscription(hub: self, mailbox: try register())
+    }
+
+    func register() throws -> EventMailbox {
         let mailbox = EventMailbox()
         try state.withLock { state in
             guard state.clients.count < maximumClients else {
@@ -88,9 +95,10 @@ public final class EventHub: Sendable {
 
     /// Follows the stack's commits until it closes: one read per commit that
     /// touches bookmarks, handed to every client; a heartbeat for every client
-    /// each ``heartbeat``.
+    /// each ``heartbeat``. `stack.changes` also ends when its reader falls
+    /// 10,000 change sets behind: the hub then subscribes again, and reads
+    /// once to catch up.
     func follow() async {
-        let changes = store.stack.changes
         let beats = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: heartbeat)
@@ -98,32 +106,59 @@ public final class EventHub: Sendable {
             }
         }
         defer { beats.cancel() }
-        await publish()
-        for await change in changes where Self.touchesBookmarks(change) {
-            await publish()
+        while true {
+            let changes = store.stack.changes
+            guard await publish() else { break }   // the stack closed
+            for await change in changes where Self.touchesBookmarks(change) {
+                await publish()
+            }
         }
-        // The stack closed: end every stream.
+        // The stack closed: end every stream; a later client starts afresh.
         let clients = state.withLock { state in
-            defer { state.clients = [:] }
+            defer {
+                state.clients = [:]
+                state.follower = nil
+                state.latest = nil
+            }
             return Array(state.clients.values)
         }
         for mailbox in clients { mailbox.finish() }
     }
 
-    /// Reads the summary once and posts it to every client.
-    func publish() async {
-        guard let summary = try? await store.summary() else { return }
+    /// Reads the summary once and posts it to every client; `false` when the
+    /// store cannot be read (it closed).
+    @discardableResult
+    func publish() async -> Bool {
+        guard let summary = try? await store.summary() else { return false }
         state.withLock { state in
             state.sequence += 1
             let event = Event(sequence: state.sequence, summary: summary)
             state.latest = event
             for mailbox in state.clients.values { mailbox.post(event) }
         }
+        return true
     }
 
     static func touchesBookmarks(_ change: ChangeSet) -> Bool {
         change.entityNames.contains(Bookmark.entityName)
     }
+}
+
+/// One client's place in the hub, given back when cancelled or released.
+public final class EventSubscription: Sendable {
+    let hub: EventHub
+    /// Where the client's events arrive.
+    public let mailbox: EventMailbox
+
+    init(hub: EventHub, mailbox: EventMailbox) {
+        self.hub = hub
+        self.mailbox = mailbox
+    }
+
+    /// Leaves the hub: the mailbox's stream ends.
+    public func cancel() { hub.unsubscribe(mailbox) }
+
+    deinit { hub.unsubscribe(mailbox) }
 }
 
 /// One client's mailbox: the newest event not yet sent, whether a heartbeat

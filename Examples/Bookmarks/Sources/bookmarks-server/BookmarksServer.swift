@@ -57,10 +57,10 @@ struct BookmarksServer: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        // The library's log lines go where the service's go, at its level.
-        var libraryLogger = Logger(label: "LiteRecord")
-        libraryLogger.logLevel = level
-        RecordStack.logger = libraryLogger
+        // The library's log lines go where the service's go (the handler
+        // bootstrapped above), at its level (`.trace` logs every statement).
+        RecordStack.logger = Logger(label: "LiteRecord")
+        RecordStack.logLevel = level
         let metrics = PrometheusMetrics()
         MetricsSystem.bootstrap(metrics)
 

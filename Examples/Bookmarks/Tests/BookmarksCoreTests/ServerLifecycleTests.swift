@@ -23,6 +23,7 @@ import Testing
         server.terminate()
         let status = await server.waitForExit(seconds: 30)
         #expect(status != nil, "the server was still running 30 s after SIGTERM")
+        #expect(server.remainingOutput().contains("stopped; store closed"), "exit status \(status.map(String.init) ?? "none")")
         #expect(ContinuousClock.now - start < .seconds(15))
         // The stack was closed all the same: the store opens and is intact.
         let stack = try temporary.openStack()

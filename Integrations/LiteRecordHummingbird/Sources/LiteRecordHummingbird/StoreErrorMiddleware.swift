@@ -31,9 +31,9 @@ extension LiteRecordError {
 /// Answers every error a route throws with the same JSON body,
 /// `{"error":{"message":"…"}}`, and the status it means:
 ///
-/// - a `LiteRecordError` with ``LiteRecord/LiteRecordError/httpStatus``;
-///   a 409 or 412 keeps the library's message (it names the value or the
-///   object), the others say what happened without a path or SQL;
+/// - a `LiteRecordError` with ``LiteRecord/LiteRecordError/httpStatus`` and
+///   a sentence of its own: the library's message, which can name the file,
+///   the columns and the SQL, goes to the log only;
 /// - a route that exists for other methods: 405 with `Allow`;
 /// - no route at all: 404 naming the path;
 /// - an `HTTPError` without a message, or another framework error: its
@@ -85,8 +85,9 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw answer(error, request: request)
         } catch let error as any HTTPResponseError {
             // Another framework error (a body over the limit, say): the same
-            // JSON body as the rest, with its status.
-            throw HTTPError(error.status, message: error.status.reasonPhrase)
+            // JSON body as the rest, with its status and headers.
+            let headers = (try? error.response(from: request, context: context).headers) ?? [:]
+            throw HTTPError(error.status, headers: headers, message: error.status.reasonPhrase)
         } catch {
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             throw HTTPError(.internalServerError, message: Self.generic(context))
@@ -96,8 +97,14 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func answer(_ error: LiteRecordError, request: Request, context: Context) -> HTTPError {
         let status = error.httpStatus
         switch status {
-        case .conflict, .preconditionFailed:
-            return HTTPError(status, message: error.message)
+        case .conflict:
+            // The library's message names the file and the columns: the log
+            // gets it, the client a sentence of its own.
+            context.logger.notice("\(request.method) \(request.uri.path): \(error)")
+            return HTTPError(status, message: "the change conflicts with a stored record: a value that must be unique is taken")
+        case .preconditionFailed:
+            context.logger.notice("\(request.method) \(request.uri.path): \(error)")
+            return HTTPError(status, message: "the record changed since it was read; read it again")
         case .serviceUnavailable:
             context.logger.warning("\(request.method) \(request.uri.path): \(error)")
             return HTTPError(status, headers: [.retryAfter: "1"], message: "the store is busy or unavailable; try again")
@@ -114,7 +121,9 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if error.body != nil { return error }
         if error.status == .notFound {
             let allowed = allowedMethods(path: request.uri.path)
-            if !allowed.isEmpty {
+            // A route exists for the path, not for this method: 405. (A
+            // route's own bare 404 — no such record — stays a 404.)
+            if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
                 var headers = error.headers
                 headers[.allow] = allowed.joined(separator: ", ")
                 return HTTPError(
