@@ -20,8 +20,11 @@ guard let engine = option("engine"), let store = option("store") else {
 }
 let port = option("port").flatMap(Int.init) ?? 8080
 let explain = CommandLine.arguments.contains("--explain")
-var logger = Logger(label: "bookmarks-bench")
-logger.logLevel = .warning
+let logger: Logger = {
+    var logger = Logger(label: "bookmarks-bench")
+    logger.logLevel = .warning
+    return logger
+}()
 
 let seed = option("seed").flatMap(Int.init) ?? 0
 
@@ -60,7 +63,8 @@ case "fluent":
         let captured = CapturedSQL()
         let capturing = Logger(label: "fluent-sql") { _ in captured }
         let server = try await FluentServer.open(path: store, logger: capturing, sqlLogLevel: .info)
-        _ = try await server.listQuery(tag: "swift", limit: 20, on: try server.readDatabase).with(\.$folder).with(\.$tags).all()
+        let database = try server.readDatabase
+        let _: [BookmarkModel] = try await server.listQuery(tag: "swift", limit: 20, on: database).with(\.$folder).with(\.$tags).all()
         try await server.close()
         try printPlans(engine: engine, path: store, statements: captured.statements)
         exit(0)
@@ -105,8 +109,14 @@ func serve<Context: RequestContext>(
 /// Prints each statement that filters by tag (the list query's main
 /// statement) with SQLite's plan for it, read through GRDB on the same file.
 func printPlans(engine: String, path: String, statements: [String]) throws {
-    let queue = try DatabaseQueue(path: path)
-    for sql in statements where sql.contains("EXISTS") {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+        // LiteRecord's statements name its text collation; the plan does not
+        // depend on how it orders, only on its name being known.
+        db.add(collation: DatabaseCollation("literecord_swift") { lhs, rhs in lhs < rhs ? .orderedAscending : lhs == rhs ? .orderedSame : .orderedDescending })
+    }
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    for sql in statements where sql.hasPrefix("SELECT") && sql.contains("EXISTS") {
         print("\(engine): \(sql)")
         try queue.read { db in
             let arguments = StatementArguments(Array(repeating: "swift", count: sql.filter { $0 == "?" }.count))
