@@ -5,10 +5,10 @@ import LiteRecordHummingbird
 
 /// The `/bookmarks` resource: create, list, read, replace, patch and delete,
 /// generic over the request context so that a service with a context of its
-/// own adds the same routes.
+/// own mounts the same routes.
 ///
 /// ```swift
-/// BookmarkController<BookmarksRequestContext>(store: store).addRoutes(to: router.group("bookmarks"))
+/// router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")
 /// ```
 ///
 /// Every route that changes a bookmark compares its `If-Match` inside the
@@ -20,9 +20,11 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
     /// A controller over `store`.
     public init(store: BookmarkStore) { self.store = store }
 
-    /// Adds the routes to `group` (mounted at `/bookmarks`).
-    public func addRoutes(to group: RouterGroup<Context>) {
-        group
+    /// The routes, relative to where they are mounted, each taking a body
+    /// of at most ``BookmarksApp/maximumBookmarkBody``.
+    public var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .add(middleware: BodyLimitMiddleware(limit: BookmarksApp.maximumBookmarkBody))
             .post(use: create)
             .get(use: list)
             .get(":id", use: show)

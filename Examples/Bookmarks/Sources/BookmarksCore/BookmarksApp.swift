@@ -76,8 +76,7 @@ public enum BookmarksApp {
                          body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
             }
         }
-        BookmarkController<BookmarksRequestContext>(store: store)
-            .addRoutes(to: router.group("bookmarks").add(middleware: BodyLimitMiddleware(limit: maximumBookmarkBody)))
+        router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")
         router.group("import").add(middleware: BodyLimitMiddleware(limit: maximumImportBody))
             .post { request, context -> ImportCounts in
                 try BookmarkRequestDecoder.requireJSON(request)

@@ -88,6 +88,11 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // JSON body as the rest, with its status and headers.
             let headers = (try? error.response(from: request, context: context).headers) ?? [:]
             throw HTTPError(error.status, headers: headers, message: error.status.reasonPhrase)
+        } catch is CancellationError {
+            // The client went, or a shutdown deadline cancelled the request:
+            // not a fault of the service's.
+            context.logger.notice("\(request.method) \(request.uri.path) was cancelled")
+            throw HTTPError(.serviceUnavailable, message: "the request was cancelled")
         } catch {
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             throw HTTPError(.internalServerError, message: Self.generic(context))
