@@ -19,7 +19,9 @@ import Synchronization
 /// ```
 ///
 /// It follows `stack.changes`: the commits of this process's stack. A
-/// commit by another process shows in the next event after a commit here.
+/// commit by another process (a command-line tool, a migration script) is
+/// found by the one read each heartbeat makes, when it changed the count or
+/// the newest bookmark.
 public final class EventHub: Sendable {
     /// The store whose commits the hub follows.
     public let store: BookmarkStore
@@ -103,6 +105,9 @@ public final class EventHub: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: heartbeat)
                 for mailbox in state.withLock({ Array($0.clients.values) }) { mailbox.beat() }
+                // Another process's commits are not in `stack.changes`: one
+                // read per heartbeat finds those that moved the summary.
+                await publish(onlyIfChanged: true)
             }
         }
         defer { beats.cancel() }
@@ -125,12 +130,14 @@ public final class EventHub: Sendable {
         for mailbox in clients { mailbox.finish() }
     }
 
-    /// Reads the summary once and posts it to every client; `false` when the
-    /// store cannot be read (it closed).
+    /// Reads the summary once and posts it to every client (when
+    /// `onlyIfChanged`, only when it differs from the last one posted);
+    /// `false` when the store cannot be read (it closed).
     @discardableResult
-    func publish() async -> Bool {
+    func publish(onlyIfChanged: Bool = false) async -> Bool {
         guard let summary = try? await store.summary() else { return false }
         state.withLock { state in
+            if onlyIfChanged, state.latest?.summary == summary { return }
             state.sequence += 1
             let event = Event(sequence: state.sequence, summary: summary)
             state.latest = event

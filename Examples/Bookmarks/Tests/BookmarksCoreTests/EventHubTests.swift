@@ -98,6 +98,23 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func anotherWritersCommitsArriveWithinAHeartbeat() async throws {
+        var options = BookmarksOptions()
+        options.heartbeat = .milliseconds(100)
+        try await withLiveServer(options: options) { port, _, store in
+            let stream = try await openStream(port)
+            try await stream.read { $0.contains("event: snapshot") }
+            // A second stack on the same file: its commits are not in the
+            // server stack's `changes`, as another process's would not be.
+            let other = try RecordStack(storeAt: store.stack.storeURL!, entities: BookmarksModel.entities)
+            defer { try? other.close() }
+            _ = try await BookmarkStore(stack: other).create(BookmarkInput(url: "https://elsewhere.example", title: "T", folder: "F"))
+            let text = try await stream.read { $0.contains("\"count\":1") }
+            #expect(text.contains("event: bookmarks"))
+        }
+    }
+
     @Test func aBadCountIs400() async throws {
         try await withService { client, _ in
             for query in ["?count=0", "?count=-1", "?count=many"] {
