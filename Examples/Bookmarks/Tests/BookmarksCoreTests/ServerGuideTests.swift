@@ -4,8 +4,8 @@ import Testing
 
 /// Docs/Server.md opens with a complete service. Its `main.swift` block is
 /// the `todos-server` target's source, byte for byte (so it compiles as
-/// printed), its manifest names every module that source imports, and the
-/// built service answers its three routes.
+/// printed), its manifest compiles and names every module that source
+/// imports, and the built service answers its three routes.
 @Suite struct ServerGuideTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../..").standardized
 
@@ -46,6 +46,21 @@ import Testing
                         "path: \"../LiteRecord\"", "Integrations/LiteRecordHummingbird"] {
             #expect(manifest.contains(package), "the manifest does not name \(package)")
         }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theGuidesManifestCompiles() async throws {
+        // `swift package dump-package` compiles and evaluates the manifest
+        // without fetching its dependencies: the block as printed, in a
+        // package folder of its own.
+        let manifest = try #require(try Self.swiftBlocks().first)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-guide-\(UUID().uuidString)/Todos")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Sources/todos-server"), withIntermediateDirectories: true)
+        try manifest.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let (status, output) = try await ReadmeCurlTests.shell("cd '\(folder.path)' && swift package dump-package")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("\"todos-server\""), "\(output)")
     }
 
     @Test(.timeLimit(.minutes(1)))
