@@ -22,7 +22,7 @@ deps:
 		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libsqlite3-dev; \
 	fi
-	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install a Swift 6.1+ toolchain (https://swift.org/install)"; exit 1; }
+	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install a Swift 6.2+ toolchain, tested with 6.3.1 (https://swift.org/install)"; exit 1; }
 
 build: deps
 	$(SWIFT) build

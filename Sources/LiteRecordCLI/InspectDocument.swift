@@ -34,7 +34,7 @@ struct InspectDocument: Encodable {
         var name: String
         var rowCount: Int?
         var attributes: [AttributeFacts]
-        /// Empty until relationships land; their fields come with them.
+        /// The relationships the store's model description records.
         var relationships: [RelationshipFacts]
 
         func encode(to encoder: any Encoder) throws {
@@ -70,6 +70,26 @@ struct InspectDocument: Encodable {
     struct RelationshipFacts: Encodable {
         var name: String
         var destination: String
+        var toMany: Bool
+        /// `null` when the relationship has no inverse.
+        var inverse: String?
+        var deleteRule: String
+        /// The many-to-many link table; `null` for other kinds.
+        var joinTable: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(destination, forKey: .destination)
+            try container.encode(toMany, forKey: .toMany)
+            try container.encode(inverse, forKey: .inverse)
+            try container.encode(deleteRule, forKey: .deleteRule)
+            try container.encode(joinTable, forKey: .joinTable)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, destination, toMany, inverse, deleteRule, joinTable
+        }
     }
 
     struct TableFacts: Encodable {
@@ -123,7 +143,12 @@ struct InspectDocument: Encodable {
                         optional: attribute.isOptional, unique: attribute.isUnique, indexed: attribute.isIndexed,
                         searchable: attribute.isSearchable)
                 },
-                relationships: [])
+                relationships: entity.relationships.map { relationship in
+                    RelationshipFacts(
+                        name: relationship.name, destination: relationship.destination, toMany: relationship.isToMany,
+                        inverse: relationship.inverse, deleteRule: relationship.deleteRule.rawValue,
+                        joinTable: relationship.joinTable)
+                })
         }
         tables = report.tables.map { table in
             TableFacts(

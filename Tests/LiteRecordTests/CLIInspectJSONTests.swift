@@ -57,6 +57,10 @@ import Testing
     struct RelationshipFacts: Decodable, Equatable {
         var name: String
         var destination: String
+        var toMany: Bool
+        var inverse: String?
+        var deleteRule: String
+        var joinTable: String?
     }
 
     struct TableFacts: Decodable, Equatable {
@@ -139,6 +143,28 @@ import Testing
         let positions = keys.sorted().compactMap { text.range(of: "\n  \"\($0)\" : ")?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted(), "top-level keys in sorted order")
         #expect(try inspect(url).text == text)
+    }
+
+    @Test func relationshipsAreReportedFromTheStoredModel() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("library.sqlite")
+        try RecordStack(storeAt: url, entities: [RAuthor.self, RBook.self, RTag.self]).close()
+        let (document, _) = try inspect(url)
+        func relationships(_ entity: String) -> [RelationshipFacts] {
+            document.entities.first { $0.name == entity }?.relationships ?? []
+        }
+        // One-to-many with its inverse and delete rule, the to-one side, and
+        // a many-to-many whose two sides name the same link table.
+        #expect(relationships("Author") == [
+            RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "author", deleteRule: "cascade", joinTable: nil),
+        ])
+        #expect(relationships("Book") == [
+            RelationshipFacts(name: "author", destination: "Author", toMany: false, inverse: "books", deleteRule: "nullify", joinTable: nil),
+            RelationshipFacts(name: "tags", destination: "Tag", toMany: true, inverse: "books", deleteRule: "nullify", joinTable: "Book_tags"),
+        ])
+        #expect(relationships("Tag") == [
+            RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "tags", deleteRule: "nullify", joinTable: "Book_tags"),
+        ])
     }
 
     @Test func tablesThatDifferFromTheModelDescriptionAreNamed() throws {

@@ -13,6 +13,30 @@ extension StoreInspection {
         public let name: String
         /// Its stored attributes, in the order the description lists them.
         public let attributes: [StoredAttribute]
+        /// Its relationships, in the order the description lists them.
+        public let relationships: [StoredRelationship]
+    }
+
+    /// A relationship as the model description kept in the store records it.
+    ///
+    /// ```swift
+    /// for relationship in try StoreInspection(storeAt: url).entities.flatMap(\.relationships) {
+    ///     print(relationship.name, "→", relationship.destination, relationship.isToMany ? "(many)" : "(one)")
+    /// }
+    /// ```
+    public struct StoredRelationship: Sendable {
+        /// The relationship's name (a to-one's is also its column's name).
+        public let name: String
+        /// The entity it points to.
+        public let destination: String
+        /// Whether it holds many objects.
+        public let isToMany: Bool
+        /// The destination's relationship that points back, if any.
+        public let inverse: String?
+        /// What deleting the source does to the destination objects.
+        public let deleteRule: RelationshipDescription.DeleteRule
+        /// The table holding a many-to-many's links, `nil` for other kinds.
+        public let joinTable: String?
     }
 
     /// An attribute as the model description kept in the store records it.
@@ -43,6 +67,11 @@ extension StoreInspection {
                         name: attribute.name, type: attribute.type.name, columnType: attribute.type.columnType,
                         isOptional: attribute.isOptional, isUnique: attribute.isUnique, isIndexed: attribute.isIndexed,
                         isSearchable: attribute.isSearchable ?? false)
+                },
+                relationships: (entity.relationships ?? []).map { relationship in
+                    StoredRelationship(
+                        name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany,
+                        inverse: relationship.inverse, deleteRule: relationship.deleteRule, joinTable: relationship.joinTable)
                 })
         }
     }
