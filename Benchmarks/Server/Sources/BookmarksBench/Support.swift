@@ -79,13 +79,10 @@ func listParameters(_ request: Request) throws -> (tag: String?, limit: Int) {
 
 // MARK: - Conditional requests, as the example answers them
 
-/// The example's entity tag: `"id.version"`.
-func entityTag(_ id: Int64, _ version: Int64) -> EntityTag { EntityTag("\(id).\(version)") }
-
 /// `GET /bookmarks/{id}`: 304 with the ETag when `If-None-Match` names it,
 /// else the JSON with its ETag.
 func conditionalGet(_ request: Request, _ dto: BookmarkDTO, encoder: JSONEncoder) throws -> Response {
-    let tag = entityTag(dto.id, dto.version)
+    let tag = dto.entityTag
     if try request.isNotModified(current: tag) { return Response.notModified(tag) }
     var response = try jsonResponse(dto, encoder: encoder)
     response.headers[.eTag] = tag.description
@@ -102,16 +99,13 @@ func requiredIfMatch(_ request: Request) throws -> EntityTagCondition {
 
 /// 412 carrying the current ETag unless `condition` names it.
 func checkCondition(_ condition: EntityTagCondition, id: Int64, version: Int64) throws {
-    let current = entityTag(id, version)
-    guard condition.matches(current, weakly: false) else {
-        throw HTTPError(.preconditionFailed, headers: [.eTag: current.description], message: "bookmark \(id) has changed")
-    }
+    try condition.requireMatch(BookmarkDTO.entityTag(id: id, version: version), message: "bookmark \(id) has changed")
 }
 
 /// A JSON answer with the bookmark's ETag.
 func taggedResponse(_ dto: BookmarkDTO, encoder: JSONEncoder, status: HTTPResponse.Status = .ok) throws -> Response {
     var response = try jsonResponse(dto, encoder: encoder, status: status)
-    response.headers[.eTag] = entityTag(dto.id, dto.version).description
+    response.headers[.eTag] = dto.etag
     return response
 }
 

@@ -100,12 +100,7 @@ public struct BookmarkStore: Sendable {
             throw HTTPError(.notFound, message: "no bookmark \(id)")
         }
         let current = BookmarkDTO.entityTag(id: id, version: bookmark.recordVersion ?? 0)
-        if let condition, !condition.matches(current, weakly: false) {
-            throw HTTPError(
-                .preconditionFailed, headers: [.eTag: current.description],
-                message: "bookmark \(id) has changed: its ETag is now \(current)"
-            )
-        }
+        try condition?.requireMatch(current, message: "bookmark \(id) has changed: its ETag is now \(current)")
         return bookmark
     }
 

@@ -29,6 +29,13 @@ enum BookmarkValidation {
         return text
     }
 
+    /// 400 for more than ``maximumTags`` tags.
+    static func tagCount(_ count: Int, _ field: String) throws {
+        guard count <= maximumTags else {
+            throw HTTPError(.badRequest, message: "field '\(field)' has \(count) tags; a bookmark takes at most \(maximumTags)")
+        }
+    }
+
     /// `visits`, when it is not negative.
     static func visits(_ value: Int?, _ field: String) throws -> Int? {
         if let value, value < 0 { throw HTTPError(.badRequest, message: "field '\(field)' must not be negative") }
@@ -38,9 +45,7 @@ enum BookmarkValidation {
     /// Trimmed labels without duplicates, in the order given; 400 for an empty
     /// label or more than ``maximumTags``.
     static func labels(_ tags: [String], _ field: String) throws -> [String] {
-        guard tags.count <= maximumTags else {
-            throw HTTPError(.badRequest, message: "field '\(field)' has \(tags.count) tags; a bookmark takes at most \(maximumTags)")
-        }
+        try tagCount(tags.count, field)
         var seen = Set<String>()
         var labels: [String] = []
         for (index, tag) in tags.enumerated() {

@@ -106,8 +106,9 @@ public final class EventHub: Sendable {
                 try? await Task.sleep(for: heartbeat)
                 for mailbox in state.withLock({ Array($0.clients.values) }) { mailbox.beat() }
                 // Another process's commits are not in `stack.changes`: one
-                // read per heartbeat finds those that moved the summary.
-                await publish(onlyIfChanged: true)
+                // read per heartbeat finds those that moved the summary
+                // (none while no client listens).
+                if clientCount > 0 { await publish(onlyIfChanged: true) }
             }
         }
         defer { beats.cancel() }

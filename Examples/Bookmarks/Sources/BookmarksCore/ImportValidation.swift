@@ -72,9 +72,7 @@ enum ImportValidation {
     /// Tags as bare labels or `[{"label": …}]`.
     static func tags(_ value: Any, _ field: String) throws -> [Any] {
         guard let array = value as? [Any] else { throw HTTPError(.badRequest, message: "field '\(field)' must be an array") }
-        guard array.count <= BookmarkValidation.maximumTags else {
-            throw HTTPError(.badRequest, message: "field '\(field)' has \(array.count) tags; a bookmark takes at most \(BookmarkValidation.maximumTags)")
-        }
+        try BookmarkValidation.tagCount(array.count, field)
         return try array.enumerated().map { index, tag -> Any in
             let path = "\(field)[\(index)]"
             if let object = tag as? [String: Any] {

@@ -110,6 +110,24 @@ public enum EntityTagCondition: Hashable, Sendable {
         }
     }
 
+    /// Throws the 412 a state-changing request gets when the condition does
+    /// not name `current` strongly (`nil`: the resource does not exist),
+    /// carrying the current `ETag` so the client can read again.
+    ///
+    /// ```swift
+    /// try condition.requireMatch(EntityTag("7.3"))
+    /// ```
+    ///
+    /// - Throws: `HTTPError(.preconditionFailed)` with `message`, or a
+    ///   sentence naming the current ETag.
+    public func requireMatch(_ current: EntityTag?, message: String? = nil) throws {
+        guard !matches(current, weakly: false) else { return }
+        var headers = HTTPFields()
+        if let current { headers[.eTag] = current.description }
+        let now = current.map { "its current ETag is \($0)" } ?? "it does not exist"
+        throw HTTPError(.preconditionFailed, headers: headers, message: message ?? "If-Match names no current representation: \(now)")
+    }
+
     /// `#entity-tag`: elements separated by commas and optional white space;
     /// empty elements are allowed and skipped. `nil` for anything else.
     static func parseList(_ bytes: [UInt8]) -> [EntityTag]? {
@@ -193,12 +211,7 @@ extension Request {
             }
             return
         }
-        guard condition.matches(current, weakly: false) else {
-            var headers = HTTPFields()
-            if let current { headers[.eTag] = current.description }
-            let now = current.map { "its current ETag is \($0)" } ?? "it does not exist"
-            throw HTTPError(.preconditionFailed, headers: headers, message: "If-Match names no current representation: \(now)")
-        }
+        try condition.requireMatch(current)
     }
 
     /// Whether a `GET` or `HEAD` should answer 304 Not Modified: the
