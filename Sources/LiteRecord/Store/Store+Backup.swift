@@ -29,7 +29,7 @@ extension Store {
             throw LiteRecordError(.storeUnavailable, "\(operation) failed: the store is closed")
         }
         try BackupFile.write(destination, operation: operation) { target throws(LiteRecordError) in
-            switch (url, isReadOnly) {
+            switch (url ?? replicaURL, isReadOnly) {
             case (_?, false):
                 // A connection of the backup's own: a read transaction on it does
                 // not hold up the store's saves, which go through the writer.
@@ -44,7 +44,8 @@ extension Store {
                 // snapshot on it keeps other processes' commits out — unless
                 // it was opened `immutable`, which takes no lock: then a
                 // writer that appeared since may have changed pages under
-                // it, and the copy is refused rather than mixed.
+                // it, and the copy is refused rather than mixed. A replica's
+                // VFS applies new commits only between read transactions.
                 try withConnection(operation) { connection in
                     try refuseChangedImmutableFile(connection, operation: operation)
                     try BackupFile.copySnapshot(from: connection, into: target)

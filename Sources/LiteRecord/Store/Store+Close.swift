@@ -98,10 +98,7 @@ extension Store {
     /// - Throws: `.readOnlyStore` for a read-only store, `.storeUnavailable`
     ///   when closed, inside a write on this store, or when SQLite fails.
     func checkpoint(_ mode: CheckpointMode) throws(LiteRecordError) -> CheckpointResult {
-        if isReadOnly {
-            throw LiteRecordError(
-                .readOnlyStore, "checkpointing \(displayName) failed: the store was opened read-only (readOnly: true); nothing was written")
-        }
+        if isReadOnly { throw refusedWrite("checkpointing \(displayName)") }
         try refuseInsideWrite("checkpoint()")
         guard url != nil else { return CheckpointResult(isComplete: true, walFrames: 0, checkpointedFrames: 0) }
         return try withConnection("checkpointing \(displayName)") { connection in

@@ -46,32 +46,42 @@ extension Store {
         do {
             try withStoreErrorContext("opening the store at \(displayName) read-only") {
                 try connection.execute("PRAGMA query_only = ON")
-                switch try connection.storedModel() {
-                case .empty:
-                    throw LiteRecordError(.storeUnavailable, "\(displayName) is empty: there is no store to read")
-                case .foreign(let tables):
-                    throw LiteRecordError(
-                        .modelMismatch,
-                        "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", ")))")
-                case .model(let fingerprint, let schema):
-                    guard fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText else {
-                        let changes = schema.changes(to: model.schema)
-                        let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
-                        throw LiteRecordError(
-                            .modelMismatch,
-                            "\(displayName) was written by a different model:\n\(summary)\nA read-only stack cannot migrate it; open it with migration: .automatic first")
-                    }
-                    guard try connection.storeFormat() >= StoreFormat.rowVersions else {
-                        throw LiteRecordError(
-                            .modelMismatch,
-                            "\(displayName) was written by an earlier LiteRecord and lacks row versions; open it once with a writable stack (any setup adds them), then read-only")
-                    }
-                }
+                try requireStoredModel(
+                    on: connection,
+                    cannotMigrate: "A read-only stack cannot migrate it; open it with migration: .automatic first")
             }
         } catch {
             connection.close()
             throw error
         }
         return connection
+    }
+
+    /// Refuses a store whose stored model is not this store's `model`: one
+    /// that is empty, that LiteRecord did not create, that another model
+    /// wrote (`cannotMigrate` says why this open does not migrate it), or
+    /// that lacks row versions.
+    func requireStoredModel(on connection: Connection, cannotMigrate: String) throws {
+        switch try connection.storedModel() {
+        case .empty:
+            throw LiteRecordError(.storeUnavailable, "\(displayName) is empty: there is no store to read")
+        case .foreign(let tables):
+            throw LiteRecordError(
+                .modelMismatch,
+                "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", ")))")
+        case .model(let fingerprint, let schema):
+            guard fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText else {
+                let changes = schema.changes(to: model.schema)
+                let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
+                throw LiteRecordError(
+                    .modelMismatch,
+                    "\(displayName) was written by a different model:\n\(summary)\n\(cannotMigrate)")
+            }
+            guard try connection.storeFormat() >= StoreFormat.rowVersions else {
+                throw LiteRecordError(
+                    .modelMismatch,
+                    "\(displayName) was written by an earlier LiteRecord and lacks row versions; open it once with a writable stack (any setup adds them), then again")
+            }
+        }
     }
 }

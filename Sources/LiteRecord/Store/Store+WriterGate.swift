@@ -49,6 +49,19 @@ extension Store {
         }
     }
 
+    /// The error a write to a read-only or replica store throws: for a
+    /// replica `.storeUnavailable` naming it (API.md §15), else `.readOnlyStore`.
+    func refusedWrite(_ operation: String) -> LiteRecordError {
+        if let replicaURL {
+            return LiteRecordError(
+                .storeUnavailable,
+                "\(operation) failed: \(displayName) is a read replica (RecordStack(replicaAt:)), which is never written; write to its primary store, which Litestream replicates to \(replicaURL.absoluteString)")
+        }
+        return LiteRecordError(
+            .readOnlyStore,
+            "\(operation) failed: the store at \(displayName) was opened read-only (readOnly: true); nothing was written")
+    }
+
     /// Runs `body`, turning any error into a ``LiteRecordError`` for
     /// `operation` that names the store's file.
     func withStoreErrorContext<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(LiteRecordError) -> T {
@@ -63,11 +76,7 @@ extension Store {
     /// savepoint when a transaction is already open on this thread. Errors are
     /// treated as in ``withConnectionPassingErrors(_:_:)``.
     func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        if isReadOnly {
-            throw LiteRecordError(
-                .readOnlyStore,
-                "\(operation()) failed: the store at \(displayName) was opened read-only (readOnly: true); nothing was written")
-        }
+        if isReadOnly { throw refusedWrite(operation()) }
         return try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
                 let mark = pendingChanges.count
@@ -141,9 +150,17 @@ extension Store {
     /// to the file, never for this store's own commits, which reach
     /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
     /// `nil` when the store is closed, or busy and `wait` is false.
+    ///
+    /// A replica answers its Litestream transaction id instead: its
+    /// `data_version` changes with every read, since the VFS hands SQLite a
+    /// new change counter each time (`Store+Replica.swift`).
     func dataVersion(wait: Bool) -> Int64? {
         if wait { acquireLock() } else if !tryAcquireLock() { return nil }
         defer { releaseLock() }
+        if replicaURL != nil {
+            guard let connection, !connection.isInTransaction else { return nil }
+            return (try? replicaTransactionID(connection)).map { Int64(bitPattern: $0) }
+        }
         guard let connection, !connection.isInTransaction,
             case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
         else { return nil }

@@ -22,6 +22,8 @@ final class Store: @unchecked Sendable {
     enum Location: Sendable, Equatable {
         case file(URL)
         case memory
+        /// A Litestream replica read in place through its VFS (`Store+Replica.swift`).
+        case replica(URL)
     }
 
     let location: Location
@@ -77,22 +79,41 @@ final class Store: @unchecked Sendable {
         if case .file(let url) = location { url } else { nil }
     }
 
-    /// A human-readable name for messages: the path, or "in-memory store".
-    var displayName: String { url?.path ?? "in-memory store" }
+    /// A human-readable name for messages: the path, "in-memory store", or
+    /// "replica <URL>".
+    var displayName: String {
+        switch location {
+        case .file(let url): url.path
+        case .memory: "in-memory store"
+        case .replica(let url): "replica \(url.absoluteString)"
+        }
+    }
+
+    /// The replica's location, for a replica store.
+    var replicaURL: URL? {
+        if case .replica(let url) = location { url } else { nil }
+    }
 
     init(
         location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy,
-        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic
+        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic, litestream: LitestreamExports? = nil
     ) throws(LiteRecordError) {
         self.location = location
         self.model = model
         self.unavailableError = nil
         self.isReadOnly = readOnly
         self.checkpoints = checkpoints
-        if case .file(let url) = location {
-            observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
-        } else {
-            observations = ObservationCenter(path: nil)
+        switch location {
+        case .file(let url): observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
+        case .memory: observations = ObservationCenter(path: nil)
+        // A replica's commits come from another machine's process: polled,
+        // by Litestream's transaction id (Store.dataVersion(wait:)).
+        case .replica(let url): observations = ObservationCenter(path: "litestream-replica:" + url.absoluteString)
+        }
+        if case .replica = location {
+            guard let litestream else { throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded") }
+            connection = try openReplica(litestream)
+            return
         }
         if readOnly {
             connection = try openReadOnly()
@@ -182,7 +203,7 @@ final class Store: @unchecked Sendable {
         do {
             let observers = self.observers
             connection = try Connection(
-                path: url?.path, options: options, trace: makeTraceHandler(),
+                path: replicaURL == nil ? url?.path : Self.replicaFileName, options: options, trace: makeTraceHandler(),
                 traceFilter: { LogSettings.tracesSQL || observers.isObserved })
             // Predicates translate to SQL that relies on these collations and functions.
             try SQLFunctions.install(on: connection)
