@@ -6,28 +6,72 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a store's entities, columns, row counts, model version, journal mode and size.")
 
-    @Argument(help: "The store file.")
-    var path: String
+    @Argument(help: "The store file (not with --replica).")
+    var path: String?
+
+    @Option(name: .long, help: "A Litestream replica to read in place instead of a file: file:///…, s3://…")
+    var replica: String?
+
+    @Option(name: .customLong("as-of"), help: "With --replica: the replica as it was at this RFC 3339 time (2026-11-26T10:00:00Z).")
+    var asOf: String?
+
+    @Option(name: .customLong("vfs-extension"), help: "With --replica: Litestream's VFS extension (default: $LITERECORD_LITESTREAM_VFS).")
+    var vfsExtension: String?
 
     @Flag(name: .long, help: "Print the facts as one JSON object with sorted keys (schema: Docs/CLI.md).")
     var json = false
 
+    func validate() throws {
+        switch (path, replica) {
+        case (nil, nil): throw ValidationError("name a store file, or a replica with --replica URL")
+        case (_?, _?): throw ValidationError("name a store file or --replica, not both")
+        default: break
+        }
+        if replica == nil && (asOf != nil || vfsExtension != nil) {
+            throw ValidationError("--as-of and --vfs-extension go with --replica")
+        }
+        if let asOf, Self.date(asOf) == nil {
+            throw ValidationError("--as-of \(asOf) is not an RFC 3339 time such as 2026-11-26T10:00:00Z")
+        }
+        if let replica, URL(string: replica)?.scheme == nil {
+            throw ValidationError("--replica \(replica) is not a URL such as file:///srv/replicas/notes")
+        }
+    }
+
+    static func date(_ text: String) -> Date? {
+        (try? Date(text, strategy: .iso8601))
+            ?? (try? Date(
+                text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+    }
+
+    var name: String { replica ?? path ?? "" }
+
     func run() throws {
         let report: StoreInspection
         do {
-            report = try StoreInspection(storeAt: URL(fileURLWithPath: path))
+            if let replica, let url = URL(string: replica) {
+                report = try StoreInspection(
+                    replicaAt: url, asOf: asOf.flatMap(Self.date), vfsExtension: vfsExtension.map { URL(fileURLWithPath: $0) })
+            } else {
+                report = try StoreInspection(storeAt: URL(fileURLWithPath: path ?? ""))
+            }
         } catch {
             throw Failure.report("inspect", error)
         }
         if json {
             do {
-                print(try InspectDocument(report).json(), terminator: "")
+                print(try InspectDocument(report, asOf: asOf).json(), terminator: "")
             } catch {
-                throw Failure.report("inspect", "\(path): the report cannot be written as JSON: \(error)", code: Failure.couldNotRun)
+                throw Failure.report("inspect", "\(name): the report cannot be written as JSON: \(error)", code: Failure.couldNotRun)
             }
             return
         }
-        print("store:        \(report.url.path)")
+        if let position = report.replicaPosition {
+            print("replica:      \(report.url.absoluteString)")
+            print("position:     \(position)\(asOf.map { " (as of \($0))" } ?? "")")
+        } else {
+            print("store:        \(report.url.path)")
+        }
         print("size:         \(report.sizeInBytes) bytes")
         print("journal mode: \(report.journalMode)")
         print("pages:        \(report.pageCount) × \(report.pageSize) bytes")

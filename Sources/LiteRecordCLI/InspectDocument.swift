@@ -92,6 +92,28 @@ struct InspectDocument: Encodable {
         }
     }
 
+    /// For `--replica`: where the report's facts come from.
+    struct ReplicaFacts: Encodable {
+        var url: String
+        var txid: UInt64
+        /// `null` when the VFS gives no commit time.
+        var commitTime: String?
+        /// `null` unless `--as-of` was given.
+        var asOf: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encode(txid, forKey: .txid)
+            try container.encode(commitTime, forKey: .commitTime)
+            try container.encode(asOf, forKey: .asOf)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case url, txid, commitTime, asOf
+        }
+    }
+
     struct TableFacts: Encodable {
         var name: String
         var rowCount: Int
@@ -119,9 +141,15 @@ struct InspectDocument: Encodable {
     var tables: [TableFacts]
     var searchIndexes: [SearchIndexFacts]
     var preMigrationCopies: [String]
+    var replica: ReplicaFacts?
 
-    init(_ report: StoreInspection) {
-        path = report.url.path
+    init(_ report: StoreInspection, asOf: String? = nil) {
+        path = report.replicaPosition == nil ? report.url.path : report.url.absoluteString
+        replica = report.replicaPosition.map { position in
+            ReplicaFacts(
+                url: report.url.absoluteString, txid: position.txid,
+                commitTime: position.commitTime.map { $0.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }, asOf: asOf)
+        }
         sizeInBytes = report.sizeInBytes
         journalMode = report.journalMode
         pageSize = report.pageSize
@@ -179,11 +207,13 @@ struct InspectDocument: Encodable {
         try container.encode(tables, forKey: .tables)
         try container.encode(searchIndexes, forKey: .searchIndexes)
         try container.encode(preMigrationCopies, forKey: .preMigrationCopies)
+        // Only for --replica: a file's document is as it was.
+        if let replica { try container.encode(replica, forKey: .replica) }
     }
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, path, sizeInBytes, journalMode, pageSize, pageCount, sqliteVersion
-        case isLiteRecordStore, model, entities, tables, searchIndexes, preMigrationCopies
+        case isLiteRecordStore, model, entities, tables, searchIndexes, preMigrationCopies, replica
     }
 
     /// The document as pretty-printed JSON with sorted keys and unescaped

@@ -171,6 +171,62 @@ struct ReplicaTests {
         #expect(onPrimary == 0)
     }
 
+    /// `literecord inspect --replica URL [--as-of TIME] --json`: what a
+    /// script checks a replica with, run as its own process (the VFS of this
+    /// one serves the same replica, but a script has its own).
+    @Test func inspectPrintsWhatTheReplicaHolds() async throws {
+        let fixture = try await ReplicaFixture.shared.start()
+        let replica = try openReplica(fixture)
+        defer { try? replica.close() }
+        let tag = "inspect-\(UUID().uuidString)"
+        try await fixture.primary.write { context in
+            for n in 0..<4 { context.insert(ReplicaNote(tag: tag, n: n)) }
+        }
+        try #require(
+            try await waitForReplica(replica) { try ReplicaNote.count(matching: #Predicate { $0.tag == tag }, in: $0) == 4 } != nil)
+        let expected = try await replica.read { try ReplicaNote.count(in: $0) }
+
+        let output = try await Self.literecord("inspect", "--replica", fixture.replica.absoluteString, "--vfs-extension", fixture.vfs.path, "--json")
+        #expect(output.status == 0, "\(output.text)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
+        let entities = try #require(document["entities"] as? [[String: Any]])
+        let notes = try #require(entities.first { $0["name"] as? String == "ReplicaNote" })
+        #expect((notes["rowCount"] as? Int ?? 0) >= expected, "rows written after the read may be there too")
+        let position = try #require(document["replica"] as? [String: Any])
+        #expect((position["txid"] as? Int ?? 0) > 0)
+        #expect(position["url"] as? String == fixture.replica.absoluteString)
+
+        let early = try await Self.literecord(
+            "inspect", "--replica", fixture.replica.absoluteString, "--vfs-extension", fixture.vfs.path, "--as-of", "2001-01-01T00:00:00Z")
+        #expect(early.status != 0)
+        #expect(early.text.contains("before the replica's first snapshot"), "\(early.text)")
+    }
+
+    struct Output: Sendable {
+        let status: Int32
+        let text: String
+    }
+
+    /// Runs the `literecord` binary, waiting for it off the cooperative pool.
+    static func literecord(_ arguments: String...) async throws -> Output {
+        let binary = try #require(CLITests.binary, "build the literecord product first (swift build)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let folder = try TemporaryDirectory()
+        let log = folder.file("output.txt")
+        try Data().write(to: log)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        let status = await withCheckedContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(returning: -1) }
+        }
+        try handle.close()
+        return Output(status: status, text: try String(contentsOf: log, encoding: .utf8))
+    }
+
     /// The VFS extension registers an automatic extension that fails every
     /// later open of a connection not through the VFS; LiteRecord removes it.
     @Test func otherStoresStillOpenOnceTheVFSIsLoaded() async throws {

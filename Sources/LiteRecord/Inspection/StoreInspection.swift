@@ -101,6 +101,10 @@ public struct StoreInspection: Sendable {
     /// The number of pages in the main file (`PRAGMA page_count`).
     public let pageCount: Int
 
+    /// For a replica (``init(replicaAt:asOf:vfsExtension:)``): the commit
+    /// the report describes; `nil` for a store file.
+    public let replicaPosition: ReplicaPosition?
+
     /// Whether the file's tables match the model description the store
     /// keeps; `nil` when LiteRecord did not write the file.
     public var tablesMatchModel: Bool? { isLiteRecordStore ? schemaDifferences.isEmpty : nil }
@@ -115,27 +119,104 @@ public struct StoreInspection: Sendable {
     public init(storeAt url: URL) throws {
         let connection = try StoreInspection.openReadOnly(url)
         defer { connection.close() }
-        self.url = url
         let fileManager = FileManager.default
         func size(_ path: String) -> Int64 {
             ((try? fileManager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         }
-        sizeInBytes = size(url.path) + size(url.path + "-wal")
-        sqliteVersion = Connection.sqliteVersion
         let facts = try withErrorContext("inspecting \(url.path)") { () -> Facts in
             try Facts(connection)
         }
         // Opened immutable (nothing else had it open), SQLite reports the mode
         // it read with, not the file's: the header's write version 2 means WAL
         // (https://sqlite.org/fileformat2.html#file_format_version_numbers).
-        journalMode = StoreInspection.headerSaysWAL(connection) ? "wal" : facts.journalMode
+        self.init(
+            url: url, facts: facts, sizeInBytes: size(url.path) + size(url.path + "-wal"),
+            journalMode: StoreInspection.headerSaysWAL(connection) ? "wal" : facts.journalMode,
+            preMigrationCopies: PreMigrationCopies.all(of: url), replicaPosition: nil)
+    }
+
+    /// Reads what a Litestream replica holds, through Litestream's VFS, as
+    /// it is now or as it was at `asOf`: what `literecord inspect --replica`
+    /// prints. The VFS serves one replica per process, as for
+    /// ``RecordStack/init(replicaAt:entities:vfsExtension:)``.
+    ///
+    /// ```swift
+    /// let report = try StoreInspection(replicaAt: URL(string: "file:///srv/replicas/notes")!, vfsExtension: vfsURL)
+    /// print(report.replicaPosition!, report.tables.map { "\($0.name): \($0.rowCount)" })
+    /// ```
+    ///
+    /// The report's `journalMode` is `"replica"` (the VFS shows SQLite a
+    /// rollback-journal header, whatever the primary uses); `sizeInBytes` is
+    /// the replica's pages; `replicaPosition` names the commit described.
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no
+    ///   extension, another replica open in this process, a `file` replica
+    ///   without a snapshot, `asOf` before its first snapshot).
+    public init(replicaAt replica: URL, asOf: Date? = nil, vfsExtension: URL? = nil) throws {
+        let exports = try LitestreamVFS.prepare(replica: replica, extensionURL: vfsExtension)
+        try Store.requireSnapshot(replica)
+        let name = "inspecting the replica at \(replica.absoluteString)"
+        let connection: Connection
+        do {
+            connection = try Connection(
+                path: Store.replicaFileName, options: Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name))
+            try connection.registerWithLitestream(exports)
+        } catch {
+            throw LiteRecordError.wrap(error, name)
+        }
+        defer { connection.close() }
+        if let asOf {
+            let stamp = ReplicaTime.format(asOf)
+            do {
+                try connection.setLitestreamTime(stamp)
+            } catch let error as SQLiteError where error.message.contains("not available") {
+                throw LiteRecordError(
+                    .storeUnavailable,
+                    "\(name) as of \(stamp) failed: it is before the replica's first snapshot (\(error.message))")
+            } catch {
+                throw LiteRecordError.wrap(error, name)
+            }
+        }
+        // The VFS moves its transaction id as soon as it sees a commit, and
+        // the pages at the end of the read that is running: the facts belong
+        // to the id read before them only when it is still the id after.
+        let (facts, position) = try withErrorContext(name) { () -> (Facts, ReplicaPosition) in
+            var attempt = 0
+            while true {
+                attempt += 1
+                let before = try connection.litestreamTXID()
+                let time = try connection.litestreamTime()
+                let facts = try connection.transaction(.deferred) { try Facts(connection) }
+                if try connection.litestreamTXID() == before || attempt == 5 {
+                    let position = ReplicaPosition(
+                        txid: UInt64(before, radix: 16) ?? 0, commitTime: ReplicaTime.parse(time), sinceLastPoll: nil)
+                    return (facts, position)
+                }
+            }
+        }
+        // The VFS shows SQLite a rollback-journal header whatever the primary
+        // uses, so the mode is named for what this is.
+        self.init(
+            url: replica, facts: facts, sizeInBytes: Int64(facts.pageSize) * Int64(facts.pageCount),
+            journalMode: "replica", preMigrationCopies: [], replicaPosition: position)
+    }
+
+    private init(
+        url: URL, facts: Facts, sizeInBytes: Int64, journalMode: String, preMigrationCopies: [URL],
+        replicaPosition: ReplicaPosition?
+    ) {
+        self.url = url
+        self.sizeInBytes = sizeInBytes
+        self.journalMode = journalMode
+        self.preMigrationCopies = preMigrationCopies
+        self.replicaPosition = replicaPosition
+        sqliteVersion = Connection.sqliteVersion
         modelFingerprint = facts.fingerprint
         entityNames = facts.entityNames
         createdAt = facts.createdAt
         migrationSteps = facts.steps
         tables = facts.tables
         searchIndexes = facts.searchIndexes
-        preMigrationCopies = PreMigrationCopies.all(of: url)
         entities = StoreInspection.storedEntities(facts.schema)
         pageSize = facts.pageSize
         pageCount = facts.pageCount

@@ -77,7 +77,7 @@ enum LitestreamVFS {
         } else {
             throw LiteRecordError(
                 .storeUnavailable,
-                "reading a replica needs Litestream's VFS extension (litestream-vfs.so), and none was named: pass vfsExtension: or set \(extensionVariable) to its path; \(installAdvice)")
+                "reading a replica needs Litestream's VFS extension (litestream-vfs.so), and none was named: pass vfsExtension: (literecord: --vfs-extension) or set \(extensionVariable) to its path; \(installAdvice)")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: named.path, isDirectory: &isFolder), !isFolder.boolValue else {

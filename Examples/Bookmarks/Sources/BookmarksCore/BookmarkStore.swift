@@ -201,6 +201,21 @@ public struct BookmarkStore: Sendable {
             return BookmarkSummary(count: try Bookmark.count(in: context), newestID: newest?.recordID?.rowID)
         }
     }
+
+    /// Where a read replica's stack is in its primary's history (txid 0 and
+    /// no time for a stack that is not a replica), asked on a dispatch queue:
+    /// the library's `replicaPosition` waits while another read of the
+    /// replica runs, and a cooperative thread should not.
+    ///
+    /// ```swift
+    /// let position = await store.replicaPosition()     // position.txid, position.commitTime
+    /// ```
+    public func replicaPosition() async -> ReplicaPosition {
+        let stack = stack
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: stack.replicaPosition) }
+        }
+    }
 }
 
 /// What `POST /import` answers.

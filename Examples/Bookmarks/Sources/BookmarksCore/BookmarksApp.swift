@@ -26,6 +26,10 @@ public struct BookmarksOptions: Sendable {
     public var metrics: PrometheusMetrics?
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level = .info
+    /// On a read replica (a stack opened with `RecordStack(replicaAt:)`),
+    /// the primary service's base URL: a refused write's `Location` names
+    /// the same path and query there. Ignored on a primary.
+    public var primary: URL?
 
     /// The defaults: no authentication, 1,000 event clients, a heartbeat
     /// every 15 s, a 60 s idle timeout, no `/metrics` route.
@@ -68,6 +72,9 @@ public enum BookmarksApp {
         // added before it.
         let errors = StoreErrorMiddleware<BookmarksRequestContext>()
         router.add(middleware: errors)
+        // A replica answers every write 503 before reading its body (the
+        // library would refuse it only inside `write {}`, after validation).
+        if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
         if let metrics = options.metrics {
@@ -116,7 +123,10 @@ public enum BookmarksApp {
     }
 
     /// `GET /health`: 200 when a read of the store succeeds (a readiness
-    /// check: the file is there and readable), 503 otherwise.
+    /// check: the file is there and readable), 503 otherwise. On a read
+    /// replica the answer also has `"replica"`: the newest commit of the
+    /// primary it reads (`txid`, `commitTime`) and how many seconds since it
+    /// last polled its storage (`sinceLastPoll`, `null` before the first).
     static func health(_ store: BookmarkStore) async throws -> Response {
         let bookmarks: Int
         do {
@@ -125,10 +135,21 @@ public enum BookmarksApp {
         } catch {
             throw HTTPError(.serviceUnavailable, message: "the store cannot be read")
         }
-        let body = "{\"bookmarks\":\(bookmarks),\"status\":\"ok\"}"
+        var replica = ""
+        if store.stack.isReplica {
+            let position = await store.replicaPosition()
+            let time = position.commitTime.map { "\"\($0.formatted(Self.commitTimeStyle))\"" } ?? "null"
+            let poll = position.sinceLastPoll.map { String($0.components.seconds) } ?? "null"
+            replica = ",\"replica\":{\"commitTime\":\(time),\"sinceLastPoll\":\(poll),\"txid\":\(position.txid)}"
+        }
+        let body = "{\"bookmarks\":\(bookmarks)\(replica),\"status\":\"ok\"}"
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
+
+    /// A replica's commit time in `/health`: RFC 3339 in UTC, with
+    /// milliseconds (`2026-11-26T10:00:01.250Z`).
+    static let commitTimeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     // MARK: - Server-Sent Events
 

@@ -21,7 +21,12 @@ import Synchronization
 /// It follows `stack.changes`: the commits of this process's stack. A
 /// commit by another process (a command-line tool, a migration script) is
 /// found by the one read each heartbeat makes, when it changed the count or
-/// the newest bookmark.
+/// the newest bookmark. On a read replica, which never commits (its
+/// `stack.changes` stays empty), it follows the replica's position instead:
+/// it asks for the replica's transaction id every ``replicaPollInterval``
+/// (one call of a function of Litestream's VFS), and reads once when it moved — so a primary's
+/// commit reaches the replica's clients about a second after Litestream
+/// copied it.
 public final class EventHub: Sendable {
     /// The store whose commits the hub follows.
     public let store: BookmarkStore
@@ -46,6 +51,10 @@ public final class EventHub: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// How often a hub over a read replica asks whether the replica moved:
+    /// 0.25 s, as the library's observation does.
+    public static let replicaPollInterval: Duration = .milliseconds(250)
 
     /// A hub over `store`.
     ///
@@ -112,11 +121,15 @@ public final class EventHub: Sendable {
             }
         }
         defer { beats.cancel() }
-        while true {
-            let changes = store.stack.changes
-            guard await publish() else { break }   // the stack closed
-            for await change in changes where Self.touchesBookmarks(change) {
-                await publish()
+        if store.stack.isReplica {
+            await followReplica()
+        } else {
+            while true {
+                let changes = store.stack.changes
+                guard await publish() else { break }   // the stack closed
+                for await change in changes where Self.touchesBookmarks(change) {
+                    await publish()
+                }
             }
         }
         // The stack closed: end every stream; a later client starts afresh.
@@ -129,6 +142,25 @@ public final class EventHub: Sendable {
             return Array(state.clients.values)
         }
         for mailbox in clients { mailbox.finish() }
+    }
+
+    /// Follows a read replica until its stack closes: one read each time its
+    /// transaction id moves (a commit of the primary reached it; which
+    /// entities it touched is not known, so any commit counts), checked every
+    /// ``replicaPollInterval`` from the first client on — also while none
+    /// listens, so that the next client's first event is the present.
+    func followReplica() async {
+        // The position first: a commit that lands before the read is then
+        // both in the read and, at worst, read once more.
+        var txid = await store.replicaPosition().txid
+        guard await publish() else { return }
+        while store.stack.isOpen {
+            try? await Task.sleep(for: Self.replicaPollInterval)
+            let now = await store.replicaPosition().txid
+            guard now != txid else { continue }
+            txid = now
+            guard await publish() else { return }   // the stack closed
+        }
     }
 
     /// Reads the summary once and posts it to every client (when

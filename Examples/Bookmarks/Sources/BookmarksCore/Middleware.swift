@@ -123,3 +123,57 @@ extension UInt8 {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }
+
+/// Refuses every write on a read replica before anything of it is read:
+/// 503 with the service's JSON error body, and, when the primary is known,
+/// `Location` naming the same path and query on the primary. A replica
+/// takes no writes; the client sends them to the primary.
+///
+/// ```swift
+/// router.add(middleware: ReadReplicaMiddleware(primary: URL(string: "http://10.0.0.5:8080")))
+/// ```
+///
+/// Add it before the routes: it acts only on a request that matched a route
+/// with its method (Hummingbird sets `context.endpointPath` then), so a
+/// method a route does not have stays 405 and an unknown path 404. Reads
+/// (`GET`, `HEAD`, `OPTIONS`) pass.
+public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The primary's base URL without a trailing `/`, or `nil`.
+    let primary: String?
+
+    /// A middleware refusing writes; `primary` is the primary service's base
+    /// URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when not
+    /// known (no `Location` then).
+    public init(primary: URL?) {
+        self.primary = primary.map { url in
+            var text = url.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch request.method {
+        case .get, .head, .options:
+            return try await next(request, context)
+        default:
+            // No route for this path and method: the 404 or 405 it would be
+            // on the primary.
+            guard context.endpointPath != nil else { return try await next(request, context) }
+            guard let location = location(of: request) else {
+                throw HTTPError(
+                    .serviceUnavailable,
+                    message: "this server is a read replica and takes no writes; send \(request.method) to the primary")
+            }
+            throw HTTPError(
+                .serviceUnavailable, headers: [.location: location],
+                message: "this server is a read replica and takes no writes; send \(request.method) to the primary, \(location)")
+        }
+    }
+
+    /// The primary's URL for the request's path and query.
+    func location(of request: Request) -> String? {
+        guard let primary else { return nil }
+        return primary + request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+    }
+}
