@@ -11,7 +11,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server bench-events docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -141,6 +141,23 @@ bench-search: deps
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks/Search && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release Search
+
+## bench-replica: read replicas over Litestream's VFS (Docs/Deployment.md,
+## "Read replicas"): commit-to-visible lag for sync intervals 1 s and 200 ms,
+## the query workload on the primary vs the replica (cold and warm page
+## cache; cold needs root to drop the kernel's cache), and 10,000 commits read
+## for torn states while the primary's litestream is killed and restarted.
+## One process per sync interval: the VFS serves one replica per process.
+bench-replica: deps litestream
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks/Replica && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) build -c release
+	for interval in 1s 200ms; do \
+		torn=0; [ "$$interval" = 200ms ] && torn=10000; \
+		Benchmarks/Replica/.build/release/Replica --litestream $(LITESTREAM_VENV)/bin/litestream \
+			--vfs "$$(ls $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so)" \
+			--sync-interval $$interval --torn-commits $$torn || exit 1; \
+	done
 
 ## bench-import: the `import` workload of Docs/Import.md (100,000 JSON objects,
 ## a nested to-one, half of the keys stored) against hand-written C upserts and

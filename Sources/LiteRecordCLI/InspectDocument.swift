@@ -207,8 +207,7 @@ struct InspectDocument: Encodable {
         try container.encode(tables, forKey: .tables)
         try container.encode(searchIndexes, forKey: .searchIndexes)
         try container.encode(preMigrationCopies, forKey: .preMigrationCopies)
-        // Only for --replica: a file's document is as it was.
-        if let replica { try container.encode(replica, forKey: .replica) }
+        try container.encode(replica, forKey: .replica)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -29,7 +29,13 @@ struct ReplicaTests {
         #expect(replica.isReplica)
         let tag = "read-\(UUID().uuidString)"
         try await fixture.primary.write { context in
-            for n in [3, 1, 2] { context.insert(ReplicaNote(tag: tag, n: n, body: "note \(n)")) }
+            let shelf = ReplicaShelf(name: tag)
+            context.insert(shelf)
+            for n in [3, 1, 2] {
+                let note = ReplicaNote(tag: tag, n: n, body: "note \(n) \(n == 2 ? "zeppelin" : "")")
+                context.insert(note)
+                note.shelf = shelf
+            }
         }
         let waited = try await waitForReplica(replica) { context in
             try ReplicaNote.count(matching: #Predicate { $0.tag == tag }, in: context) == 3
@@ -37,17 +43,23 @@ struct ReplicaTests {
         try #require(waited != nil, "the replica never showed the commit; litestream log at \(fixture.log.path)")
 
         // Finders, predicates, sorting, aggregates: as on the primary.
-        let (sorted, atLeastTwo, total, first) = try await replica.read { context in
+        let (sorted, atLeastTwo, total, first, shelves, onShelf) = try await replica.read { context in
             let sorted = try ReplicaNote.findAll(matching: #Predicate { $0.tag == tag }, sortedBy: [SortDescriptor(\.n)], in: context)
             let atLeastTwo = try ReplicaNote.count(matching: #Predicate { $0.tag == tag && $0.n >= 2 }, in: context)
             let total: Int = try ReplicaNote.aggregate(.sum, of: \.n, matching: #Predicate { $0.tag == tag }, in: context)
-            let first = try ReplicaNote.findFirst(byAttribute: "body", withValue: "note 2", in: context)?.n
-            return (sorted.map(\.n), atLeastTwo, total, first)
+            let first = try ReplicaNote.search("zeppelin", matching: #Predicate { $0.tag == tag }, in: context).map(\.n)
+            var prefetching = FetchRequest<ReplicaNote>(predicate: #Predicate { $0.tag == tag })
+            prefetching.relationshipKeyPathsForPrefetching = [\ReplicaNote.shelf]
+            let shelves = try ReplicaNote.fetch(prefetching, in: context).map { $0.shelf?.name }
+            let onShelf = try ReplicaShelf.findFirst(byAttribute: "name", withValue: tag, in: context)?.notes.count
+            return (sorted.map(\.n), atLeastTwo, total, first, shelves, onShelf)
         }
         #expect(sorted == [1, 2, 3])
         #expect(atLeastTwo == 2)
         #expect(total == 6)
-        #expect(first == 2)
+        #expect(first == [2], "full-text search")
+        #expect(shelves == [tag, tag, tag], "a prefetched to-one")
+        #expect(onShelf == 3, "a to-many, faulted in")
 
         let position = replica.replicaPosition
         #expect(position.txid > 0)
@@ -84,6 +96,9 @@ struct ReplicaTests {
         }
         try #require(try await waitForReplica(replica) { try count($0) == 5 } != nil)
 
+        // The position follows new commits: its time is the newest commit's.
+        let newest = try #require(replica.replicaPosition.commitTime, "a file replica's commit time comes from its LTX file")
+        #expect(newest > between)
         #expect(try await replica.read(asOf: between, count) == 2)
         #expect(try await replica.read(asOf: Date().addingTimeInterval(3600), count) == 5, "after the newest commit: the newest")
         #expect(try await replica.read(count) == 5, "a plain read after a point-in-time read sees the newest again")

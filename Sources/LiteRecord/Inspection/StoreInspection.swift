@@ -188,8 +188,11 @@ public struct StoreInspection: Sendable {
                 let time = try connection.litestreamTime()
                 let facts = try connection.transaction(.deferred) { try Facts(connection) }
                 if try connection.litestreamTXID() == before || attempt == 5 {
-                    let position = ReplicaPosition(
-                        txid: UInt64(before, radix: 16) ?? 0, commitTime: ReplicaTime.parse(time), sinceLastPoll: nil)
+                    let txid = UInt64(before, radix: 16) ?? 0
+                    // As of a time, the VFS names that time; else the newest
+                    // commit's, which it knows as of the open just made.
+                    let commitTime = asOf == nil && replica.isFileURL ? LTXFiles.commitTime(of: txid, in: replica) : ReplicaTime.parse(time)
+                    let position = ReplicaPosition(txid: txid, commitTime: commitTime, sinceLastPoll: nil)
                     return (facts, position)
                 }
             }

@@ -13,8 +13,11 @@ public struct ReplicaPosition: Sendable, Hashable, CustomStringConvertible {
     /// (`litestream_txid()`): it grows by one or more with each commit of the
     /// primary that reached the replica. 0 for a stack that is not a replica.
     public let txid: UInt64
-    /// When the primary made that commit, as Litestream recorded it
-    /// (`litestream_time()`); `nil` when the VFS does not say.
+    /// When the primary made that commit, as Litestream recorded it. For a
+    /// `file` replica it is read from the LTX file that ends with the commit;
+    /// for other storage, Litestream's VFS only knows the time of the newest
+    /// commit when the replica opened, so it is `nil` once newer commits have
+    /// arrived. `nil` too when the commit's file was compacted away.
     public let commitTime: Date?
     /// How long since the replica last heard from its storage (whole
     /// seconds, Litestream's `litestream_lag()`); `nil` before its first
@@ -23,6 +26,11 @@ public struct ReplicaPosition: Sendable, Hashable, CustomStringConvertible {
     /// plus this.
     public let sinceLastPoll: Duration?
 
+    /// A position, as ``RecordStack/replicaPosition`` reports it.
+    ///
+    /// ```swift
+    /// let start = ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil)
+    /// ```
     public init(txid: UInt64, commitTime: Date?, sinceLastPoll: Duration?) {
         self.txid = txid
         self.commitTime = commitTime
@@ -46,5 +54,39 @@ enum ReplicaTime {
             return date
         }
         return try? Date(text, strategy: .iso8601)
+    }
+}
+
+/// The files of a `file` replica that Litestream writes: one LTX file per
+/// range of transactions, `ltx/<level>/<min txid>-<max txid>.ltx` (16
+/// hexadecimal digits each), whose header holds the time of its newest
+/// commit (https://github.com/superfly/ltx: big-endian, milliseconds since
+/// 1970 at byte 32, after the magic `LTX1`, flags, page size, commit size and
+/// the two txids).
+enum LTXFiles {
+    /// When the commit `txid` was made, from the LTX file that ends with it;
+    /// `nil` when no such file is there (compacted away) or it is not LTX.
+    static func commitTime(of txid: UInt64, in replica: URL) -> Date? {
+        let levels = replica.appendingPathComponent("ltx", isDirectory: true)
+        let fileManager = FileManager.default
+        let suffix = "-" + hex(txid) + ".ltx"
+        for level in ((try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? []).sorted() {
+            let folder = levels.appendingPathComponent(level, isDirectory: true)
+            guard let name = ((try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? []).first(where: { $0.hasSuffix(suffix) }),
+                let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path)
+            else { continue }
+            defer { try? handle.close() }
+            guard let header = try? handle.read(upToCount: 40), header.count == 40, header.prefix(4) == Data("LTX1".utf8) else {
+                continue
+            }
+            let milliseconds = header[32..<40].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
+        return nil
+    }
+
+    static func hex(_ txid: UInt64) -> String {
+        let digits = String(txid, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 }

@@ -34,6 +34,7 @@ extension Store {
         do {
             try withStoreErrorContext("opening \(displayName)") {
                 try connection.registerWithLitestream(exports)
+                replicaOpenedTXID = try replicaTransactionID(connection)
                 try connection.execute("PRAGMA query_only = ON")
                 try requireStoredModel(
                     on: connection,
@@ -77,10 +78,19 @@ extension Store {
         guard replicaURL != nil else { return ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil) }
         return try withConnection("reading the position of \(displayName)") { connection in
             let txid = try replicaTransactionID(connection)
-            let time = ReplicaTime.parse(try connection.litestreamTime())
             let seconds = try connection.litestreamLag()
-            return ReplicaPosition(txid: txid, commitTime: time, sinceLastPoll: seconds >= 0 ? .seconds(seconds) : nil)
+            return ReplicaPosition(txid: txid, commitTime: try commitTime(of: txid, connection), sinceLastPoll: seconds >= 0 ? .seconds(seconds) : nil)
         }
+    }
+
+    /// The time of commit `txid`: from its LTX file for a `file` replica;
+    /// else the VFS's, which is that of the newest commit when the
+    /// connection opened (the VFS does not move it as commits arrive), so
+    /// only while the replica is still at that commit.
+    func commitTime(of txid: UInt64, _ connection: Connection) throws -> Date? {
+        guard let replicaURL else { return nil }
+        if replicaURL.isFileURL { return LTXFiles.commitTime(of: txid, in: replicaURL) }
+        return txid == replicaOpenedTXID ? ReplicaTime.parse(try connection.litestreamTime()) : nil
     }
 
     /// Runs `body` in one read transaction on the replica as it was at `date`
@@ -120,6 +130,7 @@ extension Store {
     private func returnToNewest(_ connection: Connection) {
         do {
             try connection.setLitestreamTime(nil)
+            replicaOpenedTXID = try replicaTransactionID(connection)
         } catch {
             logger.warning("\(displayName): returning to the newest commit failed (\(error)); reopening the replica")
             let exports = connection.litestream

@@ -66,6 +66,10 @@ final class Store: @unchecked Sendable {
     var pendingChanges: [ChangeSet] = []
     /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
     var commitsSinceWALCheck = 0
+    /// For a replica: its transaction id when its connection opened or last
+    /// returned from the past, the one commit whose time the VFS knows
+    /// (`Store+Replica.swift`). Guarded by `lock`.
+    var replicaOpenedTXID: UInt64?
     /// Paths of files moved aside at open, when the model did not match.
     /// Written only during init.
     var movedAsideFiles: [URL] = []

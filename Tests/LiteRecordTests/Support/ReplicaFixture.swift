@@ -5,13 +5,21 @@ import Testing
 @Entity(name: "ReplicaNote") final class ReplicaNote {
     var tag = ""
     var n = 0
-    @Attribute(.indexed) var body = ""
+    @Attribute(.searchable) var body = ""
+    @Relationship var shelf: ReplicaShelf?
     init() {}
     init(tag: String, n: Int, body: String = "") {
         self.tag = tag
         self.n = n
         self.body = body
     }
+}
+
+@Entity(name: "ReplicaShelf") final class ReplicaShelf {
+    var name = ""
+    @Relationship(deleteRule: .nullify, inverse: \ReplicaNote.shelf) var notes: [ReplicaNote] = []
+    init() {}
+    init(name: String) { self.name = name }
 }
 
 @Entity(name: "ReplicaCounter") final class ReplicaCounter {
@@ -30,7 +38,7 @@ import Testing
     init() {}
 }
 
-let replicaEntities: [any Entity.Type] = [ReplicaNote.self, ReplicaCounter.self]
+let replicaEntities: [any Entity.Type] = [ReplicaNote.self, ReplicaShelf.self, ReplicaCounter.self]
 
 /// Where `make litestream` installs Litestream's VFS extension:
 /// `$LITERECORD_LITESTREAM_VFS`, or the `litestream_vfs` package in the

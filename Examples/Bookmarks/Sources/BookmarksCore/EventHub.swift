@@ -108,7 +108,8 @@ public final class EventHub: Sendable {
     /// touches bookmarks, handed to every client; a heartbeat for every client
     /// each ``heartbeat``. `stack.changes` also ends when its reader falls
     /// 10,000 change sets behind: the hub then subscribes again, and reads
-    /// once to catch up.
+    /// once to catch up. A read replica's position is followed instead
+    /// (``followReplica()``).
     func follow() async {
         let beats = Task {
             while !Task.isCancelled {

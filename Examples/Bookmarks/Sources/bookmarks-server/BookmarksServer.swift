@@ -12,6 +12,10 @@ import ServiceLifecycle
 /// 127.0.0.1 until SIGTERM or SIGINT, then stops accepting connections,
 /// finishes the requests in flight (for at most `--shutdown-timeout`
 /// seconds), closes the stack and exits 0.
+///
+/// `bookmarks-server --replica URL --primary URL` serves the read routes
+/// from a Litestream replica of another server's store instead, and answers
+/// every write 503 with the primary's URL in `Location`.
 @main
 struct BookmarksServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +28,13 @@ struct BookmarksServer: AsyncParsableCommand {
             "listening on 127.0.0.1:PORT" on standard output says which. \
             Writes need a bearer token when --tokens-file or the environment \
             variable BOOKMARKS_TOKENS names any (one per line or comma-separated).
+
+            --replica file:///srv/replicas/bookmarks (or s3://…) serves a \
+            Litestream replica of another server's store, read through \
+            Litestream's VFS extension (--vfs-extension, else \
+            $LITERECORD_LITESTREAM_VFS): the read routes answer as on the \
+            primary, about a second behind it; every write is answered 503, \
+            with a Location on the primary named by --primary.
             """
     )
 
@@ -34,8 +45,12 @@ struct BookmarksServer: AsyncParsableCommand {
     @Option(help: "The TCP port (0: any free port).") var port = 8080
     @Option(help: "The address to bind.") var host = "127.0.0.1"
     @Option(help: "The store file (default: Bookmarks.sqlite where StoreLocator puts it).") var store: String?
-    @Option(help: "Who checkpoints the WAL: automatic, or replicator (Litestream replicates the store).")
-    var checkpoints: Checkpoints = .automatic
+    @Option(help: "Who checkpoints the WAL: automatic (the default), or replicator (Litestream replicates the store).")
+    var checkpoints: Checkpoints?
+    @Option(help: "Serve this Litestream replica read-only instead of a store (file:///…, s3://…).") var replica: String?
+    @Option(help: "The path of litestream-vfs.so, for --replica (default: $LITERECORD_LITESTREAM_VFS).") var vfsExtension: String?
+    @Option(help: "The primary's base URL (http://10.0.0.5:8080), named in Location when --replica refuses a write.")
+    var primary: String?
     @Option(help: "A file of bearer tokens that writes must carry, one per line.") var tokensFile: String?
     @Option(help: "Seconds a graceful shutdown may take before the rest is cancelled.") var shutdownTimeout = 30
     @Option(help: "Seconds an idle HTTP connection stays open.") var idleTimeout = 60
@@ -48,6 +63,33 @@ struct BookmarksServer: AsyncParsableCommand {
         guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0 else {
             throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat and --max-event-clients must be positive")
         }
+        if let replica {
+            guard store == nil, checkpoints == nil else {
+                throw ValidationError("--replica serves a replica read-only: it takes no --store or --checkpoints (give those to the primary)")
+            }
+            guard replicaURL(replica) != nil else {
+                throw ValidationError("--replica takes a replica's location as Litestream names it, such as file:///srv/replicas/bookmarks or s3://bucket/bookmarks; not '\(replica)'")
+            }
+        } else if vfsExtension != nil || primary != nil {
+            throw ValidationError("--vfs-extension and --primary go with --replica")
+        }
+        if let primary, primaryURL(primary) == nil {
+            throw ValidationError("--primary takes the primary service's base URL, such as http://10.0.0.5:8080; not '\(primary)'")
+        }
+    }
+
+    /// `--replica`'s location: a URL with a scheme (`file:///…`, `s3://…`).
+    func replicaURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else { return nil }
+        return url
+    }
+
+    /// `--primary`: an absolute http(s) URL with a host.
+    func primaryURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else { return nil }
+        return url
     }
 
     func run() async throws {
@@ -70,6 +112,7 @@ struct BookmarksServer: AsyncParsableCommand {
         options.idleTimeout = .seconds(idleTimeout)
         options.heartbeat = .seconds(heartbeat)
         options.maximumEventClients = maxEventClients
+        options.primary = primary.flatMap(primaryURL)
 
         let stack = try openStack()
         var logger = Logger(label: "bookmarks-server")
@@ -92,6 +135,16 @@ struct BookmarksServer: AsyncParsableCommand {
     }
 
     func openStack() throws -> RecordStack {
+        if let replica, let location = replicaURL(replica) {
+            do {
+                return try RecordStack(
+                    replicaAt: location, entities: BookmarksModel.entities,
+                    vfsExtension: vfsExtension.map { URL(fileURLWithPath: $0) })
+            } catch let error as LiteRecordError {
+                FileHandle.standardError.write(Data("bookmarks-server: \(error.message)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
         let url: URL
         if let store, !store.isEmpty {
             url = URL(fileURLWithPath: store)
