@@ -10,7 +10,7 @@ import Testing
 ///
 /// The VFS serves one replica per process, so every test here reads the
 /// fixture's one replica (``ReplicaFixture``), each with rows of its own tag.
-@Suite(.serialized, .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))
 struct ReplicaTests {
     static func report(_ line: String) { print("[replica] \(line)") }
 
@@ -297,6 +297,7 @@ struct ReplicaTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
+        defer { writer.cancel() }
         var reads = 0
         var states = Set<Int>()
         var torn: [String] = []

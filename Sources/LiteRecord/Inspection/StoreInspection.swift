@@ -165,37 +165,24 @@ public struct StoreInspection: Sendable {
             throw LiteRecordError.wrap(error, name)
         }
         defer { connection.close() }
-        if let asOf {
-            let stamp = ReplicaTime.format(asOf)
-            do {
-                try connection.setLitestreamTime(stamp)
-            } catch let error as SQLiteError where error.message.contains("not available") {
-                throw LiteRecordError(
-                    .storeUnavailable,
-                    "\(name) as of \(stamp) failed: it is before the replica's first snapshot (\(error.message))")
-            } catch {
-                throw LiteRecordError.wrap(error, name)
-            }
+        // Pinned at a time (the far future for the newest), the connection
+        // reads the whole state Litestream's restore plan gives, and stops
+        // following new commits: the facts and the txid are of one commit.
+        let stamp = asOf.map(ReplicaTime.format) ?? Store.newestTime
+        do {
+            try connection.setLitestreamTime(stamp)
+        } catch let error as SQLiteError where Store.holdsNoStateThen(error) {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(name) as of \(stamp) failed: the replica holds no state of that time: it is before the replica's first snapshot, or older than its retention keeps (\(error.message))")
+        } catch {
+            throw LiteRecordError.wrap(error, name)
         }
-        // The VFS moves its transaction id as soon as it sees a commit, and
-        // the pages at the end of the read that is running: the facts belong
-        // to the id read before them only when it is still the id after.
         let (facts, position) = try withErrorContext(name) { () -> (Facts, ReplicaPosition) in
-            var attempt = 0
-            while true {
-                attempt += 1
-                let before = try connection.litestreamTXID()
-                let time = try connection.litestreamTime()
-                let facts = try connection.transaction(.deferred) { try Facts(connection) }
-                if try connection.litestreamTXID() == before || attempt == 5 {
-                    let txid = UInt64(before, radix: 16) ?? 0
-                    // As of a time, the VFS names that time; else the newest
-                    // commit's, which it knows as of the open just made.
-                    let commitTime = asOf == nil && replica.isFileURL ? LTXFiles.commitTime(of: txid, in: replica) : ReplicaTime.parse(time)
-                    let position = ReplicaPosition(txid: txid, commitTime: commitTime, sinceLastPoll: nil)
-                    return (facts, position)
-                }
-            }
+            let facts = try connection.transaction(.deferred) { try Facts(connection) }
+            let txid = UInt64(try connection.litestreamTXID(), radix: 16) ?? 0
+            let commitTime = replica.isFileURL ? LTXFiles.commitTime(of: txid, in: replica) : nil
+            return (facts, ReplicaPosition(txid: txid, commitTime: commitTime, sinceLastPoll: nil))
         }
         // The VFS shows SQLite a rollback-journal header whatever the primary
         // uses, so the mode is named for what this is.

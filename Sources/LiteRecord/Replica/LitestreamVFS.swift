@@ -50,8 +50,15 @@ enum LitestreamVFS {
     ///   load, or when this process's VFS already serves another location.
     /// - Returns: the extension's per-connection exports.
     static func prepare(replica: URL, extensionURL: URL?) throws(LiteRecordError) -> LitestreamExports {
-        let location = replica.absoluteString
+        let location = canonical(replica)
         let path = try extensionPath(extensionURL)
+        // Before the location is fixed for the process: a wrong one must
+        // not keep the right one out until the process restarts.
+        guard let scheme = replica.scheme?.lowercased(), knownSchemes.contains(scheme) else {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(location) is not a replica location Litestream reads: give file:///…, s3://…, gs://…, abs://…, oss://…, sftp://…, nats://… or webdav://…")
+        }
         return try state.withLock { (state: inout State) throws(LiteRecordError) -> LitestreamExports in
             if let served = state.replica, served != location {
                 throw LiteRecordError(
@@ -59,11 +66,22 @@ enum LitestreamVFS {
                     "cannot open the replica at \(location): Litestream's VFS in this process already serves the replica at \(served), and it serves one replica per process (it reads LITESTREAM_REPLICA_URL once, when it loads); read \(location) from another process")
             }
             if let exports = state.exports { return exports }
+            try Store.requireSnapshot(replica)
             state.replica = location
             let exports = try load(path, replica: location)
             state.exports = exports
             return exports
         }
+    }
+
+    /// The storage Litestream 0.5.17's VFS reads.
+    static let knownSchemes: Set = ["file", "s3", "gs", "abs", "oss", "sftp", "nats", "webdav"]
+
+    /// `replica` as one spelling: `file:///x/` and `file:///x` are one replica.
+    static func canonical(_ replica: URL) -> String {
+        var text = replica.absoluteString
+        while text.hasSuffix("/") && !text.hasSuffix("://") { text.removeLast() }
+        return text
     }
 
     /// The extension's path: `explicit`, or `$LITERECORD_LITESTREAM_VFS`. The
@@ -89,7 +107,7 @@ enum LitestreamVFS {
     }
 
     private static func load(_ path: String, replica: String) throws(LiteRecordError) -> LitestreamExports {
-        #if os(Linux)
+        #if canImport(Glibc)
         let connection: Connection
         do {
             connection = try Connection(path: nil)
@@ -102,7 +120,11 @@ enum LitestreamVFS {
             try StartupEnvironment.withVariable(replicaVariable, set: replica) {
                 defer {
                     // Its automatic extension breaks every later open of a
-                    // connection not through the VFS (LitestreamExports).
+                    // connection not through the VFS (LitestreamExports). The
+                    // reset removes every automatic extension of the process,
+                    // an app's own included, and an open on another thread
+                    // between the load and here fails: documented in
+                    // Docs/Deployment.md, "Read replicas".
                     Connection.resetAutomaticExtensions()
                 }
                 try connection.loadExtension(at: path, entryPoint: entryPoint)
@@ -123,12 +145,12 @@ enum LitestreamVFS {
         #else
         throw LiteRecordError(
             .storeUnavailable,
-            "reading a replica loads Litestream's VFS extension into SQLite, which LiteRecord supports on Linux only (the system SQLite of Apple platforms loads no extensions)")
+            "reading a replica loads Litestream's VFS extension into SQLite, which LiteRecord supports on Linux with glibc only (the system SQLite of Apple platforms loads no extensions)")
         #endif
     }
 }
 
-#if os(Linux)
+#if canImport(Glibc)
 /// The environment block the process started with, as Go's runtime reads it.
 enum StartupEnvironment {
     /// Variables no Go code in the extension reads, whose slot may carry
@@ -155,11 +177,11 @@ enum StartupEnvironment {
         guard let replacement = strdup("\(variable)=\(value)") else {
             throw LiteRecordError(.storeUnavailable, "out of memory while loading Litestream's VFS")
         }
+        // `replacement` is never freed: while it sits in the block, another
+        // thread's `setenv` of a new variable copies the block, pointer and
+        // all, into `environ`, and that copy keeps it after the restore.
         block[slot] = replacement
-        defer {
-            block[slot] = original
-            free(replacement)
-        }
+        defer { block[slot] = original }
         return try body()
     }
 

@@ -13,11 +13,11 @@ public struct ReplicaPosition: Sendable, Hashable, CustomStringConvertible {
     /// (`litestream_txid()`): it grows by one or more with each commit of the
     /// primary that reached the replica. 0 for a stack that is not a replica.
     public let txid: UInt64
-    /// When the primary made that commit, as Litestream recorded it. For a
-    /// `file` replica it is read from the LTX file that ends with the commit;
-    /// for other storage, Litestream's VFS only knows the time of the newest
-    /// commit when the replica opened, so it is `nil` once newer commits have
-    /// arrived. `nil` too when the commit's file was compacted away.
+    /// When Litestream copied that commit to the replica (the time stamped
+    /// in the LTX file that ends with it: within the primary's sync interval
+    /// of the commit itself). Known for a `file` replica, read from that
+    /// file; `nil` for other storage, and when the file was compacted into
+    /// a snapshot.
     public let commitTime: Date?
     /// How long since the replica last heard from its storage (whole
     /// seconds, Litestream's `litestream_lag()`); `nil` before its first
@@ -70,7 +70,9 @@ enum LTXFiles {
         let levels = replica.appendingPathComponent("ltx", isDirectory: true)
         let fileManager = FileManager.default
         let suffix = "-" + hex(txid) + ".ltx"
-        for level in ((try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? []).sorted() {
+        // Level 9 holds snapshots, stamped when they were taken, not when
+        // their newest commit was made.
+        for level in ((try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? []).sorted() where level != "9" {
             let folder = levels.appendingPathComponent(level, isDirectory: true)
             guard let name = ((try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? []).first(where: { $0.hasSuffix(suffix) }),
                 let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path)

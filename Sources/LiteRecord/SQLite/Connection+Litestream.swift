@@ -84,6 +84,13 @@ extension Connection {
         var file: UnsafeMutablePointer<sqlite3_file>?
         let result = sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file)
         guard result == SQLITE_OK, let file else { throw SQLiteError(resultCode: result, db: db) }
+        // The layout below is the VFS's only: check that it is the VFS's file.
+        var vfs: UnsafeMutablePointer<sqlite3_vfs>?
+        guard sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) == SQLITE_OK,
+            let name = vfs?.pointee.zName, String(cString: name) == LitestreamVFS.name, file.pointee.pMethods != nil
+        else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is not opened through Litestream's VFS")
+        }
         // The VFS's file is `struct { sqlite3_file base; sqlite3_uint64 id; }`
         // (its src/sqlite3vfs.h): the id follows the base.
         let id = UnsafeRawPointer(file).load(fromByteOffset: MemoryLayout<sqlite3_file>.stride, as: UInt64.self)

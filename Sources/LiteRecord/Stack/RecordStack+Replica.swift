@@ -48,7 +48,7 @@ extension RecordStack {
         let model = try Model(entities: entities)
         let exports = try LitestreamVFS.prepare(replica: replica, extensionURL: vfsExtension)
         let store = try Store(
-            location: .replica(replica), model: model, migration: .none, onMismatch: .fail, readOnly: true,
+            location: .replica(URL(string: LitestreamVFS.canonical(replica)) ?? replica), model: model, migration: .none, onMismatch: .fail, readOnly: true,
             litestream: exports)
         self.init(store: store)
     }

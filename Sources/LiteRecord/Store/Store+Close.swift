@@ -46,6 +46,7 @@ extension Store {
         }
         connection?.close()
         connection = nil
+        replicaWatcher?.close()
         changes.finish()
         observations.finish()
         if let failure { throw failure }

@@ -3,21 +3,22 @@ import Foundation
 /// A store read from a Litestream replica through Litestream's VFS
 /// (API.md §15).
 ///
-/// A replica store has one connection, opened read-only through the VFS:
-/// every read, observation check and point-in-time read goes through it, so
-/// what one read saw a later read never un-sees (each VFS connection follows
-/// the replica on its own, and two could be at different commits).
+/// A replica store reads through one connection, **pinned**: moved to a
+/// time (the far future for "the newest"), so that the VFS builds its page
+/// index from Litestream's restore plan and does not poll. A second
+/// connection, the ``ReplicaWatcher``, follows the replica as the VFS polls
+/// it; before each use of the reading connection outside a transaction, the
+/// store pins it again when the watcher has seen a newer commit. Reads thus
+/// see whole commits, in order: the VFS's own polling merge was seen to mix
+/// commits under load (``ReplicaWatcher``), and one connection means a later
+/// read never goes back to an older commit.
 ///
-/// What the VFS does that the store relies on
+/// What else the VFS does that the store relies on
 /// (https://github.com/benbjohnson/litestream, `vfs.go`):
-/// - it checks the replica for new commits once a second and applies a
-///   commit's pages together, only between read transactions, so a read
-///   transaction sees one whole commit;
 /// - it hands SQLite a fresh change counter with every read of page 1, so
 ///   SQLite drops its page cache each transaction (reads are never stale, and
 ///   `PRAGMA data_version` moves with every read): observation polls the
-///   replica's transaction id instead;
-/// - its time export moves one connection to a past commit until reset;
+///   watcher's transaction id instead;
 /// - a read-only open waits, without end, until the replica holds a first
 ///   snapshot: a `file` replica without one is refused before opening.
 extension Store {
@@ -25,26 +26,56 @@ extension Store {
     /// SQLite names temporary files after it.
     static let replicaFileName = "literecord-replica.sqlite"
 
-    /// Opens the replica's one connection and checks its model.
+    /// The time a pinned connection is moved to for "the newest commit":
+    /// Litestream's restore plan then takes every file there is.
+    static let newestTime = "2999-01-01T00:00:00Z"
+
+    /// Opens the replica's reading connection, pinned at the newest commit,
+    /// checks its model, and opens the watcher.
     func openReplica(_ exports: LitestreamExports) throws(LiteRecordError) -> Connection {
         guard let replicaURL else { throw LiteRecordError(.storeUnavailable, "\(displayName) is not a replica") }
         try Self.requireSnapshot(replicaURL)
-        let connection = try openConnection(
-            Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name))
+        let options = Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name)
+        let connection = try openConnection(options)
         do {
             try withStoreErrorContext("opening \(displayName)") {
                 try connection.registerWithLitestream(exports)
-                replicaOpenedTXID = try replicaTransactionID(connection)
+                try pinAtNewest(connection, watcherTXID: nil)
                 try connection.execute("PRAGMA query_only = ON")
                 try requireStoredModel(
                     on: connection,
                     cannotMigrate: "A replica is never migrated: migrate its primary (open it with migration: .automatic), and the replica follows")
+                let watcher = try openConnection(options)
+                do {
+                    try watcher.registerWithLitestream(exports)
+                } catch {
+                    watcher.close()
+                    throw error
+                }
+                replicaWatcher?.attach(watcher)
             }
         } catch {
             connection.close()
             throw error
         }
         return connection
+    }
+
+    /// Moves `connection` to the newest commit Litestream's restore plan
+    /// holds. Called with the lock held (or during init), outside a transaction.
+    private func pinAtNewest(_ connection: Connection, watcherTXID: UInt64?) throws {
+        try connection.setLitestreamTime(Self.newestTime)
+        replicaPinnedTXID = try replicaTransactionID(connection)
+        replicaPinnedForWatcherTXID = watcherTXID
+    }
+
+    /// Pins the reading connection again when the watcher has seen a commit
+    /// since it was last pinned. Called with the lock held, outside a
+    /// transaction, before every use of the connection.
+    func followReplica(_ connection: Connection) throws {
+        guard let seen = replicaWatcher?.transactionID(), seen != replicaPinnedForWatcherTXID, seen != replicaPinnedTXID
+        else { return }
+        try pinAtNewest(connection, watcherTXID: seen)
     }
 
     /// Refuses a `file` replica that holds no snapshot yet, which the VFS
@@ -73,24 +104,18 @@ extension Store {
         return txid
     }
 
-    /// Where the replica is: its transaction id, commit time and poll age.
+    /// Where the replica is: the transaction id of what its reads see (the
+    /// newest commit the watcher has seen), its time, and the poll age.
     func replicaPosition() throws(LiteRecordError) -> ReplicaPosition {
-        guard replicaURL != nil else { return ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil) }
-        return try withConnection("reading the position of \(displayName)") { connection in
-            let txid = try replicaTransactionID(connection)
-            let seconds = try connection.litestreamLag()
-            return ReplicaPosition(txid: txid, commitTime: try commitTime(of: txid, connection), sinceLastPoll: seconds >= 0 ? .seconds(seconds) : nil)
+        guard let replicaURL else { return ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil) }
+        let txid = try withConnection("reading the position of \(displayName)") { connection in
+            try replicaTransactionID(connection)
         }
-    }
-
-    /// The time of commit `txid`: from its LTX file for a `file` replica;
-    /// else the VFS's, which is that of the newest commit when the
-    /// connection opened (the VFS does not move it as commits arrive), so
-    /// only while the replica is still at that commit.
-    func commitTime(of txid: UInt64, _ connection: Connection) throws -> Date? {
-        guard let replicaURL else { return nil }
-        if replicaURL.isFileURL { return LTXFiles.commitTime(of: txid, in: replicaURL) }
-        return txid == replicaOpenedTXID ? ReplicaTime.parse(try connection.litestreamTime()) : nil
+        // Outside the lock: a file replica's time is a directory listing away.
+        let seconds = replicaWatcher?.secondsSinceLastPoll()
+        return ReplicaPosition(
+            txid: txid, commitTime: replicaURL.isFileURL ? LTXFiles.commitTime(of: txid, in: replicaURL) : nil,
+            sinceLastPoll: seconds.map { .seconds($0) })
     }
 
     /// Runs `body` in one read transaction on the replica as it was at `date`
@@ -113,29 +138,43 @@ extension Store {
             }
             do {
                 try connection.setLitestreamTime(stamp)
-            } catch let error as SQLiteError where error.message.contains("not available") {
+            } catch let error as SQLiteError where Self.holdsNoStateThen(error) {
+                try returnToNewest(connection)
                 throw LiteRecordError(
                     .storeUnavailable,
-                    "\(operation) failed: \(stamp) is before the replica's first snapshot, so it holds no state of that time (\(error.message))")
+                    "\(operation) failed: the replica holds no state of \(stamp): it is before the replica's first snapshot, or older than its retention keeps (\(error.message))")
             }
-            defer { returnToNewest(connection) }
-            return try connection.transaction(.deferred) { try body(connection) }
+            let result: T
+            do {
+                result = try connection.transaction(.deferred) { try body(connection) }
+            } catch {
+                try returnToNewest(connection)
+                throw error
+            }
+            try returnToNewest(connection)
+            return result
         }
     }
 
-    /// Moves the replica's connection back to the newest commit after a
-    /// point-in-time read. Should the VFS refuse, the connection is replaced
-    /// by a new one, so that no later read sees the past by mistake. Called
-    /// with the lock held.
-    private func returnToNewest(_ connection: Connection) {
+    /// Whether the VFS refused a time because no file of the replica holds it.
+    static func holdsNoStateThen(_ error: SQLiteError) -> Bool {
+        error.message.contains("not available") || error.message.contains("no backup files")
+    }
+
+    /// Pins the connection at the newest commit again after a point-in-time
+    /// read. Should the VFS refuse, the connection is closed and every later
+    /// use of the store throws why, so that no read sees the past by mistake.
+    /// Called with the lock held.
+    private func returnToNewest(_ connection: Connection) throws(LiteRecordError) {
         do {
-            try connection.setLitestreamTime(nil)
-            replicaOpenedTXID = try replicaTransactionID(connection)
+            try pinAtNewest(connection, watcherTXID: replicaWatcher?.transactionID())
         } catch {
-            logger.warning("\(displayName): returning to the newest commit failed (\(error)); reopening the replica")
-            let exports = connection.litestream
+            let failure = LiteRecordError.wrap(
+                error, "returning \(displayName) to its newest commit after a point-in-time read (close the stack and open the replica again)")
             connection.close()
-            self.connection = exports.flatMap { try? openReplica($0) }
+            self.connection = nil
+            replicaFailure = failure
+            throw failure
         }
     }
 }

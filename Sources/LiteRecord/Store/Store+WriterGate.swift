@@ -37,10 +37,11 @@ extension Store {
         acquireLock()
         defer { releaseLock() }
         guard let connection else {
-            throw unavailableError
+            throw replicaFailure ?? unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
         do {
+            if replicaWatcher != nil && !connection.isInTransaction { try followReplica(connection) }
             return try body(connection)
         } catch let error as SQLiteError {
             throw LiteRecordError.wrap(error, operation(), store: url?.path)
@@ -151,16 +152,16 @@ extension Store {
     /// observers directly (https://sqlite.org/pragma.html#pragma_data_version).
     /// `nil` when the store is closed, or busy and `wait` is false.
     ///
-    /// A replica answers its Litestream transaction id instead: its
+    /// A replica answers its watcher's Litestream transaction id instead: its
     /// `data_version` changes with every read, since the VFS hands SQLite a
     /// new change counter each time (`Store+Replica.swift`).
     func dataVersion(wait: Bool) -> Int64? {
+        if let replicaWatcher {
+            // Without the store's lock: reads hold it, and would starve observers.
+            return replicaWatcher.transactionID().map { Int64(bitPattern: $0) }
+        }
         if wait { acquireLock() } else if !tryAcquireLock() { return nil }
         defer { releaseLock() }
-        if replicaURL != nil {
-            guard let connection, !connection.isInTransaction else { return nil }
-            return (try? replicaTransactionID(connection)).map { Int64(bitPattern: $0) }
-        }
         guard let connection, !connection.isInTransaction,
             case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
         else { return nil }

@@ -66,10 +66,16 @@ final class Store: @unchecked Sendable {
     var pendingChanges: [ChangeSet] = []
     /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
     var commitsSinceWALCheck = 0
-    /// For a replica: its transaction id when its connection opened or last
-    /// returned from the past, the one commit whose time the VFS knows
-    /// (`Store+Replica.swift`). Guarded by `lock`.
-    var replicaOpenedTXID: UInt64?
+    /// For a replica: the connection that follows it (``ReplicaWatcher``).
+    let replicaWatcher: ReplicaWatcher?
+    /// For a replica: the transaction id its reading connection is pinned
+    /// at, and the watcher's id when it was pinned (`Store+Replica.swift`).
+    /// Guarded by `lock`.
+    var replicaPinnedTXID: UInt64?
+    var replicaPinnedForWatcherTXID: UInt64?
+    /// Why a replica's reading connection is gone, when re-pinning it failed:
+    /// what every later use throws. Guarded by `lock`.
+    var replicaFailure: LiteRecordError?
     /// Paths of files moved aside at open, when the model did not match.
     /// Written only during init.
     var movedAsideFiles: [URL] = []
@@ -107,6 +113,7 @@ final class Store: @unchecked Sendable {
         self.unavailableError = nil
         self.isReadOnly = readOnly
         self.checkpoints = checkpoints
+        if case .replica = location { replicaWatcher = ReplicaWatcher() } else { replicaWatcher = nil }
         switch location {
         case .file(let url): observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
         case .memory: observations = ObservationCenter(path: nil)
@@ -145,6 +152,7 @@ final class Store: @unchecked Sendable {
     init(unavailable error: LiteRecordError) {
         isReadOnly = false
         checkpoints = .automatic
+        replicaWatcher = nil
         location = .memory
         model = Model()
         unavailableError = error
@@ -153,6 +161,7 @@ final class Store: @unchecked Sendable {
 
     deinit {
         connection?.close()
+        replicaWatcher?.close()
         // Released without close(): a `for await` over the change stream or an
         // observation would otherwise wait for an end that never comes.
         changes.finish()
