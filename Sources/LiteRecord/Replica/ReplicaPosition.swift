@@ -48,13 +48,6 @@ enum ReplicaTime {
     static func format(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
-
-    static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)) {
-            return date
-        }
-        return try? Date(text, strategy: .iso8601)
-    }
 }
 
 /// The files of a `file` replica that Litestream writes: one LTX file per

@@ -33,7 +33,6 @@ struct LitestreamExports: @unchecked Sendable {
     let unregister: OfHandle
     let setTime: WithText
     let resetTime: OfHandle
-    let time: TextOut
     let txid: TextOut
     let lag: IntegerOut
 
@@ -54,7 +53,6 @@ struct LitestreamExports: @unchecked Sendable {
         unregister = try find("GoLitestreamUnregisterConnection", as: OfHandle.self)
         setTime = try find("GoLitestreamSetTime", as: WithText.self)
         resetTime = try find("GoLitestreamResetTime", as: OfHandle.self)
-        time = try find("GoLitestreamTime", as: TextOut.self)
         txid = try find("GoLitestreamTxid", as: TextOut.self)
         lag = try find("GoLitestreamLag", as: IntegerOut.self)
     }
@@ -124,10 +122,6 @@ extension Connection {
     /// Litestream's transaction id of what this replica connection reads
     /// (16 hexadecimal digits).
     func litestreamTXID() throws -> String { try litestreamText(\.txid, "reading the replica's txid") }
-
-    /// The commit time of what this replica connection reads (RFC 3339), or
-    /// the time it was moved to.
-    func litestreamTime() throws -> String { try litestreamText(\.time, "reading the replica's time") }
 
     /// Seconds since the VFS last checked the replica's storage; -1 before
     /// its first check.

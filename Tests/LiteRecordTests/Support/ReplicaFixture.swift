@@ -1,5 +1,5 @@
 import Foundation
-import LiteRecord
+@testable import LiteRecord
 import Testing
 
 @Entity(name: "ReplicaNote") final class ReplicaNote {
@@ -156,13 +156,10 @@ actor ReplicaFixture {
         return started
     }
 
+    /// Whether Litestream has written the replica's first snapshot: what the
+    /// library checks before it opens one.
     static func holdsSnapshot(_ replica: URL) -> Bool {
-        let levels = replica.appendingPathComponent("ltx")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: levels.path)) ?? []
-        return names.contains { level in
-            ((try? FileManager.default.contentsOfDirectory(atPath: levels.appendingPathComponent(level).path)) ?? [])
-                .contains { $0.hasSuffix(".ltx") }
-        }
+        (try? Store.requireSnapshot(replica)) != nil
     }
 }
 
