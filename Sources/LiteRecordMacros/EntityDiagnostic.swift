@@ -111,7 +111,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .invalidImportKey:
             "'importKey:' must be a plain string literal: a key, or a dotted key path such as \"address.city\""
         case .invalidAttributeOption(let text):
-            "'\(text)' is not an '@Attribute' option; write '.unique', '.indexed', '.searchable' or '.searchable(weight:)'"
+            "'\(text)' is not an '@Attribute' option; write '.unique', '.indexed', '.searchable', '.searchable(weight:)' or '.preserveValueOnDeletion'"
         case .invalidSearchWeight(let text):
             "'\(text)' is not a search weight; write a positive number literal, e.g. '.searchable(weight: 2)'"
         case .searchableNotText(let name, let type):

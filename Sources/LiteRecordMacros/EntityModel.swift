@@ -483,7 +483,7 @@ struct AttributeArguments {
                     invalid.append((weight, .invalidSearchWeight(text: weight.trimmedDescription)))
                 }
             } else if let member = argument.expression.as(MemberAccessExprSyntax.self), member.base == nil,
-                ["unique", "indexed", "searchable"].contains(member.declName.baseName.text)
+                ["unique", "indexed", "searchable", "preserveValueOnDeletion"].contains(member.declName.baseName.text)
             {
                 let option = member.declName.baseName.text
                 if !options.contains(option) { options.append(option) }

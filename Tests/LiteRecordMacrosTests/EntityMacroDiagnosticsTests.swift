@@ -583,7 +583,7 @@ import Testing
                     line: 3, column: 5,
                     fixIts: [FixItSpec(message: "Remove '@Attribute'")]),
                 DiagnosticSpec(
-                    message: "'.primary' is not an '@Attribute' option; write '.unique', '.indexed', '.searchable' or '.searchable(weight:)'",
+                    message: "'.primary' is not an '@Attribute' option; write '.unique', '.indexed', '.searchable', '.searchable(weight:)' or '.preserveValueOnDeletion'",
                     line: 4, column: 16),
                 DiagnosticSpec(
                     message: "'originalName:' must be a plain string literal",

@@ -106,6 +106,8 @@ extension Entity where Self: DefaultInitializable {
             cursor.took(rowID)
             ids.close(cursor)
             try ids.record(on: connection)
+            // Subscribers, observers and the history hear of it as of any save's insert.
+            context.store.noteCommitted(ChangeSet(inserted: [RecordID(entityName: entityName, rowID: rowID)]), by: context)
             return .created(rowID, snapshot)
         }
         switch outcome {

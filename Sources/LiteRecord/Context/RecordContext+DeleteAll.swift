@@ -14,7 +14,13 @@ extension RecordContext {
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
-            store.noteCommitted(changes)
+            store.noteCommitted(changes, by: self) {
+                var names: [RecordID: Set<String>] = [:]
+                for (id, column) in nullified {
+                    if let name = model.entity(named: id.entityName)?.columnName(column) { names[id, default: []].insert(name) }
+                }
+                return names
+            }
             return (doomed, nullified, changes)
         }
         for id in changes.deleted {

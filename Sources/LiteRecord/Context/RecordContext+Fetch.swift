@@ -413,7 +413,7 @@ extension RecordContext {
             try statement.bind(arguments)
             var rowIDs: [Int64] = []
             while try statement.step() { rowIDs.append(statement.int64(at: 0)) }
-            store.noteCommitted(ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) }))
+            store.noteCommitted(ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) }), by: self)
             return rowIDs
         }
         let changes = ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) })

@@ -33,7 +33,7 @@ extension RecordContext {
         let (outcome, changes) = try store.write("saving \(plan.summary)") { connection in
             let outcome = try SaveTransaction(self, plan, on: connection).run()
             let changes = changeSet(plan, outcome)
-            store.noteCommitted(changes)
+            store.noteCommitted(changes, by: self) { historyNames(plan, outcome) }
             return (outcome, changes)
         }
         apply(plan, outcome: outcome, changes: changes)
@@ -208,9 +208,24 @@ extension RecordContext {
         if let cascaded = outcome.cascaded { changes.deleted += cascaded.deleted }
         if !outcome.relinked.isEmpty {
             var listed = Set(changes.inserted + changes.updated + changes.deleted)
-            for id in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
+            for (id, _) in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
         }
         return changes
+    }
+
+    /// For the store's history: the attributes and relationships each update
+    /// of the save wrote, by record.
+    private func historyNames(_ plan: SavePlan, _ outcome: SaveOutcome) -> [RecordID: Set<String>] {
+        var names: [RecordID: Set<String>] = [:]
+        for update in plan.updates {
+            guard let entity = model.entity(named: type(of: update.object).entityName) else { continue }
+            let id = RecordID(entityName: entity.name, rowID: update.rowID)
+            names[id, default: []].formUnion(update.changes.indexes.map { entity.columnName($0) })
+        }
+        for (id, table) in outcome.relinked {
+            if let name = model.relationshipName(joining: table, from: id.entityName) { names[id, default: []].insert(name) }
+        }
+        return names
     }
 
     /// The ids of saved objects, asking each entity for its name once per run

@@ -372,10 +372,10 @@ extension SaveTransaction {
     /// does not update otherwise: their rows move to a new version here
     /// (a link is part of both records, as Core Data counts it), so that
     /// another context holding one meets the conflict at its next save.
-    func writeJoins() throws -> (relinked: [RecordID], versioned: [any Entity]) {
+    func writeJoins() throws -> (relinked: [(id: RecordID, table: JoinTable)], versioned: [any Entity]) {
         let pendingJoins = context.pendingJoins
         guard !pendingJoins.isEmpty else { return ([], []) }
-        var relinked: [RecordID] = []
+        var relinked: [(id: RecordID, table: JoinTable)] = []
         var touched: [ObjectIdentifier: any Entity] = [:]
         func rowID(_ object: any Entity) -> Int64? {
             guard object.recordState.phase != .deleted else { return nil }
@@ -384,8 +384,8 @@ extension SaveTransaction {
         for pending in pendingJoins.values {
             guard let source = rowID(pending.source), let destination = rowID(pending.destination) else { continue }
             guard try writeJoin(pending, source, destination) else { continue }
-            relinked.append(RecordID(entityName: pending.table.sourceTable, rowID: source))
-            relinked.append(RecordID(entityName: pending.table.destinationTable, rowID: destination))
+            relinked.append((RecordID(entityName: pending.table.sourceTable, rowID: source), pending.table))
+            relinked.append((RecordID(entityName: pending.table.destinationTable, rowID: destination), pending.table.flipped))
             for object in [pending.source, pending.destination] where object.recordState.phase == .managed {
                 touched[ObjectIdentifier(object)] = object
             }

@@ -85,6 +85,21 @@ public final class RecordContext {
     /// A context keeps the stored values it read only under `.storeTrumps`
     /// (to tell which properties the store changed since), so set that
     /// policy before fetching; see `Docs/Concurrency.md`.
+    /// Who the context's saves are by, recorded with each transaction of the
+    /// store's history (Core Data's `transactionAuthor`): an app names its
+    /// importer, its widget, its sync engine, and skips its own changes when
+    /// it reads the history back (``HistoryFilter/notAuthor(_:)``).
+    ///
+    /// ```swift
+    /// context.transactionAuthor = "importer"
+    /// try context.save()
+    /// ```
+    public var transactionAuthor: String?
+
+    /// The context's name, recorded with each transaction of the store's
+    /// history as ``HistoryTransaction/contextName`` (Core Data's `name`).
+    public var name: String?
+
     public var mergePolicy: MergePolicy = .error {
         didSet {
             if mergePolicy == .storeTrumps, oldValue != .storeTrumps { keepStoredValues() }

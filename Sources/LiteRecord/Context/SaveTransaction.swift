@@ -60,7 +60,7 @@ struct SaveTransaction {
         let searchable = try searchableInserts()
         if !searchable.isEmpty { try connection.cachedStatement(Self.setDeferralSQL).run() }
         try executeInserts()
-        var relinked: (relinked: [RecordID], versioned: [any Entity]) = ([], [])
+        var relinked: (relinked: [(id: RecordID, table: JoinTable)], versioned: [any Entity]) = ([], [])
         if relationships {
             try writeDeferredForeignKeys()
             relinked = try writeJoins()
@@ -77,8 +77,9 @@ struct SaveTransaction {
 struct SaveOutcome {
     /// Each inserted object with its new row id, in the plan's order.
     let inserted: [(object: any Entity, rowID: Int64)]
-    /// Records whose many-to-many links changed, reported as updated.
-    let relinked: [RecordID]
+    /// Records whose many-to-many links changed, reported as updated, each
+    /// with the join table seen from its side.
+    let relinked: [(id: RecordID, table: JoinTable)]
     /// Saved objects whose rows only their links moved to a new version.
     let relinkVersioned: [any Entity]
     /// Objects whose conflict the merge policy resolved, by object: what

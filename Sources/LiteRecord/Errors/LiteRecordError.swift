@@ -68,6 +68,17 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         /// }
         /// ```
         public static let conflict = Kind("conflict")
+        /// A history token older than what the store keeps (history before it
+        /// was deleted by ``RecordStack/deleteHistory(before:)`` or the
+        /// retention), or a token of another store: the transactions since it
+        /// cannot all be answered. Read the state again and continue from a
+        /// new token (Core Data's expired-token error).
+        ///
+        /// ```swift
+        /// do { changes = try stack.fetchHistory(after: token) }
+        /// catch let error as LiteRecordError where error.kind == .historyExpired { resync() }
+        /// ```
+        public static let historyExpired = Kind("historyExpired")
     }
 
     /// What kind of failure this is.

@@ -37,6 +37,16 @@ public struct AttributeDescription: Sendable, CustomStringConvertible {
         /// @Attribute(.searchable(weight: 3)) var title = ""
         /// ```
         public static func searchable(weight: Double) -> Options { .searchable }
+
+        /// The attribute's stored value is kept in the tombstone of a
+        /// deletion in the store's history (``HistoryChange/tombstone``), as
+        /// Core Data's `preserveValueOnDeletion`: what a sync engine needs to
+        /// name a deleted record to a server. Not part of the schema.
+        ///
+        /// ```swift
+        /// @Attribute(.preserveValueOnDeletion) var serverID = ""
+        /// ```
+        public static let preserveValueOnDeletion = Options(rawValue: 1 << 3)
     }
 
     /// The property name, which is also the column name.

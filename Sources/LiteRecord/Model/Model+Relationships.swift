@@ -177,3 +177,11 @@ extension Model {
         return table.name == "\(relationship.entityName)_\(relationship.name)"
     }
 }
+
+extension Model {
+    /// The name of the many-to-many relationship of `entityName` stored in
+    /// `table` (seen from that entity's side), for the store's history.
+    func relationshipName(joining table: JoinTable, from entityName: String) -> String? {
+        entity(named: entityName)?.relationships.first { $0.storage == .joinTable(table) }?.name
+    }
+}

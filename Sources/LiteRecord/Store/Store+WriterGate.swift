@@ -80,20 +80,30 @@ extension Store {
         if isReadOnly { throw refusedWrite(operation()) }
         return try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
-                let mark = pendingChanges.count
+                let mark = (changes: pendingChanges.count, history: history.pending.count)
                 do {
                     return try connection.savepoint("literecord_nested") { try body(connection) }
                 } catch {
-                    pendingChanges.removeSubrange(mark...)
+                    pendingChanges.removeSubrange(mark.changes...)
+                    history.pending.removeSubrange(mark.history...)
                     throw error
                 }
             }
             pendingChanges.removeAll()
+            history.pending.removeAll()
             let result: T
             do {
-                result = try connection.transaction(.immediate) { try body(connection) }
+                result = try connection.transaction(.immediate) {
+                    // Another connection may have enabled or disabled history.
+                    if url != nil { try checkHistorySchema(on: connection) }
+                    let result = try body(connection)
+                    // In the same transaction: no commit without its history.
+                    if !history.pending.isEmpty { try recordHistory(connection) }
+                    return result
+                }
             } catch {
                 pendingChanges.removeAll()
+                history.pending.removeAll()
                 throw error
             }
             boundWAL(connection)
@@ -106,13 +116,6 @@ extension Store {
             }
             return result
         }
-    }
-
-    /// Records what a save wrote inside the current write transaction; it is
-    /// published when the outermost transaction commits, dropped if it rolls back.
-    /// Must be called from inside a `write` body.
-    func noteCommitted(_ changeSet: ChangeSet) {
-        if !changeSet.isEmpty { pendingChanges.append(changeSet) }
     }
 
     /// ``withConnectionPassingErrors(_:_:)`` for library code: every error

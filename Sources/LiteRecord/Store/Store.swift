@@ -64,6 +64,9 @@ final class Store: @unchecked Sendable {
     /// Change sets recorded by saves inside the open write transaction; they
     /// are published as one when the outermost transaction commits. Guarded by `lock`.
     var pendingChanges: [ChangeSet] = []
+    /// Whether commits record history, and what the open transaction's
+    /// writes noted for it (`Store+History.swift`). Guarded by `lock`.
+    var history = HistoryState()
     /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
     var commitsSinceWALCheck = 0
     /// For a replica: the connection that follows it (``ReplicaWatcher``).
@@ -106,7 +109,8 @@ final class Store: @unchecked Sendable {
 
     init(
         location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy,
-        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic, litestream: LitestreamExports? = nil
+        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic, litestream: LitestreamExports? = nil,
+        history: HistoryOptions = .asStored
     ) throws(LiteRecordError) {
         self.location = location
         self.model = model
@@ -146,6 +150,15 @@ final class Store: @unchecked Sendable {
             readers = makeReaderPool()
         } else {
             connection = try openWritable(migration: migration, onMismatch: onMismatch)
+        }
+        if let connection {
+            do {
+                try configureHistory(history, on: connection)
+            } catch {
+                connection.close()
+                self.connection = nil
+                throw error
+            }
         }
     }
 

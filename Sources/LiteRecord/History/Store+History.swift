@@ -1,0 +1,380 @@
+import Foundation
+
+/// Where a store's history lives, and the state of its recording.
+///
+/// History is one row per committed transaction in ``HistoryLog/table``,
+/// its changes packed in one blob (``HistoryCoding``), written by the
+/// committing transaction itself (``Store/recordHistory(_:)``, called from
+/// ``Store/writePassingErrors(_:_:)`` before `COMMIT`): no commit without its
+/// history, no history without its commit, whatever process commits.
+enum HistoryLog {
+    static let table = "literecord_history"
+    /// The connection's own table of the preserved values of rows deleted in
+    /// the open transaction, filled by one `TEMP` trigger per entity with
+    /// `.preserveValueOnDeletion` attributes and emptied at each commit.
+    static let tombstoneTable = "literecord_tombstones"
+    static let storeIDKey = "history_store_id"
+    /// The highest token ``Store/deleteHistory(before:)`` or the retention deleted.
+    static let purgedThroughKey = "history_purged_through"
+    /// The author of a migration step's transaction.
+    static let migrationAuthor = "literecord.migration"
+
+    static var createSQL: String {
+        """
+        CREATE TABLE IF NOT EXISTS \(Connection.quote(table)) (
+            token INTEGER PRIMARY KEY AUTOINCREMENT,
+            date REAL NOT NULL,
+            author TEXT,
+            context TEXT,
+            entities TEXT NOT NULL,
+            changes BLOB NOT NULL)
+        """
+    }
+
+    static var insertSQL: String {
+        "INSERT INTO \(Connection.quote(table)) (date, author, context, entities, changes) VALUES (?, ?, ?, ?, ?)"
+    }
+
+    /// A new store history identifier: 16 hexadecimal digits.
+    static func newStoreID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(format: "%016llx", generator.next() as UInt64)
+    }
+
+    /// Appends one transaction of `changes` on `connection`, inside its open
+    /// write transaction; returns its token number.
+    @discardableResult
+    static func append(
+        _ changes: [HistoryCoding.Change], author: String?, contextName: String?, on connection: Connection
+    ) throws -> Int64 {
+        let statement = try connection.cachedStatement(insertSQL)
+        let entities = Set(changes.map(\.id.entityName)).sorted()
+        try statement.bind(.real(Date().timeIntervalSince1970), at: 1)
+        try statement.bind(author.map { .text($0) } ?? .null, at: 2)
+        try statement.bind(contextName.map { .text($0) } ?? .null, at: 3)
+        try statement.bind(.text("," + entities.joined(separator: ",") + ","), at: 4)
+        try statement.bind(.blob(HistoryCoding.encode(changes)), at: 5)
+        try statement.run()
+        return connection.lastInsertedRowID
+    }
+
+    /// The `TEMP` trigger keeping the preserved values of `entity`'s deleted
+    /// rows, or `nil` when it has no `.preserveValueOnDeletion` attribute.
+    static func tombstoneTriggerSQL(_ entity: EntityDescription) -> String? {
+        let preserved = entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }
+        guard !preserved.isEmpty else { return nil }
+        let name = SQLValue.text(entity.name).sqlLiteral
+        let rows = preserved.map { attribute in
+            "(\(name), OLD.\(Connection.quote(Model.primaryKeyColumn)), \(SQLValue.text(attribute.name).sqlLiteral), OLD.\(Connection.quote(attribute.name)))"
+        }
+        return """
+            CREATE TEMP TRIGGER IF NOT EXISTS \(Connection.quote("literecord_tombstone:" + entity.name))
+            AFTER DELETE ON main.\(entity.quotedTable) BEGIN
+            INSERT INTO \(Connection.quote(tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", "));
+            END
+            """
+    }
+}
+
+/// What one write noted for history inside the open transaction
+/// (``Store/noteCommitted(_:by:updatedNames:)``).
+struct HistoryNote {
+    let changes: ChangeSet
+    let updatedNames: [RecordID: Set<String>]
+    let author: String?
+    let contextName: String?
+}
+
+/// A store's history recording. Guarded by the store's `lock`.
+struct HistoryState {
+    /// What the stack asked for at open.
+    var options = HistoryOptions.asStored
+    /// The store's history identifier while this store records history; `nil` when it does not.
+    var storeID: String?
+    /// The entities whose deletions keep tombstones, by name.
+    var preservingEntities: Set<String> = []
+    /// `PRAGMA schema_version` when the recording was last decided: another
+    /// connection enabling or disabling history changes it.
+    var schemaVersion: Int64?
+    /// When the retention last deleted old transactions.
+    var lastPurge: ContinuousClock.Instant?
+    /// What the writes of the open transaction noted, in order.
+    var pending: [HistoryNote] = []
+
+    var isRecording: Bool { storeID != nil }
+}
+
+extension Store {
+    /// Whether commits of this store record history now. Read under the lock.
+    var recordsHistory: Bool { history.isRecording }
+
+    // MARK: Open
+
+    /// Applies the stack's ``HistoryOptions`` to a writable store just opened
+    /// (and migrated): creates the history table for `.enabled`, drops it for
+    /// `.disabled`, and starts recording when the store keeps history.
+    func configureHistory(_ options: HistoryOptions, on connection: Connection) throws(LiteRecordError) {
+        history.options = options
+        try withStoreErrorContext("setting up the history of \(displayName)") {
+            switch options.mode {
+            case .enabled:
+                try connection.transaction(.immediate) { try createHistory(on: connection) }
+            case .disabled:
+                try connection.transaction(.immediate) {
+                    guard try connection.tableNames().contains(HistoryLog.table) else { return }
+                    try connection.execute("DROP TABLE \(Connection.quote(HistoryLog.table))")
+                    try connection.execute(
+                        "DELETE FROM \(Connection.quote(Model.metadataTable)) WHERE key IN (?, ?)",
+                        [.text(HistoryLog.storeIDKey), .text(HistoryLog.purgedThroughKey)])
+                    logger.info("history disabled: the store's history was deleted", metadata: ["store": "\(displayName)"])
+                }
+            case .asStored:
+                break
+            }
+            try refreshHistoryRecording(on: connection)
+        }
+    }
+
+    /// Creates the history table and the store's history identifier, when missing.
+    private func createHistory(on connection: Connection) throws {
+        try connection.execute(HistoryLog.createSQL)
+        if try connection.metadata(HistoryLog.storeIDKey) == nil {
+            try connection.setMetadata(HistoryLog.storeIDKey, HistoryLog.newStoreID())
+        }
+    }
+
+    /// Decides again whether commits record history, from what the store
+    /// holds: called at open, and by every write transaction once the
+    /// store's schema changed (another connection may have enabled or
+    /// disabled history). A stack opened with `.enabled` puts the table back
+    /// when another one disabled it.
+    func refreshHistoryRecording(on connection: Connection) throws {
+        let version = try connection.scalar("PRAGMA schema_version")?.integerValue
+        var storeID: String?
+        if try connection.tableNames().contains(HistoryLog.table) {
+            storeID = try connection.metadata(HistoryLog.storeIDKey)
+        } else if history.options.mode == .enabled, connection.isInTransaction {
+            try createHistory(on: connection)
+            logger.warning("another connection disabled history; this stack enabled it again", metadata: ["store": "\(displayName)"])
+            storeID = try connection.metadata(HistoryLog.storeIDKey)
+        }
+        if history.options.mode == .disabled { storeID = nil }
+        history.schemaVersion = version
+        guard storeID != history.storeID else { return }
+        history.storeID = storeID
+        guard storeID != nil else { return }
+        // Tombstones: one TEMP trigger per entity with preserved attributes.
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(HistoryLog.tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
+        var preserving: Set<String> = []
+        for entity in model.entities {
+            guard let sql = HistoryLog.tombstoneTriggerSQL(entity) else { continue }
+            try connection.execute(sql)
+            preserving.insert(entity.name)
+        }
+        history.preservingEntities = preserving
+    }
+
+    /// At the start of a write transaction: decides the recording again when
+    /// another connection changed the schema since it was last decided.
+    func checkHistorySchema(on connection: Connection) throws {
+        let statement = try connection.cachedStatement("PRAGMA schema_version")
+        defer { statement.reset() }
+        guard try statement.step() else { return }
+        let version = statement.int64(at: 0)
+        statement.reset()
+        if version != history.schemaVersion { try refreshHistoryRecording(on: connection) }
+    }
+
+    // MARK: Recording
+
+    /// Records what a write did inside the open write transaction: published
+    /// to subscribers when the outermost transaction commits, and, when the
+    /// store records history, written into it by that transaction. Must be
+    /// called from inside a `write` body.
+    ///
+    /// - Parameters:
+    ///   - context: the context that wrote, for the transaction's author and
+    ///     context name.
+    ///   - updatedNames: for each updated record, the attributes and
+    ///     relationships written; asked only when history is recorded.
+    func noteCommitted(
+        _ changeSet: ChangeSet, by context: RecordContext? = nil,
+        updatedNames: () -> [RecordID: Set<String>] = { [:] }
+    ) {
+        guard !changeSet.isEmpty else { return }
+        pendingChanges.append(changeSet)
+        if history.isRecording {
+            history.pending.append(HistoryNote(
+                changes: changeSet, updatedNames: updatedNames(), author: context?.transactionAuthor,
+                contextName: context?.name))
+        }
+    }
+
+    /// Writes the open transaction's history, just before it commits; nothing
+    /// when no write noted a change (or all of them cancelled out).
+    func recordHistory(_ connection: Connection) throws {
+        let notes = history.pending
+        history.pending.removeAll()
+        guard history.isRecording, !notes.isEmpty else { return }
+        var changes = Self.netChanges(notes)
+        if !history.preservingEntities.isEmpty,
+            notes.contains(where: { note in note.changes.deleted.contains { history.preservingEntities.contains($0.entityName) } })
+        {
+            try attachTombstones(&changes, connection)
+        }
+        if !changes.isEmpty {
+            let note = notes.first { $0.author != nil || $0.contextName != nil }
+            try HistoryLog.append(changes, author: note?.author, contextName: note?.contextName, on: connection)
+        }
+        if let retention = history.options.retention {
+            let now = ContinuousClock.now
+            if history.lastPurge.map({ now - $0 >= .seconds(60) }) ?? true {
+                history.lastPurge = now
+                let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+                try purgeHistory(where: "date < ?", [.real(Date().timeIntervalSince1970 - seconds)], on: connection)
+            }
+        }
+    }
+
+    /// The net change of each record over the notes, in the order of first
+    /// change: an insert then an update is an insert, an insert then a
+    /// delete nothing, updates add up their names.
+    static func netChanges(_ notes: [HistoryNote]) -> [HistoryCoding.Change] {
+        var changes: [HistoryCoding.Change?] = []
+        var positions: [RecordID: Int] = [:]
+        for note in notes {
+            for id in note.changes.inserted {
+                if let position = positions[id] {
+                    changes[position] = HistoryCoding.Change(id: id, kind: .insert, names: [])
+                } else {
+                    positions[id] = changes.count
+                    changes.append(HistoryCoding.Change(id: id, kind: .insert, names: []))
+                }
+            }
+            for id in note.changes.updated {
+                let names = note.updatedNames[id] ?? []
+                if let position = positions[id], let existing = changes[position] {
+                    if existing.kind == .update { changes[position]?.names.formUnion(names) }
+                } else {
+                    positions[id] = changes.count
+                    changes.append(HistoryCoding.Change(id: id, kind: .update, names: names))
+                }
+            }
+            for id in note.changes.deleted {
+                if let position = positions[id], let existing = changes[position] {
+                    changes[position] = existing.kind == .insert ? nil : HistoryCoding.Change(id: id, kind: .delete, names: [])
+                } else if positions[id] == nil {
+                    positions[id] = changes.count
+                    changes.append(HistoryCoding.Change(id: id, kind: .delete, names: []))
+                }
+            }
+        }
+        return changes.compactMap { $0 }
+    }
+
+    /// Puts the preserved values the tombstone triggers kept into the deletes,
+    /// and empties their table for the next transaction.
+    private func attachTombstones(_ changes: inout [HistoryCoding.Change], _ connection: Connection) throws {
+        var kept: [RecordID: [String: SQLValue]] = [:]
+        let table = "temp." + Connection.quote(HistoryLog.tombstoneTable)
+        for row in try connection.rows("SELECT entity, row, name, value FROM \(table)") {
+            guard case .text(let entity) = row[0], case .integer(let rowID) = row[1], case .text(let name) = row[2] else { continue }
+            kept[RecordID(entityName: entity, rowID: rowID), default: [:]][name] = row[3]
+        }
+        try connection.execute("DELETE FROM \(table)")
+        for index in changes.indices where changes[index].kind == .delete {
+            if let values = kept[changes[index].id] { changes[index].tombstone = values }
+        }
+    }
+
+    /// Deletes the transactions `whereSQL` selects and moves the purge point
+    /// (the highest token deleted) on; returns how many went.
+    @discardableResult
+    func purgeHistory(where whereSQL: String, _ arguments: [SQLValue], on connection: Connection) throws -> Int {
+        let rows = try connection.rows(
+            "DELETE FROM \(Connection.quote(HistoryLog.table)) WHERE \(whereSQL) RETURNING token", arguments)
+        guard let highest = rows.compactMap({ $0.first?.integerValue }).max() else { return 0 }
+        let previous = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
+        if highest > previous { try connection.setMetadata(HistoryLog.purgedThroughKey, String(highest)) }
+        return rows.count
+    }
+
+    // MARK: Reading
+
+    /// The store's history identifier.
+    ///
+    /// - Throws: `.storeUnavailable` when the store keeps no history.
+    func historyStoreID(on connection: Connection) throws -> String {
+        guard try connection.tableNames().contains(HistoryLog.table), let storeID = try connection.metadata(HistoryLog.storeIDKey)
+        else {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(displayName) keeps no history: open it once with history: .enabled (RecordStack(storeAt:entities:history:)); history starts from then")
+        }
+        return storeID
+    }
+
+    /// The newest transaction's token number, 0 when there is none.
+    func newestHistoryNumber(on connection: Connection) throws -> Int64 {
+        try connection.scalar("SELECT max(token) FROM \(Connection.quote(HistoryLog.table))")?.integerValue ?? 0
+    }
+
+    /// The transactions after `token` that `filter` keeps, oldest first, at
+    /// most `limit`; read on `connection` (a reader, or the replica's).
+    func readHistory(
+        after token: HistoryToken?, through last: Int64? = nil, matching filter: HistoryFilter, limit: Int?,
+        on connection: Connection
+    ) throws -> [HistoryTransaction] {
+        let storeID = try historyStoreID(on: connection)
+        let purged = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
+        if let token {
+            guard token.storeID == storeID else {
+                throw LiteRecordError(
+                    .historyExpired,
+                    "history token \(token) is not from \(displayName) (its history identifier is \(storeID)): the store was replaced, moved aside and created again, or the token is another store's. Read the store's state again, and continue from a new token")
+            }
+            guard token.transactionNumber >= purged else {
+                throw LiteRecordError(
+                    .historyExpired,
+                    "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
+            }
+        }
+        var sql = "SELECT token, date, author, context, changes FROM \(Connection.quote(HistoryLog.table)) WHERE token > ?"
+        var arguments: [SQLValue] = [.integer(token?.transactionNumber ?? 0)]
+        if let last {
+            sql += " AND token <= ?"
+            arguments.append(.integer(last))
+        }
+        if let from = filter.from {
+            sql += " AND date >= ?"
+            arguments.append(.real(from.timeIntervalSince1970))
+        }
+        if let until = filter.until {
+            sql += " AND date < ?"
+            arguments.append(.real(until.timeIntervalSince1970))
+        }
+        if let names = filter.entityNames {
+            // A cheap first cut on the names listed per transaction; the blob decides.
+            sql += " AND (" + (names.isEmpty ? "0" : names.map { _ in "instr(entities, ?) > 0" }.joined(separator: " OR ")) + ")"
+            arguments += names.sorted().map { .text("," + $0 + ",") }
+        }
+        sql += " ORDER BY token"
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var result: [HistoryTransaction] = []
+        while try statement.step() {
+            let author = statement.isNull(at: 2) ? nil : statement.string(at: 2)
+            guard filter.keeps(author: author) else { continue }
+            let changes = try HistoryCoding.decode(statement.data(at: 4), entityNames: filter.entityNames)
+            if filter.entityNames != nil, changes.isEmpty { continue }
+            result.append(HistoryTransaction(
+                token: HistoryToken(transactionNumber: statement.int64(at: 0), storeID: storeID),
+                date: Date(timeIntervalSince1970: statement.double(at: 1)), author: author,
+                contextName: statement.isNull(at: 3) ? nil : statement.string(at: 3), changes: changes))
+            if let limit, result.count >= limit { break }
+        }
+        return result
+    }
+}

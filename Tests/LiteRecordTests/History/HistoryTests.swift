@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+@testable import LiteRecord
+
+/// Persistent history (API.md §16): one transaction per commit that changes
+/// rows, written in that commit, read back by token.
+@Suite struct HistoryTests {
+    @Test func eachSaveIsOneTransactionWithItsChanges() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        #expect(stack.recordsHistory)
+        let context = stack.newContext()
+        context.transactionAuthor = "app"
+        context.name = "editor"
+        let a = Memo(serverID: "s1", title: "One")
+        let b = Memo(serverID: "s2", title: "Two")
+        context.insert(a)
+        context.insert(b)
+        try context.save()
+        let ids = [try #require(a.recordID), try #require(b.recordID)] as [RecordID]
+        a.stars = 5
+        a.body = "text"
+        try context.save()
+        try b.delete(in: context)
+        try context.save()
+        try context.save()  // nothing to write: no transaction
+
+        let history = try stack.fetchHistory(after: nil)
+        #expect(history.count == 3)
+        #expect(history.map(\.token.transactionNumber) == [1, 2, 3])
+        #expect(history.allSatisfy { $0.author == "app" && $0.contextName == "editor" })
+        #expect(history[0].changes.map(\.kind) == [.insert, .insert])
+        #expect(history[0].changes.map(\.recordID) == ids)
+        #expect(history[1].changes == [HistoryChange(recordID: ids[0], kind: .update, updatedAttributes: ["body", "stars"], tombstone: [:])])
+        #expect(history[2].changes == [HistoryChange(recordID: ids[1], kind: .delete, updatedAttributes: [], tombstone: ["serverID": .text("s2"), "title": .text("Two")])])
+        #expect(try stack.fetchHistory(after: history[1].token).map(\.token) == [history[2].token])
+        #expect(try stack.fetchHistory(after: history[2].token).isEmpty)
+        #expect(try stack.newestHistoryToken() == history[2].token)
+    }
+
+    @Test func aFailedSaveLeavesNoTransaction() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        let memo = Memo(serverID: "s", title: "t")
+        context.insert(memo)
+        try context.save()
+        let other = stack.newContext()
+        let stale = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "s", in: other))
+        memo.stars = 1
+        try context.save()
+        stale.stars = 2
+        #expect(throws: LiteRecordError.self) { try other.save() }  // a conflict: nothing written
+        #expect(try stack.fetchHistory(after: nil).count == 2)
+    }
+
+    @Test func aWriteIsOneTransactionOfItsNetChanges() async throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        try await stack.write { context in
+            context.transactionAuthor = "importer"
+            let kept = Memo(serverID: "k", title: "kept")
+            let gone = Memo(serverID: "g", title: "gone")
+            context.insert(kept)
+            context.insert(gone)
+            try context.save()
+            kept.stars = 3                         // inserted then updated: an insert
+            try gone.delete(in: context)           // inserted then deleted: nothing
+        }
+        struct Boom: Error {}
+        await #expect(throws: Boom.self) {
+            try await stack.write { context in
+                context.insert(Memo(serverID: "x", title: "rolled back"))
+                try context.save()
+                throw Boom()
+            }
+        }
+        let history = try stack.fetchHistory(after: nil)
+        #expect(history.count == 1)
+        #expect(history[0].author == "importer")
+        #expect(history[0].changes.map(\.kind) == [.insert])
+    }
+
+    @Test func setBasedDeletesKeepTombstones() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        for index in 0..<4 { context.insert(Memo(serverID: "s\(index)", title: "t\(index)", stars: index)) }
+        try context.save()
+        let removed = try Memo.deleteAll(matching: #Predicate<Memo> { $0.stars >= 2 }, in: context)
+        #expect(removed == 2)
+        let last = try #require(try stack.fetchHistory(after: nil).last)
+        #expect(last.changes.map(\.kind) == [.delete, .delete])
+        #expect(Set(last.changes.compactMap { $0.tombstone["serverID"] }) == [.text("s2"), .text("s3")])
+        #expect(last.changes.allSatisfy { $0.tombstone["stars"] == nil }, "only preserved attributes are kept")
+        try Memo.truncateAll(in: context)
+        #expect(try stack.fetchHistory(after: last.token).first?.changes.count == 2)
+    }
+
+    @Test func relationshipChangesNameTheRelationship() throws {
+        let stack = try RecordStack(inMemoryWith: relationshipEntities, history: .enabled)
+        let context = stack.newContext()
+        let author = RAuthor("Ann")
+        let book = RBook("B")
+        let tag = RTag("t")
+        context.insert(author)
+        context.insert(book)
+        context.insert(tag)
+        try context.save()
+        book.author = author
+        book.tags = [tag]
+        try context.save()
+        let last = try #require(try stack.fetchHistory(after: nil).last)
+        let byID = Dictionary(uniqueKeysWithValues: last.changes.map { ($0.recordID, $0) })
+        let bookID = try #require(book.recordID)
+        let tagID = try #require(tag.recordID)
+        let bookChange = try #require(byID[bookID])
+        #expect(bookChange.kind == .update)
+        #expect(bookChange.updatedAttributes == ["author", "tags"])
+        #expect(byID[tagID]?.updatedAttributes == ["books"])
+        // Deleting the author cascades to the book, in the same transaction.
+        try author.delete(in: context)
+        try context.save()
+        let deletion = try #require(try stack.fetchHistory(after: last.token).first)
+        #expect(Set(deletion.changes.map(\.recordID.entityName)) == ["Author", "Book"])
+        #expect(deletion.changes.allSatisfy { $0.kind == .delete })
+    }
+
+    @Test func findOrCreateIsRecorded() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        let created = try Memo.findFirstOrCreate(byAttribute: "serverID", withValue: "x", in: context)
+        let history = try stack.fetchHistory(after: nil)
+        #expect(history.count == 1)
+        #expect(history.first?.changes.first?.recordID == created.recordID)
+        #expect(history.first?.changes.first?.kind == .insert)
+    }
+
+    @Test func filtersByAuthorEntityAndDate() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self] + relationshipEntities, history: .enabled)
+        let app = stack.newContext()
+        app.transactionAuthor = "app"
+        app.insert(Memo(serverID: "a", title: "a"))
+        try app.save()
+        let sync = stack.newContext()
+        sync.transactionAuthor = "sync"
+        sync.insert(RTag("t"))
+        try sync.save()
+        let plain = stack.newContext()
+        plain.insert(Memo(serverID: "p", title: "p"))
+        plain.insert(RTag("u"))
+        try plain.save()
+
+        #expect(try stack.fetchHistory(after: nil, matching: .author("app")).map(\.author) == ["app"])
+        #expect(try stack.fetchHistory(after: nil, matching: .notAuthor("app")).map(\.author) == ["sync", nil])
+        let memos = try stack.fetchHistory(after: nil, matching: .entity(Memo.self))
+        #expect(memos.count == 2)
+        #expect(memos.allSatisfy { $0.changes.allSatisfy { $0.entityName == "Memo" } })
+        #expect(try stack.fetchHistory(after: nil, matching: .entity(Memo.self).and(.notAuthor("app"))).count == 1)
+        #expect(try stack.fetchHistory(after: nil, matching: .committed(from: Date().addingTimeInterval(60))).isEmpty)
+        #expect(try stack.fetchHistory(after: nil, matching: .committed(before: Date().addingTimeInterval(60))).count == 3)
+        #expect(try stack.fetchHistory(after: nil, limit: 2).count == 2)
+    }
+
+    @Test func deleteHistoryMakesOlderTokensExpire() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        for index in 0..<5 {
+            context.insert(Memo(serverID: "\(index)", title: ""))
+            try context.save()
+        }
+        let history = try stack.fetchHistory(after: nil)
+        #expect(try stack.deleteHistory(before: history[3].token) == 3)
+        #expect(try stack.fetchHistory(after: nil).map(\.token) == [history[3].token, history[4].token])
+        // The last token deleted is still a place to continue from; older ones are not.
+        #expect(try stack.fetchHistory(after: history[2].token).count == 2)
+        let error = #expect(throws: LiteRecordError.self) { try stack.fetchHistory(after: history[1].token) }
+        #expect(error?.kind == .historyExpired)
+        #expect(try stack.deleteHistory(before: history[0].token) == 0)
+    }
+
+    @Test func aTokenOfAnotherStoreIsExpired() throws {
+        let first = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let second = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        for stack in [first, second] {
+            let context = stack.newContext()
+            context.insert(Memo(serverID: "x", title: ""))
+            try context.save()
+        }
+        let token = try #require(try first.newestHistoryToken())
+        let error = #expect(throws: LiteRecordError.self) { try second.fetchHistory(after: token) }
+        #expect(error?.kind == .historyExpired)
+        #expect(throws: LiteRecordError.self) { try second.deleteHistory(before: token) }
+    }
+
+    @Test func tokensRoundTripAsTextAndJSON() throws {
+        let token = HistoryToken(transactionNumber: 42, storeID: "00ab")
+        #expect(token.description == "42-00ab")
+        #expect(HistoryToken("42-00ab") == token)
+        #expect(HistoryToken("42") == nil)
+        #expect(HistoryToken("-1-ab") == nil)
+        #expect(HistoryToken("4x-ab") == nil)
+        #expect(HistoryToken("4-AB") == nil)
+        let data = try JSONEncoder().encode(token)
+        #expect(String(decoding: data, as: UTF8.self) == "\"42-00ab\"")
+        #expect(try JSONDecoder().decode(HistoryToken.self, from: data) == token)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(HistoryToken.self, from: Data("\"nope\"".utf8)) }
+        #expect(HistoryToken(transactionNumber: 9, storeID: "a") < HistoryToken(transactionNumber: 10, storeID: "a"))
+    }
+
+    @Test func aStoreWithoutHistoryRefusesToAnswer() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self])
+        #expect(!stack.recordsHistory)
+        let error = #expect(throws: LiteRecordError.self) { try stack.fetchHistory(after: nil) }
+        #expect(error?.kind == .storeUnavailable)
+        #expect(error?.message.contains("history: .enabled") == true)
+    }
+
+    @Test func historyIsAPropertyOfTheFile() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("h.sqlite")
+        let first = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        first.newContext().insert(Memo(serverID: "1", title: ""))
+        try first.close()
+        // Opened without `history:`, the store goes on recording.
+        let second = try RecordStack(storeAt: url, entities: [Memo.self])
+        #expect(second.recordsHistory)
+        let context = second.newContext()
+        context.insert(Memo(serverID: "2", title: ""))
+        try context.save()
+        let token = try #require(try second.newestHistoryToken())
+        try second.close()
+        let reopened = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        #expect(try reopened.newestHistoryToken() == token, "tokens are stable across reopening")
+        try reopened.close()
+        // `.disabled` turns it off and deletes it.
+        let off = try RecordStack(storeAt: url, entities: [Memo.self], history: .disabled)
+        #expect(!off.recordsHistory)
+        #expect(throws: LiteRecordError.self) { try off.fetchHistory(after: nil) }
+        try off.close()
+        let again = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        let error = #expect(throws: LiteRecordError.self) { try again.fetchHistory(after: token) }
+        #expect(error?.kind == .historyExpired, "a new history has a new identifier: old tokens do not silently match")
+        try again.close()
+    }
+
+    @Test func anotherStackEnablingHistoryIsFollowedAtTheNextWrite() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("h.sqlite")
+        let plain = try RecordStack(storeAt: url, entities: [Memo.self])
+        #expect(!plain.recordsHistory)
+        let enabling = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        let context = plain.newContext()
+        context.insert(Memo(serverID: "p", title: ""))
+        try context.save()
+        #expect(plain.recordsHistory)
+        #expect(try enabling.fetchHistory(after: nil).count == 1, "the other stack's commit has its transaction")
+        try plain.close()
+        try enabling.close()
+    }
+
+    @Test func retentionDeletesOldTransactions() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled(keepingFor: .zero))
+        let context = stack.newContext()
+        context.insert(Memo(serverID: "1", title: ""))
+        try context.save()
+        // The first commit purges what is older than zero seconds: itself excepted? It
+        // was written just before the purge in the same transaction, so it is older
+        // than "now" by a hair, and goes; the purge point moves past it.
+        let error = #expect(throws: LiteRecordError.self) {
+            try stack.fetchHistory(after: HistoryToken(transactionNumber: 0, storeID: try stack.store.withConnection("") { try stack.store.historyStoreID(on: $0) }))
+        }
+        #expect(error?.kind == .historyExpired)
+    }
+
+    @Test func mergeBringsAHeldObjectUpToDate() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("h.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        let held = stack.newContext()
+        let memo = Memo(serverID: "m", title: "old")
+        held.insert(memo)
+        let gone = Memo(serverID: "g", title: "gone")
+        held.insert(gone)
+        try held.save()
+        let token = try #require(try stack.newestHistoryToken())
+        // Another stack (as another process would) changes one and deletes the other.
+        let other = try RecordStack(storeAt: url, entities: [Memo.self])
+        let context = other.newContext()
+        let theirs = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "m", in: context))
+        theirs.title = "new"
+        let doomed = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "g", in: context))
+        try doomed.delete(in: context)
+        try context.save()
+        try other.close()
+        let transactions = try stack.fetchHistory(after: token)
+        #expect(transactions.count == 1)
+        try held.merge(history: transactions[0])
+        #expect(memo.title == "new")
+        #expect(held.registeredObjects.count == 1, "the deleted record's object is forgotten")
+        memo.stars = 1
+        try held.save()  // no false conflict after the merge
+        try stack.close()
+    }
+}
