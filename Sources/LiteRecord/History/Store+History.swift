@@ -85,6 +85,48 @@ struct HistoryNote {
     let contextName: String?
 }
 
+/// One row change, in the order it happened, before the changes of a
+/// transaction are netted.
+struct HistoryEvent {
+    let id: RecordID
+    let kind: HistoryChange.Kind
+    let names: Set<String>
+
+    /// The net change of each record over `events`, in the order of first
+    /// change: an insert then an update is an insert, an insert then a delete
+    /// nothing, updates add up their names, a delete then an insert (a row id
+    /// used again) an update of every name the insert could not list.
+    static func net(_ events: [HistoryEvent]) -> [HistoryCoding.Change] {
+        var changes: [HistoryCoding.Change?] = []
+        var positions: [RecordID: Int] = [:]
+        for event in events {
+            guard let position = positions[event.id] else {
+                positions[event.id] = changes.count
+                changes.append(HistoryCoding.Change(id: event.id, kind: event.kind, names: event.names))
+                continue
+            }
+            let existing = changes[position]
+            switch (existing?.kind, event.kind) {
+            case (nil, _):
+                changes[position] = HistoryCoding.Change(id: event.id, kind: event.kind, names: event.names)
+            case (.insert, .delete):
+                changes[position] = nil
+            case (.insert, _):
+                break
+            case (.update, .update):
+                changes[position]?.names.formUnion(event.names)
+            case (.update, .delete):
+                changes[position] = HistoryCoding.Change(id: event.id, kind: .delete, names: [])
+            case (.delete, .insert):
+                changes[position] = HistoryCoding.Change(id: event.id, kind: .update, names: [])
+            default:
+                break
+            }
+        }
+        return changes.compactMap { $0 }
+    }
+}
+
 /// A store's history recording. Guarded by the store's `lock`.
 struct HistoryState {
     /// What the stack asked for at open.
@@ -221,7 +263,7 @@ extension Store {
         if !history.preservingEntities.isEmpty,
             notes.contains(where: { note in note.changes.deleted.contains { history.preservingEntities.contains($0.entityName) } })
         {
-            try attachTombstones(&changes, connection)
+            try Self.attachTombstones(&changes, connection)
         }
         if !changes.isEmpty {
             let note = notes.first { $0.author != nil || $0.contextName != nil }
@@ -237,45 +279,20 @@ extension Store {
         }
     }
 
-    /// The net change of each record over the notes, in the order of first
-    /// change: an insert then an update is an insert, an insert then a
-    /// delete nothing, updates add up their names.
+    /// The net change of each record over the notes (``HistoryEvent/net(_:)``).
     static func netChanges(_ notes: [HistoryNote]) -> [HistoryCoding.Change] {
-        var changes: [HistoryCoding.Change?] = []
-        var positions: [RecordID: Int] = [:]
+        var events: [HistoryEvent] = []
         for note in notes {
-            for id in note.changes.inserted {
-                if let position = positions[id] {
-                    changes[position] = HistoryCoding.Change(id: id, kind: .insert, names: [])
-                } else {
-                    positions[id] = changes.count
-                    changes.append(HistoryCoding.Change(id: id, kind: .insert, names: []))
-                }
-            }
-            for id in note.changes.updated {
-                let names = note.updatedNames[id] ?? []
-                if let position = positions[id], let existing = changes[position] {
-                    if existing.kind == .update { changes[position]?.names.formUnion(names) }
-                } else {
-                    positions[id] = changes.count
-                    changes.append(HistoryCoding.Change(id: id, kind: .update, names: names))
-                }
-            }
-            for id in note.changes.deleted {
-                if let position = positions[id], let existing = changes[position] {
-                    changes[position] = existing.kind == .insert ? nil : HistoryCoding.Change(id: id, kind: .delete, names: [])
-                } else if positions[id] == nil {
-                    positions[id] = changes.count
-                    changes.append(HistoryCoding.Change(id: id, kind: .delete, names: []))
-                }
-            }
+            for id in note.changes.inserted { events.append(HistoryEvent(id: id, kind: .insert, names: [])) }
+            for id in note.changes.updated { events.append(HistoryEvent(id: id, kind: .update, names: note.updatedNames[id] ?? [])) }
+            for id in note.changes.deleted { events.append(HistoryEvent(id: id, kind: .delete, names: [])) }
         }
-        return changes.compactMap { $0 }
+        return HistoryEvent.net(events)
     }
 
     /// Puts the preserved values the tombstone triggers kept into the deletes,
     /// and empties their table for the next transaction.
-    private func attachTombstones(_ changes: inout [HistoryCoding.Change], _ connection: Connection) throws {
+    static func attachTombstones(_ changes: inout [HistoryCoding.Change], _ connection: Connection) throws {
         var kept: [RecordID: [String: SQLValue]] = [:]
         let table = "temp." + Connection.quote(HistoryLog.tombstoneTable)
         for row in try connection.rows("SELECT entity, row, name, value FROM \(table)") {

@@ -42,7 +42,10 @@ extension Migrator {
 
         for step in work.steps {
             try performing("custom migration step '\(step.name)'") {
+                // A store keeping history records what the step changed.
+                let capture = try MigrationStepCapture.begin(on: connection, model: to)
                 try runRefusingTransactionControl(step)
+                try capture?.finish(step: step.name)
                 try connection.recordStepRan(step.name)
             }
             report.customSteps.append(step.name)

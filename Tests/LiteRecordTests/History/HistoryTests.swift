@@ -299,3 +299,47 @@ import Testing
         try stack.close()
     }
 }
+
+/// A custom migration step's changes are one transaction of the history.
+@Suite struct HistoryMigrationStepTests {
+    @Test func aStepsChangesAreOneTransaction() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("m.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        for index in 0..<4 { context.insert(Memo(serverID: "s\(index)", title: "t\(index)", stars: index)) }
+        try context.save()
+        let before = try #require(try stack.newestHistoryToken())
+        try stack.close()
+        let plan = MigrationPlan()
+            .step("bump") { db in
+                try db.execute("UPDATE Memo SET stars = stars + 10 WHERE stars >= 2")
+                try db.execute("DELETE FROM Memo WHERE stars = 0")
+                try db.execute("INSERT INTO Memo (Z_OPT, serverID, title, stars) VALUES (2, 'new', 'added', 0)")
+                // A failing statement the step catches takes its rows with it.
+                // (abs of the smallest integer overflows at row 4, after rows 2 and 3 changed.)
+                do {
+                    try db.execute("UPDATE Memo SET stars = stars + 1 WHERE Z_PK >= 2 AND CASE WHEN Z_PK = 4 THEN abs(-9223372036854775807 - 1) ELSE 1 END")
+                    Issue.record("the overflowing statement did not fail")
+                } catch {}
+            }
+        let migrated = try RecordStack(storeAt: url, entities: [Memo.self], migration: .plan(plan))
+        let transactions = try migrated.fetchHistory(after: before)
+        #expect(transactions.count == 1)
+        let step = try #require(transactions.first)
+        #expect(step.author == HistoryLog.migrationAuthor)
+        #expect(step.contextName == "migration step bump")
+        let kinds = Dictionary(uniqueKeysWithValues: step.changes.map { ($0.recordID.rowID, $0) })
+        #expect(kinds[3]?.kind == .update && kinds[3]?.updatedAttributes == ["stars"])
+        #expect(kinds[4]?.kind == .update)
+        #expect(kinds[1]?.kind == .delete && kinds[1]?.tombstone == ["serverID": .text("s0"), "title": .text("t0")])
+        #expect(kinds[5]?.kind == .insert)
+        #expect(kinds[2] == nil, "an unchanged row is not listed")
+        // Later saves are recorded as before.
+        let after = migrated.newContext()
+        after.insert(Memo(serverID: "x", title: ""))
+        try after.save()
+        #expect(try migrated.fetchHistory(after: step.token).count == 1)
+        try migrated.close()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A custom migration step's row changes in the store's history: a step runs
+/// SQL of its own, so what it changed is caught by `TEMP` triggers on every
+/// entity table for the length of the step, and written as one transaction
+/// (by ``HistoryLog/migrationAuthor``) inside the migration's transaction.
+/// A statement that fails takes its triggers' rows with it, so what is
+/// recorded is what the step committed. Only a store that already keeps
+/// history records its steps: one that a stack enables history on at the
+/// same open starts its history after the migration.
+struct MigrationStepCapture {
+    static let table = "literecord_step_changes"
+    static let triggerPrefix = "literecord_step_capture:"
+
+    let connection: Connection
+    let model: Model
+    /// The triggers made, to drop after the step.
+    private var triggers: [String] = []
+
+    /// Starts capturing, when the store keeps history; `nil` otherwise.
+    static func begin(on connection: Connection, model: Model) throws -> MigrationStepCapture? {
+        guard try connection.tableNames().contains(HistoryLog.table), try connection.metadata(HistoryLog.storeIDKey) != nil
+        else { return nil }
+        var capture = MigrationStepCapture(connection: connection, model: model)
+        try capture.install()
+        return capture
+    }
+
+    private mutating func install() throws {
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(Self.table)) (seq INTEGER PRIMARY KEY, entity TEXT, row INTEGER, kind INTEGER, names TEXT)")
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(HistoryLog.tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
+        for entity in model.entities {
+            let columns = Set(try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
+                if case .text(let name) = row[0] { name } else { nil }
+            })
+            guard !columns.isEmpty else { continue }
+            let names = (0..<entity.columnCount).map { entity.columnName($0) }.filter(columns.contains)
+            let key = Connection.quote(Model.primaryKeyColumn)
+            let name = SQLValue.text(entity.name).sqlLiteral
+            let changed = names.isEmpty ? "''" : names.map {
+                "CASE WHEN OLD.\(Connection.quote($0)) IS NOT NEW.\(Connection.quote($0)) THEN \(SQLValue.text($0 + ",").sqlLiteral) ELSE '' END"
+            }.joined(separator: " || ")
+            let into = "INSERT INTO \(Connection.quote(Self.table)) (entity, row, kind, names)"
+            let bodies = [
+                ("insert", "AFTER INSERT", "\(into) VALUES (\(name), NEW.\(key), 0, '')"),
+                ("update", "AFTER UPDATE", "\(into) VALUES (\(name), NEW.\(key), 1, \(changed))"),
+                ("delete", "AFTER DELETE", "\(into) VALUES (\(name), OLD.\(key), 2, '')"),
+            ]
+            for (kind, timing, body) in bodies {
+                let trigger = Self.triggerPrefix + kind + ":" + entity.name
+                try connection.execute("CREATE TEMP TRIGGER \(Connection.quote(trigger)) \(timing) ON main.\(entity.quotedTable) BEGIN \(body); END")
+                triggers.append(trigger)
+            }
+            let preserved = entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) && columns.contains($0.name) }
+            if !preserved.isEmpty {
+                let rows = preserved.map { "(\(name), OLD.\(key), \(SQLValue.text($0.name).sqlLiteral), OLD.\(Connection.quote($0.name)))" }
+                let trigger = Self.triggerPrefix + "tombstone:" + entity.name
+                try connection.execute(
+                    "CREATE TEMP TRIGGER \(Connection.quote(trigger)) AFTER DELETE ON main.\(entity.quotedTable) BEGIN INSERT INTO \(Connection.quote(HistoryLog.tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", ")); END")
+                triggers.append(trigger)
+            }
+        }
+    }
+
+    /// Stops capturing and appends the step's transaction when it changed rows.
+    func finish(step name: String) throws {
+        for trigger in triggers { try connection.execute("DROP TRIGGER IF EXISTS temp.\(Connection.quote(trigger))") }
+        var events: [HistoryEvent] = []
+        for row in try connection.rows("SELECT entity, row, kind, names FROM temp.\(Connection.quote(Self.table)) ORDER BY seq") {
+            guard case .text(let entity) = row[0], case .integer(let rowID) = row[1], case .integer(let code) = row[2],
+                let kind = HistoryChange.Kind(code: UInt8(clamping: code))
+            else { continue }
+            let names = if case .text(let list) = row[3] { Set(list.split(separator: ",").map(String.init)) } else { Set<String>() }
+            events.append(HistoryEvent(id: RecordID(entityName: entity, rowID: rowID), kind: kind, names: names))
+        }
+        try connection.execute("DELETE FROM temp.\(Connection.quote(Self.table))")
+        var changes = HistoryEvent.net(events)
+        try Store.attachTombstones(&changes, connection)
+        guard !changes.isEmpty else { return }
+        try HistoryLog.append(changes, author: HistoryLog.migrationAuthor, contextName: "migration step \(name)", on: connection)
+    }
+}
