@@ -86,6 +86,11 @@ struct Inspect: ParsableCommand {
             if let created = report.createdAt { print("created:      \(created)") }
             if !report.migrationSteps.isEmpty { print("migrations:   \(report.migrationSteps.joined(separator: ", "))") }
             for copy in report.preMigrationCopies { print("copy:         \(copy.path) (before a migration)") }
+            if let history = report.history {
+                let range = history.oldest.map { "tokens \($0) … \(history.newest?.description ?? "")" } ?? "none kept"
+                let purged = history.purgedThrough.map { "; deleted through \($0)" } ?? ""
+                print("history:      \(history.transactionCount) transaction\(history.transactionCount == 1 ? "" : "s") (\(range)\(purged); \(history.changeBytes) bytes of changes)")
+            }
         } else {
             print("model:        none (not a LiteRecord store)")
         }

@@ -114,6 +114,30 @@ struct InspectDocument: Encodable {
         }
     }
 
+    /// The store's persistent history, `null` when it keeps none.
+    struct HistoryFacts: Encodable {
+        var transactions: Int
+        /// `null` when no transaction is kept.
+        var oldestToken: String?
+        var newestToken: String?
+        /// The last token deleted, `null` when none was.
+        var purgedThrough: String?
+        var changeBytes: Int64
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(transactions, forKey: .transactions)
+            try container.encode(oldestToken, forKey: .oldestToken)
+            try container.encode(newestToken, forKey: .newestToken)
+            try container.encode(purgedThrough, forKey: .purgedThrough)
+            try container.encode(changeBytes, forKey: .changeBytes)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case transactions, oldestToken, newestToken, purgedThrough, changeBytes
+        }
+    }
+
     struct TableFacts: Encodable {
         var name: String
         var rowCount: Int
@@ -142,6 +166,7 @@ struct InspectDocument: Encodable {
     var searchIndexes: [SearchIndexFacts]
     var preMigrationCopies: [String]
     var replica: ReplicaFacts?
+    var history: HistoryFacts?
 
     init(_ report: StoreInspection, asOf: String? = nil) {
         path = report.replicaPosition == nil ? report.url.path : report.url.absoluteString
@@ -190,6 +215,12 @@ struct InspectDocument: Encodable {
             SearchIndexFacts(name: $0.name, entity: $0.entity, columns: $0.columns, triggers: $0.triggers.sorted())
         }
         preMigrationCopies = report.preMigrationCopies.map(\.path)
+        history = report.history.map { history in
+            HistoryFacts(
+                transactions: history.transactionCount, oldestToken: history.oldest?.description,
+                newestToken: history.newest?.description, purgedThrough: history.purgedThrough?.description,
+                changeBytes: history.changeBytes)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -208,11 +239,12 @@ struct InspectDocument: Encodable {
         try container.encode(searchIndexes, forKey: .searchIndexes)
         try container.encode(preMigrationCopies, forKey: .preMigrationCopies)
         try container.encode(replica, forKey: .replica)
+        try container.encode(history, forKey: .history)
     }
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, path, sizeInBytes, journalMode, pageSize, pageCount, sqliteVersion
-        case isLiteRecordStore, model, entities, tables, searchIndexes, preMigrationCopies, replica
+        case isLiteRecordStore, model, entities, tables, searchIndexes, preMigrationCopies, replica, history
     }
 
     /// The document as pretty-printed JSON with sorted keys and unescaped

@@ -139,7 +139,7 @@ import Testing
 
         // Stable: sorted keys, absent values as null, the same bytes twice.
         let keys = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]).keys
-        #expect(keys.count == 14)
+        #expect(keys.count == 15)
         let positions = keys.sorted().compactMap { text.range(of: "\n  \"\($0)\" : ")?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted(), "top-level keys in sorted order")
         #expect(try inspect(url).text == text)

@@ -105,6 +105,23 @@ public struct StoreInspection: Sendable {
     /// the report describes; `nil` for a store file.
     public let replicaPosition: ReplicaPosition?
 
+    /// What the store's persistent history holds (API.md §16).
+    public struct History: Sendable {
+        /// The transactions kept.
+        public let transactionCount: Int
+        /// The oldest and newest transactions kept; `nil` when none is.
+        public let oldest: HistoryToken?
+        public let newest: HistoryToken?
+        /// The last transaction deleted (by `deleteHistory(before:)` or the
+        /// retention); `nil` when none was.
+        public let purgedThrough: HistoryToken?
+        /// The bytes of the kept transactions' change lists.
+        public let changeBytes: Int64
+    }
+
+    /// The store's persistent history; `nil` when it keeps none.
+    public let history: History?
+
     /// Whether the file's tables match the model description the store
     /// keeps; `nil` when LiteRecord did not write the file.
     public var tablesMatchModel: Bool? { isLiteRecordStore ? schemaDifferences.isEmpty : nil }
@@ -200,6 +217,7 @@ public struct StoreInspection: Sendable {
         self.journalMode = journalMode
         self.preMigrationCopies = preMigrationCopies
         self.replicaPosition = replicaPosition
+        history = facts.history
         sqliteVersion = Connection.sqliteVersion
         modelFingerprint = facts.fingerprint
         entityNames = facts.entityNames
@@ -231,6 +249,7 @@ public struct StoreInspection: Sendable {
         var schema: ModelSchema?
         var pageSize = 0
         var pageCount = 0
+        var history: History?
 
         init(_ connection: Connection) throws {
             if case .text(let mode)? = try connection.scalar("PRAGMA journal_mode") { journalMode = mode }
@@ -262,7 +281,10 @@ public struct StoreInspection: Sendable {
             // deferral flag and the record-id marks belong to the saves, not
             // tables of the model.
             let searchPrefix = EntityDescription.searchTableName(table: "")
-            let own: Set = [Model.metadataTable, Model.searchDeferralTable, Model.recordIDTable]
+            let own: Set = [Model.metadataTable, Model.searchDeferralTable, Model.recordIDTable, HistoryLog.table]
+            if names.contains(HistoryLog.table), let storeID = try connection.metadata(HistoryLog.storeIDKey) {
+                history = try History(connection, storeID: storeID)
+            }
             for name in names where !own.contains(name) && !name.hasPrefix(searchPrefix) {
                 let quoted = Connection.quote(name)
                 let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
@@ -380,5 +402,20 @@ extension SQLValue {
         case .text(let value): value
         case .blob(let data): "<\(data.count) bytes>"
         }
+    }
+}
+
+extension StoreInspection.History {
+    init(_ connection: Connection, storeID: String) throws {
+        let table = Connection.quote(HistoryLog.table)
+        let row = try connection.rows("SELECT count(*), min(token), max(token), coalesce(sum(length(changes)), 0) FROM \(table)")[0]
+        func token(_ value: SQLValue?) -> HistoryToken? {
+            value?.integerValue.map { HistoryToken(transactionNumber: $0, storeID: storeID) }
+        }
+        transactionCount = Int(row[0].integerValue ?? 0)
+        oldest = token(row[1])
+        newest = token(row[2])
+        changeBytes = row[3].integerValue ?? 0
+        purgedThrough = token(try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) }.map { .integer($0) })
     }
 }
