@@ -32,7 +32,7 @@ test: deps
 	./scripts/check-public-api.sh
 	./scripts/check-doc-coverage.sh
 	./scripts/test-check-temp.sh
-	$(CHECK_TEMP) $(SWIFT) test --skip-build
+	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
 
 ## litestream: Litestream (https://litestream.io), the replicator Docs/Deployment.md
 ## documents, and its VFS extension for read replicas (API.md §15), in a

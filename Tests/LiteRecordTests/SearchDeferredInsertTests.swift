@@ -106,7 +106,7 @@ private final class Tagged {
     /// a save's rows are then no range, and are named one by one.
     @Test func rowIDsThatAreNoRangeAreIndexedToo() throws {
         let stack = try RecordStack(inMemoryWith: [SearchArticle.self])
-        try stack.store.write("taking the largest row id") { connection in
+        try stack.store.rawWrite("taking the largest row id") { connection in
             try connection.execute("INSERT INTO Article (Z_PK, title, views, draft) VALUES (9223372036854775807, 'Last row', 0, 0)")
         }
         let context = stack.newContext()

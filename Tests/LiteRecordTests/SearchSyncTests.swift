@@ -174,7 +174,7 @@ import Testing
         let reader = one.newContext()
         #expect(try titles("elsewhere", reader) == ["From the other stack"])
         // Raw SQL outside LiteRecord's contexts (a migration step, a tool) too.
-        try two.store.write("raw update") {
+        try two.store.rawWrite("raw update") {
             try $0.execute("UPDATE Article SET title = 'Raw title', Z_OPT = Z_OPT + 1 WHERE title = 'From the other stack'")
         }
         #expect(try titles("raw", reader) == ["Raw title"])

@@ -45,7 +45,7 @@ private enum Colliding {
         let context = stack.newContext()
         for title in ["alpha one", "beta two"] { context.insert(SearchArticle(title)) }
         try context.save()
-        try stack.store.write("moving a row") { connection in
+        try stack.store.rawWrite("moving a row") { connection in
             try connection.executeOnce("UPDATE \"Article\" SET \"Z_PK\" = 100 WHERE title = 'alpha one'")
         }
         #expect(try stack.searchIndexProblem("Article") == nil)

@@ -89,7 +89,7 @@ private let collectionStack = Result { try CollectionSeed.stack() }
         let context = stack.newContext()
         context.insert(CollectionHolder())
         try context.save()
-        try stack.store.write("corrupting a tag") { try $0.execute(#"UPDATE "CollectionHolder" SET "tags" = '["\u0000", 1]'"#) }
+        try stack.store.rawWrite("corrupting a tag") { try $0.execute(#"UPDATE "CollectionHolder" SET "tags" = '["\u0000", 1]'"#) }
         #expect(throws: LiteRecordError.self) {
             _ = try CollectionHolder.count(matching: #Predicate { $0.tags.contains { $0.isEmpty } }, in: stack.newContext())
         }

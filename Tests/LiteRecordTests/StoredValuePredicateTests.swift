@@ -104,7 +104,7 @@ private let storedValueStack = Result { try StoredValueSeed.stack() }
         let context = stack.newContext()
         context.insert(StoredValue())
         try context.save()
-        try context.store.write("storing a size that is no Size") { connection in
+        try context.store.rawWrite("storing a size that is no Size") { connection in
             try connection.execute("UPDATE \"StoredValue\" SET \"size\" = '{\"w\": \"wide\"}'")
         }
         let size = Size(w: 1, h: 1, label: "")

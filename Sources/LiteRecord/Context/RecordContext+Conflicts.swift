@@ -47,8 +47,12 @@ extension SaveTransaction {
         var found: [Conflict] = []
         for row in conflicts.deletes {
             let entity = try context.entity(for: type(of: row.object))
-            // Deleted here and in the store (or by this very statement): agreed.
-            guard let stored = try storedRow(row.rowID, entity, on: connection) else { continue }
+            // Deleted here and, before this save, in the store: agreed. The
+            // context forgets the object; the commit did not delete the row.
+            guard let stored = try storedRow(row.rowID, entity, on: connection) else {
+                goneBefore.append(RecordID(entityName: entity.name, rowID: row.rowID))
+                continue
+            }
             found.append(Conflict(row: row, entity: entity, stored: stored, isDeletion: true))
         }
         for row in conflicts.updates {

@@ -33,7 +33,14 @@ extension RecordContext {
         let (outcome, changes) = try store.write("saving \(plan.summary)") { connection in
             let outcome = try SaveTransaction(self, plan, on: connection).run()
             let changes = changeSet(plan, outcome)
-            store.noteCommitted(changes, by: self) { historyNames(plan, outcome) }
+            // Published and recorded: what the commit wrote. The context's own
+            // merges also hear of the rows found gone, so that they forget them.
+            var written = changes
+            if !outcome.goneBefore.isEmpty {
+                let gone = Set(outcome.goneBefore)
+                written.deleted.removeAll { gone.contains($0) }
+            }
+            store.noteCommitted(written, by: self) { historyNames(plan, outcome) }
             return (outcome, changes)
         }
         apply(plan, outcome: outcome, changes: changes)

@@ -439,32 +439,52 @@ struct CascadeConflict {
 
 extension SaveTransaction {
     /// Deletes the doomed rows (invariants 4 and 5): one `DELETE` per entity
-    /// and version read, the row ids bound as one JSON array. When one
-    /// deletes fewer rows than it names, the rows still there are conflicts,
-    /// read with one statement.
+    /// and version read, the row ids bound as one JSON array, inside a
+    /// savepoint. When one deletes fewer rows than it names, it is undone
+    /// and its rows are deleted one by one: a row still there is a conflict,
+    /// one gone already was deleted by another writer (``goneBefore``).
     mutating func deleteStoreCascade() throws {
         guard !plan.storeCascade.isEmpty else { return }
         var outcome = CascadeOutcome()
         for rows in plan.storeCascade.inDeletionOrder(context.store.model.deletionRanks) {
             for (version, ids) in rows.byVersion {
+                try connection.cachedStatement(Self.batchSavepointSQL).run()
                 let statement = try connection.cachedStatement(rows.entity.batchDeleteSQL)
                 try statement.bind(.integer(version), at: 1)
                 try statement.bind(RecordContext.jsonArray(ids), at: 2)
                 try statement.run()
-                if connection.changes < ids.count { try noteCascadeConflicts(rows.entity, ids, version) }
+                if connection.changes < ids.count {
+                    try connection.cachedStatement(Self.batchRollbackSQL).run()
+                    try deleteCascadeRowsOneByOne(rows.entity, ids, version)
+                }
+                try connection.cachedStatement(Self.batchReleaseSQL).run()
             }
             outcome.deleted += rows.rowIDs.map { RecordID(entityName: rows.entity.name, rowID: $0) }
         }
         cascaded = outcome
     }
 
-    /// Reads which of `ids` the `DELETE` left, with their versions now.
-    private mutating func noteCascadeConflicts(_ entity: EntityDescription, _ ids: [Int64], _ version: Int64) throws {
+    /// Deletes `ids` one by one at `version`; notes each row left as a
+    /// conflict with its version now, or as gone before when it is no longer there.
+    private mutating func deleteCascadeRowsOneByOne(_ entity: EntityDescription, _ ids: [Int64], _ version: Int64) throws {
+        let delete = try connection.cachedStatement(entity.deleteSQL)
         let key = Connection.quote(Model.primaryKeyColumn)
-        let sql = "SELECT \(key), \(Connection.quote(Model.versionColumn)) FROM \(entity.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))"
-        for row in try connection.rows(sql, [RecordContext.jsonArray(ids)]) {
-            guard row.count == 2, let rowID = row[0].integerValue, let stored = row[1].integerValue else { continue }
-            conflicts.cascade.append(CascadeConflict(entity: entity, rowID: rowID, version: version, stored: stored))
+        let read = try connection.cachedStatement(
+            "SELECT \(Connection.quote(Model.versionColumn)) FROM \(entity.quotedTable) WHERE \(key) = ?")
+        for id in ids {
+            delete.rewind()
+            try delete.bind(.integer(id), at: 1)
+            try delete.bind(.integer(version), at: 2)
+            try delete.run()
+            guard connection.changes == 0 else { continue }
+            read.rewind()
+            try read.bind(.integer(id), at: 1)
+            if try read.step() {
+                conflicts.cascade.append(CascadeConflict(entity: entity, rowID: id, version: version, stored: read.int64(at: 0)))
+            } else {
+                goneBefore.append(RecordID(entityName: entity.name, rowID: id))
+            }
+            read.reset()
         }
     }
 

@@ -34,6 +34,10 @@ struct SaveTransaction {
     var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
     /// What the store-side cascade deleted; nil when the plan had none.
     var cascaded: CascadeOutcome?
+    /// Rows the save meant to delete that another writer had deleted
+    /// already: the context forgets their objects, but this transaction did
+    /// not delete them, so its published change set and history leave them out.
+    var goneBefore: [RecordID] = []
 
     init(_ context: RecordContext, _ plan: RecordContext.SavePlan, on connection: Connection) {
         self.context = context
@@ -68,7 +72,7 @@ struct SaveTransaction {
         if !searchable.isEmpty { try indexDeferredInserts(searchable) }
         return SaveOutcome(
             inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
-            cascaded: cascaded)
+            cascaded: cascaded, goneBefore: goneBefore)
     }
 }
 
@@ -88,6 +92,8 @@ struct SaveOutcome {
     /// What the store-side cascades deleted and cleared; nil when the plan
     /// had none.
     let cascaded: CascadeOutcome?
+    /// Rows planned for deletion that were gone already (``SaveTransaction/goneBefore``).
+    let goneBefore: [RecordID]
 }
 
 // MARK: Full-text indexing of inserts
@@ -255,17 +261,35 @@ extension SaveTransaction {
         }
     }
 
-    /// One `DELETE` of `rows`, all read at `version`. When it deletes fewer,
-    /// every one of them is a possible conflict: resolving reads them again.
+    /// One `DELETE` of `rows`, all read at `version`, inside a savepoint.
+    /// When it deletes fewer, it is undone and the rows are deleted one by
+    /// one, so that exactly the rows it left are conflicts (a row another
+    /// writer deleted already is then told from one this statement deleted).
     private mutating func deleteRows(
         _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription
     ) throws {
+        try connection.cachedStatement(Self.batchSavepointSQL).run()
         let statement = try connection.cachedStatement(entity.batchDeleteSQL)
         try statement.bind(.integer(version), at: 1)
         try statement.bind(RecordContext.jsonArray(rows.map(\.rowID)), at: 2)
         try statement.run()
-        if connection.changes < rows.count { conflicts.deletes.append(contentsOf: rows) }
+        if connection.changes < rows.count {
+            try connection.cachedStatement(Self.batchRollbackSQL).run()
+            let single = try connection.cachedStatement(entity.deleteSQL)
+            for row in rows {
+                single.rewind()
+                try single.bind(.integer(row.rowID), at: 1)
+                try single.bind(.integer(row.version), at: 2)
+                try single.run()
+                if connection.changes == 0 { conflicts.deletes.append(row) }
+            }
+        }
+        try connection.cachedStatement(Self.batchReleaseSQL).run()
     }
+
+    static let batchSavepointSQL = "SAVEPOINT literecord_batch"
+    static let batchRollbackSQL = "ROLLBACK TO literecord_batch"
+    static let batchReleaseSQL = "RELEASE literecord_batch"
 
     /// One `UPDATE` per object, writing only its changed columns. Objects that
     /// changed the same columns of the same entity share a statement. A row

@@ -343,6 +343,13 @@ extension Store {
         after token: HistoryToken?, through last: Int64? = nil, matching filter: HistoryFilter, limit: Int?,
         on connection: Connection
     ) throws -> [HistoryTransaction] {
+        // One read transaction: the purge point checked is the one the rows
+        // read are after, whatever deletes history meanwhile.
+        if !connection.isInTransaction {
+            return try connection.transaction(.deferred) {
+                try readHistory(after: token, through: last, matching: filter, limit: limit, on: connection)
+            }
+        }
         let storeID = try historyStoreID(on: connection)
         let purged = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
         if let token {

@@ -80,23 +80,28 @@ extension Store {
         if isReadOnly { throw refusedWrite(operation()) }
         return try withConnectionPassingErrors(operation()) { connection in
             if connection.isInTransaction {
-                let mark = (changes: pendingChanges.count, history: history.pending.count)
+                let mark = (changes: pendingChanges.count, history: history.pending.count, audit: changeAudit?.log.changes.count)
                 do {
                     return try connection.savepoint("literecord_nested") { try body(connection) }
                 } catch {
                     pendingChanges.removeSubrange(mark.changes...)
                     history.pending.removeSubrange(mark.history...)
+                    if let audit = mark.audit { changeAudit?.reset(to: audit) }
                     throw error
                 }
             }
             pendingChanges.removeAll()
             history.pending.removeAll()
+            changeAudit?.reset()
             let result: T
             do {
                 result = try connection.transaction(.immediate) {
                     // Another connection may have enabled or disabled history.
                     if url != nil { try checkHistorySchema(on: connection) }
                     let result = try body(connection)
+                    if let changeAudit, let difference = changeAudit.verify(ChangeSet(merging: pendingChanges)) {
+                        throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
+                    }
                     // In the same transaction: no commit without its history.
                     if !history.pending.isEmpty { try recordHistory(connection) }
                     return result
@@ -104,6 +109,7 @@ extension Store {
             } catch {
                 pendingChanges.removeAll()
                 history.pending.removeAll()
+                changeAudit?.reset()
                 throw error
             }
             boundWAL(connection)

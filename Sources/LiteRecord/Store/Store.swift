@@ -67,6 +67,9 @@ final class Store: @unchecked Sendable {
     /// Whether commits record history, and what the open transaction's
     /// writes noted for it (`Store+History.swift`). Guarded by `lock`.
     var history = HistoryState()
+    /// For tests: the check that every commit's change set is what SQLite
+    /// changed (``ChangeAudit``); `nil` otherwise. Guarded by `lock`.
+    var changeAudit: ChangeAudit?
     /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
     var commitsSinceWALCheck = 0
     /// For a replica: the connection that follows it (``ReplicaWatcher``).
@@ -152,6 +155,11 @@ final class Store: @unchecked Sendable {
             connection = try openWritable(migration: migration, onMismatch: onMismatch)
         }
         if let connection {
+            if ChangeAudit.enabledByEnvironment, !readOnly {
+                let audit = ChangeAudit(model: model)
+                connection.reportRowChanges(into: audit.log)
+                changeAudit = audit
+            }
             do {
                 try configureHistory(history, on: connection)
             } catch {

@@ -20,7 +20,7 @@ final class ModelFixture {
         try ModelRunner.seed(stack)
         let (rows, joins) = try ModelAccess.readStore(stack)
         seeded = MStore(rows: rows, joins: joins, issued: Set(rows.keys))
-        tables = try stack.store.write("reading the seeded store") { connection in
+        tables = try stack.store.rawWrite("reading the seeded store") { connection in
             let names = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
             return try names.map { name in (name, try connection.rows("SELECT * FROM \(Connection.quote(name))")) }
@@ -32,7 +32,7 @@ final class ModelFixture {
     /// Puts every table back as seeded, in one transaction (foreign keys
     /// checked at its commit).
     func restore() throws {
-        try stack.store.write("restoring the seeded store") { connection in
+        try stack.store.rawWrite("restoring the seeded store") { connection in
             try connection.execute("PRAGMA defer_foreign_keys = ON")
             // Every table emptied before any is filled: a join table's rows go
             // with their records (ON DELETE CASCADE).
