@@ -135,15 +135,17 @@ import Testing
         #expect((replicaAgain.json?["replica"] as? [String: Any])?["txid"] as? Int == txid, "\(replicaAgain.text)")
     }
 
-    /// `--replica` takes no store, `--vfs-extension` and `--primary` go with
-    /// it, and a replica that cannot be opened is a clear error: each an exit
-    /// before anything is served (no Litestream needed).
+    /// `--replica` takes no store (nor its history's retention),
+    /// `--vfs-extension` and `--primary` go with it, and a replica that
+    /// cannot be opened is a clear error: each an exit before anything is
+    /// served (no Litestream needed).
     @Test(.timeLimit(.minutes(1)))
     func replicaOptionsAreCheckedBeforeServing() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("bookmarks-test-\(UUID().uuidString)")
         for (arguments, status, message) in [
-            (["--replica", "file:///srv/replica", "--store", "/tmp/x.sqlite"], Int32(64), "takes no --store or --checkpoints"),
-            (["--replica", "file:///srv/replica", "--checkpoints", "replicator"], 64, "takes no --store or --checkpoints"),
+            (["--replica", "file:///srv/replica", "--store", "/tmp/x.sqlite"], Int32(64), "takes no --store, --checkpoints or --history-retention"),
+            (["--replica", "file:///srv/replica", "--checkpoints", "replicator"], 64, "takes no --store, --checkpoints or --history-retention"),
+            (["--replica", "file:///srv/replica", "--history-retention", "60"], 64, "takes no --store, --checkpoints or --history-retention"),
             (["--replica", "srv/replica"], 64, "--replica takes a replica's location"),
             (["--primary", "http://127.0.0.1:8080"], 64, "go with --replica"),
             (["--replica", "file:///srv/replica", "--primary", "10.0.0.5:8080"], 64, "--primary takes the primary service's base URL"),
