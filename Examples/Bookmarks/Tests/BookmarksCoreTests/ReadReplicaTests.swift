@@ -72,6 +72,14 @@ import Testing
         let lag = clock.now - start
         print("ReadReplicaTests: the bookmark reached the replica after \(lag)")
 
+        // The changes feed reads the history the replica copied: the same
+        // answer as the primary's, the insert with its token.
+        let feed = try await HTTP.exchange(replica.port, ServerProcessTests.request("GET", "/changes"))
+        #expect(feed.status == 200, "\(feed.text)")
+        #expect(feed.body.contains(#""entity":"Bookmark","id":\#(id),"kind":"insert""#), "\(feed.text)")
+        let primaryFeed = try await HTTP.exchange(primary.port, ServerProcessTests.request("GET", "/changes"))
+        #expect(feed.body == primaryFeed.body)
+
         let stream = try await events.read { $0.contains("event: bookmarks") }
         #expect(stream.contains(#"data: {"count":1,"newestID":\#(id)}"#), "\(stream)")
 
