@@ -46,7 +46,7 @@ extension BookmarkStore {
                 transactions = try stack.fetchHistory(after: query.since, matching: .entity(Bookmark.self), limit: query.limit)
             } catch let error as LiteRecordError where error.kind == .historyExpired {
                 throw ChangesTokenExpired(
-                    reason: "the changes after token \(query.since.map { "\($0)" } ?? "") are no longer kept (the history's retention deleted them), or the token is another store's")
+                    reason: "the changes after token \(query.since.map { "\($0)" } ?? "") are no longer kept (the history's retention or a cleanup deleted them), or the token is another store's")
             }
             // Every `next` this store gave is at most its newest token then,
             // and tokens only grow: a newer one comes from a timeline the store

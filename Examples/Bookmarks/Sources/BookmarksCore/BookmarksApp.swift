@@ -162,9 +162,10 @@ public enum BookmarksApp {
     /// store's persistent history, so it spans restarts and other processes'
     /// writes, and reads the same on a replica.
     ///
-    /// - Throws: 400 for a malformed `since` or a bad `limit`; a `since` the
-    ///   store no longer keeps (or another store's) is answered 410 Gone with
-    ///   the newest token as `next`.
+    /// - Throws: 400 for a malformed `since` or a bad `limit`. A `since` the
+    ///   store no longer keeps, another store's, or newer than the store's
+    ///   newest is not thrown but answered 410 Gone, with the newest token as
+    ///   `next`.
     static func changes(request: Request, context: BookmarksRequestContext, store: BookmarkStore) async throws -> Response {
         let query = try ChangesQuery(parameters: request.uri.queryParameters)
         do {
