@@ -29,6 +29,12 @@ public struct BookmarkStore: Sendable {
         self.stack = stack
     }
 
+    /// The `author` of the feed's transactions written by the `/bookmarks`
+    /// routes (the contexts' `transactionAuthor`).
+    public static let apiAuthor = "api"
+    /// The `author` of the feed's transactions written by `POST /import`.
+    public static let importAuthor = "import"
+
     // MARK: - Writes
 
     /// Creates a bookmark in `input.folder` (made when new) with `input.tags`
@@ -43,6 +49,7 @@ public struct BookmarkStore: Sendable {
     public func create(_ input: BookmarkInput) async throws -> BookmarkDTO {
         let fields = try BookmarkFields(replacing: input)
         return try await stack.write { context in
+            context.transactionAuthor = Self.apiAuthor
             let bookmark = Bookmark()
             context.insert(bookmark)
             try fields.apply(to: bookmark, in: context)
@@ -69,6 +76,7 @@ public struct BookmarkStore: Sendable {
     public func update(_ id: Int64, ifMatch condition: EntityTagCondition?, _ input: BookmarkInput,
                        replacing: Bool = false) async throws -> BookmarkDTO {
         try await stack.write { context in
+            context.transactionAuthor = Self.apiAuthor
             // The precondition first (RFC 9110 §13.2.1): a stale or weak
             // If-Match is 412 whatever the body holds.
             let bookmark = try Self.existing(id, matching: condition, in: context)
@@ -90,6 +98,7 @@ public struct BookmarkStore: Sendable {
     ///   it moved.
     public func delete(_ id: Int64, ifMatch condition: EntityTagCondition? = nil) async throws {
         try await stack.write { context in
+            context.transactionAuthor = Self.apiAuthor
             context.delete(try Self.existing(id, matching: condition, in: context))
         }
     }
@@ -123,6 +132,7 @@ public struct BookmarkStore: Sendable {
     public func importBookmarks(_ data: Data) async throws -> ImportCounts {
         let checked = try ImportValidation.validated(data)
         return try await stack.write { context in
+            context.transactionAuthor = Self.importAuthor
             let before = try Bookmark.count(in: context)
             let imported: [Bookmark]
             do {

@@ -93,6 +93,9 @@ public enum BookmarksApp {
         router.get("/events") { request, _ in
             try events(request: request, hub: hub, limit: try eventLimit(request))
         }
+        router.get("/changes") { request, context in
+            try await changes(request: request, context: context, store: store)
+        }
         // Now that every route is added: 405 with their methods.
         errors.allowMethods(of: router)
         return (router, hub)
@@ -150,6 +153,34 @@ public enum BookmarksApp {
     /// A replica's commit time in `/health`: RFC 3339 in UTC, with
     /// milliseconds (`2026-11-26T10:00:01.250Z`).
     static let commitTimeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    // MARK: - Changes feed
+
+    /// `GET /changes?since=&limit=`: the bookmark changes committed after
+    /// `since` (from the oldest kept without it), at most `limit`
+    /// transactions, and `next`, the token to pass next time. Built on the
+    /// store's persistent history, so it spans restarts and other processes'
+    /// writes, and reads the same on a replica.
+    ///
+    /// - Throws: 400 for a malformed `since` or a bad `limit`. A `since` the
+    ///   store no longer keeps, another store's, or newer than the store's
+    ///   newest is not thrown but answered 410 Gone, with the newest token as
+    ///   `next`.
+    static func changes(request: Request, context: BookmarksRequestContext, store: BookmarkStore) async throws -> Response {
+        let query = try ChangesQuery(parameters: request.uri.queryParameters)
+        do {
+            return try await store.changes(query).response(from: request, context: context)
+        } catch let expired as ChangesTokenExpired {
+            // Read before the client reads the bookmarks again: what commits
+            // in between comes again from `next`, so nothing is missed.
+            let newest = try await store.newestChangeToken()
+            context.logger.notice("GET /changes: \(expired.reason)")
+            let gone = ChangesGone(
+                message: "\(expired.reason): read the bookmarks again with GET /bookmarks, then continue from 'next'",
+                next: newest)
+            return try EditedResponse(status: .gone, response: gone).response(from: request, context: context)
+        }
+    }
 
     // MARK: - Server-Sent Events
 

@@ -13,9 +13,12 @@ public final class Folder {
 
 /// A bookmark: a unique URL, a title, an optional note, how often it was
 /// visited, when it was added, its folder and its tags.
+///
+/// The URL is kept in a deletion's history tombstone, so that `GET /changes`
+/// names a deleted bookmark by what a client knows it as.
 @Entity
 public final class Bookmark {
-    @Attribute(.unique) public var url = ""
+    @Attribute(.unique, .preserveValueOnDeletion) public var url = ""
     public var title = ""
     public var note: String?
     public var visits = 0

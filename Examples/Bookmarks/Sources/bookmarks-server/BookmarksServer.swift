@@ -29,6 +29,11 @@ struct BookmarksServer: AsyncParsableCommand {
             Writes need a bearer token when --tokens-file or the environment \
             variable BOOKMARKS_TOKENS names any (one per line or comma-separated).
 
+            The store keeps its history for GET /changes: every transaction, \
+            unless --history-retention deletes those older than that many \
+            seconds (a client asking from a deleted one is answered 410 and \
+            reads the bookmarks again).
+
             --replica file:///srv/replicas/bookmarks (or s3://…) serves a \
             Litestream replica of another server's store, read through \
             Litestream's VFS extension (--vfs-extension, else \
@@ -47,6 +52,8 @@ struct BookmarksServer: AsyncParsableCommand {
     @Option(help: "The store file (default: Bookmarks.sqlite where StoreLocator puts it).") var store: String?
     @Option(help: "Who checkpoints the WAL: automatic (the default), or replicator (Litestream replicates the store).")
     var checkpoints: Checkpoints?
+    @Option(help: "Seconds the store keeps each transaction of its history for GET /changes (default: keep every one).")
+    var historyRetention: Int?
     @Option(help: "Serve this Litestream replica read-only instead of a store (file:///…, s3://…).") var replica: String?
     @Option(help: "The path of litestream-vfs.so, for --replica (default: $LITERECORD_LITESTREAM_VFS).") var vfsExtension: String?
     @Option(help: "The primary's base URL (http://10.0.0.5:8080), named in Location when --replica refuses a write.")
@@ -63,9 +70,12 @@ struct BookmarksServer: AsyncParsableCommand {
         guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0 else {
             throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat and --max-event-clients must be positive")
         }
+        if let historyRetention, historyRetention <= 0 {
+            throw ValidationError("--history-retention must be a positive number of seconds; leave it out to keep every transaction")
+        }
         if let replica {
-            guard store == nil, checkpoints == nil else {
-                throw ValidationError("--replica serves a replica read-only: it takes no --store or --checkpoints (give those to the primary)")
+            guard store == nil, checkpoints == nil, historyRetention == nil else {
+                throw ValidationError("--replica serves a replica read-only: it takes no --store, --checkpoints or --history-retention (give those to the primary)")
             }
             guard replicaURL(replica) != nil else {
                 throw ValidationError("--replica takes a replica's location as Litestream names it, such as file:///srv/replicas/bookmarks or s3://bucket/bookmarks; not '\(replica)'")
@@ -153,9 +163,12 @@ struct BookmarksServer: AsyncParsableCommand {
         }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // History on: GET /changes reads it. Once a store keeps history,
+            // every writer of the file records it (a script, the CLI).
             return try RecordStack(
                 storeAt: url, entities: BookmarksModel.entities, migration: .automatic, onModelMismatch: .fail,
-                checkpoints: checkpoints == .replicator ? .leftToReplicator : .automatic)
+                checkpoints: checkpoints == .replicator ? .leftToReplicator : .automatic,
+                history: historyRetention.map { .enabled(keepingFor: .seconds($0)) } ?? .enabled)
         } catch let error as LiteRecordError {
             FileHandle.standardError.write(Data("bookmarks-server: \(error.message)\n".utf8))
             throw ExitCode.failure

@@ -72,6 +72,14 @@ import Testing
         let lag = clock.now - start
         print("ReadReplicaTests: the bookmark reached the replica after \(lag)")
 
+        // The changes feed reads the history the replica copied: the same
+        // answer as the primary's, the insert with its token.
+        let feed = try await HTTP.exchange(replica.port, ServerProcessTests.request("GET", "/changes"))
+        #expect(feed.status == 200, "\(feed.text)")
+        #expect(feed.body.contains(#""entity":"Bookmark","id":\#(id),"kind":"insert""#), "\(feed.text)")
+        let primaryFeed = try await HTTP.exchange(primary.port, ServerProcessTests.request("GET", "/changes"))
+        #expect(feed.body == primaryFeed.body)
+
         let stream = try await events.read { $0.contains("event: bookmarks") }
         #expect(stream.contains(#"data: {"count":1,"newestID":\#(id)}"#), "\(stream)")
 
@@ -135,15 +143,17 @@ import Testing
         #expect((replicaAgain.json?["replica"] as? [String: Any])?["txid"] as? Int == txid, "\(replicaAgain.text)")
     }
 
-    /// `--replica` takes no store, `--vfs-extension` and `--primary` go with
-    /// it, and a replica that cannot be opened is a clear error: each an exit
-    /// before anything is served (no Litestream needed).
+    /// `--replica` takes no store (nor its history's retention),
+    /// `--vfs-extension` and `--primary` go with it, and a replica that
+    /// cannot be opened is a clear error: each an exit before anything is
+    /// served (no Litestream needed).
     @Test(.timeLimit(.minutes(1)))
     func replicaOptionsAreCheckedBeforeServing() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("bookmarks-test-\(UUID().uuidString)")
         for (arguments, status, message) in [
-            (["--replica", "file:///srv/replica", "--store", "/tmp/x.sqlite"], Int32(64), "takes no --store or --checkpoints"),
-            (["--replica", "file:///srv/replica", "--checkpoints", "replicator"], 64, "takes no --store or --checkpoints"),
+            (["--replica", "file:///srv/replica", "--store", "/tmp/x.sqlite"], Int32(64), "takes no --store, --checkpoints or --history-retention"),
+            (["--replica", "file:///srv/replica", "--checkpoints", "replicator"], 64, "takes no --store, --checkpoints or --history-retention"),
+            (["--replica", "file:///srv/replica", "--history-retention", "60"], 64, "takes no --store, --checkpoints or --history-retention"),
             (["--replica", "srv/replica"], 64, "--replica takes a replica's location"),
             (["--primary", "http://127.0.0.1:8080"], 64, "go with --replica"),
             (["--replica", "file:///srv/replica", "--primary", "10.0.0.5:8080"], 64, "--primary takes the primary service's base URL"),

@@ -14,7 +14,7 @@ import Testing
 
     @Test func theReadmeHasCurlLinesForEveryKindOfRoute() throws {
         let lines = try Self.curlLines()
-        for needle in ["-X PUT", "-X PATCH", "-X DELETE", "If-None-Match", "/import", "/events", "/metrics"] {
+        for needle in ["-X PUT", "-X PATCH", "-X DELETE", "If-None-Match", "/import", "/events", "/metrics", "/changes"] {
             #expect(lines.contains { $0.contains(needle) }, "no curl line with \(needle)")
         }
     }

@@ -16,8 +16,9 @@ struct TemporaryStore {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
+    /// The stack as `bookmarks-server` opens it: history on, for `/changes`.
     func openStack() throws -> RecordStack {
-        try RecordStack(storeAt: url, entities: BookmarksModel.entities, migration: .automatic)
+        try RecordStack(storeAt: url, entities: BookmarksModel.entities, migration: .automatic, history: .enabled)
     }
 
     func remove() {
