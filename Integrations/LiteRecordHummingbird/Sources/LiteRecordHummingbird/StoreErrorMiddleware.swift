@@ -6,6 +6,7 @@ import Synchronization
 extension LiteRecordError {
     /// The HTTP status a service answers for this store error: 409 for a
     /// unique or other constraint, 412 for an optimistic-locking conflict,
+    /// 410 for a history token older than the store keeps (`.historyExpired`),
     /// 503 when the store is busy, read-only or unavailable, 507 when the
     /// disk is full, and 500 for everything else.
     ///
@@ -22,6 +23,7 @@ extension LiteRecordError {
         switch kind {
         case .constraintViolation: return .conflict
         case .conflict: return .preconditionFailed
+        case .historyExpired: return .gone
         case .storeUnavailable, .readOnlyStore: return .serviceUnavailable
         default: return .internalServerError
         }
@@ -110,6 +112,9 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .preconditionFailed:
             context.logger.notice("\(request.method) \(request.uri.path): \(error)")
             return HTTPError(status, message: "the record changed since it was read; read it again")
+        case .gone:
+            context.logger.notice("\(request.method) \(request.uri.path): \(error)")
+            return HTTPError(status, message: "the history token is older than what the store keeps, or from another store; read the records again and continue from a new token")
         case .serviceUnavailable:
             context.logger.warning("\(request.method) \(request.uri.path): \(error)")
             return HTTPError(status, headers: [.retryAfter: "1"], message: "the store is busy or unavailable; try again")

@@ -52,6 +52,12 @@ import Testing
             try first.save()
             return HTTPResponse.Status.ok
         }
+        router.get("/expired") { _, _ in
+            // A token of another store's history: as expired as an old one.
+            let other = try RecordStack(inMemoryWith: [Todo.self], history: .enabled)
+            _ = try other.fetchHistory(after: try #require(HistoryToken("1-abc")))
+            return HTTPResponse.Status.ok
+        }
         router.get("/closed") { _, _ in
             _ = try await closed.read { context in try Todo.count(in: context) }
             return HTTPResponse.Status.ok
@@ -94,6 +100,15 @@ import Testing
             #expect(response.status == .preconditionFailed, "\(String(buffer: response.body))")
             let message = try #require(errorMessage(response))
             #expect(!message.contains("Z_OPT") && !message.contains("refresh"), "\(message)")
+        }
+    }
+
+    @Test func anExpiredHistoryTokenIs410() async throws {
+        try await withRouter { client, _, _ in
+            let response = try await client.execute(uri: "/expired", method: .get)
+            #expect(response.status == .gone, "\(String(buffer: response.body))")
+            let message = try #require(errorMessage(response))
+            #expect(message.contains("read the records again"), "\(message)")
         }
     }
 
