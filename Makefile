@@ -11,7 +11,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-history bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -132,6 +132,7 @@ bench: deps
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
 	$(MAKE) bench-search
+	$(MAKE) bench-history
 
 ## bench-search: the `search` workload of Docs/Search.md (100,000 articles, 200
 ## filtered searches: LiteRecord vs raw C on the same FTS5 table vs a LIKE scan;
@@ -141,6 +142,16 @@ bench-search: deps
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks/Search && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release Search
+
+## bench-history: what persistent history costs (Docs/History.md): make bench's
+## insert, update and delete workloads (100,000 rows, one save) and 1,000 small
+## saves with history off and on, the bytes kept per change, and updateAll against
+## loading and editing every object and against raw C's UPDATE; its own package,
+## Benchmarks/History, built like `make bench`. `make bench` runs it last.
+bench-history: deps
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks/History && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) run -c release History
 
 ## bench-replica: read replicas over Litestream's VFS (Docs/Deployment.md,
 ## "Read replicas"): commit-to-visible lag for sync intervals 1 s and 200 ms,

@@ -202,10 +202,11 @@ extension Store {
         }
         if history.options.mode == .disabled { storeID = nil }
         history.schemaVersion = version
-        guard storeID != history.storeID else { return }
         history.storeID = storeID
         guard storeID != nil else { return }
-        // Tombstones: one TEMP trigger per entity with preserved attributes.
+        // Tombstones: one TEMP trigger per entity with preserved attributes
+        // (made again whenever the schema changed: a rolled-back transaction
+        // takes the ones it made with it).
         try connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(HistoryLog.tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
         var preserving: Set<String> = []
@@ -281,6 +282,18 @@ extension Store {
 
     /// The net change of each record over the notes (``HistoryEvent/net(_:)``).
     static func netChanges(_ notes: [HistoryNote]) -> [HistoryCoding.Change] {
+        if notes.count == 1, notes[0].changes.updated.count < 2 {
+            // One write's inserts and deletes each name a record once: nothing
+            // to net (updates may repeat, as a set-based delete clearing two
+            // to-ones of one row lists it twice).
+            let note = notes[0]
+            var changes: [HistoryCoding.Change] = []
+            changes.reserveCapacity(note.changes.inserted.count + note.changes.updated.count + note.changes.deleted.count)
+            for id in note.changes.inserted { changes.append(HistoryCoding.Change(id: id, kind: .insert, names: [])) }
+            for id in note.changes.updated { changes.append(HistoryCoding.Change(id: id, kind: .update, names: note.updatedNames[id] ?? [])) }
+            for id in note.changes.deleted { changes.append(HistoryCoding.Change(id: id, kind: .delete, names: [])) }
+            return changes
+        }
         var events: [HistoryEvent] = []
         for note in notes {
             for id in note.changes.inserted { events.append(HistoryEvent(id: id, kind: .insert, names: [])) }

@@ -110,6 +110,8 @@ extension Store {
                 pendingChanges.removeAll()
                 history.pending.removeAll()
                 changeAudit?.reset()
+                // The history decision made inside it may have been rolled back too.
+                history.schemaVersion = nil
                 throw error
             }
             boundWAL(connection)

@@ -1,0 +1,6 @@
+#ifndef LITERECORD_HISTORY_SQLITE_SHIM_H
+#define LITERECORD_HISTORY_SQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+#endif
