@@ -255,6 +255,31 @@ import Testing
         try enabling.close()
     }
 
+    @Test func tombstonesSurviveAFailedFirstWriteAfterAnotherStackEnabledHistory() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("h.sqlite")
+        let plain = try RecordStack(storeAt: url, entities: [Memo.self])
+        let context = plain.newContext()
+        let memo = Memo(serverID: "kept", title: "t")
+        context.insert(memo)
+        try context.save()
+        let enabling = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        // The plain stack's first write after that fails (a conflict) and rolls back.
+        let other = enabling.newContext()
+        try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "kept", in: other)).stars = 9
+        try other.save()
+        memo.stars = 1
+        #expect(throws: LiteRecordError.self) { try context.save() }
+        context.rollback()
+        try memo.delete(in: context)
+        try context.save()
+        let last = try #require(try enabling.fetchHistory(after: nil).last)
+        #expect(last.changes.first?.kind == .delete)
+        #expect(last.changes.first?.tombstone["serverID"] == .text("kept"))
+        try plain.close()
+        try enabling.close()
+    }
+
     @Test func retentionDeletesOldTransactions() throws {
         let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled(keepingFor: .zero))
         let context = stack.newContext()
