@@ -109,8 +109,9 @@ public struct StoreInspection: Sendable {
     public struct History: Sendable {
         /// The transactions kept.
         public let transactionCount: Int
-        /// The oldest and newest transactions kept; `nil` when none is.
+        /// The oldest transaction kept; `nil` when none is.
         public let oldest: HistoryToken?
+        /// The newest transaction kept; `nil` when none is.
         public let newest: HistoryToken?
         /// The last transaction deleted (by `deleteHistory(before:)` or the
         /// retention); `nil` when none was.
