@@ -97,6 +97,10 @@ struct EntityMembers {
             result.append("\(raw: access)static let entityOriginalName: String? = \(raw: originalName.quoted)")
         }
         result.append("\(raw: access)static let tracksChanges = true")
+        if !model.saveHooks.isEmpty, !model.declaresSaveHooks {
+            let hooks = model.saveHooks.map { "." + $0 }.joined(separator: ", ")
+            result.append("\(raw: access)static let saveHooks: LiteRecord.SaveHooks = [\(raw: hooks)]")
+        }
         result.append(attributes)
         result.append(initFromRow)
         if model.generatesDefaultInit {

@@ -69,6 +69,11 @@ struct EntityModel {
     var declaresInitializers = false
     /// An `init()` that can witness `DefaultInitializable.init()`.
     var hasUsableDefaultInit = false
+    /// The save hooks the class body declares (`willSave`,
+    /// `validateForSave`), as `SaveHooks` member names, in that order.
+    var saveHooks: [String] = []
+    /// The class declares `static var saveHooks` itself.
+    var declaresSaveHooks = false
     var diagnostics: [Diagnostic] = []
 
     var hasErrors: Bool { diagnostics.contains { $0.diagMessage.severity == .error } }
@@ -180,10 +185,22 @@ struct EntityModel {
 
     private mutating func analyse(_ decl: DeclSyntax) {
         if let variable = decl.as(VariableDeclSyntax.self) {
+            let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+            if variable.isStatic, names.contains("saveHooks") { declaresSaveHooks = true }
             analyse(variable)
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
             noteInitializer(initializer)
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            noteSaveHook(function)
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
+            // A hook in any branch counts: refusing a set-based write the
+            // hook would not have stopped is safe, skipping the hook is not.
+            for clause in conditional.clauses {
+                guard case .decls(let members) = clause.elements else { continue }
+                for member in members {
+                    if let function = member.decl.as(FunctionDeclSyntax.self) { noteSaveHook(function) }
+                }
+            }
             let hasStoredProperty = conditional.clauses.contains { clause in
                 guard case .decls(let members) = clause.elements else { return false }
                 return members.contains { member in
@@ -193,6 +210,18 @@ struct EntityModel {
             }
             if hasStoredProperty { diagnose(conditional, .conditionalMembers) }
         }
+    }
+
+    /// Notes `func willSave()` or `func validateForSave()`: the entity's
+    /// own save hooks, which `Entity.saveHooks` must list.
+    private mutating func noteSaveHook(_ function: FunctionDeclSyntax) {
+        guard !function.modifiers.contains(.static), !function.modifiers.contains(.class),
+            function.signature.parameterClause.parameters.isEmpty
+        else { return }
+        let name = function.name.text.withoutBackticks
+        guard name == "willSave" || name == "validateForSave", !saveHooks.contains(name) else { return }
+        // In the order `SaveHooks` declares them, whatever the class's order.
+        saveHooks = ["willSave", "validateForSave"].filter { $0 == name || saveHooks.contains($0) }
     }
 
     private mutating func noteInitializer(_ initializer: InitializerDeclSyntax) {

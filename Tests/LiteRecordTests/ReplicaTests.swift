@@ -166,6 +166,9 @@ struct ReplicaTests {
         await expectRefused("deleteAll") {
             _ = try ReplicaNote.deleteAll(matching: #Predicate { $0.n >= 0 }, in: replica.newContext())
         }
+        await expectRefused("updateAll") {
+            _ = try ReplicaNote.updateAll(matching: #Predicate { $0.n >= 0 }, set: \.n, to: 9, in: replica.newContext())
+        }
         await expectRefused("an import") {
             let context = replica.newContext()
             _ = try ReplicaNote.importObjects(from: [["tag": tag, "n": 3]], in: context)

@@ -4,7 +4,8 @@ import Testing
 
 /// Every construct without an exact SQL translation is refused with
 /// `.unsupportedPredicate`, and the message names it — never a wrong result,
-/// never a crash, and nothing deleted by a refused `deleteAll`.
+/// never a crash, and nothing deleted by a refused `deleteAll` (a refused
+/// `updateAll` is refused before any statement runs).
 @Suite struct UnsupportedPredicateTests {
     let stack: RecordStack
     let context: RecordContext
@@ -24,6 +25,7 @@ import Testing
             ("count", { _ = try QueryPerson.count(matching: predicate, in: context) }),
             ("exists", { _ = try QueryPerson.exists(matching: predicate, in: context) }),
             ("deleteAll", { _ = try QueryPerson.deleteAll(matching: predicate, in: context) }),
+            ("updateAll", { _ = try QueryPerson.updateAll(matching: predicate, set: \.age, to: 1, in: context) }),
             ("aggregate", { _ = try QueryPerson.aggregate(.sum, of: \.age, matching: predicate, in: context) }),
             ("enumerate", { try QueryPerson.enumerate(matching: predicate, in: context) { _ in } }),
         ]

@@ -133,6 +133,20 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// with a ``LiteRecordError`` of kind `.validationFailed`.
     func validateForSave() throws
 
+    /// The save hooks the entity implements (``willSave()``,
+    /// ``validateForSave()``): Swift cannot tell at run time whether a class
+    /// replaced a protocol's default, so the entity says so. Set-based
+    /// writes that load no objects (`updateAll`) refuse an entity listing
+    /// one. `@Entity` generates it when the class body declares `func
+    /// willSave()` or `func validateForSave()`; a hand-written entity, or
+    /// one whose hook is declared in an extension, states it itself.
+    /// Empty by default.
+    ///
+    /// ```swift
+    /// static var saveHooks: SaveHooks { [.willSave, .validateForSave] }
+    /// ```
+    static var saveHooks: SaveHooks { get }
+
     /// Called by an import (`importObject(from:in:)`) with the JSON object
     /// about to be imported into this object, before anything changes;
     /// returning `false` skips it (a new object is then not inserted).
@@ -159,6 +173,7 @@ extension Entity {
     public func awakeFromInsert() {}
     public func willSave() {}
     public func validateForSave() throws {}
+    public static var saveHooks: SaveHooks { [] }
     public func shouldImport(_ data: [String: Any]) -> Bool { true }
     public func willImport(_ data: [String: Any]) {}
     public func didImport(_ data: [String: Any]) {}

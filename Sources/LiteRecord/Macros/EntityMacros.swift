@@ -26,6 +26,9 @@
 /// Unless the class declares its own, it also becomes `Equatable` by identity
 /// (one context holds one object per record), which is what lets a predicate
 /// test a relationship for `nil`: `#Predicate<Book> { $0.author != nil }`.
+/// A `func willSave()` or `func validateForSave()` in the class body is
+/// listed in ``Entity/saveHooks`` (one declared in an extension is not seen:
+/// declare `saveHooks` yourself then).
 /// The class is `Observable` (``ObservableRecord``): SwiftUI and
 /// `withObservationTracking` see its properties change, by a setter or by a
 /// merge (see `Docs/Observation.md`).
@@ -46,7 +49,7 @@
 ///     an automatic migration renames the table instead of replacing it.
 @attached(
     member,
-    names: named(recordState), named(entityName), named(entityOriginalName), named(tracksChanges),
+    names: named(recordState), named(entityName), named(entityOriginalName), named(tracksChanges), named(saveHooks),
     named(attributes), named(init), named(encodeAttribute), named(decodeAttribute), named(attributeIndex),
     named(relationships), named(relationshipIndex), named(memberKeyPath), named(settleRelationships),
     named(observeRelationshipMutation)
