@@ -73,18 +73,6 @@ public final class RecordContext {
     /// context's conflict messages; tests set it rather than the global.
     var showsConflictValues: Bool?
 
-    /// What a save does when an object it writes was changed (or deleted) in
-    /// the store since this context read it: `.error` (the default) throws
-    /// `.conflict`; `.objectTrumps` and `.storeTrumps` resolve property by
-    /// property, like Core Data's merge policies.
-    ///
-    /// ```swift
-    /// context.mergePolicy = .objectTrumps   // this context's edits win
-    /// ```
-    ///
-    /// A context keeps the stored values it read only under `.storeTrumps`
-    /// (to tell which properties the store changed since), so set that
-    /// policy before fetching; see `Docs/Concurrency.md`.
     /// Who the context's saves are by, recorded with each transaction of the
     /// store's history (Core Data's `transactionAuthor`): an app names its
     /// importer, its widget, its sync engine, and skips its own changes when
@@ -100,6 +88,18 @@ public final class RecordContext {
     /// history as ``HistoryTransaction/contextName`` (Core Data's `name`).
     public var name: String?
 
+    /// What a save does when an object it writes was changed (or deleted) in
+    /// the store since this context read it: `.error` (the default) throws
+    /// `.conflict`; `.objectTrumps` and `.storeTrumps` resolve property by
+    /// property, like Core Data's merge policies.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .objectTrumps   // this context's edits win
+    /// ```
+    ///
+    /// A context keeps the stored values it read only under `.storeTrumps`
+    /// (to tell which properties the store changed since), so set that
+    /// policy before fetching; see `Docs/Concurrency.md`.
     public var mergePolicy: MergePolicy = .error {
         didSet {
             if mergePolicy == .storeTrumps, oldValue != .storeTrumps { keepStoredValues() }

@@ -150,13 +150,19 @@ public struct HistoryTransaction: Sendable, Equatable, Identifiable {
 public struct HistoryChange: Sendable, Equatable {
     /// What happened to the record.
     public enum Kind: String, Sendable, Codable, Equatable {
+        /// The record was inserted.
         case insert
+        /// Attributes or relationships of the record were written
+        /// (``HistoryChange/updatedAttributes`` names them).
         case update
+        /// The record was deleted (``HistoryChange/tombstone`` keeps what
+        /// was preserved of it).
         case delete
     }
 
     /// The record changed.
     public let recordID: RecordID
+    /// What happened to the record: inserted, updated or deleted.
     public let kind: Kind
     /// For an update: the attributes and to-one and to-many relationships it
     /// wrote, by name, sorted; empty for inserts and deletes.
