@@ -3,6 +3,14 @@ import LiteRecordTesting
 import Testing
 @testable import LiteRecord
 
+// The entity of Docs/Queries.md's "Set-based updates", verbatim.
+@Entity final class Todo {
+    var title = ""
+    var priority = 0
+    var done = false
+    var assignee: String?
+}
+
 private let entities: [any Entity.Type] = [UANote.self, UAFolder.self, UAStamped.self, UAChecked.self, UALoose.self, UAHandChecked.self]
 
 /// Three notes: "alpha" (1 star), "beta" (1 star, archived), "gamma" (5 stars).
@@ -396,6 +404,32 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
         try UANote.updateAll(matching: #Predicate { $0.stars == 3 }, .set(\.reviewer, to: "Kim"), .set(\.archived, to: true), in: context)
         let second = try #require(try stack.fetchHistory(after: update.token).first)
         #expect(second.changes.allSatisfy { $0.updatedAttributes == ["archived", "reviewer"] })
+    }
+
+    @Test func theGuidesExampleRuns() throws {
+        // --- Docs/Queries.md, "Set-based updates" ---
+        let stack = try RecordStack(inMemoryWith: [Todo.self])
+        let context = stack.newContext()
+        for (title, priority) in [("Ship", 3), ("Tidy", 1), ("Sweep", 1)] {
+            let todo = Todo()
+            todo.title = title
+            todo.priority = priority
+            context.insert(todo)
+        }
+        try context.save()
+
+        // One UPDATE, committed at once; no object is loaded.
+        let closed = try Todo.updateAll(matching: #Predicate { $0.priority < 2 },
+                                        set: \.done, to: true, in: context)       // 2
+        // Several attributes at once: a record changes when any of them does.
+        let cleared = try Todo.updateAll(matching: #Predicate { $0.done },
+                                         .set(\.priority, to: 0), .set(\.assignee, to: nil), in: context)  // 2
+        // --- end ---
+        #expect(closed == 2)
+        #expect(cleared == 2)
+        let stored = try Todo.findAll(sortedBy: [SortDescriptor(\.title)], in: stack.newContext())
+        #expect(stored.map(\.done) == [false, true, true])  // Ship, Sweep, Tidy
+        #expect(stored.map(\.priority) == [3, 0, 0])
     }
 
     // MARK: The main context's form
