@@ -145,16 +145,21 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
             try UANote.updateAll(matching: fewStars, set: \.folder, to: nil, in: context)
         }
         #expect(relationship.kind == .unknownAttribute)
-        #expect(relationship.message.contains("relationship folder of UANote"), "\(relationship.message)")
+        #expect(relationship.message.contains("\\UANote.folder is the relationship folder of UANote"), "\(relationship.message)")
         let transient = try #require(throws: LiteRecordError.self) {
             try UANote.updateAll(matching: fewStars, .set(\.stars, to: 9), .set(\.scratch, to: 1), in: context)
         }
         #expect(transient.kind == .unknownAttribute)
-        #expect(transient.message.contains("scratch") && transient.message.contains("not a stored attribute"), "\(transient.message)")
+        #expect(transient.message.contains("\\UANote.scratch is not a stored attribute of UANote"), "\(transient.message)")
         let inside = try #require(throws: LiteRecordError.self) {
             try UANote.updateAll(matching: fewStars, set: \.extra.note, to: "x", in: context)
         }
         #expect(inside.kind == .unknownAttribute)
+        let computed = try #require(throws: LiteRecordError.self) {
+            try UANote.updateAll(matching: fewStars, set: \.summary, to: "x", in: context)
+        }
+        #expect(computed.kind == .unknownAttribute)
+        #expect(computed.message.contains("not a stored attribute of UANote"), "\(computed.message)")
         #expect(try stored(stack)["alpha"]?.stars == 1, "nothing written")
     }
 
