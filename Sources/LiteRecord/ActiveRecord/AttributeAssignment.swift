@@ -60,7 +60,7 @@ public struct AttributeAssignment<Root: Entity>: Sendable {
             let name = Root.relationships[index].name
             return .failure(LiteRecordError(
                 .unknownAttribute,
-                "\\\(Root.entityName).\(name) is the relationship \(name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"))
+                "\\\(Root.self).\(name) is the relationship \(name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"))
         }
         return .failure(LiteRecordError(
             .unknownAttribute,
