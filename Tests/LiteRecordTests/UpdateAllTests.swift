@@ -3,6 +3,14 @@ import LiteRecordTesting
 import Testing
 @testable import LiteRecord
 
+// The entity of Docs/Queries.md's "Set-based updates", verbatim.
+@Entity final class Todo {
+    var title = ""
+    var priority = 0
+    var done = false
+    var assignee: String?
+}
+
 private let entities: [any Entity.Type] = [UANote.self, UAFolder.self, UAStamped.self, UAChecked.self, UALoose.self, UAHandChecked.self]
 
 /// Three notes: "alpha" (1 star), "beta" (1 star, archived), "gamma" (5 stars).
@@ -137,16 +145,21 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
             try UANote.updateAll(matching: fewStars, set: \.folder, to: nil, in: context)
         }
         #expect(relationship.kind == .unknownAttribute)
-        #expect(relationship.message.contains("relationship folder of UANote"), "\(relationship.message)")
+        #expect(relationship.message.contains("\\UANote.folder is the relationship folder of UANote"), "\(relationship.message)")
         let transient = try #require(throws: LiteRecordError.self) {
             try UANote.updateAll(matching: fewStars, .set(\.stars, to: 9), .set(\.scratch, to: 1), in: context)
         }
         #expect(transient.kind == .unknownAttribute)
-        #expect(transient.message.contains("scratch") && transient.message.contains("not a stored attribute"), "\(transient.message)")
+        #expect(transient.message.contains("\\UANote.scratch is not a stored attribute of UANote"), "\(transient.message)")
         let inside = try #require(throws: LiteRecordError.self) {
             try UANote.updateAll(matching: fewStars, set: \.extra.note, to: "x", in: context)
         }
         #expect(inside.kind == .unknownAttribute)
+        let computed = try #require(throws: LiteRecordError.self) {
+            try UANote.updateAll(matching: fewStars, set: \.summary, to: "x", in: context)
+        }
+        #expect(computed.kind == .unknownAttribute)
+        #expect(computed.message.contains("not a stored attribute of UANote"), "\(computed.message)")
         #expect(try stored(stack)["alpha"]?.stars == 1, "nothing written")
     }
 
@@ -396,6 +409,32 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
         try UANote.updateAll(matching: #Predicate { $0.stars == 3 }, .set(\.reviewer, to: "Kim"), .set(\.archived, to: true), in: context)
         let second = try #require(try stack.fetchHistory(after: update.token).first)
         #expect(second.changes.allSatisfy { $0.updatedAttributes == ["archived", "reviewer"] })
+    }
+
+    @Test func theGuidesExampleRuns() throws {
+        // --- Docs/Queries.md, "Set-based updates" ---
+        let stack = try RecordStack(inMemoryWith: [Todo.self])
+        let context = stack.newContext()
+        for (title, priority) in [("Ship", 3), ("Tidy", 1), ("Sweep", 1)] {
+            let todo = Todo()
+            todo.title = title
+            todo.priority = priority
+            context.insert(todo)
+        }
+        try context.save()
+
+        // One UPDATE, committed at once; no object is loaded.
+        let closed = try Todo.updateAll(matching: #Predicate { $0.priority < 2 },
+                                        set: \.done, to: true, in: context)       // 2
+        // Several attributes at once: a record changes when any of them does.
+        let cleared = try Todo.updateAll(matching: #Predicate { $0.done },
+                                         .set(\.priority, to: 0), .set(\.assignee, to: nil), in: context)  // 2
+        // --- end ---
+        #expect(closed == 2)
+        #expect(cleared == 2)
+        let stored = try Todo.findAll(sortedBy: [SortDescriptor(\.title)], in: stack.newContext())
+        #expect(stored.map(\.done) == [false, true, true])  // Ship, Sweep, Tidy
+        #expect(stored.map(\.priority) == [3, 0, 0])
     }
 
     // MARK: The main context's form

@@ -57,13 +57,22 @@ public struct AttributeAssignment<Root: Entity>: Sendable {
         if let partial = keyPath as? PartialKeyPath<Root>, let index = Root.relationshipIndex(for: partial),
             Root.relationships.indices.contains(index)
         {
+            let name = Root.relationships[index].name
             return .failure(LiteRecordError(
                 .unknownAttribute,
-                "\(keyPath) is the relationship \(Root.relationships[index].name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"))
+                "\\\(Root.self).\(name) is the relationship \(name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"))
         }
         return .failure(LiteRecordError(
             .unknownAttribute,
-            "\(keyPath) is not a stored attribute of \(Root.entityName) (a @Transient or computed property, or a value inside an attribute): updateAll sets stored attributes only"))
+            "\(spelled(keyPath)) is not a stored attribute of \(Root.entityName) (a @Transient or computed property, or a value inside an attribute): updateAll sets stored attributes only"))
+    }
+
+    /// The key path as written (`\Note.scratch`) where the runtime can
+    /// say; else (through a computed property) its root and value types.
+    private static func spelled(_ keyPath: AnyKeyPath) -> String {
+        let written = "\(keyPath)"
+        guard written.contains("<computed") else { return written }
+        return "a key path from \(Root.entityName) to \(type(of: keyPath).valueType)"
     }
 
     /// The stored form of `value` for `attribute`, found the way `@Entity`'s

@@ -152,9 +152,11 @@ public struct HistoryChange: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, Equatable {
         /// The record was inserted.
         case insert
-        /// The record's attributes or relationships were written.
+        /// Attributes or relationships of the record were written
+        /// (``HistoryChange/updatedAttributes`` names them).
         case update
-        /// The record was deleted; ``HistoryChange/tombstone`` keeps its preserved values.
+        /// The record was deleted (``HistoryChange/tombstone`` keeps what
+        /// was preserved of it).
         case delete
     }
 

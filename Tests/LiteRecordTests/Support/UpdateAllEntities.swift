@@ -17,6 +17,11 @@ final class UANote {
     var extra: UAExtra = UAExtra()
     @Transient var scratch = 0
     @Relationship var folder: UAFolder?
+    /// Computed: not stored.
+    var summary: String {
+        get { "\(title) (\(stars))" }
+        set { title = newValue }
+    }
 
     init() {}
 
