@@ -168,7 +168,7 @@ func updateAllRun() throws -> Double {
     defer { removeStore(url) }
     let context = stack.newContext()
     let time = try seconds {
-        let changed = try Item.updateAll(matching: #Predicate<Item> { $0.age >= 0 }, set: \.score, to: 2.5, in: context)
+        let changed = try Item.updateAll(matching: #Predicate<Item> { $0.age >= 0 }, set: \.score, to: -1.5, in: context)
         precondition(changed == count)
     }
     try stack.close()
@@ -181,7 +181,7 @@ func loadAndEditRun() throws -> Double {
     let context = stack.newContext()
     let time = try seconds {
         let items = try Item.findAll(matching: #Predicate<Item> { $0.age >= 0 }, in: context)
-        for item in items { item.score = 2.5 }
+        for item in items { item.score = -1.5 }
         try context.save()
         precondition(items.count == count)
     }
@@ -198,7 +198,7 @@ func rawUpdateRun() throws -> Double {
     defer { sqlite3_close(handle) }
     sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
     let time = seconds {
-        let result = sqlite3_exec(handle, "UPDATE Item SET score = 2.5 WHERE age >= 0", nil, nil, nil)
+        let result = sqlite3_exec(handle, "UPDATE Item SET score = -1.5 WHERE age >= 0", nil, nil, nil)
         precondition(result == SQLITE_OK && sqlite3_changes(handle) == Int32(count))
     }
     return time
