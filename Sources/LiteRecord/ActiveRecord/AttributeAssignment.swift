@@ -35,15 +35,18 @@ public struct AttributeAssignment<Root: Entity>: Sendable {
             return Self(target: .failure(error), value: .success(.null), test: .always)
         case .success(let index):
             let attribute = Root.attributes[index]
-            let encoded: Result<SQLValue, LiteRecordError>
-            do throws(LiteRecordError) {
-                encoded = .success(try Self.storedForm(value, attribute))
-            } catch {
-                // Named as a save names it.
-                encoded = .failure(LiteRecordError(error.kind, "\(Root.entityName).\(attribute.name): \(error.message)"))
-            }
+            let encoded = Self.encoded(value, attribute)
             let test = (try? encoded.get()).map { ChangeTest.of(Value.self, stored: $0, attribute, tracked: Root.tracksChanges) }
             return Self(target: .success(index), value: encoded, test: test ?? .always)
+        }
+    }
+
+    /// `value`'s stored form for `attribute`, or the error named as a save names it.
+    private static func encoded(_ value: Any, _ attribute: AttributeDescription) -> Result<SQLValue, LiteRecordError> {
+        do {
+            return .success(try storedForm(value, attribute))
+        } catch {
+            return .failure(LiteRecordError(error.kind, "\(Root.entityName).\(attribute.name): \(error.message)"))
         }
     }
 
