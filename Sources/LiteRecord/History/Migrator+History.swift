@@ -28,8 +28,7 @@ struct MigrationStepCapture {
 
     private mutating func install() throws {
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(Self.table)) (seq INTEGER PRIMARY KEY, entity TEXT, row INTEGER, kind INTEGER, names TEXT)")
-        try connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(HistoryLog.tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
+        try HistoryLog.createTombstoneTable(on: connection)
         for entity in model.entities {
             let columns = Set(try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
                 if case .text(let name) = row[0] { name } else { nil }
@@ -52,12 +51,9 @@ struct MigrationStepCapture {
                 try connection.execute("CREATE TEMP TRIGGER \(Connection.quote(trigger)) \(timing) ON main.\(entity.quotedTable) BEGIN \(body); END")
                 triggers.append(trigger)
             }
-            let preserved = entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) && columns.contains($0.name) }
-            if !preserved.isEmpty {
-                let rows = preserved.map { "(\(name), OLD.\(key), \(SQLValue.text($0.name).sqlLiteral), OLD.\(Connection.quote($0.name)))" }
-                let trigger = Self.triggerPrefix + "tombstone:" + entity.name
-                try connection.execute(
-                    "CREATE TEMP TRIGGER \(Connection.quote(trigger)) AFTER DELETE ON main.\(entity.quotedTable) BEGIN INSERT INTO \(Connection.quote(HistoryLog.tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", ")); END")
+            let trigger = Self.triggerPrefix + "tombstone:" + entity.name
+            if let sql = HistoryLog.tombstoneTriggerSQL(entity, name: trigger, columns: columns) {
+                try connection.execute(sql)
                 triggers.append(trigger)
             }
         }

@@ -59,20 +59,31 @@ enum HistoryLog {
     }
 
     /// The `TEMP` trigger keeping the preserved values of `entity`'s deleted
-    /// rows, or `nil` when it has no `.preserveValueOnDeletion` attribute.
-    static func tombstoneTriggerSQL(_ entity: EntityDescription) -> String? {
-        let preserved = entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }
+    /// rows (those of its columns in `columns`, when given), or `nil` when it
+    /// has no `.preserveValueOnDeletion` attribute there.
+    static func tombstoneTriggerSQL(
+        _ entity: EntityDescription, name: String? = nil, columns: Set<String>? = nil
+    ) -> String? {
+        let preserved = entity.attributes.filter {
+            $0.options.contains(.preserveValueOnDeletion) && (columns?.contains($0.name) ?? true)
+        }
         guard !preserved.isEmpty else { return nil }
-        let name = SQLValue.text(entity.name).sqlLiteral
+        let entityName = SQLValue.text(entity.name).sqlLiteral
         let rows = preserved.map { attribute in
-            "(\(name), OLD.\(Connection.quote(Model.primaryKeyColumn)), \(SQLValue.text(attribute.name).sqlLiteral), OLD.\(Connection.quote(attribute.name)))"
+            "(\(entityName), OLD.\(Connection.quote(Model.primaryKeyColumn)), \(SQLValue.text(attribute.name).sqlLiteral), OLD.\(Connection.quote(attribute.name)))"
         }
         return """
-            CREATE TEMP TRIGGER IF NOT EXISTS \(Connection.quote("literecord_tombstone:" + entity.name))
+            CREATE TEMP TRIGGER IF NOT EXISTS \(Connection.quote(name ?? "literecord_tombstone:" + entity.name))
             AFTER DELETE ON main.\(entity.quotedTable) BEGIN
             INSERT INTO \(Connection.quote(tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", "));
             END
             """
+    }
+
+    /// Creates the connection's table of tombstone values, when missing.
+    static func createTombstoneTable(on connection: Connection) throws {
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
     }
 }
 
@@ -207,8 +218,7 @@ extension Store {
         // Tombstones: one TEMP trigger per entity with preserved attributes
         // (made again whenever the schema changed: a rolled-back transaction
         // takes the ones it made with it).
-        try connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(HistoryLog.tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
+        try HistoryLog.createTombstoneTable(on: connection)
         var preserving: Set<String> = []
         for entity in model.entities {
             guard let sql = HistoryLog.tombstoneTriggerSQL(entity) else { continue }

@@ -368,3 +368,31 @@ import Testing
         try migrated.close()
     }
 }
+
+/// `Store.netChanges` writes one write's change set without netting it (a
+/// fast path); the result must be what netting the same changes gives.
+@Suite struct HistoryNettingTests {
+    @Test func oneWritesChangesNetToWhatTheFastPathWrites() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let ids = (1...40).map { RecordID(entityName: Bool.random(using: &generator) ? "A" : "B", rowID: Int64($0)) }.shuffled()
+            let inserted = Array(ids[0..<Int.random(in: 0...15)])
+            let deleted = Array(ids[15..<Int.random(in: 15...30)])
+            let updated = Array(ids[30..<Int.random(in: 30...32)])  // the fast path takes at most one update
+            var names: [RecordID: Set<String>] = [:]
+            for id in updated { names[id] = ["title"] }
+            let note = HistoryNote(
+                changes: ChangeSet(inserted: inserted, updated: updated, deleted: deleted), updatedNames: names,
+                author: nil, contextName: nil)
+            let fast = Store.netChanges([note])
+            var events: [HistoryEvent] = []
+            for id in inserted { events.append(HistoryEvent(id: id, kind: .insert, names: [])) }
+            for id in updated { events.append(HistoryEvent(id: id, kind: .update, names: ["title"])) }
+            for id in deleted { events.append(HistoryEvent(id: id, kind: .delete, names: [])) }
+            let plain = HistoryEvent.net(events)
+            #expect(fast.map(\.id) == plain.map(\.id))
+            #expect(fast.map(\.kind) == plain.map(\.kind))
+            #expect(fast.map(\.names) == plain.map(\.names))
+        }
+    }
+}
