@@ -15,9 +15,9 @@ extension RecordContext {
             let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
             store.noteCommitted(changes, by: self) {
-                var names: [RecordID: Set<String>] = [:]
+                var names = UpdatedNames()
                 for (id, column) in nullified {
-                    if let name = model.entity(named: id.entityName)?.columnName(column) { names[id, default: []].insert(name) }
+                    if let name = model.entity(named: id.entityName)?.columnName(column) { names.add([name], to: id) }
                 }
                 return names
             }

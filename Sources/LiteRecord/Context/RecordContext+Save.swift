@@ -222,15 +222,25 @@ extension RecordContext {
 
     /// For the store's history: the attributes and relationships each update
     /// of the save wrote, by record.
-    private func historyNames(_ plan: SavePlan, _ outcome: SaveOutcome) -> [RecordID: Set<String>] {
-        var names: [RecordID: Set<String>] = [:]
+    private func historyNames(_ plan: SavePlan, _ outcome: SaveOutcome) -> UpdatedNames {
+        var names = UpdatedNames(reservingCapacity: plan.updates.count)
+        // Updates come by entity, mostly writing the same attributes: the
+        // list is looked up again only when the entity or the attributes change.
+        var current: (entity: ObjectIdentifier, changes: AttributeMask, name: String, list: Int)?
         for update in plan.updates {
-            guard let entity = model.entity(named: type(of: update.object).entityName) else { continue }
-            let id = RecordID(entityName: entity.name, rowID: update.rowID)
-            names[id, default: []].formUnion(update.changes.indexes.map { entity.columnName($0) })
+            if current?.entity != update.entity || current?.changes != update.changes {
+                guard let entity = model.entity(named: type(of: update.object).entityName) else {
+                    current = nil
+                    continue
+                }
+                let list = names.list(of: update.changes.indexes.map { entity.columnName($0) })
+                current = (update.entity, update.changes, entity.name, list)
+            }
+            guard let current else { continue }
+            names.add(list: current.list, to: RecordID(entityName: current.name, rowID: update.rowID))
         }
         for (id, table) in outcome.relinked {
-            if let name = model.relationshipName(joining: table, from: id.entityName) { names[id, default: []].insert(name) }
+            if let name = model.relationshipName(joining: table, from: id.entityName) { names.add([name], to: id) }
         }
         return names
     }

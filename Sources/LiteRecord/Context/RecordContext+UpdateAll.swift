@@ -45,7 +45,6 @@ extension RecordContext {
         let resolved = try resolve(assignments, entity)
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
         let (sql, arguments) = updateSQL(entity, resolved, condition: condition, excluding: rowsBeingDeleted(T.self))
-        let names = Set(resolved.map(\.name))
         let rowIDs = try store.write("updating \(T.entityName) records") { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
@@ -56,7 +55,10 @@ extension RecordContext {
             while try statement.step() { rowIDs.append(statement.int64(at: 0)) }
             let ids = rowIDs.map { RecordID(entityName: entity.name, rowID: $0) }
             store.noteCommitted(ChangeSet(updated: ids), by: self) {
-                Dictionary(uniqueKeysWithValues: ids.map { ($0, names) })
+                var names = UpdatedNames(reservingCapacity: ids.count)
+                let list = names.list(of: resolved.map(\.name))
+                for id in ids { names.add(list: list, to: id) }
+                return names
             }
             return rowIDs
         }
@@ -105,10 +107,18 @@ extension RecordContext {
         return resolved
     }
 
-    /// `UPDATE <table> SET <columns>, "Z_OPT" = "Z_OPT" + 1 WHERE
-    /// (<predicate>) AND (<a value differs>) AND "Z_PK" NOT IN (<rows being
-    /// deleted>) RETURNING "Z_PK"`, with its arguments in the order of their
-    /// placeholders.
+    /// `UPDATE <table> SET <columns>, "Z_OPT" = "Z_OPT" + 1 WHERE (<a value
+    /// differs>) AND "Z_PK" NOT IN (<rows being deleted>) RETURNING "Z_PK"`,
+    /// with its arguments in the order of their placeholders; with a
+    /// predicate, `WHERE "Z_PK" IN (SELECT "Z_PK" FROM <table> WHERE
+    /// (<predicate>) AND …)`.
+    ///
+    /// The subquery selects the same rows as the conditions in the `UPDATE`
+    /// would (SQLite computes it before writing any row), and puts the writes
+    /// in row id order: where the predicate uses an index, SQLite would
+    /// otherwise write rows in the index's order, all over the table, and
+    /// once they outgrow the page cache read and spill pages again (100,000
+    /// rows by an index on `age`: about three times slower).
     ///
     /// A row is written when any assignment changes it. Where several
     /// attributes are set and a test calls values equal that differ in
@@ -150,7 +160,11 @@ extension RecordContext {
             arguments.append(Self.jsonArray(excluded))
         }
         var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
-        if !conditions.isEmpty { sql += " WHERE \(conditions.joined(separator: " AND "))" }
+        if condition.sql != nil {
+            sql += " WHERE \(key) IN (SELECT \(key) FROM \(entity.quotedTable) WHERE \(conditions.joined(separator: " AND ")))"
+        } else if !conditions.isEmpty {
+            sql += " WHERE \(conditions.joined(separator: " AND "))"
+        }
         return (sql + " RETURNING \(key)", arguments)
     }
 

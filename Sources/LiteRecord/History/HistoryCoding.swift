@@ -23,41 +23,45 @@ enum HistoryCoding {
     struct Change {
         var id: RecordID
         var kind: HistoryChange.Kind
-        var names: Set<String>
+        /// For an update: the index of its names in the transaction's lists
+        /// (``UpdatedNames/lists``); 0, no names, otherwise.
+        var names: Int = 0
         var tombstone: [String: SQLValue] = [:]
     }
 
-    static func encode(_ changes: [Change]) -> Data {
+    /// The blob of `changes`, whose updates' names are indexes into `lists`
+    /// (each list sorted, list 0 empty).
+    static func encode(_ changes: [Change], lists: [[String]]) -> Data {
         var writer = Writer()
         writer.bytes.append(format)
+        // Entities in the order of first appearance; consecutive changes are
+        // mostly of one entity, so a name is hashed once per run, not per change.
         var entities: [String: Int] = [:]
         var entityOrder: [String] = []
-        var sets: [[String]: Int] = [:]
-        var setOrder: [[String]] = []
-        var setIndexes: [Int] = []
-        setIndexes.reserveCapacity(changes.count)
+        var entityIndexes: [Int] = []
+        entityIndexes.reserveCapacity(changes.count)
+        var current: (name: String, index: Int)?
         for change in changes {
-            if entities[change.id.entityName] == nil {
-                entities[change.id.entityName] = entityOrder.count
-                entityOrder.append(change.id.entityName)
+            if let current, current.name == change.id.entityName {
+                entityIndexes.append(current.index)
+                continue
             }
-            if change.kind == .update {
-                let names = change.names.sorted()
-                if let index = sets[names] {
-                    setIndexes.append(index)
-                } else {
-                    sets[names] = setOrder.count
-                    setIndexes.append(setOrder.count)
-                    setOrder.append(names)
-                }
+            let name = change.id.entityName
+            let index: Int
+            if let known = entities[name] {
+                index = known
             } else {
-                setIndexes.append(0)
+                index = entityOrder.count
+                entities[name] = index
+                entityOrder.append(name)
             }
+            current = (name, index)
+            entityIndexes.append(index)
         }
         writer.varint(UInt64(entityOrder.count))
         for name in entityOrder { writer.string(name) }
-        writer.varint(UInt64(setOrder.count))
-        for names in setOrder {
+        writer.varint(UInt64(lists.count))
+        for names in lists {
             writer.varint(UInt64(names.count))
             for name in names { writer.string(name) }
         }
@@ -65,12 +69,12 @@ enum HistoryCoding {
         var previous: Int64 = 0
         for (position, change) in changes.enumerated() {
             writer.bytes.append(change.kind.code)
-            writer.varint(UInt64(entities[change.id.entityName]!))
+            writer.varint(UInt64(entityIndexes[position]))
             writer.signed(change.id.rowID &- previous)
             previous = change.id.rowID
             switch change.kind {
             case .insert: break
-            case .update: writer.varint(UInt64(setIndexes[position]))
+            case .update: writer.varint(UInt64(change.names))
             case .delete:
                 writer.varint(UInt64(change.tombstone.count))
                 for (name, value) in change.tombstone.sorted(by: { $0.key < $1.key }) {
@@ -82,7 +86,7 @@ enum HistoryCoding {
         return Data(writer.bytes)
     }
 
-    /// The changes of a blob ``encode(_:)`` wrote, those of `entityNames` only when given.
+    /// The changes of a blob ``encode(_:lists:)`` wrote, those of `entityNames` only when given.
     static func decode(_ data: Data, entityNames: Set<String>?) throws(LiteRecordError) -> [HistoryChange] {
         var reader = Reader(bytes: [UInt8](data))
         guard try reader.byte() == format else {

@@ -71,9 +71,9 @@ struct MigrationStepCapture {
             events.append(HistoryEvent(id: RecordID(entityName: entity, rowID: rowID), kind: kind, names: names))
         }
         try connection.execute("DELETE FROM temp.\(Connection.quote(Self.table))")
-        var changes = HistoryEvent.net(events)
-        try Store.attachTombstones(&changes, connection)
-        guard !changes.isEmpty else { return }
-        try HistoryLog.append(changes, author: HistoryLog.migrationAuthor, contextName: "migration step \(name)", on: connection)
+        var batch = HistoryEvent.net(events)
+        try Store.attachTombstones(&batch.changes, connection)
+        guard !batch.isEmpty else { return }
+        try HistoryLog.append(batch, author: HistoryLog.migrationAuthor, contextName: "migration step \(name)", on: connection)
     }
 }

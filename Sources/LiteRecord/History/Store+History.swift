@@ -22,7 +22,7 @@ enum HistoryLog {
     static var createSQL: String {
         """
         CREATE TABLE IF NOT EXISTS \(Connection.quote(table)) (
-            token INTEGER PRIMARY KEY AUTOINCREMENT,
+            token INTEGER PRIMARY KEY,
             date REAL NOT NULL,
             author TEXT,
             context TEXT,
@@ -45,15 +45,20 @@ enum HistoryLog {
     /// write transaction; returns its token number.
     @discardableResult
     static func append(
-        _ changes: [HistoryCoding.Change], author: String?, contextName: String?, on connection: Connection
+        _ batch: HistoryBatch, author: String?, contextName: String?, on connection: Connection
     ) throws -> Int64 {
         let statement = try connection.cachedStatement(insertSQL)
-        let entities = Set(changes.map(\.id.entityName)).sorted()
+        var entities: Set<String> = []
+        var previous: String?
+        for change in batch.changes where change.id.entityName != previous {
+            previous = change.id.entityName
+            entities.insert(change.id.entityName)
+        }
         try statement.bind(.real(Date().timeIntervalSince1970), at: 1)
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
         try statement.bind(contextName.map { .text($0) } ?? .null, at: 3)
-        try statement.bind(.text("," + entities.joined(separator: ",") + ","), at: 4)
-        try statement.bind(.blob(HistoryCoding.encode(changes)), at: 5)
+        try statement.bind(.text("," + entities.sorted().joined(separator: ",") + ","), at: 4)
+        try statement.bind(.blob(HistoryCoding.encode(batch.changes, lists: batch.lists)), at: 5)
         try statement.run()
         return connection.lastInsertedRowID
     }
@@ -91,7 +96,7 @@ enum HistoryLog {
 /// (``Store/noteCommitted(_:by:updatedNames:)``).
 struct HistoryNote {
     let changes: ChangeSet
-    let updatedNames: [RecordID: Set<String>]
+    let updatedNames: UpdatedNames
     let author: String?
     let contextName: String?
 }
@@ -107,35 +112,53 @@ struct HistoryEvent {
     /// change: an insert then an update is an insert, an insert then a delete
     /// nothing, updates add up their names, a delete then an insert (a row id
     /// used again) an update of every name the insert could not list.
-    static func net(_ events: [HistoryEvent]) -> [HistoryCoding.Change] {
-        var changes: [HistoryCoding.Change?] = []
+    static func net(_ events: [HistoryEvent]) -> HistoryBatch {
+        var netted: [(kind: HistoryChange.Kind, names: Set<String>)?] = []
+        var ids: [RecordID] = []
         var positions: [RecordID: Int] = [:]
         for event in events {
             guard let position = positions[event.id] else {
-                positions[event.id] = changes.count
-                changes.append(HistoryCoding.Change(id: event.id, kind: event.kind, names: event.names))
+                positions[event.id] = netted.count
+                netted.append((event.kind, event.names))
+                ids.append(event.id)
                 continue
             }
-            let existing = changes[position]
-            switch (existing?.kind, event.kind) {
+            switch (netted[position]?.kind, event.kind) {
             case (nil, _):
-                changes[position] = HistoryCoding.Change(id: event.id, kind: event.kind, names: event.names)
+                netted[position] = (event.kind, event.names)
             case (.insert, .delete):
-                changes[position] = nil
+                netted[position] = nil
             case (.insert, _):
                 break
             case (.update, .update):
-                changes[position]?.names.formUnion(event.names)
+                netted[position]?.names.formUnion(event.names)
             case (.update, .delete):
-                changes[position] = HistoryCoding.Change(id: event.id, kind: .delete, names: [])
+                netted[position] = (.delete, [])
             case (.delete, .insert):
-                changes[position] = HistoryCoding.Change(id: event.id, kind: .update, names: [])
+                netted[position] = (.update, [])
             default:
                 break
             }
         }
-        return changes.compactMap { $0 }
+        var names = UpdatedNames()
+        var batch = HistoryBatch()
+        for (id, change) in zip(ids, netted) {
+            guard let change else { continue }
+            batch.changes.append(HistoryCoding.Change(
+                id: id, kind: change.kind, names: change.kind == .update ? names.list(of: change.names) : 0))
+        }
+        batch.lists = names.lists
+        return batch
     }
+}
+
+/// One transaction's net changes, as ``HistoryCoding/encode(_:lists:)`` writes them.
+struct HistoryBatch {
+    var changes: [HistoryCoding.Change] = []
+    /// The updates' lists of names (``UpdatedNames/lists``).
+    var lists: [[String]] = [[]]
+
+    var isEmpty: Bool { changes.isEmpty }
 }
 
 /// A store's history recording. Guarded by the store's `lock`.
@@ -253,7 +276,7 @@ extension Store {
     ///     relationships written; asked only when history is recorded.
     func noteCommitted(
         _ changeSet: ChangeSet, by context: RecordContext? = nil,
-        updatedNames: () -> [RecordID: Set<String>] = { [:] }
+        updatedNames: () -> UpdatedNames = { UpdatedNames() }
     ) {
         guard !changeSet.isEmpty else { return }
         pendingChanges.append(changeSet)
@@ -270,15 +293,15 @@ extension Store {
         let notes = history.pending
         history.pending.removeAll()
         guard history.isRecording, !notes.isEmpty else { return }
-        var changes = Self.netChanges(notes)
+        var batch = Self.netChanges(notes)
         if !history.preservingEntities.isEmpty,
             notes.contains(where: { note in note.changes.deleted.contains { history.preservingEntities.contains($0.entityName) } })
         {
-            try Self.attachTombstones(&changes, connection)
+            try Self.attachTombstones(&batch.changes, connection)
         }
-        if !changes.isEmpty {
+        if !batch.isEmpty {
             let note = notes.first { $0.author != nil || $0.contextName != nil }
-            try HistoryLog.append(changes, author: note?.author, contextName: note?.contextName, on: connection)
+            try HistoryLog.append(batch, author: note?.author, contextName: note?.contextName, on: connection)
         }
         if let retention = history.options.retention {
             let now = ContinuousClock.now
@@ -291,26 +314,50 @@ extension Store {
     }
 
     /// The net change of each record over the notes (``HistoryEvent/net(_:)``).
-    static func netChanges(_ notes: [HistoryNote]) -> [HistoryCoding.Change] {
-        if notes.count == 1, notes[0].changes.updated.count < 2 {
-            // One write's inserts and deletes each name a record once: nothing
-            // to net (updates may repeat, as a set-based delete clearing two
-            // to-ones of one row lists it twice).
+    static func netChanges(_ notes: [HistoryNote]) -> HistoryBatch {
+        if notes.count == 1, listsEachRecordOnce(notes[0].changes.updated) {
+            // One write lists a record once (its inserts, updates and deletes
+            // are distinct records): nothing to net. A write may list a record
+            // twice among its updates (a set-based delete clearing two to-ones
+            // of one row), which the check above sends to netting.
             let note = notes[0]
-            var changes: [HistoryCoding.Change] = []
-            changes.reserveCapacity(note.changes.inserted.count + note.changes.updated.count + note.changes.deleted.count)
-            for id in note.changes.inserted { changes.append(HistoryCoding.Change(id: id, kind: .insert, names: [])) }
-            for id in note.changes.updated { changes.append(HistoryCoding.Change(id: id, kind: .update, names: note.updatedNames[id] ?? [])) }
-            for id in note.changes.deleted { changes.append(HistoryCoding.Change(id: id, kind: .delete, names: [])) }
-            return changes
+            var batch = HistoryBatch(lists: note.updatedNames.lists)
+            batch.changes.reserveCapacity(note.changes.inserted.count + note.changes.updated.count + note.changes.deleted.count)
+            for id in note.changes.inserted { batch.changes.append(HistoryCoding.Change(id: id, kind: .insert)) }
+            for id in note.changes.updated {
+                batch.changes.append(HistoryCoding.Change(id: id, kind: .update, names: note.updatedNames.list(for: id)))
+            }
+            for id in note.changes.deleted { batch.changes.append(HistoryCoding.Change(id: id, kind: .delete)) }
+            return batch
         }
         var events: [HistoryEvent] = []
         for note in notes {
             for id in note.changes.inserted { events.append(HistoryEvent(id: id, kind: .insert, names: [])) }
-            for id in note.changes.updated { events.append(HistoryEvent(id: id, kind: .update, names: note.updatedNames[id] ?? [])) }
+            for id in note.changes.updated {
+                events.append(HistoryEvent(id: id, kind: .update, names: Set(note.updatedNames.names(for: id))))
+            }
             for id in note.changes.deleted { events.append(HistoryEvent(id: id, kind: .delete, names: [])) }
         }
         return HistoryEvent.net(events)
+    }
+
+    /// Whether `ids` names no record twice, found without hashing a record:
+    /// true when each entity's ids come in one run of increasing row ids,
+    /// which a save's (in table order) and a set-based update's do.
+    static func listsEachRecordOnce(_ ids: [RecordID]) -> Bool {
+        guard ids.count > 1 else { return true }
+        var finished: [String] = []
+        var previous = ids[0]
+        for id in ids.dropFirst() {
+            if id.entityName == previous.entityName {
+                guard id.rowID > previous.rowID else { return false }
+            } else {
+                guard !finished.contains(id.entityName) else { return false }
+                finished.append(previous.entityName)
+            }
+            previous = id
+        }
+        return true
     }
 
     /// Puts the preserved values the tombstone triggers kept into the deletes,
@@ -328,12 +375,19 @@ extension Store {
         }
     }
 
-    /// Deletes the transactions `whereSQL` selects and moves the purge point
-    /// (the highest token deleted) on; returns how many went.
+    /// Deletes the transactions `whereSQL` selects, except the newest, and
+    /// moves the purge point (the highest token deleted) on; returns how many
+    /// went.
+    ///
+    /// The newest transaction stays: a new transaction's number is one past
+    /// the highest in the table (an `INTEGER PRIMARY KEY` without
+    /// `AUTOINCREMENT`, whose `sqlite_sequence` row would cost every commit
+    /// another page), so an emptied table would hand out numbers again.
     @discardableResult
     func purgeHistory(where whereSQL: String, _ arguments: [SQLValue], on connection: Connection) throws -> Int {
+        let table = Connection.quote(HistoryLog.table)
         let rows = try connection.rows(
-            "DELETE FROM \(Connection.quote(HistoryLog.table)) WHERE \(whereSQL) RETURNING token", arguments)
+            "DELETE FROM \(table) WHERE (\(whereSQL)) AND token < (SELECT max(token) FROM \(table)) RETURNING token", arguments)
         guard let highest = rows.compactMap({ $0.first?.integerValue }).max() else { return 0 }
         let previous = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
         if highest > previous { try connection.setMetadata(HistoryLog.purgedThroughKey, String(highest)) }

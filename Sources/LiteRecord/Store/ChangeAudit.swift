@@ -49,7 +49,7 @@ final class ChangeAudit {
             return HistoryEvent(id: RecordID(entityName: change.table, rowID: change.rowID), kind: kind, names: [])
         }
         let changed = HistoryEvent.net(events)
-        let written = Dictionary(changed.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        let written = Dictionary(changed.changes.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
         var expected: [RecordID: HistoryChange.Kind] = [:]
         for id in noted.inserted { expected[id] = .insert }
         for id in noted.updated { expected[id] = .update }

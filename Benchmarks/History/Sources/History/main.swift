@@ -2,11 +2,14 @@ import Foundation
 import HistorySQLite
 import LiteRecord
 
-// What persistent history costs, and what updateAll saves. Usage: History [N] [runs].
+// What persistent history costs, and what updateAll saves.
+// Usage: History [N] [runs] [only], `only` one of insert, update, delete, kept,
+// small, size, updateall: that part alone (for a profiler).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let count = arguments.first.flatMap(Int.init) ?? 100_000
 let runs = arguments.dropFirst().first.flatMap(Int.init) ?? 5
+let only = arguments.dropFirst(2).first
 let smallSaves = 1_000
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("literecord-bench-history-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -215,32 +218,36 @@ print("history benchmark: N = \(count), median of \(runs) runs after a warm-up, 
 print("")
 print("| workload | history off | history on | on / off |")
 print("| --- | --: | --: | --: |")
-let workloads: [(String, (Bool) throws -> Double)] = [
-    ("insert (\(count) rows, one save)", insert),
-    ("update (\(count) rows, one attribute, one save)", update),
-    ("delete (\(count) rows, one save)", { try delete(history: $0) }),
-    ("delete with a preserved attribute", { try delete(history: $0, kept: true) }),
-    ("\(smallSaves) saves of one row", smallSaveRun),
+let workloads: [(String, String, (Bool) throws -> Double)] = [
+    ("insert", "insert (\(count) rows, one save)", insert),
+    ("update", "update (\(count) rows, one attribute, one save)", update),
+    ("delete", "delete (\(count) rows, one save)", { try delete(history: $0) }),
+    ("kept", "delete with a preserved attribute", { try delete(history: $0, kept: true) }),
+    ("small", "\(smallSaves) saves of one row", smallSaveRun),
 ]
-for (name, run) in workloads {
+for (key, name, run) in workloads where only == nil || only == key {
     let off = try measure { try run(false) }
     let on = try measure { try run(true) }
     print("| \(name) | \(String(format: "%.1f ms", off * 1000)) | \(String(format: "%.1f ms", on * 1000)) | \(String(format: "%.2f×", on / off)) |")
 }
-print("")
-print("| history kept per change | bytes per change | bytes for \(count) |")
-print("| --- | --: | --: |")
-for (name, perChange, total) in try sizes() {
-    print("| \(name) | \(String(format: "%.2f", perChange)) | \(total) |")
+if only == nil || only == "size" {
+    print("")
+    print("| history kept per change | bytes per change | bytes for \(count) |")
+    print("| --- | --: | --: |")
+    for (name, perChange, total) in try sizes() {
+        print("| \(name) | \(String(format: "%.2f", perChange)) | \(total) |")
+    }
 }
-print("")
-let updateAll = try measure(updateAllRun)
-let loadAndEdit = try measure(loadAndEditRun)
-let raw = try measure(rawUpdateRun)
-print("| set-based update of \(count) rows, one attribute | time | vs updateAll |")
-print("| --- | --: | --: |")
-print("| `Item.updateAll(matching:set:to:in:)` | \(String(format: "%.1f ms", updateAll * 1000)) | 1.00× |")
-print("| `findAll(matching:)`, set each, `save()` | \(String(format: "%.1f ms", loadAndEdit * 1000)) | \(String(format: "%.2f×", loadAndEdit / updateAll)) |")
-print("| raw C `UPDATE … WHERE` (sqlite3_exec) | \(String(format: "%.1f ms", raw * 1000)) | \(String(format: "%.2f×", raw / updateAll)) |")
-print("")
-print("updateAll is \(String(format: "%.1f", loadAndEdit / updateAll))× faster than loading and editing, \(String(format: "%.2f", updateAll / raw))× raw C's UPDATE")
+if only == nil || only == "updateall" {
+    print("")
+    let updateAll = try measure(updateAllRun)
+    let loadAndEdit = try measure(loadAndEditRun)
+    let raw = try measure(rawUpdateRun)
+    print("| set-based update of \(count) rows, one attribute | time | vs updateAll |")
+    print("| --- | --: | --: |")
+    print("| `Item.updateAll(matching:set:to:in:)` | \(String(format: "%.1f ms", updateAll * 1000)) | 1.00× |")
+    print("| `findAll(matching:)`, set each, `save()` | \(String(format: "%.1f ms", loadAndEdit * 1000)) | \(String(format: "%.2f×", loadAndEdit / updateAll)) |")
+    print("| raw C `UPDATE … WHERE` (sqlite3_exec) | \(String(format: "%.1f ms", raw * 1000)) | \(String(format: "%.2f×", raw / updateAll)) |")
+    print("")
+    print("updateAll is \(String(format: "%.1f", loadAndEdit / updateAll))× faster than loading and editing, \(String(format: "%.2f", updateAll / raw))× raw C's UPDATE")
+}
