@@ -223,21 +223,31 @@ extension RecordContext {
     /// For the store's history: the attributes and relationships each update
     /// of the save wrote, by record.
     private func historyNames(_ plan: SavePlan, _ outcome: SaveOutcome) -> UpdatedNames {
-        var names = UpdatedNames(reservingCapacity: plan.updates.count)
-        // Updates come by entity, mostly writing the same attributes: the
-        // list is looked up again only when the entity or the attributes change.
-        var current: (entity: ObjectIdentifier, changes: AttributeMask, name: String, list: Int)?
-        for update in plan.updates {
-            if current?.entity != update.entity || current?.changes != update.changes {
-                guard let entity = model.entity(named: type(of: update.object).entityName) else {
-                    current = nil
-                    continue
+        var names: UpdatedNames
+        if outcome.relinked.isEmpty, let first = plan.updates.first,
+            !plan.updates.contains(where: { $0.entity != first.entity || $0.changes != first.changes }),
+            let entity = model.entity(named: type(of: first.object).entityName)
+        {
+            // Every update wrote the same attributes of one entity (the usual
+            // save), and no other record was updated (a many-to-many link).
+            names = UpdatedNames(everyRecordWrote: first.changes.indexes.map { entity.columnName($0) })
+        } else {
+            names = UpdatedNames(reservingCapacity: plan.updates.count)
+            // Updates come by entity, mostly writing the same attributes: the
+            // list is looked up again only when the entity or the attributes change.
+            var current: (entity: ObjectIdentifier, changes: AttributeMask, name: String, list: Int)?
+            for update in plan.updates {
+                if current?.entity != update.entity || current?.changes != update.changes {
+                    guard let entity = model.entity(named: type(of: update.object).entityName) else {
+                        current = nil
+                        continue
+                    }
+                    let list = names.list(of: update.changes.indexes.map { entity.columnName($0) })
+                    current = (update.entity, update.changes, entity.name, list)
                 }
-                let list = names.list(of: update.changes.indexes.map { entity.columnName($0) })
-                current = (update.entity, update.changes, entity.name, list)
+                guard let current else { continue }
+                names.add(list: current.list, to: RecordID(entityName: current.name, rowID: update.rowID))
             }
-            guard let current else { continue }
-            names.add(list: current.list, to: RecordID(entityName: current.name, rowID: update.rowID))
         }
         for (id, table) in outcome.relinked {
             if let name = model.relationshipName(joining: table, from: id.entityName) { names.add([name], to: id) }

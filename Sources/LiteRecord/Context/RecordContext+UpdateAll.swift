@@ -55,10 +55,7 @@ extension RecordContext {
             while try statement.step() { rowIDs.append(statement.int64(at: 0)) }
             let ids = rowIDs.map { RecordID(entityName: entity.name, rowID: $0) }
             store.noteCommitted(ChangeSet(updated: ids), by: self) {
-                var names = UpdatedNames(reservingCapacity: ids.count)
-                let list = names.list(of: resolved.map(\.name))
-                for id in ids { names.add(list: list, to: id) }
-                return names
+                UpdatedNames(everyRecordWrote: resolved.map(\.name))
             }
             return rowIDs
         }

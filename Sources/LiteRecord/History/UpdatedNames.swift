@@ -3,15 +3,26 @@
 /// sorted, and each record pointing at its list. An update of 100,000 rows
 /// writing one attribute keeps one list and 100,000 small integers, not
 /// 100,000 sets of strings (hashing those cost a history-recording update
-/// more than the update itself).
+/// more than the update itself). When every record wrote the same names
+/// (``init(everyRecordWrote:)``), not even the integers are kept.
+///
+/// Asked only about records the write updated.
 struct UpdatedNames {
     /// The distinct lists, each sorted and without repeats; list 0 is empty.
     private(set) var lists: [[String]] = [[]]
     private var indexes: [[String]: Int] = [[]: 0]
+    /// The list of every record not in `byRecord`.
+    private var common = 0
     private var byRecord: [RecordID: Int] = [:]
 
     init(reservingCapacity capacity: Int = 0) {
         byRecord.reserveCapacity(capacity)
+    }
+
+    /// Names for a write whose every updated record wrote `names` (records
+    /// added later may add more).
+    init(everyRecordWrote names: some Sequence<String>) {
+        common = list(of: names)
     }
 
     /// The index of the list holding `names`, added when new.
@@ -26,8 +37,9 @@ struct UpdatedNames {
     /// Records that the update of `id` wrote the names of list `list`,
     /// besides those already recorded for it.
     mutating func add(list: Int, to id: RecordID) {
-        guard let existing = byRecord.updateValue(list, forKey: id), existing != list else { return }
-        byRecord[id] = self.list(of: lists[existing] + lists[list])
+        let existing = byRecord[id] ?? common
+        guard existing != list else { return }
+        byRecord[id] = existing == 0 ? list : self.list(of: lists[existing] + lists[list])
     }
 
     /// Records that the update of `id` wrote `names`, besides those already recorded for it.
@@ -35,8 +47,10 @@ struct UpdatedNames {
         add(list: list(of: names), to: id)
     }
 
-    /// The list of the names the update of `id` wrote: 0 (none) when nothing was recorded.
-    func list(for id: RecordID) -> Int { byRecord[id] ?? 0 }
+    /// The list of the names the update of `id` wrote.
+    func list(for id: RecordID) -> Int {
+        byRecord.isEmpty ? common : byRecord[id] ?? common
+    }
 
     /// The names the update of `id` wrote, sorted.
     func names(for id: RecordID) -> [String] { lists[list(for: id)] }

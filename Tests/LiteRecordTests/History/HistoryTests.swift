@@ -399,7 +399,7 @@ import Testing
             var updated = Array(ids[30..<Int.random(in: 30...60)])
                 .sorted { ($0.entityName, $0.rowID) < ($1.entityName, $1.rowID) }
             if Bool.random(using: &generator), let first = updated.first { updated.append(first) }
-            var names = UpdatedNames()
+            var names = Bool.random(using: &generator) ? UpdatedNames(everyRecordWrote: ["title"]) : UpdatedNames()
             for id in updated { names.add([Bool.random(using: &generator) ? "title" : "body"], to: id) }
             let note = HistoryNote(
                 changes: ChangeSet(inserted: inserted, updated: updated, deleted: deleted), updatedNames: names,
@@ -413,6 +413,27 @@ import Testing
             #expect(described(fast) == described(HistoryEvent.net(events)))
         }
         #expect(fastRuns > 50, "the fast path was taken")
+    }
+
+    /// `UpdatedNames` answers, for each record, the union of the names added
+    /// for it (and those every record wrote), as a set per record would.
+    @Test func updatedNamesKeepWhatEachRecordWrote() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let common: [String] = Bool.random(using: &generator) ? ["a", "b"] : []
+            var names = common.isEmpty ? UpdatedNames() : UpdatedNames(everyRecordWrote: common)
+            var reference: [RecordID: Set<String>] = [:]
+            let ids = (1...8).map { RecordID(entityName: "E", rowID: Int64($0)) }
+            for id in ids { reference[id] = Set(common) }
+            for _ in 0..<Int.random(in: 0...20, using: &generator) {
+                let id = ids.randomElement(using: &generator) ?? ids[0]
+                let added = Set((0..<Int.random(in: 0...3, using: &generator)).map { _ in ["a", "b", "c", "d"].randomElement(using: &generator) ?? "a" })
+                names.add(added, to: id)
+                reference[id, default: []].formUnion(added)
+            }
+            for id in ids { #expect(names.names(for: id) == reference[id, default: []].sorted()) }
+            #expect(Set(names.lists.map { $0 }).count == names.lists.count, "each list is kept once")
+        }
     }
 
     /// The fast path's check never calls a list with a repeated record distinct.
