@@ -105,7 +105,7 @@ extension SaveTransaction {
     /// The entities with a full-text index among the plan's inserts, by
     /// type. Their rows are indexed by ``indexDeferredInserts(_:)`` rather
     /// than by the insert trigger, one row at a time (see
-    /// `Store+Search.swift`).
+    /// `EntityDescription+SearchIndex.swift`).
     private func searchableInserts() throws -> [ObjectIdentifier: EntityDescription] {
         guard context.store.model.hasSearchableEntities else { return [:] }
         var lookup = SearchableEntities()
