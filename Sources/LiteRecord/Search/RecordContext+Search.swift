@@ -9,14 +9,7 @@ extension RecordContext {
         _ type: T.Type, _ text: String, predicate: Predicate<T>?, sortBy: [SortDescriptor<T>], limit: Int?, offset: Int?,
         snippets: Bool
     ) throws -> [SearchResult<T>] {
-        let entity = try entity(for: T.self)
-        // As a fetch does: the objects an unsaved deletion takes along are left out.
-        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
-        guard !entity.searchableAttributes.isEmpty else {
-            throw LiteRecordError(
-                .unknownAttribute,
-                "\(T.entityName) has no searchable attribute; mark the String attributes to search with @Attribute(.searchable)")
-        }
+        let entity = try searchableEntity(T.self)
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
         let orderBy = try SortTranslator.orderBy(sortBy)
         guard let match = SearchQuery(text).fts5 else { return [] }
@@ -34,22 +27,25 @@ extension RecordContext {
             let sql = Self.searchSQL(entity, indexed: indexed, snippets: snippets, orderBy: orderBy, query: &query)
             let markerArguments: [SQLValue] = snippets ? [.text(markers.open), .text(markers.close)] : []
             query.arguments = markerArguments + [.text(match)] + condition.arguments
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(query.arguments)
-            // A context that holds no object of T yet gets each row's object
-            // new: the row ids are distinct, so none needs looking up.
-            let lookUp = identityMap.table(for: T.self).count > 0
-            var results: [SearchResult<T>] = []
-            while try statement.step() {
-                guard let result = try searchResult(T.self, statement, entity, snippets ? indexed : [], markers, lookUp: lookUp)
-                else {
-                    continue
-                }
-                results.append(result)
-            }
-            return results
+            return try searchResults(
+                T.self, sql, query.arguments, entity, snippetColumns: snippets ? indexed : [], markers, on: connection)
         }
+    }
+
+    /// The description of `T`, which must have a full-text index.
+    ///
+    /// - Throws: `.invalidObject` when `T` is not in the model,
+    ///   `.unknownAttribute` when it has no `.searchable` attribute.
+    private func searchableEntity<T: Entity>(_ type: T.Type) throws -> EntityDescription {
+        let entity = try entity(for: T.self)
+        // As a fetch does: the objects an unsaved deletion takes along are left out.
+        if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
+        guard !entity.searchableAttributes.isEmpty else {
+            throw LiteRecordError(
+                .unknownAttribute,
+                "\(T.entityName) has no searchable attribute; mark the String attributes to search with @Attribute(.searchable)")
+        }
+        return entity
     }
 
     /// The search statement: the entity's columns, then the score, then (with
@@ -77,22 +73,31 @@ extension RecordContext {
         return "SELECT \(entity.qualifiedSelectList), \(extra.joined(separator: ", ")) FROM \(entity.quotedTable)" + query.clauses
     }
 
-    /// The result on the statement's current row, or `nil` when the row's
-    /// object is not returned (deleted in this context); `snippetColumns`
-    /// names the index columns whose snippets follow the score.
-    private func searchResult<T: Entity>(
-        _ type: T.Type, _ statement: Statement, _ entity: EntityDescription, _ snippetColumns: [String],
-        _ markers: SnippetMarkers, lookUp: Bool
-    ) throws -> SearchResult<T>? {
-        let table = identityMap.table(for: T.self)
-        let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
-        guard let object = try materialize(
-            T.self, statement: statement, attributeCount: entity.attributes.count, columns: columns, table: table,
-            lookUp: lookUp)
-        else { return nil }
-        if !entity.toOneIndexes.isEmpty {
-            applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), entity)
+    /// Runs the search statement `sql` (``searchSQL(_:indexed:snippets:orderBy:query:)``)
+    /// and returns a result for each row whose object is returned: a fetch's
+    /// row loop, each object with its score and the snippets of
+    /// `snippetColumns`.
+    private func searchResults<T: Entity>(
+        _ type: T.Type, _ sql: String, _ arguments: [SQLValue], _ entity: EntityDescription, snippetColumns: [String],
+        _ markers: SnippetMarkers, on connection: Connection
+    ) throws -> [SearchResult<T>] {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var results: [SearchResult<T>] = []
+        try forEachObject(T.self, in: statement, entity) { object in
+            results.append(Self.searchResult(object, statement, entity, snippetColumns, markers))
         }
+        return results
+    }
+
+    /// The result for `object`, read from the statement's current row: the
+    /// score after the entity's columns, then the snippets of
+    /// `snippetColumns`.
+    private static func searchResult<T: Entity>(
+        _ object: T, _ statement: Statement, _ entity: EntityDescription, _ snippetColumns: [String],
+        _ markers: SnippetMarkers
+    ) -> SearchResult<T> {
         let scoreColumn = entity.versionColumn + 1
         var texts: [String: String] = [:]
         for (position, name) in snippetColumns.enumerated() {
