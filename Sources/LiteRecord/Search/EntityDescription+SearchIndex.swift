@@ -7,7 +7,7 @@
 /// migration step, another process — so no write path can forget the index.
 ///
 /// One exception, for speed: a save's inserts and updates
-/// (``SaveTransaction``). FTS5 writes its pending words to disk at
+/// (``DeferredSearchIndexing``). FTS5 writes its pending words to disk at
 /// every statement savepoint, and a trigger makes each `INSERT` one, so the
 /// insert trigger indexed rows one by one, each as a tiny index segment
 /// (14–27× a plain insert for 66 words a row). A save therefore sets the
@@ -41,7 +41,7 @@ extension EntityDescription {
 
     /// The insert trigger of `table`'s index over `columns`: it indexes each
     /// new row unless a save set the deferral flag, in which case the save
-    /// indexes its rows itself (``SaveTransaction``). Also used to bring the
+    /// indexes its rows itself (``DeferredSearchIndexing``). Also used to bring the
     /// trigger of an index created before the flag existed up to date.
     static func searchInsertTriggerSQL(table: String, columns: [String]) -> String {
         let fts = Connection.quote(searchTableName(table: table))
@@ -67,7 +67,7 @@ extension EntityDescription {
     /// searchable column or the row id changed, it removes the row's old
     /// words and indexes the new ones — unless a save set the deferral
     /// flag, in which case the save removes and indexes its updated rows
-    /// itself (``SaveTransaction``). The row id too: an `UPDATE … SET
+    /// itself (``DeferredSearchIndexing``). The row id too: an `UPDATE … SET
     /// "Z_PK" = …` (a migration step, raw SQL) moves the row, and the index
     /// must follow it.
     static func searchUpdateTriggerSQL(table: String, columns: [String]) -> String {
