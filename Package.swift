@@ -78,6 +78,19 @@ let package = Package(
             path: "Sources/LiteRecordCLI",
             swiftSettings: strictSettings
         ),
+        // The child side of the process tests that need one of their own
+        // (LiteRecordTests starts it from the build folder, next to the test
+        // bundle, as it starts `literecord`): built with the tests, shipped
+        // in no product.
+        .executableTarget(
+            name: "LiteRecordTestChild",
+            dependencies: [
+                "LiteRecord",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/LiteRecordTestChild",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LiteRecordTests",
             dependencies: [

@@ -10,15 +10,7 @@ import LiteRecord
     }
 
     /// The `literecord` executable next to the test bundle in the build folder.
-    static var binary: URL? {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("literecord")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var binary: URL? { BuiltExecutables.url("literecord") }
 
     func run(_ arguments: String...) throws -> Output {
         let binary = try #require(Self.binary, "build the literecord product first (swift build)")

@@ -4,16 +4,16 @@ import Glibc
 import Testing
 @testable import LiteRecord
 
-/// The crash tests run the migration in a child process — this same test
-/// binary, asked through environment variables to run only
-/// ``MigrationCrashTests/childMigratesWhenAsked()`` — and kill it with SIGKILL.
+/// The crash tests run the migration in a child process —
+/// `LiteRecordTestChild migrate-large-store`, which migrates to its copy of
+/// ``Crash/Person`` — and kill it with SIGKILL.
 private enum Crash {
     static let rows = 200_000
-    static let storeVariable = "LITERECORD_CRASH_STORE"
-    static let pauseVariable = "LITERECORD_CRASH_PAUSE_MARKER"
 
     /// Base.Person with `age` as Double (a CAST rebuild of every row) and a
-    /// new optional `email`, so the migration rewrites the table and both indexes.
+    /// new optional `email`, so the migration rewrites the table and both
+    /// indexes. The child's copy (`Migrated.Person` in LiteRecordTestChild)
+    /// must match it: ``outcome(of:)`` checks a migrated store's fingerprint.
     final class Person: Versioned {
         let recordState = RecordState()
         var values: [SQLValue]
@@ -70,18 +70,15 @@ private enum Crash {
         return outcome
     }
 
-    /// Starts the child, waits until `killWhen` says so (polled every
-    /// millisecond), kills it with SIGKILL and returns whether it had to be
-    /// killed (`false` when it finished first).
+    /// Starts the child, which migrates the store (with a pause marker, a
+    /// custom step inside the migration transaction and after the rebuild
+    /// announces itself and waits to be killed), waits until `killWhen` says
+    /// so (polled every millisecond), kills it with SIGKILL and returns
+    /// whether it had to be killed (`false` when it finished first).
     static func runChild(store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: () -> Bool) throws -> Bool {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "childMigratesWhenAsked"]
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
-        environment[storeVariable] = store.path
-        environment[pauseVariable] = pauseMarker?.path
-        process.environment = environment
+        process.executableURL = try BuiltExecutables.testChild()
+        process.arguments = ["migrate-large-store", store.path] + (pauseMarker.map { ["--pause-marker", $0.path] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -113,23 +110,6 @@ private enum Crash {
 
 @Suite("Migration: SIGKILL in the middle of migrating a large store")
 struct MigrationCrashTests {
-    /// The child's side: migrate the store named in the environment. A pause
-    /// marker makes a custom step, inside the migration transaction and after
-    /// the rebuild, announce itself and wait to be killed.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[Crash.storeVariable] != nil))
-    func childMigratesWhenAsked() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let path = environment[Crash.storeVariable] else { return }
-        var migration = MigrationMode.automatic
-        if let marker = environment[Crash.pauseVariable] {
-            migration = .plan(MigrationPlan().step("pause") { _ in
-                _ = FileManager.default.createFile(atPath: marker, contents: Data())
-                sleep(60)
-            })
-        }
-        try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Crash.Person.self], migration: migration).close()
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func killedMigrationLeavesTheOldOrTheNewStoreWithAllRows() throws {
         let store = try TemporaryStore()

@@ -1,16 +1,12 @@
 #if os(Linux)
 import Foundation
-import Glibc
 import Testing
 @testable import LiteRecord
 
-/// The two-process test runs this same test binary twice, asked through
-/// environment variables to run only
-/// ``MigrationStepRaceTests/childOpensWithTheNewStepWhenAsked()``.
+/// The two-process test runs `LiteRecordTestChild open-with-new-step`
+/// twice, which opens the store with its copies of `Base.Person` and
+/// ``Race/plan``.
 private enum Race {
-    static let storeVariable = "LITERECORD_STEP_RACE_STORE"
-    static let goVariable = "LITERECORD_STEP_RACE_GO"
-
     /// A step added without a model change: it adds one to every age, so
     /// running it twice shows.
     static let plan = MigrationPlan().step("age-up") { db in try db.execute("UPDATE Person SET age = age + 1") }
@@ -21,15 +17,12 @@ private enum Race {
         try store.inspect { try $0.values("Person", ["age"]).map { $0[1] } }
     }
 
+    /// A child that says it is ready (a file `go.ready-<pid>`), waits for
+    /// the go file, then opens the store with the plan's new step.
     static func child(store: URL, go: URL) throws -> Process {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "childOpensWithTheNewStepWhenAsked"]
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWT_") }
-        environment[storeVariable] = store.path
-        environment[goVariable] = go.path
-        process.environment = environment
+        process.executableURL = try BuiltExecutables.testChild()
+        process.arguments = ["open-with-new-step", store.path, "--go", go.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         return process
@@ -86,19 +79,6 @@ private enum Race {
         #expect(PreMigrationCopies.kept(of: store.url).count == 1, "one migration kept one copy")
     }
 
-    /// The child's side: wait for the go file, then open the store with the
-    /// plan's new step.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[Race.storeVariable] != nil))
-    func childOpensWithTheNewStepWhenAsked() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let path = environment[Race.storeVariable], let go = environment[Race.goVariable] else { return }
-        // Say this process is ready, then start the moment the go file appears.
-        _ = FileManager.default.createFile(atPath: go + ".ready-\(getpid())", contents: Data())
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: go) && Date() < deadline { usleep(100) }
-        try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Base.Person.self], migration: .plan(Race.plan)).close()
-    }
-
     /// Two processes open the store at the same moment with a new step and an
     /// unchanged model, several times over: both opens succeed and the step
     /// runs once. Before the fix one of them either ran the step again or
@@ -123,6 +103,9 @@ private enum Race {
             while children.contains(where: \.isRunning) { try await Task.sleep(for: .milliseconds(10)) }
             #expect(children.map(\.terminationStatus) == [0, 0], "trial \(trial): both opens succeeded")
             #expect(try Race.ages(store) == Race.agesAfterOneRun, "trial \(trial): the step ran once")
+            #expect(
+                try store.inspect { try $0.metadata(MetadataKey.fingerprint) } == Base.Person.fingerprint,
+                "trial \(trial): the children opened with this model")
         }
     }
 }

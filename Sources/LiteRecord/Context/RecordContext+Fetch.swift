@@ -49,28 +49,42 @@ extension RecordContext {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.arguments)
-            let table = identityMap.table(for: T.self)
-            // A statement returns each row once: when the context held none of
-            // these objects before, no row can be one it holds.
-            let mayHoldRows = table.count > 0
-            let attributeCount = entity.attributes.count
-            let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
-            let foreignKeys = entity.toOneIndexes.isEmpty ? nil : entity
             // Collected as AnyObject and typed once at the end: appending to a
             // [T] in this unspecialized code looks up [T]'s metadata per row.
             var objects: [AnyObject] = []
-            while try statement.step() {
-                if let object = try materialize(
+            try forEachObject(T.self, in: statement, entity) { objects.append($0) }
+            return Self.typed(objects, as: T.self)
+        }
+    }
+
+    /// Steps `statement`, a `SELECT` of `entity`'s columns (with more after
+    /// them, for a search), and calls `body` with each row's object: the one
+    /// the context holds, refreshed, or a new one registered now
+    /// (``materialize(_:statement:attributeCount:columns:table:lookUp:)``),
+    /// its to-ones set from the row. Rows of objects the context is deleting
+    /// are skipped. `body` may read the current row's other columns. The row
+    /// loop of a fetch and of a search.
+    @inline(__always)
+    func forEachObject<T: Entity>(
+        _ type: T.Type, in statement: Statement, _ entity: EntityDescription, _ body: (T) throws -> Void
+    ) throws {
+        let table = identityMap.table(for: T.self)
+        // A statement returns each row once: when the context held none of
+        // these objects before, no row can be one it holds.
+        let mayHoldRows = table.count > 0
+        let attributeCount = entity.attributes.count
+        let columns = (version: entity.versionColumn, kept: mergePolicy == .storeTrumps ? entity.columnCount : 0)
+        let foreignKeys = entity.toOneIndexes.isEmpty ? nil : entity
+        while try statement.step() {
+            guard
+                let object = try materialize(
                     T.self, statement: statement, attributeCount: attributeCount, columns: columns, table: table,
                     lookUp: mayHoldRows)
-                {
-                    if let foreignKeys {
-                        applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), foreignKeys)
-                    }
-                    objects.append(object)
-                }
+            else { continue }
+            if let foreignKeys {
+                applyForeignKeys(object, Row(statement: statement, offset: 1, entityName: T.entityName), foreignKeys)
             }
-            return Self.typed(objects, as: T.self)
+            try body(object)
         }
     }
 

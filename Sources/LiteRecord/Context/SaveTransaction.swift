@@ -9,7 +9,9 @@
 /// the rows the deletions left to the store (``PendingCascade``), then the
 /// plan's deletions (they may free unique values), updates, conflicts,
 /// inserts, and last the foreign keys deferred by any of these and the
-/// many-to-many links, which need every new row id.
+/// many-to-many links, which need every new row id. The updates, and the
+/// inserts with what follows them, each run inside a
+/// ``DeferredSearchIndexing``, which indexes their searchable text in bulk.
 struct SaveTransaction {
     typealias PlannedRow = RecordContext.PlannedRow
 
@@ -59,17 +61,20 @@ struct SaveTransaction {
         // deferred violation to count.
         try deleteStoreCascade()
         try executeDeletes()
-        try executeUpdates()
-        if !conflicts.isEmpty { try resolve() }
-        let searchable = try searchableInserts()
-        if !searchable.isEmpty { try connection.cachedStatement(Self.setDeferralSQL).run() }
-        try executeInserts()
-        var relinked: (relinked: [(id: RecordID, table: JoinTable)], versioned: [any Entity]) = ([], [])
-        if relationships {
-            try writeDeferredForeignKeys()
-            relinked = try writeJoins()
+        try DeferredSearchIndexing(updates: plan.updates, in: context, on: connection).run {
+            try executeUpdates()
+            return []
         }
-        if !searchable.isEmpty { try indexDeferredInserts(searchable) }
+        if !conflicts.isEmpty { try resolve() }
+        var relinked: (relinked: [(id: RecordID, table: JoinTable)], versioned: [any Entity]) = ([], [])
+        try DeferredSearchIndexing(inserts: plan.inserts, in: context, on: connection).run {
+            try executeInserts()
+            if relationships {
+                try writeDeferredForeignKeys()
+                relinked = try writeJoins()
+            }
+            return inserted
+        }
         return SaveOutcome(
             inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
             cascaded: cascaded, goneBefore: goneBefore)
@@ -94,130 +99,6 @@ struct SaveOutcome {
     let cascaded: CascadeOutcome?
     /// Rows planned for deletion that were gone already (``SaveTransaction/goneBefore``).
     let goneBefore: [RecordID]
-}
-
-// MARK: Full-text indexing of inserts
-
-extension SaveTransaction {
-    static let setDeferralSQL = "INSERT OR REPLACE INTO \(Connection.quote(Model.searchDeferralTable)) (flag) VALUES (1)"
-    static let clearDeferralSQL = "DELETE FROM \(Connection.quote(Model.searchDeferralTable))"
-
-    /// The entities with a full-text index among the plan's inserts, by
-    /// type. Their rows are indexed by ``indexDeferredInserts(_:)`` rather
-    /// than by the insert trigger, one row at a time (see
-    /// `Store+Search.swift`).
-    private func searchableInserts() throws -> [ObjectIdentifier: EntityDescription] {
-        guard context.store.model.hasSearchableEntities else { return [:] }
-        var lookup = SearchableEntities()
-        for object in plan.inserts { _ = try lookup.entity(of: object, in: context) }
-        return lookup.found
-    }
-
-    /// Indexes the rows the save inserted with the deferral flag set, one
-    /// `INSERT … SELECT` per entity, then clears the flag. Runs after every
-    /// other statement of the save that writes rows (the deferred foreign
-    /// keys and the links update the new rows' other columns, which the
-    /// update trigger ignores), so no later statement's savepoint makes FTS5
-    /// write the pending words before they are all in. The new row ids of an
-    /// entity are usually one unbroken range, named by its ends; any others
-    /// are bound as one JSON array.
-    private func indexDeferredInserts(_ searchable: [ObjectIdentifier: EntityDescription]) throws {
-        var rowIDs: [ObjectIdentifier: [Int64]] = [:]
-        for (object, rowID) in inserted {
-            let typeID = ObjectIdentifier(type(of: object))
-            guard searchable[typeID] != nil else { continue }
-            rowIDs[typeID, default: []].append(rowID)
-        }
-        for (typeID, ids) in rowIDs.sorted(by: { $0.key < $1.key }) {
-            guard let entity = searchable[typeID], let low = ids.min(), let high = ids.max() else { continue }
-            // Row ids are unique, so `count` of them spanning `count` values
-            // are exactly that range. (Row ids can be any Int64: the span
-            // is computed without trapping on overflow.)
-            let span = high.subtractingReportingOverflow(low)
-            if !span.overflow, span.partialValue == Int64(ids.count) - 1 {
-                let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: true))
-                try statement.bind(.integer(low), at: 1)
-                try statement.bind(.integer(high), at: 2)
-                try statement.run()
-            } else {
-                let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: false))
-                try statement.bind(RecordContext.jsonArray(ids), at: 1)
-                try statement.run()
-            }
-        }
-        try connection.cachedStatement(Self.clearDeferralSQL).run()
-    }
-}
-
-/// The entities with a full-text index among a save's objects, each looked
-/// up once: a plan lists its objects grouped by entity, so the previous
-/// object's answer usually holds.
-private struct SearchableEntities {
-    /// The searchable entities met so far, by type.
-    private(set) var found: [ObjectIdentifier: EntityDescription] = [:]
-    private var last: (typeID: ObjectIdentifier, entity: EntityDescription?)?
-
-    /// The entity of `object` when it has a full-text index.
-    mutating func entity(of object: any Entity, in context: RecordContext) throws -> EntityDescription? {
-        let typeID = ObjectIdentifier(type(of: object))
-        if let last, last.typeID == typeID { return last.entity }
-        let entity = try found[typeID] ?? context.entity(for: type(of: object))
-        let searchable = entity.isSearchable ? entity : nil
-        if let searchable { found[typeID] = searchable }
-        last = (typeID, searchable)
-        return searchable
-    }
-}
-
-// MARK: Full-text indexing of updates
-
-extension SaveTransaction {
-    /// For the updates that write a searchable attribute: sets the deferral
-    /// flag, so that the update trigger skips them, and removes their rows'
-    /// stored words from the index with one `'delete'` per entity. Returns
-    /// the rows, by entity, for ``indexUpdatedRows(_:)``; empty (and nothing
-    /// done) when no update writes searchable text.
-    ///
-    /// A row whose `UPDATE` then finds another version (a conflict) keeps
-    /// its values; it is indexed again all the same, so the index stays
-    /// exact whichever rows the statements change.
-    private func removeWordsOfUpdatedRows() throws -> [(entity: EntityDescription, rowIDs: [Int64])] {
-        guard context.store.model.hasSearchableEntities else { return [] }
-        var lookup = SearchableEntities()
-        var rows: [ObjectIdentifier: [Int64]] = [:]
-        var order: [ObjectIdentifier] = []
-        for update in plan.updates {
-            guard let entity = try lookup.entity(of: update.object, in: context),
-                !entity.searchColumns.isDisjoint(with: update.changes)
-            else { continue }
-            if rows[update.entity] == nil { order.append(update.entity) }
-            rows[update.entity, default: []].append(update.rowID)
-        }
-        guard !order.isEmpty else { return [] }
-        try connection.cachedStatement(Self.setDeferralSQL).run()
-        var result: [(entity: EntityDescription, rowIDs: [Int64])] = []
-        for typeID in order {
-            guard let entity = lookup.found[typeID], let ids = rows[typeID] else { continue }
-            let statement = try connection.cachedStatement(entity.deferredSearchDeleteSQL)
-            try statement.bind(RecordContext.jsonArray(ids), at: 1)
-            try statement.run()
-            result.append((entity, ids))
-        }
-        return result
-    }
-
-    /// Indexes the rows ``removeWordsOfUpdatedRows()`` took out, as they are
-    /// after the `UPDATE`s, one `INSERT … SELECT` per entity, and clears the
-    /// flag before anything else of the save writes (a conflict's
-    /// resolution goes through the trigger again).
-    private func indexUpdatedRows(_ reindexed: [(entity: EntityDescription, rowIDs: [Int64])]) throws {
-        for (entity, ids) in reindexed {
-            let statement = try connection.cachedStatement(entity.deferredSearchInsertSQL(range: false))
-            try statement.bind(RecordContext.jsonArray(ids), at: 1)
-            try statement.run()
-        }
-        try connection.cachedStatement(Self.clearDeferralSQL).run()
-    }
 }
 
 // MARK: Statements
@@ -311,7 +192,6 @@ extension SaveTransaction {
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
-        let reindexed = try removeWordsOfUpdatedRows()
         for update in plan.updates {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
@@ -335,7 +215,6 @@ extension SaveTransaction {
             try statement.run()
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
-        if !reindexed.isEmpty { try indexUpdatedRows(reindexed) }
     }
 
     /// Binds the columns `update` changes (see ``executeUpdates()``'s

@@ -5,7 +5,7 @@ import Testing
 /// Optimistic locking with the default merge policy, `.error`: a save that
 /// would overwrite a row changed since its context read it throws `.conflict`,
 /// writes nothing and keeps the context's changes.
-@Suite struct ConflictTests {
+@Suite struct OptimisticLockingTests {
     /// Ann saved, then read by two fresh contexts.
     private func twoReaders(_ stack: RecordStack) throws -> (RecordContext, MacroPerson, RecordContext, MacroPerson) {
         let setup = stack.newContext()

@@ -6,7 +6,7 @@ import Testing
 /// changes those rows: their versions move on as for any save, so another
 /// context holding one meets the conflict, while the deleting context's own
 /// objects follow their rows and save cleanly.
-@Suite struct SetDeleteConflictTests {
+@Suite struct SetBasedDeleteConflictTests {
 
     let stack: RecordStack
     let context: RecordContext

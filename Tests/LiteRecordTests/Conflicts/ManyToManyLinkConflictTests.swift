@@ -6,7 +6,7 @@ import Testing
 /// change moves both rows to a new version, as an attribute change does, so
 /// another context holding either meets the conflict and the saving context
 /// goes on without one.
-@Suite struct RelationshipConflictTests {
+@Suite struct ManyToManyLinkConflictTests {
     let stack: RecordStack
     let context: RecordContext
 

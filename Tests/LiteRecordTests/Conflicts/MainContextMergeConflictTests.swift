@@ -5,7 +5,7 @@ import Testing
 /// What the automatic merge into the main context after `write {}` does with
 /// the main context's unsaved edits (`Docs/Concurrency.md`, "Conflicts"): it
 /// never settles a conflict itself.
-@Suite struct MergeConflictTests {
+@Suite struct MainContextMergeConflictTests {
     @MainActor private func saved(_ stack: RecordStack) throws -> (MacroPerson, RecordID) {
         let ann = MacroPerson(name: "Ann", age: 31)
         stack.mainContext.insert(ann)
