@@ -26,12 +26,15 @@ enum HistoryCoding {
         /// For an update: the index of its names in the transaction's lists
         /// (``UpdatedNames/lists``); 0, no names, otherwise.
         var names: Int = 0
-        var tombstone: [String: SQLValue] = [:]
+        /// For a delete: where its preserved values are in the batch's
+        /// ``HistoryBatch/tombstones``.
+        var tombstone: Range<Int> = 0..<0
     }
 
-    /// The blob of `changes`, whose updates' names are indexes into `lists`
-    /// (each list sorted, list 0 empty).
-    static func encode(_ changes: [Change], lists: [[String]]) -> Data {
+    /// The blob of `batch`'s changes.
+    static func encode(_ batch: HistoryBatch) -> Data {
+        let changes = batch.changes
+        let lists = batch.lists
         var writer = Writer()
         writer.bytes.append(format)
         // Entities in the order of first appearance; consecutive changes are
@@ -77,16 +80,18 @@ enum HistoryCoding {
             case .update: writer.varint(UInt64(change.names))
             case .delete:
                 writer.varint(UInt64(change.tombstone.count))
-                for (name, value) in change.tombstone.sorted(by: { $0.key < $1.key }) {
-                    writer.string(name)
-                    writer.value(value)
+                let values = batch.tombstones[change.tombstone]
+                if values.count < 2 {
+                    for (name, value) in values { writer.pair(name, value) }
+                } else {
+                    for (name, value) in values.sorted(by: { $0.name < $1.name }) { writer.pair(name, value) }
                 }
             }
         }
         return Data(writer.bytes)
     }
 
-    /// The changes of a blob ``encode(_:lists:)`` wrote, those of `entityNames` only when given.
+    /// The changes of a blob ``encode(_:)`` wrote, those of `entityNames` only when given.
     static func decode(_ data: Data, entityNames: Set<String>?) throws(LiteRecordError) -> [HistoryChange] {
         var reader = Reader(bytes: [UInt8](data))
         guard try reader.byte() == format else {
@@ -152,6 +157,11 @@ enum HistoryCoding {
         mutating func string(_ text: String) {
             varint(UInt64(text.utf8.count))
             bytes.append(contentsOf: text.utf8)
+        }
+
+        mutating func pair(_ name: String, _ value: SQLValue) {
+            string(name)
+            self.value(value)
         }
 
         mutating func value(_ value: SQLValue) {

@@ -72,7 +72,7 @@ struct MigrationStepCapture {
         }
         try connection.execute("DELETE FROM temp.\(Connection.quote(Self.table))")
         var batch = HistoryEvent.net(events)
-        try Store.attachTombstones(&batch.changes, connection)
+        try Store.attachTombstones(&batch, connection)
         guard !batch.isEmpty else { return }
         try HistoryLog.append(batch, author: HistoryLog.migrationAuthor, contextName: "migration step \(name)", on: connection)
     }

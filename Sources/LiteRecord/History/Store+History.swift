@@ -58,7 +58,7 @@ enum HistoryLog {
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
         try statement.bind(contextName.map { .text($0) } ?? .null, at: 3)
         try statement.bind(.text("," + entities.sorted().joined(separator: ",") + ","), at: 4)
-        try statement.bind(.blob(HistoryCoding.encode(batch.changes, lists: batch.lists)), at: 5)
+        try statement.bind(.blob(HistoryCoding.encode(batch)), at: 5)
         try statement.run()
         return connection.lastInsertedRowID
     }
@@ -152,13 +152,58 @@ struct HistoryEvent {
     }
 }
 
-/// One transaction's net changes, as ``HistoryCoding/encode(_:lists:)`` writes them.
+/// One transaction's net changes, as ``HistoryCoding/encode(_:)`` writes them.
 struct HistoryBatch {
     var changes: [HistoryCoding.Change] = []
     /// The updates' lists of names (``UpdatedNames/lists``).
     var lists: [[String]] = [[]]
+    /// The deletes' preserved values, each delete's a range
+    /// (``HistoryCoding/Change/tombstone``), one value per name.
+    var tombstones: [(name: String, value: SQLValue)] = []
 
     var isEmpty: Bool { changes.isEmpty }
+
+    /// Gives the delete at `position` the preserved `values`, besides those
+    /// it has (a later value of a name wins).
+    mutating func attach(_ values: [(name: String, value: SQLValue)], at position: Int) {
+        if changes[position].tombstone.isEmpty, values.count < 2 {
+            changes[position].tombstone = tombstones.count..<(tombstones.count + values.count)
+            tombstones += values
+            return
+        }
+        var merged = Array(tombstones[changes[position].tombstone]) + values
+        if merged.count > 1 {
+            // One value per name, the last one kept, in the order first named.
+            var seen: Set<String> = []
+            merged = merged.reversed().filter { seen.insert($0.name).inserted }.reversed()
+        }
+        changes[position].tombstone = tombstones.count..<(tombstones.count + merged.count)
+        tombstones += merged
+    }
+}
+
+/// Finds the delete of a record among a batch's changes: at the delete after
+/// the one found last when the records come in the batch's order, by its
+/// row id otherwise.
+struct DeleteFinder {
+    private var next = 0
+    private var byEntity: [String: [Int64: Int]]?
+
+    mutating func position(of entity: String, _ rowID: Int64, in changes: [HistoryCoding.Change]) -> Int? {
+        while next < changes.count, changes[next].kind != .delete { next += 1 }
+        if next < changes.count, changes[next].id.rowID == rowID, changes[next].id.entityName == entity {
+            next += 1
+            return next - 1
+        }
+        if byEntity == nil {
+            var positions: [String: [Int64: Int]] = [:]
+            for (position, change) in changes.enumerated() where change.kind == .delete {
+                positions[change.id.entityName, default: [:]][change.id.rowID] = position
+            }
+            byEntity = positions
+        }
+        return byEntity?[entity]?[rowID]
+    }
 }
 
 /// A store's history recording. Guarded by the store's `lock`.
@@ -297,7 +342,7 @@ extension Store {
         if !history.preservingEntities.isEmpty,
             notes.contains(where: { note in note.changes.deleted.contains { history.preservingEntities.contains($0.entityName) } })
         {
-            try Self.attachTombstones(&batch.changes, connection)
+            try Self.attachTombstones(&batch, connection)
         }
         if !batch.isEmpty {
             let note = notes.first { $0.author != nil || $0.contextName != nil }
@@ -362,17 +407,35 @@ extension Store {
 
     /// Puts the preserved values the tombstone triggers kept into the deletes,
     /// and empties their table for the next transaction.
-    static func attachTombstones(_ changes: inout [HistoryCoding.Change], _ connection: Connection) throws {
-        var kept: [RecordID: [String: SQLValue]] = [:]
+    ///
+    /// The triggers keep a deleted row's values as consecutive rows, in the
+    /// order of the deletions, which is mostly the order of the batch's
+    /// deletes: each record is first looked for at the next delete, and
+    /// only where that is not it, by its row id.
+    static func attachTombstones(_ batch: inout HistoryBatch, _ connection: Connection) throws {
         let table = "temp." + Connection.quote(HistoryLog.tombstoneTable)
-        for row in try connection.rows("SELECT entity, row, name, value FROM \(table)") {
-            guard case .text(let entity) = row[0], case .integer(let rowID) = row[1], case .text(let name) = row[2] else { continue }
-            kept[RecordID(entityName: entity, rowID: rowID), default: [:]][name] = row[3]
+        let statement = try connection.cachedStatement("SELECT entity, row, name, value FROM \(table) ORDER BY rowid")
+        defer { statement.reset() }
+        var finder = DeleteFinder()
+        var record: (entity: String, rowID: Int64)?
+        var values: [(name: String, value: SQLValue)] = []
+        func attach() {
+            guard let record, let position = finder.position(of: record.entity, record.rowID, in: batch.changes) else { return }
+            batch.attach(values, at: position)
         }
+        while try statement.step() {
+            let entity = statement.string(at: 0)
+            let rowID = statement.int64(at: 1)
+            if record?.entity != entity || record?.rowID != rowID {
+                attach()
+                record = (entity, rowID)
+                values.removeAll(keepingCapacity: true)
+            }
+            values.append((statement.string(at: 2), statement.value(at: 3)))
+        }
+        attach()
+        statement.reset()
         try connection.execute("DELETE FROM \(table)")
-        for index in changes.indices where changes[index].kind == .delete {
-            if let values = kept[changes[index].id] { changes[index].tombstone = values }
-        }
     }
 
     /// Deletes the transactions `whereSQL` selects, except the newest, and

@@ -78,6 +78,37 @@ import Testing
         #expect(history[0].changes.map(\.kind) == [.insert])
     }
 
+    /// The tombstone triggers keep values in the order rows were deleted,
+    /// which is not always the order of the transaction's net changes (an
+    /// update netted with a later delete keeps the update's place): each
+    /// delete must still get its own row's values.
+    @Test func tombstonesFollowTheirRecordsWhateverOrderTheyWereDeletedIn() async throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        let memos = (0..<20).map { Memo(serverID: "s\($0)", title: "t\($0)", stars: $0) }
+        for memo in memos { context.insert(memo) }
+        try context.save()
+        var expected: [RecordID: [String: SQLValue]] = [:]
+        for memo in memos {
+            expected[try #require(memo.recordID)] = ["serverID": .text(memo.serverID), "title": .text(memo.title)]
+        }
+        try await stack.write { context in
+            let objects = try Memo.findAll(sortedBy: [SortDescriptor(\Memo.stars)], in: context)
+            for index in [3, 7, 12] { objects[index].stars += 100 }
+            try context.save()
+            for object in objects[0..<10].shuffled() {
+                try object.delete(in: context)
+                try context.save()
+            }
+            try Memo.deleteAll(matching: #Predicate<Memo> { $0.stars >= 15 }, in: context)
+        }
+        let last = try #require(try stack.fetchHistory(after: nil).last)
+        #expect(last.changes.filter { $0.kind == .delete }.count == 16)  // 0–9, 12 (now 112 stars), 15–19
+        for change in last.changes where change.kind == .delete {
+            #expect(change.tombstone == expected[change.recordID], "\(change.recordID)")
+        }
+    }
+
     @Test func setBasedDeletesKeepTombstones() throws {
         let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
         let context = stack.newContext()
