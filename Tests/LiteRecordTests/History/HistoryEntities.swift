@@ -15,3 +15,11 @@ final class Memo {
         self.stars = stars
     }
 }
+
+/// A contact imported from JSON, matched by its `id`.
+@Entity(name: "HistoryContact")
+final class HistoryContact {
+    @Attribute(.unique, importKey: "id") var identifier = 0
+    var name = ""
+    init() {}
+}

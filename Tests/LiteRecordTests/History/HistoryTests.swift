@@ -109,6 +109,24 @@ import Testing
         }
     }
 
+    /// An import is recorded as what its save wrote: new records as inserts,
+    /// records matched by their unique key as updates naming what changed.
+    @Test func anImportIsRecordedAsItsSave() throws {
+        let stack = try RecordStack(inMemoryWith: [HistoryContact.self], history: .enabled)
+        let context = stack.newContext()
+        context.transactionAuthor = "sync"
+        _ = try HistoryContact.importObjects(from: Data(#"[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]"#.utf8), in: context)
+        try context.save()
+        _ = try HistoryContact.importObjects(from: Data(#"[{"id": 1, "name": "Anne"}, {"id": 2, "name": "Bo"}]"#.utf8), in: context)
+        try context.save()
+        let history = try stack.fetchHistory(after: nil)
+        #expect(history.count == 2)
+        #expect(history.allSatisfy { $0.author == "sync" })
+        #expect(history[0].changes.map(\.kind) == [.insert, .insert])
+        #expect(history[1].changes.map(\.kind) == [.update], "the unchanged contact is not listed")
+        #expect(history[1].changes.first?.updatedAttributes == ["name"])
+    }
+
     @Test func setBasedDeletesKeepTombstones() throws {
         let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
         let context = stack.newContext()
