@@ -2,8 +2,8 @@
 # Proves scripts/check-snippets.sh (issue #45, item 8) on guides of its own:
 # a block that does not compile fails the check, named by its markdown file
 # and line; so do a block missing an import it needs (a block with imports
-# gets only those), a data race the compiler finds after type checking, and
-# a malformed annotation; a guide whose blocks need its prelude, a standalone
+# gets only those), a data race the compiler finds after type checking, a
+# broken package manifest and a malformed annotation; a guide whose blocks need its prelude, a standalone
 # block and a skipped one passes with the exact count. Needs `swift build
 # --build-tests` first (it compiles against that build); takes 10-20 s.
 # `make test` runs it.
@@ -143,7 +143,38 @@ case "$output" in
     *) fail "the data race is not named at Race.md:9: $output" ;;
 esac
 
-# 5. A misspelt annotation is refused, not ignored.
+# 5. A manifest is evaluated as SwiftPM does; its errors name the markdown too.
+cat >"$work/Manifest.md" <<'EOF'
+# Manifest
+
+```swift
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    targets: [.executableTarget(name: "App")]
+)
+```
+
+```swift
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    targets: [.executableTargett(name: "App")]
+)
+```
+EOF
+run Manifest
+[ "$status" -eq 1 ] || fail "a broken manifest passed the check (status $status): $output"
+case "$output" in
+    *"$work/Manifest.md:19:"*"no member 'executableTargett'"*"[snippets] FAILED: 1 of 2 blocks"*"$work/Manifest.md:14: the block of lines 14-20"*) ;;
+    *) fail "the broken manifest is not named at Manifest.md:19: $output" ;;
+esac
+
+# 6. A misspelt annotation is refused, not ignored.
 cat >"$work/Annotation.md" <<'EOF'
 # Annotation
 

@@ -203,6 +203,10 @@ class Block:
         self.annotation = annotation
         self.items = split_items(lines)
 
+    def is_manifest(self):
+        """A whole Package.swift, which starts with its tools version."""
+        return next((l for l in self.lines if l.strip()), "").startswith("// swift-tools-version:")
+
     @property
     def last(self):
         return self.first + len(self.lines) - 1
@@ -313,6 +317,12 @@ def block_source(block, prelude, default_imports):
     return "\n".join(out) + "\n"
 
 
+def manifest_source(block):
+    # The tools version must stay the first line; what follows points at the markdown.
+    first = next(i for i, l in enumerate(block.lines) if l.strip())
+    return "\n".join(block.lines[:first + 1] + located(block.path, block.first + first + 1, block.lines[first + 1:])) + "\n"
+
+
 def import_lines(imports):
     out = []
     for module, origin in imports.items():
@@ -349,13 +359,15 @@ def generate(output, package, paths):
         # another block (or the prelude) imports, located where it does.
         imports = {module: None for module in DEFAULT_IMPORTS}
         for block in ([prelude] if prelude else []) + blocks:
-            if not (block.annotation and block.annotation[0] == "skip"):
+            if not (block.annotation and block.annotation[0] == "skip") and not block.is_manifest():
                 for module, line in block.imports():
                     imports.setdefault(module, (path, line))
         shared, own = [], []
         for block in blocks:
             if block.annotation and block.annotation[0] == "skip":
                 skipped.append(f"{path}:{block.first}: {block.annotation[1]}")
+            elif block.is_manifest():
+                own.append((f"{module_name(path)}_manifest_{block.first}", path, [block]))
             elif block.annotation and block.annotation[0] == "standalone":
                 own.append((f"{module_name(path)}_{block.first}", path, [block]))
             else:
@@ -365,10 +377,13 @@ def generate(output, package, paths):
             folder = os.path.join(output, name)
             os.makedirs(folder, exist_ok=True)
             sources = {}
-            if prelude is not None:
-                sources["prelude.swift"] = prelude_source(prelude, imports)
-            for block in module_blocks:
-                sources[f"line{block.first}.swift"] = block_source(block, prelude, imports)
+            if module_blocks[0].is_manifest():
+                sources["Package.swift"] = manifest_source(module_blocks[0])
+            else:
+                if prelude is not None:
+                    sources["prelude.swift"] = prelude_source(prelude, imports)
+                for block in module_blocks:
+                    sources[f"line{block.first}.swift"] = block_source(block, prelude, imports)
             for old in os.listdir(folder):
                 if old not in sources:
                     os.remove(os.path.join(folder, old))
@@ -440,14 +455,21 @@ def compile_module(output, name, flags, dependencies):
         return True, ""
     if os.path.exists(stamp_path):
         os.remove(stamp_path)
-    # -emit-sil runs the diagnostic passes that follow type checking (definite
-    # initialization, data-race safety) and stops before code generation.
-    result = subprocess.run(["swiftc", "-emit-sil", "-wmo", "-parse-as-library", "-suppress-warnings",
-                             "-o", os.devnull, "-module-name", name] + flags + files,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if files == [os.path.join(folder, "Package.swift")]:
+        # A manifest is compiled and run the way SwiftPM does, without
+        # fetching what it depends on.
+        command = ["swift", "package", "--package-path", folder, "dump-package"]
+    else:
+        # -emit-sil runs the diagnostic passes that follow type checking
+        # (definite initialization, data-race safety) and stops before code
+        # generation.
+        command = ["swiftc", "-emit-sil", "-wmo", "-parse-as-library", "-suppress-warnings",
+                   "-o", os.devnull, "-module-name", name] + flags + files
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode == 0:
         open(stamp_path, "w").write(stamp)
-    return result.returncode == 0, result.stdout
+    # dump-package prints the manifest as JSON: only its errors matter.
+    return result.returncode == 0, result.stdout if result.returncode else ""
 
 
 ERROR = re.compile(r"^(.+?):(\d+):(\d+): error: ")
