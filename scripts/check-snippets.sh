@@ -14,7 +14,8 @@
 # A block with `import` lines is compiled with exactly those imports (a reader
 # copies it as a file); one without gets Foundation, LiteRecord and what the
 # guide's other blocks import. `#sourceLocation` makes the compiler's errors
-# name the markdown file and line.
+# name the markdown file and line. A whole Package.swift (a block starting with
+# `// swift-tools-version:`) is evaluated by `swift package dump-package`.
 #
 # Annotations, HTML comments that GitHub and DocC do not show; keep them rare:
 #   <!-- snippet: skip REASON -->   right before a block that cannot compile
