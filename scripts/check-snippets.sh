@@ -23,10 +23,13 @@
 #   <!-- snippet: standalone -->    right before a block compiled as a module of
 #                                   its own (with the prelude): one that declares
 #                                   a name another block of the guide declares
-#   <!-- snippet: prelude           anywhere, once per guide: Swift the guide's
-#   let context = …                 blocks take as given. Its declarations are
-#   -->                             shared; its statements open every wrapper
-#                                   function (a block may shadow them)
+#   <!-- snippet: prelude FILE -->  anywhere, once per guide: a Swift file
+#                                   (Docs/Snippets/, path relative to the guide)
+#                                   of what the blocks take as given. Its
+#                                   declarations are shared; its statements
+#                                   open every wrapper function (a block may
+#                                   shadow them). Not inside the comment: DocC
+#                                   reads a line starting with @ as a directive
 #   <!-- snippet: package DIR -->   the guide's blocks need another package's
 #                                   build (Server.md: Examples/Bookmarks, for
 #                                   Hummingbird): `make example-server` checks

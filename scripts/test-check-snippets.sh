@@ -3,10 +3,11 @@
 # a block that does not compile fails the check, named by its markdown file
 # and line; so do a block missing an import it needs (a block with imports
 # gets only those), a data race the compiler finds after type checking, a
-# broken package manifest and a malformed annotation; a guide whose blocks need its prelude, a standalone
-# block and a skipped one passes with the exact count. Needs `swift build
-# --build-tests` first (it compiles against that build); takes 10-20 s.
-# `make test` runs it.
+# broken package manifest, a broken prelude (named by its own file) and a
+# malformed annotation. A guide whose blocks need its prelude, with a
+# standalone block and a skipped one, passes with the exact count. Needs
+# `swift build --build-tests` first (it compiles against that build); takes
+# 10-20 s. `make test` runs it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 check="$PWD/scripts/check-snippets.sh"
@@ -64,10 +65,11 @@ A later version of the model, declared again:
 this is not Swift
 ```
 
-<!-- snippet: prelude
+<!-- snippet: prelude GoodPrelude.swift -->
+EOF
+cat >"$work/GoodPrelude.swift" <<'EOF'
 let stack = try RecordStack(inMemoryWith: [Note.self])
 let context = stack.newContext()
--->
 EOF
 run Good
 [ "$status" -eq 0 ] || fail "a guide that compiles failed the check (status $status): $output"
@@ -190,8 +192,26 @@ case "$output" in
     *) fail "the unknown annotation is not named at Annotation.md:3: $output" ;;
 esac
 
+# 7. An error in a prelude names the prelude's own file and line.
+cat >"$work/BadPrelude.md" <<'EOF'
+# Bad prelude
+
+```swift
+print(context)
+```
+
+<!-- snippet: prelude BadPrelude.swift -->
+EOF
+printf 'let stack = try RecordStack(inMemoryWith: [])\nlet context: Int = stack.newContext()\n' >"$work/BadPrelude.swift"
+run BadPrelude
+[ "$status" -eq 1 ] || fail "a broken prelude passed the check (status $status): $output"
+case "$output" in
+    *"$work/BadPrelude.swift:2:"*"error:"*"$work/BadPrelude.swift: the snippet prelude of $work/BadPrelude.md"*) ;;
+    *) fail "the broken prelude is not named at BadPrelude.swift:2: $output" ;;
+esac
+
 if [ "$failures" -ne 0 ]; then
     echo "scripts/check-snippets.sh: $failures check(s) failed"
     exit 1
 fi
-echo "scripts/check-snippets.sh: broken blocks, missing imports and data races named by file and line; preludes, standalone and skipped blocks work"
+echo "scripts/check-snippets.sh: broken blocks, imports, manifests, preludes and data races named by file and line; preludes, standalone and skipped blocks work"

@@ -6,7 +6,8 @@
 The rules a guide follows are in scripts/check-snippets.sh. Here: each guide
 checked against DIR's build (`.` unless the guide says
 `<!-- snippet: package DIR -->`) becomes a module in OUTPUT (DIR/.build/snippets),
-one file per block, plus the guide's prelude; a `standalone` block is a
+one file per block, plus the guide's prelude (`<!-- snippet: prelude FILE -->`,
+a Swift file of what its blocks take as given); a `standalone` block is a
 module of its own. Each block is split into top-level items (imports,
 declarations, statements); imports and declarations stay at file scope, and
 the statements are wrapped, in order, in
@@ -28,7 +29,6 @@ import time
 
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)\s*$")
 ANNOTATION = re.compile(r"^\s*<!--\s*snippet:\s*(.*?)\s*-->\s*$")
-PRELUDE_START = re.compile(r"^\s*<!--\s*snippet:\s*prelude\s*$")
 DEFAULT_IMPORTS = ["Foundation", "LiteRecord"]
 
 MODIFIERS = ("public|private|fileprivate|internal|package|open|final|static|class|nonisolated|"
@@ -231,18 +231,6 @@ def read_guide(path):
     i = 0
     while i < len(text):
         line = text[i]
-        if PRELUDE_START.match(line):
-            if prelude is not None:
-                raise Failure(f"{path}:{i + 1}: a second snippet prelude (one per file)")
-            end = i + 1
-            while end < len(text) and text[end].strip() != "-->":
-                end += 1
-            if end == len(text):
-                raise Failure(f"{path}:{i + 1}: the snippet prelude has no closing '-->' line")
-            prelude = Block(path, i + 1, text[i + 1:end], "prelude")
-            i = end + 1
-            annotation = None
-            continue
         m = ANNOTATION.match(line)
         if m:
             words = m.group(1).split(None, 1)
@@ -254,9 +242,18 @@ def read_guide(path):
                 annotation = ("skip", words[1], i + 1)
             elif words and words[0] == "standalone" and len(words) == 1:
                 annotation = ("standalone", None, i + 1)
+            elif words and words[0] == "prelude" and len(words) == 2:
+                # Swift in a file of its own: DocC reads a line starting with
+                # `@` as a directive even inside an HTML comment.
+                if prelude is not None:
+                    raise Failure(f"{path}:{i + 1}: a second snippet prelude (one per file)")
+                source = os.path.normpath(os.path.join(os.path.dirname(path), words[1].strip()))
+                if not os.path.isfile(source):
+                    raise Failure(f"{path}:{i + 1}: the snippet prelude {source} does not exist")
+                prelude = Block(source, 0, open(source, encoding="utf-8").read().rstrip("\n").split("\n"), "prelude")
             else:
                 raise Failure(f"{path}:{i + 1}: unknown snippet annotation '{m.group(1)}' "
-                              "(known: skip REASON, standalone, prelude, package DIR)")
+                              "(known: skip REASON, standalone, prelude FILE, package DIR)")
             i += 1
             continue
         fence = FENCE.match(line)
@@ -513,9 +510,9 @@ def main():
             m, generated = ERROR.match(line), GENERATED.search(line)
             number = int(m.group(2)) if m and m.group(1) == path else \
                 int(generated.group(2)) if generated and generated.group(1) == name else None
-            in_prelude = prelude is not None and number is not None and prelude.first <= number <= prelude.last
+            in_prelude = prelude is not None and m and m.group(1) == prelude.path
             if in_prelude or (generated and generated.group(1) == name and generated.group(2) is None):
-                entry = f"  {path}:{prelude.first}: the snippet prelude, lines {prelude.first}-{prelude.last}"
+                entry = f"  {prelude.path}: the snippet prelude of {path}"
                 if entry not in failed:
                     failed.append(entry)
                 named = True
