@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md, Docs/*.md, Examples/*/README.md
-# and the DocC catalogs' pages against the built library (issue #45, item 8), so that a guide cannot show
+# Compiles every ```swift block of README.md, Docs/*.md, the READMEs of
+# Examples/ and Integrations/ and the DocC catalogs' pages against the built
+# library (issue #45, item 8), so that a guide cannot show
 # code that does not compile. `make test` runs it after building; it prints
 # `[snippets] N blocks compiled`, or names each failing block by its markdown
 # file and line and exits 1.
@@ -28,8 +29,9 @@
 #                                   of what the blocks take as given. Its
 #                                   declarations are shared; its statements
 #                                   open every wrapper function (a block may
-#                                   shadow them). Not inside the comment: DocC
-#                                   reads a line starting with @ as a directive
+#                                   shadow them; they see the block's imports).
+#                                   Not inside the comment: DocC reads a line
+#                                   starting with @ as a directive
 #   <!-- snippet: package DIR -->   the guide's blocks need another package's
 #                                   build (Server.md: Examples/Bookmarks, for
 #                                   Hummingbird): `make example-server` checks
@@ -41,7 +43,8 @@
 # maps and macro plugins of one of the package's targets (read from the
 # build's own plan, .build/debug.yaml): LiteRecordTestingTests, which sees
 # LiteRecord, LiteRecordTesting, Testing and XCTest; for Examples/Notes
-# (`make example`) NotesCoreTests, for Examples/Bookmarks todos-server. Nothing is rebuilt; the generated modules are in
+# (`make example`) NotesCoreTests, for Examples/Bookmarks (`make
+# example-server`) LiteRecordHummingbird, which sees Hummingbird. Nothing is rebuilt; the generated modules are in
 # .build/snippets/, and one whose sources and dependencies did not change
 # since it last passed is not compiled again. --verbose adds the blocks not
 # compiled and the time taken.
@@ -59,7 +62,10 @@ done
 case "$package" in
     .) target=LiteRecordTestingTests ;;
     Examples/Notes) target=NotesCoreTests ;;
-    Examples/Bookmarks) target=todos-server ;;
+    # The integration's own target: in the plan of the example's build and in
+    # that of the integration's tests, which make example-server builds in the
+    # same folder afterwards.
+    Examples/Bookmarks) target=LiteRecordHummingbird ;;
     *) echo "[snippets] error: no target known for package $package"; exit 2 ;;
 esac
 markdown=()
@@ -67,6 +73,6 @@ for argument in ${arguments[@]+"${arguments[@]}"}; do
     case "$argument" in --*) ;; *) markdown+=("$argument") ;; esac
 done
 if [ ${#markdown[@]} -eq 0 ]; then
-    arguments+=(README.md Docs/*.md Examples/*/README.md Sources/*/*.docc/*.md)
+    arguments+=(README.md Docs/*.md Examples/*/README.md Integrations/*/README.md Sources/*/*.docc/*.md)
 fi
 exec python3 scripts/lib/snippets.py --package "$package" --target "$target" "${arguments[@]}"
