@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of README.md, Docs/*.md, the READMEs of
 # Examples/ and Integrations/ and the DocC catalogs' pages against the built
-# library (issue #45, item 8), so that a guide cannot show
-# code that does not compile. `make test` runs it after building; it prints
+# library (issue #45, item 8), so that a guide cannot show code that does not
+# compile. `make test` runs it after building; it prints
 # `[snippets] N blocks compiled`, or names each failing block by its markdown
 # file and line and exits 1.
 #
@@ -37,17 +37,18 @@
 #                                   Hummingbird): `make example-server` checks
 #                                   them, `make test` does not
 #
-#   scripts/check-snippets.sh [--package DIR] [--verbose] [MARKDOWN...]
+#   scripts/check-snippets.sh [--package DIR] [--verbose] [--output DIR] [MARKDOWN...]
 #
 # The compiler is the one `swift build` used, with the search paths, module
 # maps and macro plugins of one of the package's targets (read from the
 # build's own plan, .build/debug.yaml): LiteRecordTestingTests, which sees
 # LiteRecord, LiteRecordTesting, Testing and XCTest; for Examples/Notes
-# (`make example`) NotesCoreTests, for Examples/Bookmarks (`make
-# example-server`) LiteRecordHummingbird, which sees Hummingbird. Nothing is rebuilt; the generated modules are in
-# .build/snippets/, and one whose sources and dependencies did not change
-# since it last passed is not compiled again. --verbose adds the blocks not
-# compiled and the time taken.
+# (`make example`) NotesCoreTests; for Examples/Bookmarks
+# (`make example-server`) LiteRecordHummingbird, which sees Hummingbird.
+# Nothing is rebuilt. The generated modules are in DIR/.build/snippets/ (or
+# --output), and one whose sources and dependencies did not change since it
+# last passed is not compiled again. --verbose adds the blocks not compiled
+# and the time taken.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
