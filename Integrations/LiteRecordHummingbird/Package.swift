@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // LiteRecord for Hummingbird services: the stack as a service of the service
 // group, store errors answered with the HTTP status they mean, and strong
 // entity tags compared as RFC 9110 says. Its own package, as hummingbird-fluent
