@@ -48,6 +48,19 @@ enum ModelAccess {
 
     static func setText(_ object: any Entity, _ text: String) { (object as? any MTTextual)?.text = text }
 
+    /// Sets `text` in every stored row of `kind` not holding it, with one
+    /// set-based update; returns how many rows it wrote.
+    static func updateAllText(_ kind: MKind, _ text: String, in context: RecordContext) throws -> Int {
+        switch kind {
+        case .book: try MTBook.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        case .chapter: try MTChapter.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        case .paragraph: try MTParagraph.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        case .quote: try MTQuote.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        case .tag: try MTTag.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        case .note: try MTNote.updateAll(matching: #Predicate { $0.text != text }, set: \.text, to: text, in: context)
+        }
+    }
+
     static func fetchAll(_ kind: MKind, in context: RecordContext) throws -> [any Entity] {
         switch kind {
         case .book: up(try MTBook.findAll(in: context))

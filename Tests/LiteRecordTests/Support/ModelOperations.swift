@@ -70,12 +70,15 @@ enum MOp: Sendable, CustomStringConvertible {
 /// test does not hold, and deleting a paragraph (nothing points at one).
 enum MWrite: Sendable, CustomStringConvertible {
     case edit(MKind, UInt32)
+    /// `updateAll`: the text of every row of a kind, in one statement.
+    case updateAll(MKind)
     case create(MKind, target: UInt32?)
     case deleteParagraph(UInt32)
 
     var description: String {
         switch self {
         case .edit(let kind, let pick): "edit(\(kind) \(pick))"
+        case .updateAll(let kind): "updateAll(\(kind))"
         case .create(let kind, let target): "create(\(kind), target: \(target.map(String.init) ?? "nil"))"
         case .deleteParagraph(let pick): "delete(Paragraph \(pick))"
         }
@@ -126,9 +129,10 @@ enum MGenerator {
             let steps = (0..<Int.random(in: 1...3, using: &rng)).map { _ in op(&rng, inChild: true) }
             return .child(steps)
         default:
-            switch Int.random(in: 0..<4, using: &rng) {
+            switch Int.random(in: 0..<5, using: &rng) {
             case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
             case 2: return .write(.create(kind(&rng), target: pick(&rng)))
+            case 3: return .write(.updateAll(kind(&rng)))
             default: return .write(.deleteParagraph(pick(&rng)))
             }
         }

@@ -175,6 +175,20 @@ extension ModelRunner {
             }
             model.storeEdit(id, text)
             note("write{edit \(id) = \(text)}")
+        case .updateAll(let kind):
+            // As many edits of every row of the kind by another writer, in one
+            // statement: the same conditions as one edit's, for each row.
+            if model.policy == .storeTrumps, !MLink.holding(kind).isEmpty { return note("write: no updateAll") }
+            let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
+            let gappedRow = ids.contains { model.policy == .error && model.cascadeDepth[$0] != nil && model.held[$0]?.phase == .deleted }
+            if gapped(5, gappedRow) { return }
+            let text = nextText()
+            let written = try otherWriter { context in try ModelAccess.updateAllText(kind, text, in: context) }
+            guard written == ids.count else {
+                throw mismatch("updateAll", "updateAll(\(kind)) wrote \(written) rows; the model holds \(ids.count)")
+            }
+            for id in ids { model.storeEdit(id, text) }
+            note("write{updateAll \(kind) = \(text), \(written) rows}")
         case .create(let kind, let pick):
             var target: MID?
             let link = MLink.holding(kind).first
