@@ -31,8 +31,10 @@ enum HistoryCoding {
         var tombstone: Range<Int> = 0..<0
     }
 
-    /// The blob of `batch`'s changes.
-    static func encode(_ batch: HistoryBatch) -> Data {
+    /// The blob of `batch`'s changes, and the names of the entities they
+    /// are of (the blob's own list, which the history row also keeps for
+    /// filtering).
+    static func encode(_ batch: HistoryBatch) -> (blob: Data, entityNames: [String]) {
         let changes = batch.changes
         let lists = batch.lists
         var writer = Writer()
@@ -88,7 +90,7 @@ enum HistoryCoding {
                 }
             }
         }
-        return Data(writer.bytes)
+        return (Data(writer.bytes), entityOrder)
     }
 
     /// The changes of a blob ``encode(_:)`` wrote, those of `entityNames` only when given.

@@ -48,17 +48,12 @@ enum HistoryLog {
         _ batch: HistoryBatch, author: String?, contextName: String?, on connection: Connection
     ) throws -> Int64 {
         let statement = try connection.cachedStatement(insertSQL)
-        var entities: Set<String> = []
-        var previous: String?
-        for change in batch.changes where change.id.entityName != previous {
-            previous = change.id.entityName
-            entities.insert(change.id.entityName)
-        }
+        let (blob, entities) = HistoryCoding.encode(batch)
         try statement.bind(.real(Date().timeIntervalSince1970), at: 1)
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
         try statement.bind(contextName.map { .text($0) } ?? .null, at: 3)
         try statement.bind(.text("," + entities.sorted().joined(separator: ",") + ","), at: 4)
-        try statement.bind(.blob(HistoryCoding.encode(batch)), at: 5)
+        try statement.bind(.blob(blob), at: 5)
         try statement.run()
         return connection.lastInsertedRowID
     }
