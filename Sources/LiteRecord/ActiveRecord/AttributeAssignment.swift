@@ -131,7 +131,7 @@ enum ChangeTest: Sendable {
     /// SQLite's own comparison of storage classes and bytes).
     case stored(collation: String)
     /// Swift's `==` on the values the stored forms read back as
-    /// (``SwiftValues/equalFunction``), for a type registered there.
+    /// (``SwiftComparison/equalFunction``), for a type registered there.
     case swiftEqual(token: Int)
 
     static func of<Value>(_ type: Value.Type, stored: SQLValue, _ attribute: AttributeDescription, tracked: Bool) -> ChangeTest {
@@ -143,10 +143,10 @@ enum ChangeTest: Sendable {
         if wrapped == String.self || wrapped == Double.self || wrapped == Float.self { return .stored(collation: "") }
         guard Value.self is any Equatable.Type else { return .always }
         if attribute.type == .decimal, wrapped == Decimal.self {
-            return .stored(collation: " COLLATE \(SwiftValues.decimalCollation)")
+            return .stored(collation: " COLLATE \(SwiftComparison.decimalCollation)")
         }
         if attribute.type == .json {
-            guard case .swiftValue(let registered)? = SwiftValues.json(wrapped) else { return .always }
+            guard case .swiftValue(let registered)? = SwiftComparison.json(wrapped) else { return .always }
             return .swiftEqual(token: registered.token)
         }
         return .stored(collation: "")
@@ -158,7 +158,7 @@ enum ChangeTest: Sendable {
         switch self {
         case .always: nil
         case .stored(let collation): "\(column) IS NOT ?\(collation)"
-        case .swiftEqual(let token): "NOT \(SwiftValues.equalFunction)(\(token), \(column), ?)"
+        case .swiftEqual(let token): "NOT \(SwiftComparison.equalFunction)(\(token), \(column), ?)"
         }
     }
 

@@ -39,7 +39,7 @@ extension Entity {
         if bound.isNull { return ("\(column) IS NULL", []) }
         // Decimal text is compared as the Decimal it spells ("1.50" is 1.5).
         if attribute.type == .decimal, case .text = bound {
-            return ("\(column) = ? COLLATE \(SwiftValues.decimalCollation)", [bound])
+            return ("\(column) = ? COLLATE \(SwiftComparison.decimalCollation)", [bound])
         }
         guard attribute.type == .string, case .text = bound else { return ("\(column) = ?", [bound]) }
         if attribute.storesCanonicalText { return ("\(column) = ?", [bound.canonicalText]) }
@@ -59,7 +59,7 @@ extension Entity {
             let collation =
                 switch attribute.type {
                 case .string: " COLLATE \(SQLFunctions.swiftOrderCollation)"
-                case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+                case .decimal: " COLLATE \(SwiftComparison.decimalCollation)"
                 default: ""
                 }
             terms.append("\(column ?? Connection.quote(attribute.name))\(collation) \(ascending ? "ASC" : "DESC")")

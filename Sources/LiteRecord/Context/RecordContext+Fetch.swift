@@ -267,7 +267,7 @@ extension RecordContext {
         let changes = object.recordState.changes
         var moved: [(Int, (any Entity)?)] = []
         for (position, index) in entity.toOneIndexes.enumerated() where changes.contains(entity.attributes.count + position) {
-            guard let relationship = RelationGraph.info(object, index), relationship.inverseIndex != nil, relationship.inverseIsToMany else { continue }
+            guard let relationship = RelationGraph.relationship(of: object, at: index), relationship.inverseIndex != nil, relationship.inverseIsToMany else { continue }
             moved.append((index, RelationGraph.toOneInMemory(object, index)))
         }
         return moved
@@ -278,7 +278,7 @@ extension RecordContext {
     /// joins that of the stored one, as if it had never moved.
     private func moveInverses(of object: any Entity, _ moved: [(Int, (any Entity)?)]) {
         for (index, old) in moved {
-            guard let inverse = RelationGraph.info(object, index)?.inverseIndex else { continue }
+            guard let inverse = RelationGraph.relationship(of: object, at: index)?.inverseIndex else { continue }
             let stored = RelationGraph.toOneInMemory(object, index)
             if let old, old !== stored { RelationGraph.removeLoaded(old, inverse, object) }
             if let stored, stored !== old { RelationGraph.appendLoaded(stored, inverse, object) }

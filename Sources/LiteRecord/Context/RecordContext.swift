@@ -165,11 +165,11 @@ public final class RecordContext {
         if parent != nil { loadAncestorsStoreCascades() }
         switch role {
         case .pooled:
-            return try store.withStoreErrorContext(operation()) { try store.withReaderPassingErrors(operation(), body) }
+            return try store.attributingErrors(operation()) { try store.withReaderPassingCallerErrors(operation(), body) }
         case .writer:
             return try store.withConnection(operation(), body)
         case .pinned(let connection):
-            return try store.withStoreErrorContext(operation()) { try body(connection) }
+            return try store.attributingErrors(operation()) { try body(connection) }
         }
     }
 

@@ -9,7 +9,7 @@
 enum RelationGraph {
     /// The relationship at `index` of the object's entity: the model's, when
     /// the object is in a context; worked out from the types otherwise.
-    static func info(_ object: any Entity, _ index: Int) -> ResolvedRelationship? {
+    static func relationship(of object: any Entity, at index: Int) -> ResolvedRelationship? {
         let type = type(of: object)
         if let context = object.recordState.context, case .some(let relationship) = context.model.relationship(of: type, at: index) {
             return relationship
@@ -102,14 +102,14 @@ enum RelationGraph {
                 store(.toOne(nil), in: object, index)
                 return nil
             }
-            guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
+            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index) else { return nil }
             // Nothing stored for a target deleted here (the fault keeps its
             // row, which a rollback brings back) or one that cannot be read.
             guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
             store(.toOne(loaded), in: object, index)
             return loaded
         case .unloaded:
-            guard !isNew(object), let context = object.recordState.context, let relationship = info(object, index) else {
+            guard !isNew(object), let context = object.recordState.context, let relationship = relationship(of: object, at: index) else {
                 if isNew(object) { store(.toOne(nil), in: object, index) }
                 return nil
             }
@@ -146,7 +146,7 @@ enum RelationGraph {
                 store(.toMany([]), in: object, index)
                 return []
             }
-            guard let context = object.recordState.context, let relationship = info(object, index),
+            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index),
                 let loaded = context.loadToMany(of: object, relationship)
             else { return [] }
             store(.toMany(loaded), in: object, index)
@@ -161,7 +161,7 @@ enum RelationGraph {
         case .toOne(let value):
             return value
         case .fault(let rowID?):
-            guard let context = object.recordState.context, let relationship = info(object, index) else { return nil }
+            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index) else { return nil }
             return context.registeredObject(relationship.destination, rowID: rowID)
         case .fault(nil), .unloaded, .toMany:
             return nil
@@ -175,7 +175,7 @@ enum RelationGraph {
     /// by the context's next save.
     static func admit(_ value: any Entity, to object: any Entity, _ index: Int) -> Bool {
         let (state, other) = (object.recordState, value.recordState)
-        var name: String { "\(type(of: object).entityName).\(info(object, index)?.name ?? "relationship \(index)")" }
+        var name: String { "\(type(of: object).entityName).\(relationship(of: object, at: index)?.name ?? "relationship \(index)")" }
         if other.phase == .deleted || (other.phase == .managed && other.context == nil) {
             report("\(name) was given a \(type(of: value).entityName) object that is deleted", to: state.context ?? other.context)
             return false
@@ -203,7 +203,7 @@ enum RelationGraph {
     }
 
     static func setToOne(_ object: any Entity, _ index: Int, _ value: (any Entity)?) {
-        guard let relationship = info(object, index), !relationship.isToMany else { return }
+        guard let relationship = relationship(of: object, at: index), !relationship.isToMany else { return }
         if let value, !admit(value, to: object, index) { return }
         if relationship.inverseIsCounted, let context = object.recordState.context {
             // The list the object leaves, read if it is not at hand, and the
@@ -240,7 +240,7 @@ enum RelationGraph {
     }
 
     static func setToMany(_ object: any Entity, _ index: Int, _ values: [any Entity]) {
-        guard let relationship = info(object, index), relationship.isToMany else { return }
+        guard let relationship = relationship(of: object, at: index), relationship.isToMany else { return }
         let current = toMany(object, index)
         var kept: [any Entity] = []
         var seen = Set<ObjectIdentifier>()
@@ -289,7 +289,7 @@ enum RelationGraph {
     }
 
     static func relationshipOrPlaceholder(_ object: any Entity, _ index: Int) -> ResolvedRelationship {
-        info(object, index) ?? ResolvedRelationship.placeholder(index)
+        relationship(of: object, at: index) ?? ResolvedRelationship.placeholder(index)
     }
 
     /// Sets a to-one's slot and records the change of its column for the next save.

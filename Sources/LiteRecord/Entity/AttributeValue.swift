@@ -1,4 +1,3 @@
-internal import CSQLite
 public import Foundation
 
 /// A value that can be bound as a SQL argument.
@@ -89,7 +88,7 @@ extension AttributeValue where Self: FixedWidthInteger {
     static func readInteger(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        guard cell.type == SQLITE_INTEGER else {
+        guard cell.isInteger else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "\(Self.self)") }
             return try Self(sqlValue: row.value(at: index))
         }
@@ -190,7 +189,7 @@ extension Bool: AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> Bool {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        guard cell.type == SQLITE_INTEGER else {
+        guard cell.isInteger else {
             if row.isNull(at: index) { throw row.nullError(at: index, expected: "Bool") }
             return try Bool(sqlValue: row.value(at: index))
         }
@@ -240,11 +239,9 @@ extension AttributeValue where Self: BinaryFloatingPoint {
     static func readFloatingPoint(from row: Row, at index: Int) throws -> Self {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        switch cell.type {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return Self(cell.double)
-        case SQLITE_NULL: throw row.nullError(at: index, expected: "\(Self.self)")
-        default: throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(row.value(at: index)), not a number")
-        }
+        if cell.isNumber { return Self(cell.double) }
+        if cell.isNull { throw row.nullError(at: index, expected: "\(Self.self)") }
+        throw LiteRecordError(.decodingFailed, "\(row.entityName).\(row.columnName(index)) holds \(row.value(at: index)), not a number")
     }
 }
 
@@ -282,7 +279,7 @@ extension String: AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> String {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        if cell.type == SQLITE_NULL {
+        if cell.isNull {
             throw row.nullError(at: index, expected: "String")
         }
         return cell.string
@@ -306,7 +303,7 @@ extension Data: AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> Data {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        if cell.type == SQLITE_NULL {
+        if cell.isNull {
             throw row.nullError(at: index, expected: "Data")
         }
         return cell.data
@@ -371,7 +368,7 @@ extension UUID: AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> UUID {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        if cell.type == SQLITE_TEXT, let uuid = cell.withText(UUIDText.parse)
+        if cell.isText, let uuid = cell.withText(UUIDText.parse)
         {
             return uuid
         }

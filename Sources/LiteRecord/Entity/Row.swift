@@ -1,4 +1,3 @@
-internal import CSQLite
 import Foundation
 
 /// The current row of a fetch, seen as the attributes of one entity: index `i`

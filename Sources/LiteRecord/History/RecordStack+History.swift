@@ -30,8 +30,10 @@ extension RecordStack {
     ) throws {
         let model = try Model(entities: entities)
         let store = try Store(
-            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
-            checkpoints: checkpoints, history: history)
+            location: .file(url.standardizedFileURL), model: model,
+            options: StoreOpenOptions(
+                migration: migration, onMismatch: onModelMismatch, checkpoints: checkpoints, history: history,
+                memoryMappedReadSize: Self.memoryMappedReadSize))
         self.init(store: store)
     }
 
@@ -45,7 +47,7 @@ extension RecordStack {
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel`.
     public convenience init(inMemoryWith entities: [any Entity.Type], history: HistoryOptions) throws {
         let model = try Model(entities: entities)
-        let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail, history: history)
+        let store = try Store(location: .memory, model: model, options: StoreOpenOptions(history: history))
         self.init(store: store)
     }
 
@@ -82,7 +84,7 @@ extension RecordStack {
         after token: HistoryToken?, matching filter: HistoryFilter = .all, limit: Int? = nil
     ) throws -> [HistoryTransaction] {
         if let limit, limit < 1 { throw LiteRecordError(.invalidObject, "fetchHistory's limit must be at least 1, not \(limit)") }
-        return try store.withReaderPassingErrors("reading the history") { connection in
+        return try store.withReaderPassingCallerErrors("reading the history") { connection in
             try store.readHistory(after: token, matching: filter, limit: limit, on: connection)
         }
     }
@@ -96,7 +98,7 @@ extension RecordStack {
     ///
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` when the store keeps no history.
     public func newestHistoryToken() throws -> HistoryToken? {
-        try store.withReaderPassingErrors("reading the history") { connection in
+        try store.withReaderPassingCallerErrors("reading the history") { connection in
             let storeID = try store.historyStoreID(on: connection)
             let newest = try store.newestHistoryNumber(on: connection)
             return newest == 0 ? nil : HistoryToken(transactionNumber: newest, storeID: storeID)
@@ -117,7 +119,7 @@ extension RecordStack {
     ///   `.readOnlyStore` for a read-only stack.
     @discardableResult
     public func deleteHistory(before token: HistoryToken) throws -> Int {
-        try store.writePassingErrors("deleting history") { connection in
+        try store.writePassingCallerErrors("deleting history") { connection in
             let storeID = try store.historyStoreID(on: connection)
             guard token.storeID == storeID else {
                 throw LiteRecordError(
@@ -152,7 +154,7 @@ extension RecordStack {
             do {
                 repeat {
                     let batch = try await withTaskExecutorPreference(StoreExecutors.reads) {
-                        try store.withReaderPassingErrors("reading the history") { connection in
+                        try store.withReaderPassingCallerErrors("reading the history") { connection in
                             // Up to the newest now, so that transactions the filter
                             // skips are not read again at the next wake-up.
                             let storeID = try store.historyStoreID(on: connection)

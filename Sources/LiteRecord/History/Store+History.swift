@@ -5,7 +5,7 @@ import Foundation
 /// History is one row per committed transaction in ``HistoryLog/table``,
 /// its changes packed in one blob (``HistoryCoding``), written by the
 /// committing transaction itself (``Store/recordHistory(_:)``, called from
-/// ``Store/writePassingErrors(_:_:)`` before `COMMIT`): no commit without its
+/// ``Store/writePassingCallerErrors(_:_:)`` before `COMMIT`): no commit without its
 /// history, no history without its commit, whatever process commits.
 enum HistoryLog {
     static let table = "literecord_history"
@@ -231,7 +231,7 @@ extension Store {
     /// `.disabled`, and starts recording when the store keeps history.
     func configureHistory(_ options: HistoryOptions, on connection: Connection) throws(LiteRecordError) {
         history.options = options
-        try withStoreErrorContext("setting up the history of \(displayName)") {
+        try attributingErrors("setting up the history of \(displayName)") {
             switch options.mode {
             case .enabled:
                 try connection.transaction(.immediate) { try createHistory(on: connection) }

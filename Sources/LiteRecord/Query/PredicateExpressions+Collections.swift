@@ -159,7 +159,7 @@ extension PredicateTranslator {
             throw unsupported(expression, "the captured \(type.typeName) elements cannot be listed as JSON: \(error)")
         }
         return .bool([
-            "\(SwiftValues.containsFunction)(\(type.token), ", .sql(value), ", ",
+            "\(SwiftComparison.containsFunction)(\(type.token), ", .sql(value), ", ",
             .sql(SQLFragment("?", [.text(json)], kind: .string)), ")",
         ])
     }

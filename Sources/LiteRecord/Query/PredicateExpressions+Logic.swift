@@ -151,7 +151,7 @@ extension PredicateTranslator {
         }
         if case .swiftValue(let type) = kind {
             // NULL-safe: nil equals only nil, as in Swift.
-            let equal: SQLFragment = .bool(["\(SwiftValues.equalFunction)(\(type.token), ", .sql(left), ", ", .sql(right), ")"])
+            let equal: SQLFragment = .bool(["\(SwiftComparison.equalFunction)(\(type.token), ", .sql(left), ", ", .sql(right), ")"])
             return negated ? .bool(["(NOT ", .sql(equal), ")"]) : equal
         }
         let op =

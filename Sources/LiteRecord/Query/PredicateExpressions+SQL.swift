@@ -169,11 +169,11 @@ extension PredicateTranslator {
         default:
             break
         }
-        guard let token = SwiftValues.reader(keyPath, rootType: rootType, root: base.kind, result: result) else {
+        guard let token = SwiftComparison.reader(keyPath, rootType: rootType, root: base.kind, result: result) else {
             return nil
         }
         var fragment: SQLFragment = .combine(
-            ["\(SwiftValues.readFunction)(\(token), ", .sql(base), ")"], kind: result.kind,
+            ["\(SwiftComparison.readFunction)(\(token), ", .sql(base), ")"], kind: result.kind,
             isOptional: result.isOptional || base.isOptional)
         // The function fails for a value SQL cannot hold (NaN): only where Swift reads it.
         fragment.mayFail = true

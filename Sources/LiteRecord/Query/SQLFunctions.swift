@@ -124,7 +124,7 @@ enum SQLFunctions {
             }
             return .text(decoded)
         }
-        try SwiftValues.install(on: connection)
+        try SwiftComparison.install(on: connection)
         try installArithmetic(on: connection)
         try installTextMatching(on: connection)
         #if canImport(Darwin)

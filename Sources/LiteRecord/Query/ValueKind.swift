@@ -17,12 +17,12 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     case uuid
     case data
     /// A `Decimal`, stored as its exact text: compared and ordered through
-    /// the ``SwiftValues/decimalCollation`` collation, which reads the text
+    /// the ``SwiftComparison/decimalCollation`` collation, which reads the text
     /// back and runs `Decimal`'s own `==` and `<`.
     case decimal
     /// A value SQL cannot compare but Swift can, once its stored form is read
     /// back (a `URL`, a `Codable` value stored as JSON, a ``RecordID`` kept in
-    /// an ordinary attribute): compared by ``SwiftValues``' functions, never
+    /// an ordinary attribute): compared by ``SwiftComparison``' functions, never
     /// ordered.
     case swiftValue(SwiftType)
     /// A `RawRepresentable` stored as its raw value: equal exactly when the raw
@@ -47,7 +47,7 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     /// A type with no exact SQL meaning.
     case unsupported(typeName: String)
 
-    /// A type registered with ``SwiftValues``: its number there, and its name.
+    /// A type registered with ``SwiftComparison``: its number there, and its name.
     struct SwiftType: Equatable, Sendable {
         let token: Int
         let typeName: String
@@ -103,7 +103,7 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     var collation: String {
         switch self {
         case .string: " COLLATE \(SQLFunctions.swiftCollation)"
-        case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+        case .decimal: " COLLATE \(SwiftComparison.decimalCollation)"
         default: ""
         }
     }
@@ -113,12 +113,12 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     var orderCollation: String {
         switch self {
         case .string: " COLLATE \(SQLFunctions.swiftOrderCollation)"
-        case .decimal: " COLLATE \(SwiftValues.decimalCollation)"
+        case .decimal: " COLLATE \(SwiftComparison.decimalCollation)"
         default: ""
         }
     }
 
-    /// Whether values of this kind are compared by Swift (``SwiftValues``).
+    /// Whether values of this kind are compared by Swift (``SwiftComparison``).
     var isSwiftValue: Bool {
         if case .swiftValue = self { true } else { false }
     }
@@ -148,7 +148,7 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
         case .json:
             // Any Codable value the encoder chose to store as JSON text (a
             // RecordID included, whose kind elsewhere is a row id).
-            return SwiftValues.json(swiftType)
+            return SwiftComparison.json(swiftType)
         case .url: return if case .swiftValue = self, swiftType == URL.self { self } else { nil }
         case .decimal: return stored == .decimal ? self : nil
         case .bool: return stored == .bool ? self : nil
@@ -219,7 +219,7 @@ struct ValueType: Sendable {
         if type == Data.self { return .data }
         if type == RecordID.self { return .recordID(entityName: nil) }
         if type == Decimal.self { return .decimal }
-        if type == URL.self { return SwiftValues.url }
+        if type == URL.self { return SwiftComparison.url }
         if let entity = type as? any Entity.Type { return .object(entityName: entity.entityName) }
         if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
         if let raw = type as? any RawRepresentable.Type {
@@ -233,7 +233,7 @@ struct ValueType: Sendable {
         }
         // Another Codable value is stored as JSON (a collection's kind is
         // decided where one is met: see `collectionKind(of:)`).
-        return SwiftValues.json(type) ?? .unsupported(typeName: "\(type)")
+        return SwiftComparison.json(type) ?? .unsupported(typeName: "\(type)")
     }
 
     private static func bounds<I: FixedWidthInteger>(of type: I.Type) -> ValueKind.IntegerBounds {
@@ -287,7 +287,7 @@ extension ValueKind {
             guard let encodable = value as? any Encodable else { return nil }
             return try? AttributeCoding.encodeJSON(encodable)
         case .swiftValue(let type):
-            return SwiftValues.operations(type)?.encode(value)
+            return SwiftComparison.operations(type)?.encode(value)
         case .unsupported:
             return nil
         default:

@@ -209,6 +209,16 @@ struct Cell {
         return sqlite3_value_type(value)
     }
 
+    // The storage class, for code outside SQLite/ (which does not import C).
+    @inline(__always) var isNull: Bool { type == SQLITE_NULL }
+    @inline(__always) var isInteger: Bool { type == SQLITE_INTEGER }
+    @inline(__always) var isText: Bool { type == SQLITE_TEXT }
+    /// An integer or a real.
+    @inline(__always) var isNumber: Bool {
+        let type = type
+        return type == SQLITE_INTEGER || type == SQLITE_FLOAT
+    }
+
     @inline(__always)
     var int64: Int64 { value.map { sqlite3_value_int64($0) } ?? 0 }
 

@@ -48,8 +48,8 @@ extension RecordStack {
         let model = try Model(entities: entities)
         let exports = try LitestreamVFS.prepare(replica: replica, extensionURL: vfsExtension)
         let store = try Store(
-            location: .replica(URL(string: LitestreamVFS.canonical(replica)) ?? replica), model: model, migration: .none, onMismatch: .fail, readOnly: true,
-            litestream: exports)
+            location: .replica(URL(string: LitestreamVFS.canonical(replica)) ?? replica), model: model,
+            options: StoreOpenOptions(readOnly: true, litestream: exports))
         self.init(store: store)
     }
 

@@ -45,7 +45,7 @@ extension RecordStack {
     func performWrite<T>(_ body: (RecordContext) throws -> T) throws -> (T, ChangeSet, [RecordID: WrittenColumns]) {
         var committed: [ChangeSet] = []
         var columns: [RecordID: WrittenColumns] = [:]
-        let result = try store.writePassingErrors("a write") { _ in
+        let result = try store.writePassingCallerErrors("a write") { _ in
             let context = RecordContext(store: store, role: .writer)
             context.writtenColumns = [:]
             context.didSave = { committed.append($0) }
@@ -76,7 +76,7 @@ extension RecordStack {
 
     /// Runs a read synchronously on the calling thread, in one read transaction.
     func performRead<T>(_ body: (RecordContext) throws -> T) throws -> T {
-        try store.withReaderPassingErrors("a read") { connection in
+        try store.withReaderPassingCallerErrors("a read") { connection in
             // One read transaction: the closure sees one consistent snapshot,
             // whatever commits meanwhile (https://sqlite.org/isolation.html).
             if connection.isInTransaction {

@@ -73,8 +73,10 @@ public final class RecordStack: Sendable {
     ) throws {
         let model = try Model(entities: entities)
         let store = try Store(
-            location: .file(url.standardizedFileURL), model: model, migration: migration, onMismatch: onModelMismatch,
-            checkpoints: checkpoints)
+            location: .file(url.standardizedFileURL), model: model,
+            options: StoreOpenOptions(
+                migration: migration, onMismatch: onModelMismatch, checkpoints: checkpoints,
+                memoryMappedReadSize: Self.memoryMappedReadSize))
         self.init(store: store)
     }
 
@@ -110,8 +112,8 @@ public final class RecordStack: Sendable {
         }
         let model = try Model(entities: entities)
         let store = try Store(
-            location: .file(url.standardizedFileURL), model: model, migration: .none, onMismatch: .fail,
-            readOnly: true)
+            location: .file(url.standardizedFileURL), model: model,
+            options: StoreOpenOptions(readOnly: true))
         self.init(store: store)
     }
 
@@ -124,7 +126,7 @@ public final class RecordStack: Sendable {
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel`.
     public convenience init(inMemoryWith entities: [any Entity.Type]) throws {
         let model = try Model(entities: entities)
-        let store = try Store(location: .memory, model: model, migration: .none, onMismatch: .fail)
+        let store = try Store(location: .memory, model: model)
         self.init(store: store)
     }
 

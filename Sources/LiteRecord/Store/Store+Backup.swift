@@ -35,7 +35,7 @@ extension Store {
                 // not hold up the store's saves, which go through the writer.
                 let source = try openConnection(Connection.OpenOptions(create: false))
                 defer { source.close() }
-                try withStoreErrorContext(operation) {
+                try attributingErrors(operation) {
                     try source.execute("PRAGMA query_only = ON")
                     try BackupFile.copySnapshot(from: source, into: target)
                 }

@@ -46,7 +46,7 @@ extension Store {
     /// One attempt of ``prepare(_:migration:)``: `false` when a migration was
     /// overtaken and nothing was written.
     private func prepareOnce(_ connection: Connection, migration: MigrationMode) throws(LiteRecordError) -> Bool {
-        return try withStoreErrorContext("opening the store at \(displayName)") {
+        return try attributingErrors("opening the store at \(displayName)") {
             try connection.execute("PRAGMA foreign_keys = ON")
             // Read what the file holds before anything writes to it, so a refused
             // store stays byte-identical.

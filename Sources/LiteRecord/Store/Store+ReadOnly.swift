@@ -44,7 +44,7 @@ extension Store {
         if let error = Self.missingFileError(url.path) { throw error }
         let connection = try openConnection(Self.readingOptions(for: url.path))
         do {
-            try withStoreErrorContext("opening the store at \(displayName) read-only") {
+            try attributingErrors("opening the store at \(displayName) read-only") {
                 try connection.execute("PRAGMA query_only = ON")
                 try requireStoredModel(
                     on: connection,

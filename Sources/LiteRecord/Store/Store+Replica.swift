@@ -38,7 +38,7 @@ extension Store {
         let options = Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name)
         let connection = try openConnection(options)
         do {
-            try withStoreErrorContext("opening \(displayName)") {
+            try attributingErrors("opening \(displayName)") {
                 try connection.registerWithLitestream(exports)
                 try pinAtNewest(connection, watcherTXID: nil)
                 try connection.execute("PRAGMA query_only = ON")
@@ -132,7 +132,7 @@ extension Store {
                 .storeUnavailable,
                 "\(operation) failed: \(displayName) is not a read replica; read(asOf:) reads a stack opened with RecordStack(replicaAt:entities:vfsExtension:)")
         }
-        return try withConnectionPassingErrors(operation) { connection in
+        return try withConnectionPassingCallerErrors(operation) { connection in
             guard !connection.isInTransaction else {
                 throw LiteRecordError(.storeUnavailable, "\(operation) failed: it was called inside another read of the replica")
             }

@@ -33,20 +33,16 @@ extension Store {
     /// Runs `body` with exclusive use of the connection. SQLite errors become
     /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
     /// thrown from a `write` or `read` closure) pass through unchanged.
-    func withConnectionPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+    func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         acquireLock()
         defer { releaseLock() }
         guard let connection else {
             throw replicaFailure ?? unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
-        do {
+        return try attributingStoreErrors(operation()) {
             if replicaWatcher != nil && !connection.isInTransaction { try followReplica(connection) }
             return try body(connection)
-        } catch let error as SQLiteError {
-            throw LiteRecordError.wrap(error, operation(), store: url?.path)
-        } catch let error as LiteRecordError {
-            throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
     }
 
@@ -63,9 +59,18 @@ extension Store {
             "\(operation) failed: the store at \(displayName) was opened read-only (readOnly: true); nothing was written")
     }
 
+    // MARK: Errors
+    //
+    // One idea, two strengths: an error from the store is attributed to the
+    // operation that met it and to the store's file. Library code attributes
+    // every error (`attributingErrors`, and `withConnection`/`write` below);
+    // code running a caller's closure attributes only the store's errors
+    // (`attributingStoreErrors`, and the `…PassingCallerErrors` functions), so
+    // the caller's own errors reach the caller unchanged.
+
     /// Runs `body`, turning any error into a ``LiteRecordError`` for
     /// `operation` that names the store's file.
-    func withStoreErrorContext<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(LiteRecordError) -> T {
+    func attributingErrors<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(LiteRecordError) -> T {
         do {
             return try body()
         } catch {
@@ -73,12 +78,25 @@ extension Store {
         }
     }
 
+    /// Runs `body`, turning SQLite's errors and the library's own into
+    /// ``LiteRecordError``s for `operation` that name the store's file; any
+    /// other error (the caller's own) passes through unchanged.
+    func attributingStoreErrors<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        } catch let error as LiteRecordError {
+            throw LiteRecordError.wrap(error, operation(), store: url?.path)
+        }
+    }
+
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), or inside a
     /// savepoint when a transaction is already open on this thread. Errors are
-    /// treated as in ``withConnectionPassingErrors(_:_:)``.
-    func writePassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+    /// treated as in ``withConnectionPassingCallerErrors(_:_:)``.
+    func writePassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         if isReadOnly { throw refusedWrite(operation()) }
-        return try withConnectionPassingErrors(operation()) { connection in
+        return try withConnectionPassingCallerErrors(operation()) { connection in
             if connection.isInTransaction {
                 let mark = (changes: pendingChanges.count, history: history.pending.count, audit: changeAudit?.log.changes.count)
                 do {
@@ -126,35 +144,29 @@ extension Store {
         }
     }
 
-    /// ``withConnectionPassingErrors(_:_:)`` for library code: every error
+    /// ``withConnectionPassingCallerErrors(_:_:)`` for library code: every error
     /// becomes a ``LiteRecordError``.
     func withConnection<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
-        try withStoreErrorContext(operation()) { try withConnectionPassingErrors(operation(), body) }
+        try attributingErrors(operation()) { try withConnectionPassingCallerErrors(operation(), body) }
     }
 
-    /// ``writePassingErrors(_:_:)`` for library code: every error becomes a
+    /// ``writePassingCallerErrors(_:_:)`` for library code: every error becomes a
     /// ``LiteRecordError``.
     func write<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
-        try withStoreErrorContext(operation()) { try writePassingErrors(operation(), body) }
+        try attributingErrors(operation()) { try writePassingCallerErrors(operation(), body) }
     }
 
     /// Runs `body` on a reader connection from the pool (or the writer
     /// connection of an in-memory store). Errors are treated as in
-    /// ``withConnectionPassingErrors(_:_:)``.
-    func withReaderPassingErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        guard let readers else { return try withConnectionPassingErrors(operation(), body) }
+    /// ``withConnectionPassingCallerErrors(_:_:)``.
+    func withReaderPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        guard let readers else { return try withConnectionPassingCallerErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
         // A thread inside a write never waits for a reader: readers that wait
         // for the writer (a `read` closure that saves) would wait for it in turn.
         let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
         defer { readers.release(reader) }
-        do {
-            return try body(reader)
-        } catch let error as SQLiteError {
-            throw LiteRecordError.wrap(error, operation(), store: url?.path)
-        } catch let error as LiteRecordError {
-            throw LiteRecordError.wrap(error, operation(), store: url?.path)
-        }
+        return try attributingStoreErrors(operation()) { try body(reader) }
     }
 
     /// The writer connection's `PRAGMA data_version`: it changes when another

@@ -110,63 +110,78 @@ final class Store: @unchecked Sendable {
         if case .replica(let url) = location { url } else { nil }
     }
 
-    init(
-        location: Location, model: Model, migration: MigrationMode, onMismatch: ModelMismatchPolicy,
-        readOnly: Bool = false, checkpoints: CheckpointPolicy = .automatic, litestream: LitestreamExports? = nil,
-        history: HistoryOptions = .asStored
-    ) throws(LiteRecordError) {
+    init(location: Location, model: Model, options: StoreOpenOptions = StoreOpenOptions()) throws(LiteRecordError) {
         self.location = location
         self.model = model
         self.unavailableError = nil
-        self.isReadOnly = readOnly
-        self.checkpoints = checkpoints
+        self.isReadOnly = options.readOnly
+        self.checkpoints = options.checkpoints
         if case .replica = location { replicaWatcher = ReplicaWatcher() } else { replicaWatcher = nil }
-        switch location {
-        case .file(let url): observations = ObservationCenter(path: url.resolvingSymlinksInPath().path)
-        case .memory: observations = ObservationCenter(path: nil)
-        // A replica's commits come from another machine's process: polled,
-        // by Litestream's transaction id (Store.dataVersion(wait:)).
-        case .replica(let url): observations = ObservationCenter(path: "litestream-replica:" + url.absoluteString)
-        }
+        observations = ObservationCenter(path: Self.observationPath(location))
         if case .replica = location {
-            guard let litestream else { throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded") }
+            guard let litestream = options.litestream else {
+                throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
+            }
             connection = try openReplica(litestream)
-            return
-        }
-        if readOnly {
+        } else if options.readOnly {
             connection = try openReadOnly()
-            return
-        }
-        if case .file(let url) = location {
-            let creation = try StoreFileCreation.prepare(url)
-            StoreFileCreation.afterPreparing?(url)
-            do {
-                connection = try openWritable(migration: migration, onMismatch: onMismatch)
-            } catch {
-                // A store that could not be created must not be left behind: the
-                // next open would take the empty file for a new, empty store.
-                // Only what this open created goes (see StoreFileCreation): the
-                // file it made, or the new one after the old was moved aside.
-                creation.removeLeftovers(after: error, movedAside: !movedAsideFiles.isEmpty)
-                throw error
-            }
-            readers = makeReaderPool()
         } else {
-            connection = try openWritable(migration: migration, onMismatch: onMismatch)
+            let writer = try openWriter(options)
+            connection = writer
+            try prepareWriter(writer, history: options.history)
         }
-        if let connection {
-            if ChangeAudit.enabledByEnvironment, !readOnly {
-                let audit = ChangeAudit(model: model)
-                connection.reportRowChanges(into: audit.log)
-                changeAudit = audit
-            }
-            do {
-                try configureHistory(history, on: connection)
-            } catch {
-                connection.close()
-                self.connection = nil
-                throw error
-            }
+    }
+
+    /// What observers of this store share a commit signal by: the file's
+    /// resolved path; a replica's commits come from another machine's
+    /// process and are polled by Litestream's transaction id
+    /// (``dataVersion(wait:)``).
+    private static func observationPath(_ location: Location) -> String? {
+        switch location {
+        case .file(let url): url.resolvingSymlinksInPath().path
+        case .memory: nil
+        case .replica(let url): "litestream-replica:" + url.absoluteString
+        }
+    }
+
+    /// Opens (creating, migrating or moving aside as `options` say) the
+    /// writer connection of a file or in-memory store, and a file store's
+    /// reader pool.
+    private func openWriter(_ options: StoreOpenOptions) throws(LiteRecordError) -> Connection {
+        guard case .file(let url) = location else {
+            return try openWritable(migration: options.migration, onMismatch: options.onMismatch)
+        }
+        let creation = try StoreFileCreation.prepare(url)
+        StoreFileCreation.afterPreparing?(url)
+        let writer: Connection
+        do {
+            writer = try openWritable(migration: options.migration, onMismatch: options.onMismatch)
+        } catch {
+            // A store that could not be created must not be left behind: the
+            // next open would take the empty file for a new, empty store.
+            // Only what this open created goes (see StoreFileCreation): the
+            // file it made, or the new one after the old was moved aside.
+            creation.removeLeftovers(after: error, movedAside: !movedAsideFiles.isEmpty)
+            throw error
+        }
+        readers = makeReaderPool(memoryMappedReadSize: options.memoryMappedReadSize)
+        return writer
+    }
+
+    /// The writer's checks and history, once it is open: closes it when
+    /// history cannot be set up as asked.
+    private func prepareWriter(_ writer: Connection, history: HistoryOptions) throws(LiteRecordError) {
+        if ChangeAudit.enabledByEnvironment {
+            let audit = ChangeAudit(model: model)
+            writer.reportRowChanges(into: audit.log)
+            changeAudit = audit
+        }
+        do {
+            try configureHistory(history, on: writer)
+        } catch {
+            writer.close()
+            connection = nil
+            throw error
         }
     }
 
@@ -190,8 +205,7 @@ final class Store: @unchecked Sendable {
     }
 
     /// The pool of reader connections of a file store.
-    private func makeReaderPool() -> ReaderPool {
-        let mappedSize = MemoryMapping.readSize.load(ordering: .relaxed)
+    private func makeReaderPool(memoryMappedReadSize mappedSize: Int) -> ReaderPool {
         return ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
             guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
             let reader = try self.openReader()

@@ -59,3 +59,19 @@ public enum CheckpointPolicy: Sendable, Equatable {
     /// from 1000 pages on, and at least once a minute).
     case leftToReplicator
 }
+
+/// How a ``Store`` is opened: what the stack asked for, gathered in one value
+/// so that the store reads no setting of the facade's.
+struct StoreOpenOptions {
+    var migration: MigrationMode = .none
+    var onMismatch: ModelMismatchPolicy = .fail
+    /// Opens the file read-only (`RecordStack(readingStoreAt:)`, replicas).
+    var readOnly = false
+    var checkpoints: CheckpointPolicy = .automatic
+    /// Litestream's VFS, for a replica.
+    var litestream: LitestreamExports?
+    var history: HistoryOptions = .asStored
+    /// The reader connections' `mmap_size` (0: off), from
+    /// ``RecordStack/memoryMappedReadSize`` when the stack was made.
+    var memoryMappedReadSize = 0
+}

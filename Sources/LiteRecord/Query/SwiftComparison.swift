@@ -12,7 +12,7 @@ import Foundation
 /// key path `Predicate.evaluate` runs. Types and key paths come from an app's
 /// predicates, a bounded set, so the registry stops growing once each query
 /// has been made.
-enum SwiftValues {
+enum SwiftComparison {
     /// `literecord_swift_equal(type, a, b)`: 1 when Swift's `==` says the two
     /// stored forms are equal (or both are NULL), else 0.
     static let equalFunction = "literecord_swift_equal"

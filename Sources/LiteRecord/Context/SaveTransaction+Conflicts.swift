@@ -1,0 +1,193 @@
+/// The rows a save's statements left alone: changed or deleted in the store
+/// since the context read them (optimistic locking).
+struct SaveConflicts {
+    var updates: [RecordContext.PlannedRow] = []
+    /// Deletions that deleted nothing; some may only be rows another writer
+    /// deleted too, which is no conflict.
+    var deletes: [RecordContext.PlannedRow] = []
+    /// Rows of the store-side cascade changed since the deletion read them.
+    var cascade: [CascadeConflict] = []
+
+    var isEmpty: Bool { updates.isEmpty && deletes.isEmpty && cascade.isEmpty }
+}
+
+/// What a context does after the commit with an object whose conflict its
+/// merge policy resolved.
+enum ConflictResolution {
+    /// Read the object again: the store holds the merged values. `wrote`
+    /// says whether the save wrote its row.
+    case reread(wrote: Bool)
+    /// Forget the object: its row was deleted in the store.
+    case forget
+    /// Take the object's deletion back and read it again: the store's change
+    /// won over this context's deletion.
+    case keep
+
+    var wrote: Bool {
+        if case .reread(let wrote) = self { wrote } else { false }
+    }
+}
+
+extension SaveTransaction {
+    /// One conflicting object, with its row as the store holds it now.
+    private struct Conflict {
+        let row: PlannedRow
+        let entity: EntityDescription
+        /// The stored column values (attributes, then to-ones) and version;
+        /// `nil` when the row was deleted in the store.
+        let stored: (values: [SQLValue], version: Int64)?
+        let isDeletion: Bool
+    }
+
+    /// Reads the rows the update and delete statements left alone inside the
+    /// save's transaction and applies the merge policy: `.error` throws, the
+    /// others write what wins and record in `resolved` what the context does
+    /// with each object after the commit.
+    mutating func resolve() throws {
+        var found: [Conflict] = []
+        for row in conflicts.deletes {
+            let entity = try context.entity(for: type(of: row.object))
+            // Deleted here and, before this save, in the store: agreed. The
+            // context forgets the object; the commit did not delete the row.
+            guard let stored = try storedRow(row.rowID, entity, on: connection) else {
+                goneBefore.append(RecordID(entityName: entity.name, rowID: row.rowID))
+                continue
+            }
+            found.append(Conflict(row: row, entity: entity, stored: stored, isDeletion: true))
+        }
+        for row in conflicts.updates {
+            let entity = try context.entity(for: type(of: row.object))
+            found.append(Conflict(row: row, entity: entity, stored: try storedRow(row.rowID, entity, on: connection), isDeletion: false))
+        }
+        guard !found.isEmpty || !conflicts.cascade.isEmpty else { return }
+        let mergePolicy = context.mergePolicy
+        if mergePolicy == .error { throw try conflictError(found) }
+        for conflict in found { try resolve(conflict, mergePolicy) }
+        if !conflicts.cascade.isEmpty { try resolveCascadeConflicts(mergePolicy) }
+        let records = found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) } + conflicts.cascade.map(\.id)
+        context.store.logger.info("resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(records)"])
+    }
+
+    /// The row as the store holds it now, read on the save's own connection
+    /// inside its transaction (``RecordContext/withStoredRow(of:_:_:)`` reads
+    /// through the context, outside any save): its column values and version,
+    /// `nil` when it was deleted.
+    private func storedRow(
+        _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
+    ) throws -> (values: [SQLValue], version: Int64)? {
+        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        guard let row = try connection.rows(sql, [.integer(rowID)]).first, row.count == entity.columnCount + 2 else { return nil }
+        guard case .integer(let version) = row[entity.columnCount + 1] else { return nil }
+        return (Array(row[1...entity.columnCount]), version)
+    }
+
+    private mutating func resolve(_ conflict: Conflict, _ mergePolicy: MergePolicy) throws {
+        let object = conflict.row.object
+        let id = ObjectIdentifier(object)
+        guard let stored = conflict.stored else {
+            // A row deleted in the store stays deleted: there is no row left to
+            // write the changes into.
+            resolved[id] = (object, .forget)
+            return
+        }
+        if conflict.isDeletion {
+            if mergePolicy == .objectTrumps {
+                let statement = try connection.cachedStatement(conflict.entity.deleteSQL)
+                try statement.bind(.integer(conflict.row.rowID), at: 1)
+                try statement.bind(.integer(stored.version), at: 2)
+                try statement.run()
+            } else {
+                resolved[id] = (object, .keep)
+            }
+            return
+        }
+        var columns = conflict.row.changes.indexes
+        if mergePolicy == .storeTrumps {
+            // The store wins every property it changed since the read; without
+            // the values as read, a stored value that differs counts as changed.
+            let read = object.recordState.storedValues
+            var kept: [Int] = []
+            for column in columns {
+                let local = try localValue(object, conflict.entity, column)
+                let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? local
+                if Self.same(stored.values[column], base) { kept.append(column) }
+            }
+            columns = kept
+        }
+        var wrote = false
+        if !columns.isEmpty {
+            let statement = try connection.cachedStatement(conflict.entity.versionedUpdateSQL(columns))
+            var parameter: Int32 = 1
+            for column in columns {
+                try statement.bind(try localValue(object, conflict.entity, column), at: parameter)
+                parameter += 1
+            }
+            try statement.bind(.integer(conflict.row.rowID), at: parameter)
+            try statement.bind(.integer(stored.version), at: parameter + 1)
+            try statement.run()
+            wrote = connection.changes > 0
+        }
+        resolved[id] = (object, .reread(wrote: wrote))
+    }
+
+    /// The value the save writes for the column at `index`.
+    private mutating func localValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int) throws -> SQLValue {
+        if index >= entity.attributes.count { return foreignKeyValue(object, entity, index) ?? .null }
+        let value = try context.encode(object, index)
+        return entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
+    }
+
+    /// The value the save writes for the column at `index`, as far as row
+    /// ids are known now, for the `.conflict` message (which defers nothing).
+    private func messageValue(_ object: any Entity, _ entity: EntityDescription, _ index: Int) throws -> SQLValue {
+        if index >= entity.attributes.count { return storedForeignKey(object, entity, index) ?? .null }
+        let value = try context.encode(object, index)
+        return entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
+    }
+
+    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        a == b || a.canonicalText == b.canonicalText
+    }
+
+    /// The `.conflict` error for `.error`: each object, how it conflicts, and
+    /// the properties this context changed — with both values only when
+    /// ``LiteRecordError/includesValuesInDescriptions`` is on.
+    private func conflictError(_ found: [Conflict]) throws -> LiteRecordError {
+        let showsValues = context.showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
+        // The store-side cascade's rows, deleted first, as a loaded object's deletion reads.
+        var lines = conflicts.cascade.map {
+            "\($0.id): deleted here, but changed in the store since it was read (version \($0.version), now \($0.stored))"
+        }
+        for conflict in found {
+            let id = RecordID(entityName: conflict.entity.name, rowID: conflict.row.rowID)
+            guard let stored = conflict.stored else {
+                let names = conflict.row.changes.indexes.map { conflict.entity.columnName($0) }
+                lines.append("\(id): \(names.joined(separator: ", ")) changed here, but the record was deleted in the store")
+                continue
+            }
+            if conflict.isDeletion {
+                lines.append("\(id): deleted here, but changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
+                continue
+            }
+            var properties: [String] = []
+            for column in conflict.row.changes.indexes {
+                let name = conflict.entity.columnName(column)
+                guard showsValues else {
+                    properties.append(name)
+                    continue
+                }
+                let local = try messageValue(conflict.row.object, conflict.entity, column)
+                properties.append("\(name) (here \(LiteRecordError.describeValue(local)), in the store \(LiteRecordError.describeValue(stored.values[column])))")
+            }
+            lines.append(
+                "\(id): \(properties.joined(separator: ", ")) changed here, but the record was changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
+        }
+        let total = lines.count
+        let count = total == 1 ? "1 object was" : "\(total) objects were"
+        return LiteRecordError(
+            .conflict,
+            "saving failed: \(count) changed in the store since this context read \(total == 1 ? "it" : "them"):\n- "
+                + lines.joined(separator: "\n- ")
+                + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again.")
+    }
+}
