@@ -12,7 +12,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-history bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -40,6 +40,7 @@ test: deps
 	./scripts/check-snippets.sh
 	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
+	./scripts/check-layout.sh
 	./scripts/check-doc-coverage.sh
 	./scripts/test-check-temp.sh
 	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
@@ -146,8 +147,24 @@ bench: deps
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
 		$(SWIFT) run -c release LiteRecordBenchmarks
+	$(MAKE) bench-instructions
 	$(MAKE) bench-search
 	$(MAKE) bench-history
+
+## bench-instructions: the instructions of each workload's timed part, counted
+## by callgrind (exact on a busy machine, where wall-clock ratios move by half):
+## one child per workload and engine (raw C, GRDB records, LiteRecord; N =
+## 20,000, 2,000 authors), written into Docs/Performance.md's "Instructions"
+## with the command, date and commit (Benchmarks/scripts/instructions.py).
+## Installs valgrind (apt-get, as root) when it is missing.
+bench-instructions: deps
+	@command -v valgrind >/dev/null || { echo "valgrind is missing; installing it with apt-get"; \
+		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind; }
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks && LITERECORD_MACRO_PLUGIN="$$(cd .. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) build -c release --product LiteRecordBenchmarks
+	Benchmarks/scripts/instructions.py "$$(cd Benchmarks && $(SWIFT) build -c release --show-bin-path)/LiteRecordBenchmarks"
 
 ## bench-search: the `search` workload of Docs/Search.md (100,000 articles, 200
 ## filtered searches: LiteRecord vs raw C on the same FTS5 table vs a LIKE scan;

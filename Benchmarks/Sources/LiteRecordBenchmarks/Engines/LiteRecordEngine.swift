@@ -450,10 +450,12 @@ extension LiteRecordEngine: MemoryEngine {
     /// result array's slot, and the rest. The context is observable (as the
     /// main context is) and every property of every object is read before
     /// the second measurement: what reading an object costs counts.
-    func memory(_ context: RunContext) throws -> (Checksum, [String: Double]) {
+    /// `observable: false` leaves the context as `stack.newContext()` makes
+    /// it (the `memory-plain` workload).
+    func memory(_ context: RunContext, observable: Bool) throws -> (Checksum, [String: Double]) {
         let stack = try openStack(context.store)
         var records: RecordContext? = stack.newContext()
-        records!.isObservable = true
+        records!.isObservable = observable
         _ = try Item.count(in: records!)
         let before = bench_heap_in_use()
         var items: [Item] = try Item.findAll(in: records!)

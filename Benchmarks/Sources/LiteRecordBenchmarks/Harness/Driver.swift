@@ -72,7 +72,7 @@ struct Driver {
         }
 
         let report = Report(
-            cells: cells, scaling: scaling, options: options, machine: .current(loadBefore: loadBefore),
+            cells: cells, scaling: scaling, options: options, machine: .current(loadBefore: loadBefore, command: options.command),
             wallSeconds: (ContinuousClock.now - started).asSeconds)
         print(report.markdownTables())
         if options.writeReport ?? options.isFullRun {

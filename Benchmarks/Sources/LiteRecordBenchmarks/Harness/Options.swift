@@ -44,14 +44,24 @@ struct Options {
     /// From this size on the scaling section runs three times, without a warm-up.
     static let largeScalingCount = 1_000_000
 
+    /// The command-line arguments the options were parsed from.
+    var arguments: [String] = []
+
     var isFullRun: Bool {
         engines == Engines.all.map(\.name) && workloads == Workload.allCases && runs >= 5 && count == 100_000
             && enumerateCount == 1_000_000 && authorCount == Library.defaultAuthorCount
             && scalingCounts == Options.defaultScalingCounts
     }
 
+    /// What produced this run, for the report: `make bench` for the full
+    /// run with its defaults, else the executable with its arguments.
+    var command: String {
+        isFullRun && arguments.isEmpty ? "make bench" : (["LiteRecordBenchmarks"] + arguments).joined(separator: " ")
+    }
+
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
+        options.arguments = arguments
         var iterator = arguments.makeIterator()
         var scalingGiven = false
         var workloadsGiven = false

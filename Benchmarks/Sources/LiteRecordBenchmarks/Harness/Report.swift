@@ -14,8 +14,12 @@ struct MachineInfo: Codable, Sendable {
     var fluentSQLite: String
     var loadAverageBefore: String
     var loadAverageAfter: String
+    /// The commit measured (``Machine/commit``).
+    var commit: String
+    /// What was run: `make bench`, or the executable with its arguments.
+    var command: String
 
-    static func current(loadBefore: String) -> MachineInfo {
+    static func current(loadBefore: String, command: String) -> MachineInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let grdbSQLite = (try? DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") }) ?? nil
@@ -25,7 +29,7 @@ struct MachineInfo: Codable, Sendable {
             os: Machine.operatingSystem, swift: Machine.swiftVersion,
             sqlite: RawDatabase.libraryVersion + (grdbSQLite.map { $0 == RawDatabase.libraryVersion ? "" : " (GRDB: \($0))" } ?? ""),
             fluentSQLite: SQLiteConnection.libraryVersionString(),
-            loadAverageBefore: loadBefore, loadAverageAfter: Machine.loadAverage)
+            loadAverageBefore: loadBefore, loadAverageAfter: Machine.loadAverage, commit: Machine.commit, command: command)
     }
 }
 
@@ -56,6 +60,7 @@ struct Target {
         Target(workload: .fetch, kind: .ratio(2.0)),
         Target(workload: .fetch, kind: .ratioToRawC(1.5)),
         Target(workload: .fetch, kind: .peakResidentRatioToRawC(1.25)),
+        Target(workload: .memoryPlain, kind: .peakResidentRatioToRawC(1.25)),
         Target(workload: .query, kind: .ratio(1.3)),
         Target(workload: .update, kind: .ratio(1.5)),
         Target(workload: .delete, kind: .ratio(1.5)),
@@ -74,7 +79,7 @@ struct Target {
     /// context so that the change set names every deleted object.
     /// Nor for `concurrent` and `memory`, whose time is not the point (they
     /// have their own targets and sections).
-    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade, .concurrent, .memory]
+    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade, .concurrent, .memory, .memoryPlain]
 }
 
 /// Turns the cells of a run into `Docs/Performance.md` and `results.json`.
@@ -187,22 +192,37 @@ struct Report {
     }
 
     func memoryTable() -> String {
-        guard let mine = cell("literecord", .memory), let metrics = mine.metrics else { return "(not measured in this run)" }
-        let raw = cell("raw-c", .memory)?.metrics?[Metric.heapPerObject]
-        func bytes(_ key: String) -> String { metrics[key].map { String(format: "%.0f", $0) } ?? "–" }
+        let observable = cell("literecord", .memory), plain = cell("literecord", .memoryPlain)
+        guard observable?.metrics != nil || plain?.metrics != nil else { return "(not measured in this run)" }
+        let raw = (cell("raw-c", .memory) ?? cell("raw-c", .memoryPlain))?.metrics?[Metric.heapPerObject]
+        let rows = observable?.rows ?? plain?.rows ?? 0
+        func bytes(_ cell: Cell?, _ key: String) -> String {
+            cell?.metrics?[key].map { String(format: "%.0f", $0) } ?? "–"
+        }
+        func line(_ label: String, _ key: String) -> String {
+            "| \(label) | \(bytes(observable, key)) | \(bytes(plain, key)) |"
+        }
+        func peak(_ mine: Cell?, _ workload: Workload) -> String {
+            guard let mine, let theirs = cell("raw-c", workload) else { return "–" }
+            return String(format: "%.1f vs %.1f MB (%.2f×)", mine.peakResidentMiB, theirs.peakResidentMiB, mine.peakResidentMiB / theirs.peakResidentMiB)
+        }
         var lines = [
-            "| per fetched object (N = \(mine.rows.formatted())) | bytes |", "|---|--:|",
-            "| peak RSS of `fetch` over raw C's, per object | \(residentBytesPerObject.map { String(format: "%.0f", $0) } ?? "–") |",
-            "| LiteRecord heap (`mallinfo2`) after `findAll`, per object | \(bytes(Metric.heapPerObject)) |",
-            "| raw C heap after its fetch, per row (struct in an array + uuid, name, email strings) | \(raw.map { String(format: "%.0f", $0) } ?? "–") |",
-            "| LiteRecord: the object (header + stored properties; its malloc block) | \(bytes(Metric.objectBlock)) |",
-            "| LiteRecord: its `RecordState` (malloc block) | \(bytes(Metric.recordStateBlock)) |",
-            "| LiteRecord: its text values (name, email; heap strings as any engine has) | \(bytes(Metric.textValues)) |",
-            "| LiteRecord: held by the context (identity map + snapshots; freed when the context goes) | \(bytes(Metric.contextPerObject)) |",
-            "| LiteRecord: its slot in the result array | \(bytes(Metric.resultArray)) |",
-            "| LiteRecord: rest (allocations not listed above, e.g. SQLite's page cache filling during the scan) | \(bytes(Metric.rest)) |",
+            "| per fetched object (N = \(rows.formatted())) | observable context (`memory`) | plain context (`memory-plain`) |",
+            "|---|--:|--:|",
+            "| peak RSS of `fetch` over raw C's, per object | \(residentBytesPerObject.map { String(format: "%.0f", $0) } ?? "–") | – |",
+            "| peak RSS of the child, LiteRecord vs raw C | \(peak(observable, .memory)) | \(peak(plain, .memoryPlain)) |",
+            line("LiteRecord heap (`mallinfo2`) after `findAll` and a read of every property, per object", Metric.heapPerObject),
+            "| raw C heap after its fetch, per row (struct in an array + uuid, name, email strings) | \(raw.map { String(format: "%.0f", $0) } ?? "–") | |",
+            line("LiteRecord: the object (header + stored properties; its malloc block)", Metric.objectBlock),
+            line("LiteRecord: its `RecordState` (malloc block)", Metric.recordStateBlock),
+            line("LiteRecord: its text values (name, email; heap strings as any engine has)", Metric.textValues),
+            line("LiteRecord: held by the context (identity map + snapshots; freed when the context goes)", Metric.contextPerObject),
+            line("LiteRecord: its slot in the result array", Metric.resultArray),
+            line("LiteRecord: rest (allocations not listed above: observation groups, SQLite's page cache filling during the scan)", Metric.rest),
         ]
-        if !mine.checksumAgrees { lines.append("| checksum | **MISMATCH** |") }
+        if observable.map({ !$0.checksumAgrees }) ?? false || plain.map({ !$0.checksumAgrees }) ?? false {
+            lines.append("| checksum | **MISMATCH** | |")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -239,7 +259,8 @@ struct Report {
                     raw.peakResidentMiB > 0
                 else { return nil }
                 let ratio = mine.peakResidentMiB / raw.peakResidentMiB
-                return "| \(workload.rawValue) peak RSS ≤ \(limit)× raw C's | \(String(format: "%.2f", ratio))× (\(String(format: "%.1f", mine.peakResidentMiB)) vs \(String(format: "%.1f", raw.peakResidentMiB)) MB) | \(ratio <= limit ? "yes" : "**no**") |"
+                let label = workload == .memoryPlain ? "fetch in a context that is not observable (`memory-plain`)" : workload.rawValue
+                return "| \(label) peak RSS ≤ \(limit)× raw C's | \(String(format: "%.2f", ratio))× (\(String(format: "%.1f", mine.peakResidentMiB)) vs \(String(format: "%.1f", raw.peakResidentMiB)) MB) | \(ratio <= limit ? "yes" : "**no**") |"
             case .scalingWithin(let limit):
                 let spreads = Workload.scaling.compactMap { workload in
                     spread(scalingSeries("literecord", workload)).map { (workload, $0) }
@@ -269,7 +290,7 @@ struct Report {
         """
         # Performance
 
-        <!-- Generated by `make bench` (Benchmarks/Sources/LiteRecordBenchmarks/Harness/Report.swift). Do not edit: the next run overwrites it. -->
+        <!-- The sections from "Method" to "Known limits of this run" are written by `make bench` (Benchmarks/Sources/LiteRecordBenchmarks/Harness/Report.swift) from one run: edit that file, not them. "Instructions" is written by `make bench-instructions` (Benchmarks/scripts/instructions.py). The sections after it are written by hand from the runs they name (command, date, commit); `make bench` keeps them as they are. -->
 
         LiteRecord promises an object layer — contexts, an identity map, change
         tracking — that costs little more than raw SQLite and clearly less than
@@ -374,6 +395,8 @@ struct Report {
 
         | | |
         |---|---|
+        | command | `\(machine.command)` |
+        | commit | \(machine.commit) |
         | date | \(machine.date) |
         | CPU | \(machine.cpu), \(machine.cores) cores (`nproc`) |
         | memory | \(machine.memoryGiB) GiB |
@@ -458,11 +481,15 @@ struct Report {
 
         The `fetch` workload's cost in memory: the first line divides the
         difference of the two engines' peak RSS in the fetch rows of the
-        main table by N; the others come from the `memory` workload, one
-        untimed run that fetches all N rows as `fetch` does — in an
-        observable context, as the main context is, and reading every
+        main table by N; the others come from the `memory` and
+        `memory-plain` workloads, one untimed run each that fetches all N
+        rows as `fetch` does — in an observable context, as the main context
+        is (`memory`), or in one made by `stack.newContext()` off the main
+        actor, which is not observable (`memory-plain`), reading every
         property of every object before the second measurement — and reads
-        glibc's `mallinfo2()` (heap bytes in use) before and after. The
+        glibc's `mallinfo2()` (heap bytes in use) before and after. Their
+        peak RSS is the whole child's, against raw C's child fetching the
+        same rows into structs. The
         breakdown is measured too: the object's and its `RecordState`'s
         malloc blocks (`malloc_usable_size` of one of each), the text values
         (copies of every name and email, measured with `mallinfo2`), what
@@ -486,55 +513,12 @@ struct Report {
           binary one, and `ORDER BY` adds the primary key to break ties as
           `sorted(using:)` does. A `#Predicate` is translated once per shape
           (its expression tree, operators and key paths) and its captured values
-          are bound afresh each time. Callgrind, N = 20,000, query: 858.7M →
-          845.0M instructions (raw C 718.1M). What is left above raw C is
-          mostly inside SQLite (`sqlite3_step` 794.1M against 678.8M), in the
-          temporary b-tree that keeps the first 100 rows by name: its inserts
-          193.3M against 177.1M (the collation's 33.7M included) and its
-          deletes 71.3M against 18.6M, as many calls; outside it, the
-          predicate's walk and the sort descriptors' lookup (about 24M).
+          are bound afresh each time. Where the instructions above raw C's go:
+          "Profile notes" below.
         - The benchmark binary is a release build; the `@Entity` macro that
           generated LiteRecord's entity code ran as a debug build (`make
           bench` skips swift-syntax's release build). The generated code is
           the same either way.
-        - Relationship workloads (callgrind, 2,000 authors, LiteRecord vs raw
-          C instructions, first → now): `rel-fetch` 225M → 120M (57M),
-          `rel-walk` 251M → 124M (47M), `rel-cascade` 327M → 212M (35M).
-          A prefetch covering a whole table now reads it in row order, lists
-          are grouped run by run, and a save deletes rows holding foreign
-          keys before the rows they name. What is left in `rel-walk`:
-          building the book objects (about a quarter, string decoding most of
-          it) and SQLite's per-row `IN` test. `rel-cascade` no longer reads
-          the books: the cascade left to the store took it from 204.9M to
-          91.9M instructions (raw C 34.9M), 116 statements to 16. What is
-          left: the books' `SELECT` of row ids and `DELETE … WHERE author
-          IN (…)` (about 70%, inside SQLite, which with foreign keys declared
-          checks each deleted row's key where raw C runs without them),
-          fetching the doomed authors inside the clock (about 10%, half of it
-          translating the `#Predicate`), the authors' own versioned deletes.
-        - `insert-built` gives the record engines their UUIDs parsed (see
-          above); with Foundation's parser inside the clock, LiteRecord's
-          instructions at N = 20,000 were 488M against raw C's 240M, 175M of
-          them in `UUID(uuidString:)`. Without it: 288M. Saves bind text and
-          blobs from a block the save reuses (`SQLITE_STATIC`) instead of
-          SQLite's allocate-copy-free per value, which took `insert` from
-          298.5M to 272.7M instructions (raw C: 235.3M). Spelling a UUID four
-          bytes to a word took `insert-built` from 287.7M to 285.2M (raw C
-          240.1M). What is left above raw C: the values' way through `SQLValue`
-          (`encodeAttribute` 13.2M, 8.1M of it making the UUID's `String`, and
-          6.5M releasing the values), the save's per-row loop (8.9M), and the
-          objects' bookkeeping (`context.insert` 8.1M, registering them after
-          the save 6.7M).
-        - Callgrind, 10,000 authors, now: `rel-walk` 501.9M (raw C 234.5M):
-          making the 100,000 books 134.6M (their titles' strings 58.9M),
-          their relationship slots 55.6M (a slot array per object 26.9M),
-          grouping them by author 28.1M, `author.books` 27.7M (of which
-          14.7M checking for deleted books); SQLite 107.8M against 95.6M.
-          `rel-cascade` 474.9M (raw C 200.5M): the books' `DELETE … WHERE
-          author IN (…)` is 286.5M. With foreign keys enforced SQLite deletes
-          in two passes (row ids first, then a table and an index seek per
-          row: index seeks 87.4M against raw C's 8.0M), where raw C, without
-          enforcement, deletes as it walks the index.
         - Scaling: each size runs the operation once per process, so the
           1,000-row cells carry the fixed cost of a save or a statement
           (opening the transaction, the first pages of a new table) over few
@@ -542,27 +526,30 @@ struct Report {
           rows is the measure of linearity.
         - Optimistic locking (`Z_OPT`, `Docs/Concurrency.md`) adds a version
           check to every update and delete, at no extra statement.
-          Callgrind, N = 20,000: update 206.1M instructions (raw C 168.5M),
-          delete 197.8M; without the check they were 192.7M and 190.1M.
         - `stack.read` and `stack.write` run their closures on the library's
           own dispatch queues, not on the cooperative pool: with four readers
           looping on two cores the writer no longer waits for a thread.
         - This is a shared 2-core machine: medians move by several percent
           between runs. Compare ratios within one run, not milliseconds across
-          runs. For instruction-exact comparisons profile one child with
-          `valgrind --tool=callgrind` (see `Benchmarks/README.md`).
+          runs. The instruction counts of "Instructions" (`make
+          bench-instructions`) are exact; to see where they go, profile one
+          child with `valgrind --tool=callgrind` (see `Benchmarks/README.md`).
 
         \(Self.preservedServerSection())
         """
     }
 
-    /// The "Server" section at the end of the current `Docs/Performance.md`
-    /// and everything after it (the "Search" section), kept as it is:
-    /// `make bench-server` (Benchmarks/Server) and `make bench-search`
-    /// (Benchmarks/Search) measure them, not this run.
+    /// The sections of the current `Docs/Performance.md` that this run does
+    /// not measure, kept as they are: from "Instructions" (`make
+    /// bench-instructions`) on, or from "Server" on when there is none yet —
+    /// the profile notes, `make bench-server`, `make bench-search`, `make
+    /// bench-history` and the other hand-written sections.
     static func preservedServerSection() -> String {
         let url = packageDirectory.deletingLastPathComponent().appendingPathComponent("Docs/Performance.md")
-        guard let text = try? String(contentsOf: url, encoding: .utf8), let start = text.range(of: "\n## Server\n") else {
+        guard let text = try? String(contentsOf: url, encoding: .utf8),
+            let start = ["\n## Instructions\n", "\n## Profile notes\n", "\n## Server\n"]
+                .compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound })
+        else {
             return ""
         }
         return String(text[start.lowerBound...]).trimmingCharacters(in: .newlines) + "\n"

@@ -10,8 +10,12 @@ enum Workload: String, CaseIterable, Sendable {
     /// 4 reader tasks running the query workload beside 1 writer inserting
     /// batches of 100, for `ConcurrentRun.duration`.
     case concurrent
-    /// Heap bytes per fetched object, by category (one untimed run).
+    /// Heap bytes per fetched object, by category (one untimed run), the
+    /// objects fetched in an observable context (as the main context is).
     case memory
+    /// `memory` in a context that is not observable (`stack.newContext()`,
+    /// as code off the main actor makes one), every property read after the fetch.
+    case memoryPlain = "memory-plain"
     /// The relationship workloads: 10,000 authors × 10 books.
     case relFetch = "rel-fetch", relWalk = "rel-walk", relCascade = "rel-cascade"
 
@@ -27,7 +31,8 @@ enum Workload: String, CaseIterable, Sendable {
         case .insert: "insert N rows in one transaction / save"
         case .insertBuilt: "`insert` with the objects built from the dataset inside the timed part"
         case .concurrent: "4 reader tasks loop the query workload while 1 writer inserts batches of 100 rows, for \(Int(ConcurrentRun.duration.asSeconds)) s"
-        case .memory: "heap bytes per object of a fetch of all N rows, by category (one untimed run)"
+        case .memory: "heap bytes per object of a fetch of all N rows, by category (one untimed run), observable context"
+        case .memoryPlain: "`memory` in a context that is not observable"
         case .fetch: "fetch all N rows into values or objects"
         case .query: "200 × `age BETWEEN x AND x+2 ORDER BY name LIMIT 100`"
         case .update: "set `score` on every fetched object, one save"
@@ -44,7 +49,7 @@ enum Workload: String, CaseIterable, Sendable {
     var template: TemplateKind {
         switch self {
         case .insert, .insertBuilt: .empty
-        case .fetch, .query, .update, .delete, .concurrent, .memory: .items
+        case .fetch, .query, .update, .delete, .concurrent, .memory, .memoryPlain: .items
         case .enumerate: .manyItems
         case .open: .model
         case .relFetch, .relWalk, .relCascade: .library
@@ -58,11 +63,11 @@ enum Workload: String, CaseIterable, Sendable {
 
     /// Workloads measured once, without a warm-up: their figures are counts,
     /// not times.
-    var isSingleRun: Bool { self == .memory }
+    var isSingleRun: Bool { self == .memory || self == .memoryPlain }
 
     /// Whether "× best low-level" means anything: not for the fixed-duration
     /// `concurrent` run nor the untimed `memory` one.
-    var hasTimeRatio: Bool { self != .concurrent && self != .memory }
+    var hasTimeRatio: Bool { self != .concurrent && !isSingleRun }
 }
 
 enum TemplateKind: String, CaseIterable, Sendable {
@@ -153,7 +158,9 @@ protocol ConcurrentEngine: SynchronousEngine {
 /// An engine that runs `memory`: fetches all rows as `fetch` does and reports
 /// heap bytes per object by category (`Metric` keys).
 protocol MemoryEngine: SynchronousEngine {
-    func memory(_ context: RunContext) throws -> (Checksum, [String: Double])
+    /// `observable`: whether the context is observable (LiteRecord; raw C
+    /// has no such thing and ignores it).
+    func memory(_ context: RunContext, observable: Bool) throws -> (Checksum, [String: Double])
 }
 
 protocol AsynchronousEngine: BenchmarkEngine {
@@ -187,7 +194,7 @@ extension BenchmarkEngine {
         switch workload {
         case .insertBuilt: self is any BuildingInsertEngine
         case .concurrent: self is any ConcurrentEngine
-        case .memory: self is any MemoryEngine
+        case .memory, .memoryPlain: self is any MemoryEngine
         default: !workload.isRelationship || self is any RelationshipEngine
         }
     }

@@ -6,7 +6,7 @@ enum Expected {
         switch workload {
         case .concurrent:
             return Checksum.verified.text
-        case .insert, .insertBuilt, .fetch, .enumerate, .memory:
+        case .insert, .insertBuilt, .fetch, .enumerate, .memory, .memoryPlain:
             for index in 0..<count { checksum.add(Dataset.row(index)) }
         case .update:
             for index in 0..<count {

@@ -36,9 +36,26 @@ enum Machine {
 
     /// The first line of `swift --version`, as found on `PATH`.
     static var swiftVersion: String {
+        firstLine(of: ["swift", "--version"])
+    }
+
+    /// The commit of the repository the benchmark was built from (short
+    /// hash), saying so when `Sources/` or `Benchmarks/Sources/` differ from it.
+    static var commit: String {
+        let root = Report.packageDirectory.deletingLastPathComponent().path
+        let head = firstLine(of: ["git", "-C", root, "rev-parse", "--short", "HEAD"])
+        let dirty = firstLine(of: [
+            "git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "Sources", "Benchmarks/Sources",
+        ])
+        return dirty == "unknown" ? head : head + " (with uncommitted changes to Sources/ or Benchmarks/Sources/)"
+    }
+
+    /// The first line a command prints, or "unknown" when it prints nothing
+    /// or cannot run.
+    private static func firstLine(of arguments: [String]) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "--version"]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
