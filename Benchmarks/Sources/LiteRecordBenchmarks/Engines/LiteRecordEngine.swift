@@ -302,6 +302,8 @@ struct LiteRecordEngine: SynchronousEngine {
             try SharedTemplates.insertRows(count, into: path, table: itemTable)
         case .model:
             try RecordStack(storeAt: url, entities: modelEntities).close()
+        case .launch:
+            try LaunchQuery.makeTemplate(at: path, count: count)
         case .library:
             // As for the items: LiteRecord writes the schema, the C API the rows.
             try RecordStack(storeAt: url, entities: [Author.self, Book.self]).close()

@@ -33,6 +33,8 @@ enum ChildRunner {
             let outcome = try engine.concurrent(run, context)
             metrics = outcome.metrics
             checksum = try run.verify(outcome, path: store, table: engine.itemTable)
+        } else if workload == .launch, let engine = engine as? any LaunchEngine {
+            checksum = try engine.launch(context)
         } else if workload == .memory || workload == .memoryPlain, let engine = engine as? any MemoryEngine {
             (checksum, metrics) = try engine.memory(context, observable: workload == .memory)
         } else if let engine = engine as? any SynchronousEngine {
@@ -64,7 +66,7 @@ enum ChildRunner {
                 throw UsageError("\(engine.name) does not run insert-built")
             }
             try engine.insertBuilt(rows, context)
-        case .concurrent, .memory, .memoryPlain:
+        case .concurrent, .memory, .memoryPlain, .launch:
             throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try engine.fetch(context)
         case .query: return try engine.query(lowerBounds, context)
@@ -90,7 +92,7 @@ enum ChildRunner {
     ) async throws -> Checksum? {
         switch workload {
         case .insert: try await engine.insert(rows, context)
-        case .insertBuilt, .concurrent, .memory, .memoryPlain:
+        case .insertBuilt, .concurrent, .memory, .memoryPlain, .launch:
             throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try await engine.fetch(context)
         case .query: return try await engine.query(lowerBounds, context)

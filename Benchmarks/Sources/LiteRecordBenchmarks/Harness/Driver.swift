@@ -133,7 +133,9 @@ struct Driver {
         let rows: Int
 
         init(family: String, kind: TemplateKind, rows: Int) {
-            self.family = family
+            // Every engine opens the same launch store (LiteRecord's file):
+            // made once, not once per family.
+            self.family = kind == .launch ? "every" : family
             // The enumerate workload's store holds the same rows as `items`:
             // one template serves both (the scaling section's million rows).
             self.kind = kind == .manyItems ? .items : kind

@@ -125,7 +125,7 @@ struct Options {
     /// The rows in the store a workload starts from (or inserts).
     func rowCount(for workload: Workload) -> Int {
         switch workload {
-        case .enumerate: enumerateCount
+        case .enumerate, .launch: enumerateCount
         case .open: 0
         case .relFetch, .relWalk, .relCascade: authorCount
         default: count

@@ -16,6 +16,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// `memory` in a context that is not observable (`stack.newContext()`,
     /// as code off the main actor makes one), every property read after the fetch.
     case memoryPlain = "memory-plain"
+    /// Open a 1,000,000-row store of a 10-entity model and answer the first
+    /// `findFirst(matching:)`, in a fresh process (`Engines/Launch.swift`).
+    case launch
     /// The relationship workloads: 10,000 authors × 10 books.
     case relFetch = "rel-fetch", relWalk = "rel-walk", relCascade = "rel-cascade"
 
@@ -39,6 +42,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .delete: "delete every fetched object, one save"
         case .enumerate: "stream 1,000,000 rows (peak RSS is the point)"
         case .open: "open an existing 10-entity store, first read"
+        case .launch: "open a 1,000,000-row store of 10 entities (indexes, a relationship, a searchable attribute), first `findFirst(matching:)`"
         case .relFetch: "fetch all 100,000 books with their authors (prefetched / joined)"
         case .relWalk: "fetch the 10,000 authors and walk every author's `books`"
         case .relCascade: "delete the authors born in an even year (about half) and, by cascade, their books; one save"
@@ -52,6 +56,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetch, .query, .update, .delete, .concurrent, .memory, .memoryPlain: .items
         case .enumerate: .manyItems
         case .open: .model
+        case .launch: .launch
         case .relFetch, .relWalk, .relCascade: .library
         }
     }
@@ -72,6 +77,8 @@ enum Workload: String, CaseIterable, Sendable {
 
 enum TemplateKind: String, CaseIterable, Sendable {
     case empty, items, manyItems, model
+    /// The launch workload's store (`LaunchQuery.makeTemplate`).
+    case launch
     /// Authors and their books (the relationship workloads).
     case library
 }
@@ -195,6 +202,7 @@ extension BenchmarkEngine {
         case .insertBuilt: self is any BuildingInsertEngine
         case .concurrent: self is any ConcurrentEngine
         case .memory, .memoryPlain: self is any MemoryEngine
+        case .launch: self is any LaunchEngine
         default: !workload.isRelationship || self is any RelationshipEngine
         }
     }

@@ -6,6 +6,8 @@ enum Expected {
         switch workload {
         case .concurrent:
             return Checksum.verified.text
+        case .launch:
+            return LaunchQuery.expected(count: count).text
         case .insert, .insertBuilt, .fetch, .enumerate, .memory, .memoryPlain:
             for index in 0..<count { checksum.add(Dataset.row(index)) }
         case .update:

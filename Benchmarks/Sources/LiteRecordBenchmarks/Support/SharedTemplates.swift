@@ -10,6 +10,8 @@ enum SharedTemplates {
         case .items, .manyItems:
             try db.execute(SharedSchema.createItem)
             try insertRows(count, into: db, table: .shared)
+        case .launch:
+            try LaunchQuery.makeTemplate(at: path, count: count)
         case .model:
             for index in 0..<SharedSchema.modelEntityCount {
                 try db.execute(SharedSchema.createModelTable(index))
