@@ -41,6 +41,7 @@ test: deps
 	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
 	./scripts/check-doc-coverage.sh
+	./scripts/check-function-length.sh
 	./scripts/test-check-temp.sh
 	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
 
