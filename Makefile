@@ -42,6 +42,7 @@ test: deps
 	./scripts/check-public-api.sh
 	./scripts/check-layout.sh
 	./scripts/check-doc-coverage.sh
+	./scripts/check-function-length.sh
 	./scripts/test-check-temp.sh
 	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
 

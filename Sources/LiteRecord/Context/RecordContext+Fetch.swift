@@ -100,51 +100,66 @@ extension RecordContext {
         let key = Connection.quote(Model.primaryKeyColumn)
         var lastRowID = Int64.min
         var offset = 0
-        // Keyset pagination by primary key when no order is given (cheap and
-        // stable); offset pagination otherwise.
         while true {
-            var page = query
-            if query.orderBy == nil {
-                page.whereSQL = [query.whereSQL.map { "(\($0))" }, "\(key) > ?"].compactMap { $0 }.joined(separator: " AND ")
-                page.arguments.append(.integer(lastRowID))
-                page.limit = size
-                page.offset = nil
-            } else {
-                page.limit = size
-                page.offset = offset
-            }
-            let sql = entity.selectSQL + page.clauses
-            let batch: [(Int64, T)] = try reading("enumerating \(T.entityName)") { connection in
-                let statement = try connection.cachedStatement(sql)
-                defer { statement.reset() }
-                try statement.bind(page.arguments)
-                var batch: [(Int64, T)] = []
-                batch.reserveCapacity(size)
-                while try statement.step() {
-                    let rowID = statement.int64(at: 0)
-                    if let existing = registeredObject(T.self, rowID: rowID) {
-                        guard existing.recordState.phase != .deleted else { continue }
-                        batch.append((rowID, unsafeDowncast(existing as AnyObject, to: T.self)))
-                    } else {
-                        let row = Row(statement: statement, offset: 1, entityName: T.entityName)
-                        let object = try T(row: row)
-                        // Streamed objects are not registered (that is what keeps memory
-                        // bounded), but they know which record they are.
-                        let state = object.recordState
-                        state.rowID = rowID
-                        state.version = statement.int64(at: entity.versionColumn)
-                        state.phase = .managed
-                        batch.append((rowID, object))
-                    }
-                }
-                return batch
-            }
+            let page = Self.page(of: query, key: key, after: lastRowID, offset: offset, size: size)
+            let batch = try readBatch(T.self, entity, entity.selectSQL + page.clauses, page.arguments, size: size)
             if batch.isEmpty { return }
             for (rowID, object) in batch {
                 lastRowID = rowID
                 try withErrorContext("enumerating \(T.entityName)") { try body(object) }
             }
             offset += size
+        }
+    }
+
+    /// The page of `query` that ``enumerate(_:_:batchSize:_:)`` reads next:
+    /// keyset pagination by primary key when no order is given (cheap and
+    /// stable), on `key` past `lastRowID`; offset pagination otherwise.
+    private static func page(of query: SQLQuery, key: String, after lastRowID: Int64, offset: Int, size: Int) -> SQLQuery {
+        var page = query
+        if query.orderBy == nil {
+            page.whereSQL = [query.whereSQL.map { "(\($0))" }, "\(key) > ?"].compactMap { $0 }.joined(separator: " AND ")
+            page.arguments.append(.integer(lastRowID))
+            page.limit = size
+            page.offset = nil
+        } else {
+            page.limit = size
+            page.offset = offset
+        }
+        return page
+    }
+
+    /// One page's objects with their row ids: the registered object when the
+    /// context holds the record (skipped when it is being deleted), else a
+    /// new one that knows its record but is not registered, so that memory
+    /// stays bounded.
+    private func readBatch<T: Entity>(
+        _ type: T.Type, _ entity: EntityDescription, _ sql: String, _ arguments: [SQLValue], size: Int
+    ) throws(LiteRecordError) -> [(Int64, T)] {
+        try reading("enumerating \(T.entityName)") { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            var batch: [(Int64, T)] = []
+            batch.reserveCapacity(size)
+            while try statement.step() {
+                let rowID = statement.int64(at: 0)
+                if let existing = registeredObject(T.self, rowID: rowID) {
+                    guard existing.recordState.phase != .deleted else { continue }
+                    batch.append((rowID, unsafeDowncast(existing as AnyObject, to: T.self)))
+                } else {
+                    let row = Row(statement: statement, offset: 1, entityName: T.entityName)
+                    let object = try T(row: row)
+                    // Streamed objects are not registered (that is what keeps memory
+                    // bounded), but they know which record they are.
+                    let state = object.recordState
+                    state.rowID = rowID
+                    state.version = statement.int64(at: entity.versionColumn)
+                    state.phase = .managed
+                    batch.append((rowID, object))
+                }
+            }
+            return batch
         }
     }
 

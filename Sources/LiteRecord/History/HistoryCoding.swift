@@ -35,12 +35,25 @@ enum HistoryCoding {
     /// are of (the blob's own list, which the history row also keeps for
     /// filtering).
     static func encode(_ batch: HistoryBatch) -> (blob: Data, entityNames: [String]) {
-        let changes = batch.changes
-        let lists = batch.lists
+        let (entityOrder, entityIndexes) = indexEntities(of: batch.changes)
         var writer = Writer()
         writer.bytes.append(format)
-        // Entities in the order of first appearance; consecutive changes are
-        // mostly of one entity, so a name is hashed once per run, not per change.
+        writer.varint(UInt64(entityOrder.count))
+        for name in entityOrder { writer.string(name) }
+        writer.varint(UInt64(batch.lists.count))
+        for names in batch.lists {
+            writer.varint(UInt64(names.count))
+            for name in names { writer.string(name) }
+        }
+        writeChanges(of: batch, entityIndexes: entityIndexes, into: &writer)
+        return (Data(writer.bytes), entityOrder)
+    }
+
+    /// The names of the entities `changes` are of, in the order of first
+    /// appearance, and each change's index in that list.
+    private static func indexEntities(of changes: [Change]) -> (order: [String], indexes: [Int]) {
+        // Consecutive changes are mostly of one entity, so a name is hashed
+        // once per run, not per change.
         var entities: [String: Int] = [:]
         var entityOrder: [String] = []
         var entityIndexes: [Int] = []
@@ -63,13 +76,13 @@ enum HistoryCoding {
             current = (name, index)
             entityIndexes.append(index)
         }
-        writer.varint(UInt64(entityOrder.count))
-        for name in entityOrder { writer.string(name) }
-        writer.varint(UInt64(lists.count))
-        for names in lists {
-            writer.varint(UInt64(names.count))
-            for name in names { writer.string(name) }
-        }
+        return (entityOrder, entityIndexes)
+    }
+
+    /// Writes the change count, then each change: kind, entity index, row
+    /// id delta, and an update's name-set index or a delete's tombstone.
+    private static func writeChanges(of batch: HistoryBatch, entityIndexes: [Int], into writer: inout Writer) {
+        let changes = batch.changes
         writer.varint(UInt64(changes.count))
         var previous: Int64 = 0
         for (position, change) in changes.enumerated() {
@@ -90,7 +103,6 @@ enum HistoryCoding {
                 }
             }
         }
-        return (Data(writer.bytes), entityOrder)
     }
 
     /// The changes of a blob ``encode(_:)`` wrote, those of `entityNames` only when given.

@@ -83,25 +83,40 @@ enum ISO8601Date {
             guard let second = digits(&bytes, 2), second < 61 else { return nil }
             seconds += Double(second)
             if take(&bytes, ".") || take(&bytes, ",") {
-                // Digits past the 15th are below a Double's resolution here.
-                var numerator: Int64 = 0
-                var denominator: Int64 = 1
-                var count = 0
-                while let digit = bytes.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
-                    if count < 15 {
-                        numerator = numerator * 10 + Int64(digit - UInt8(ascii: "0"))
-                        denominator *= 10
-                    }
-                    count += 1
-                    bytes.removeFirst()
-                }
-                guard count > 0 else { return nil }
-                seconds += Double(numerator) / Double(denominator)
+                guard let fraction = fraction(&bytes) else { return nil }
+                seconds += fraction
             }
         }
         if bytes.isEmpty || take(&bytes, "Z") || take(&bytes, "z") {
             return bytes.isEmpty ? Date(timeIntervalSince1970: seconds) : nil
         }
+        guard let offset = zoneOffset(&bytes) else { return nil }
+        seconds -= offset
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Reads the digits of a fraction of a second (after its `.` or `,`);
+    /// `nil` when there are none.
+    private static func fraction(_ bytes: inout ArraySlice<UInt8>) -> Double? {
+        // Digits past the 15th are below a Double's resolution here.
+        var numerator: Int64 = 0
+        var denominator: Int64 = 1
+        var count = 0
+        while let digit = bytes.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+            if count < 15 {
+                numerator = numerator * 10 + Int64(digit - UInt8(ascii: "0"))
+                denominator *= 10
+            }
+            count += 1
+            bytes.removeFirst()
+        }
+        guard count > 0 else { return nil }
+        return Double(numerator) / Double(denominator)
+    }
+
+    /// Reads a numeric zone that ends the text (`±hh:mm`, `±hhmm`, `±hh`):
+    /// its offset from UTC in seconds, or `nil` when the rest is not one.
+    private static func zoneOffset(_ bytes: inout ArraySlice<UInt8>) -> Double? {
         let sign: Double
         if take(&bytes, "+") {
             sign = 1
@@ -117,8 +132,7 @@ enum ISO8601Date {
             guard let minutes = digits(&bytes, 2), minutes < 60, bytes.isEmpty else { return nil }
             zoneMinutes = minutes
         }
-        seconds -= sign * Double(zoneHours * 3600 + zoneMinutes * 60)
-        return Date(timeIntervalSince1970: seconds)
+        return sign * Double(zoneHours * 3600 + zoneMinutes * 60)
     }
 
     private static func take(_ bytes: inout ArraySlice<UInt8>, _ character: Unicode.Scalar) -> Bool {

@@ -62,45 +62,110 @@ struct EntityMigration {
     init(old: EntitySchema, new entity: EntityDescription, stepsPending: Bool, refusals: inout [String]) {
         self.entity = entity
         storedTable = old.name
+        var plan = ColumnPlan(old: old, entity: entity, stepsPending: stepsPending)
         let newSchema = entity.schema
+        for attribute in entity.attributes {
+            plan.addAttribute(attribute, newSchema: newSchema, refusals: &refusals)
+        }
+        plan.addToOneRelationships(refusals: &refusals)
+        plan.refuseToManyChanges(refusals: &refusals)
+        let oldToOnes = (old.relationships ?? []).filter { !$0.isToMany }
+        let current = old.attributes.map(ColumnSpec.init)
+            + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: $0.destination) }
+        removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !plan.matched.contains($0) }
+        guard stepsPending else {
+            first = TableTransform(table: entity.name, current: current, target: plan.direct)
+            dataChecks = plan.checks
+            return
+        }
+        plan.keepRemovedColumns(of: current)
+        first = TableTransform(table: entity.name, current: current, target: plan.interim)
+        let finishing = TableTransform(table: entity.name, current: plan.interim.map(\.spec), target: Self.finalShape(of: entity))
+        second = finishing.isIdentity ? nil : finishing
+        handedToSteps = plan.handed
+        dataChecks = plan.checks
+    }
+
+    /// The columns of `entity`'s table once the migration is over, each
+    /// copied from the interim table's column of the same name.
+    private static func finalShape(of entity: EntityDescription) -> [TargetColumn] {
+        entity.attributes.map { TargetColumn(spec: ColumnSpec($0.schema), source: .copy($0.name)) }
+            + entity.toOneIndexes.map { index in
+                let relationship = entity.relationships[index]
+                return TargetColumn(
+                    spec: .foreignKey(relationship.name, references: relationship.destinationName),
+                    source: .copy(relationship.name))
+            }
+    }
+
+    /// The two target shapes of one table (``first``'s without custom steps,
+    /// and the interim one while steps run), built column by column, with
+    /// what the new columns hand to the steps and ask of the stored data.
+    private struct ColumnPlan {
+        let old: EntitySchema
+        let entity: EntityDescription
+        let stepsPending: Bool
+        /// The table's shape when no custom step runs: straight to the new model.
         var direct: [TargetColumn] = []
+        /// The table's shape while custom steps run.
         var interim: [TargetColumn] = []
         var handed: [HandedColumn] = []
         var checks: [DataCheck] = []
+        /// Stored column names the new model keeps (under their old or a new name).
         var matched = Set<String>()
 
-        for attribute in entity.attributes {
-            let spec = ColumnSpec(attribute.schema)
+        init(old: EntitySchema, entity: EntityDescription, stepsPending: Bool) {
+            self.old = old
+            self.entity = entity
+            self.stepsPending = stepsPending
+        }
+
+        /// Plans one attribute's column: added, or carried over from its
+        /// stored predecessor.
+        mutating func addAttribute(_ attribute: AttributeDescription, newSchema: EntitySchema, refusals: inout [String]) {
             let defaultValue: SQLValue?
             do {
                 defaultValue = try attribute.defaultValue?()
             } catch {
                 refusals.append("\(entity.name): the default value of attribute '\(attribute.name)' cannot be produced: \(error)")
-                continue
+                return
             }
             // A NULL default is no default for a non-optional column.
             let usableDefault = defaultValue.flatMap { $0.isNull ? nil : $0 }
-
             guard let (previous, _) = old.predecessor(of: attribute.schema, in: newSchema) else {
-                // Added.
-                if let value = usableDefault {
-                    direct.append(TargetColumn(spec: spec, source: .value(value)))
-                    interim.append(TargetColumn(spec: spec, source: .value(value)))
-                } else if attribute.isOptional {
-                    direct.append(TargetColumn(spec: spec, source: .value(.null)))
-                    interim.append(TargetColumn(spec: spec, source: .value(.null)))
-                } else if stepsPending {
-                    var loose = spec
-                    loose.isOptional = true
-                    interim.append(TargetColumn(spec: loose, source: .value(.null)))
-                    handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: false, convertsType: false))
-                } else {
-                    refusals.append("\(entity.name): attribute '\(attribute.name)' was added as non-optional without a default value, and LiteRecord cannot invent values for the stored records; give it a default value, make it optional, or fill it in a MigrationPlan step")
-                }
-                continue
+                addNewAttribute(attribute, default: usableDefault, refusals: &refusals)
+                return
             }
             matched.insert(previous.name)
+            keepAttribute(attribute, from: previous, default: usableDefault, refusals: &refusals)
+        }
 
+        /// Plans the column of an attribute the stored table lacks: filled
+        /// with its default or `NULL`, handed to a step, or refused.
+        private mutating func addNewAttribute(_ attribute: AttributeDescription, default usableDefault: SQLValue?, refusals: inout [String]) {
+            let spec = ColumnSpec(attribute.schema)
+            if let value = usableDefault {
+                direct.append(TargetColumn(spec: spec, source: .value(value)))
+                interim.append(TargetColumn(spec: spec, source: .value(value)))
+            } else if attribute.isOptional {
+                direct.append(TargetColumn(spec: spec, source: .value(.null)))
+                interim.append(TargetColumn(spec: spec, source: .value(.null)))
+            } else if stepsPending {
+                var loose = spec
+                loose.isOptional = true
+                interim.append(TargetColumn(spec: loose, source: .value(.null)))
+                handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: false, convertsType: false))
+            } else {
+                refusals.append("\(entity.name): attribute '\(attribute.name)' was added as non-optional without a default value, and LiteRecord cannot invent values for the stored records; give it a default value, make it optional, or fill it in a MigrationPlan step")
+            }
+        }
+
+        /// Plans the column of an attribute stored as `previous`: copied, cast
+        /// to a new numeric type, given a default for its `NULL`s, or handed
+        /// to a step when the change cannot be inferred.
+        private mutating func keepAttribute(
+            _ attribute: AttributeDescription, from previous: AttributeSchema, default usableDefault: SQLValue?, refusals: inout [String]
+        ) {
             var cast: AttributeType?
             var handsType = false
             if previous.type != attribute.type {
@@ -130,6 +195,7 @@ struct EntityMigration {
                 }
             }
 
+            let spec = ColumnSpec(attribute.schema)
             direct.append(TargetColumn(spec: spec, source: .column(previous.name, cast: cast, fallback: fallback)))
             var loose = spec
             if handsType { loose.type = nil }
@@ -140,60 +206,50 @@ struct EntityMigration {
             }
         }
 
-        // To-one relationships are columns too: kept, renamed, added empty.
-        let oldToOnes = (old.relationships ?? []).filter { !$0.isToMany }
-        for index in entity.toOneIndexes {
-            let relationship = entity.relationships[index]
-            let spec = ColumnSpec.foreignKey(relationship.name, references: relationship.destinationName)
-            let previous = old.relationship(named: relationship.name).map { ($0, false) }
-                ?? relationship.originalName.flatMap { name in
-                    entity.relationship(named: name) == nil ? old.relationship(named: name).map { ($0, true) } : nil
-                }
-            guard let (stored, _) = previous else {
-                direct.append(TargetColumn(spec: spec, source: .value(.null)))
-                interim.append(TargetColumn(spec: spec, source: .value(.null)))
-                continue
-            }
-            if stored.isToMany || stored.destination != relationship.destinationName {
-                refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(stored.destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
-                continue
-            }
-            matched.insert(stored.name)
-            direct.append(TargetColumn(spec: spec, source: .copy(stored.name)))
-            interim.append(TargetColumn(spec: spec, source: .copy(stored.name)))
-        }
-        for relationship in entity.relationships where relationship.isToMany {
-            if let stored = old.relationship(named: relationship.name), !stored.isToMany {
-                refusals.append("\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
-            }
-        }
-        let current = old.attributes.map(ColumnSpec.init)
-            + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: $0.destination) }
-        removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !matched.contains($0) }
-        guard stepsPending else {
-            first = TableTransform(table: entity.name, current: current, target: direct)
-            dataChecks = checks
-            return
-        }
-        // Removed columns stay while the steps run, so that a step can move
-        // their values elsewhere; a name that clashes (ignoring case) with a new
-        // column cannot stay.
-        let newNames = Set(entity.attributes.map { $0.name.lowercased() })
-        for column in current where !matched.contains(column.name) && !newNames.contains(column.name.lowercased()) {
-            interim.append(TargetColumn(spec: column, source: .copy(column.name)))
-        }
-        first = TableTransform(table: entity.name, current: current, target: interim)
-        let finalShape = entity.attributes.map { TargetColumn(spec: ColumnSpec($0.schema), source: .copy($0.name)) }
-            + entity.toOneIndexes.map { index in
+        /// Plans the foreign-key columns of the to-one relationships (to-ones
+        /// are columns too): kept, renamed, or added empty; a to-one that was
+        /// another kind of relationship is refused.
+        mutating func addToOneRelationships(refusals: inout [String]) {
+            for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
-                return TargetColumn(
-                    spec: .foreignKey(relationship.name, references: relationship.destinationName),
-                    source: .copy(relationship.name))
+                let spec = ColumnSpec.foreignKey(relationship.name, references: relationship.destinationName)
+                let previous = old.relationship(named: relationship.name).map { ($0, false) }
+                    ?? relationship.originalName.flatMap { name in
+                        entity.relationship(named: name) == nil ? old.relationship(named: name).map { ($0, true) } : nil
+                    }
+                guard let (stored, _) = previous else {
+                    direct.append(TargetColumn(spec: spec, source: .value(.null)))
+                    interim.append(TargetColumn(spec: spec, source: .value(.null)))
+                    continue
+                }
+                if stored.isToMany || stored.destination != relationship.destinationName {
+                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(stored.destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                    continue
+                }
+                matched.insert(stored.name)
+                direct.append(TargetColumn(spec: spec, source: .copy(stored.name)))
+                interim.append(TargetColumn(spec: spec, source: .copy(stored.name)))
             }
-        let finishing = TableTransform(table: entity.name, current: interim.map(\.spec), target: finalShape)
-        second = finishing.isIdentity ? nil : finishing
-        handedToSteps = handed
-        dataChecks = checks
+        }
+
+        /// Refuses each stored to-one that became a to-many.
+        func refuseToManyChanges(refusals: inout [String]) {
+            for relationship in entity.relationships where relationship.isToMany {
+                if let stored = old.relationship(named: relationship.name), !stored.isToMany {
+                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                }
+            }
+        }
+
+        /// Keeps in the interim shape the stored columns the new model drops,
+        /// so that a step can move their values elsewhere; a name that clashes
+        /// (ignoring case) with a new column cannot stay.
+        mutating func keepRemovedColumns(of current: [ColumnSpec]) {
+            let newNames = Set(entity.attributes.map { $0.name.lowercased() })
+            for column in current where !matched.contains(column.name) && !newNames.contains(column.name.lowercased()) {
+                interim.append(TargetColumn(spec: column, source: .copy(column.name)))
+            }
+        }
     }
 }
 

@@ -7,6 +7,23 @@ extension Migrator {
     /// creates indexes last, so that a step can remove duplicates before a
     /// unique index is built.
     func apply(_ work: Work, _ report: inout MigrationReport) throws {
+        try reshapeForSteps(work, &report)
+        try runCustomSteps(work.steps, &report)
+        try finishTables(work, &report)
+        try addMissingIndexes(&report)
+        try performing("checking foreign keys") {
+            if let violation = try connection.rows("PRAGMA foreign_key_check").first {
+                throw LiteRecordError(.migrationFailed, "the migrated store violates a foreign key (\(violation.map(\.description).joined(separator: ", ")))")
+            }
+        }
+        try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
+        log("recorded model \(to.fingerprint)", &report)
+    }
+
+    /// Before the custom steps: row versions, then drops, renames, creations
+    /// and each table's ``EntityMigration/first`` transform, so that the steps
+    /// see the new tables, columns and join tables.
+    private func reshapeForSteps(_ work: Work, _ report: inout MigrationReport) throws {
         // A store written before row versions gets them first, so that a
         // rebuilt table can copy them like any other column.
         let versioned = try performing("adding row versions") {
@@ -39,8 +56,11 @@ extension Migrator {
         }
         // After the entity tables they reference exist under their new names.
         try createMissingJoinTables(&report)
+    }
 
-        for step in work.steps {
+    /// Runs the plan's pending custom steps in order, each recorded as run.
+    private func runCustomSteps(_ steps: [MigrationPlan.Step], _ report: inout MigrationReport) throws {
+        for step in steps {
             try performing("custom migration step '\(step.name)'") {
                 // A store keeping history records what the step changed.
                 let capture = try MigrationStepCapture.begin(on: connection, model: to)
@@ -51,7 +71,12 @@ extension Migrator {
             report.customSteps.append(step.name)
             log("ran custom step '\(step.name)'", &report)
         }
+    }
 
+    /// After the custom steps: checks what they were handed, takes each table
+    /// to its final shape, and drops the join tables and tables the steps
+    /// could still read.
+    private func finishTables(_ work: Work, _ report: inout MigrationReport) throws {
         for entity in work.entities {
             try verifyNoNulls(entity)
             if let second = entity.second { try transform(second, &report) }
@@ -64,20 +89,17 @@ extension Migrator {
         if !work.steps.isEmpty {
             try dropTables(work.dropped, &report)
         }
+    }
+
+    /// Last, so that a step can remove duplicates before a unique index is
+    /// built: the new model's indexes and full-text indexes the store lacks.
+    private func addMissingIndexes(_ report: inout MigrationReport) throws {
         for entity in to.entities {
             try createMissingIndexes(for: entity, &report)
         }
         for entity in to.entities where entity.isSearchable {
             try createMissingSearchIndex(for: entity, &report)
         }
-
-        try performing("checking foreign keys") {
-            if let violation = try connection.rows("PRAGMA foreign_key_check").first {
-                throw LiteRecordError(.migrationFailed, "the migrated store violates a foreign key (\(violation.map(\.description).joined(separator: ", ")))")
-            }
-        }
-        try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
-        log("recorded model \(to.fingerprint)", &report)
     }
 
     /// Runs a custom step with every statement that would begin, end or

@@ -35,102 +35,126 @@ extension RecordContext {
         }
     }
 
+    /// Loads one relationship of `objects` (none of which has it loaded) in
+    /// the way its storage calls for.
     private func prefetch(_ relationship: ResolvedRelationship, of objects: [any Entity], allStored: Bool) throws(LiteRecordError) {
-        let key = Connection.quote(Model.primaryKeyColumn)
         switch relationship.storage {
         case .foreignKey:
-            // The destination's objects by row id, looked up once (the same
-            // table the fetch below registers into).
-            let registered = identityMap.table(for: relationship.destination)
-            var wanted: [Int64] = []
-            wanted.reserveCapacity(objects.count)
-            for object in objects {
-                if case .fault(let id?) = RelationGraph.slot(object, relationship.index), registered[id] == nil {
-                    wanted.append(id)
-                }
-            }
-            if !wanted.isEmpty {
-                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Self.distinct(wanted)))
-            }
-            // Every destination is registered now: resolving costs no statement.
-            for object in objects {
-                switch RelationGraph.slot(object, relationship.index) {
-                case .fault(nil):
-                    RelationGraph.store(.toOne(nil), in: object, relationship.index)
-                case .fault(let id?):
-                    if let found = registered.entity(id) {
-                        RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
-                    } else {
-                        // Gone from the store since the object was read: the
-                        // ordinary path reports or resolves it.
-                        _ = RelationGraph.toOne(object, relationship.index)
-                    }
-                case .unloaded, .toOne, .toMany:
-                    break
-                }
-            }
+            try prefetchToOne(relationship, of: objects)
         case .inverseForeignKey(let column):
-            guard let inverse = relationship.inverseIndex else { return }
-            let quoted = Connection.quote(column)
-            var query: SQLQuery
-            if allStored {
-                // The owners are every stored record, so every row whose
-                // foreign key is set names one of them (the store enforces
-                // its foreign keys; a row naming an owner stored since the
-                // owners were read is left out by the grouping below). One
-                // pass over the table in row-id order costs less than finding
-                // each owner's rows in the index and then each row in the
-                // table, and testing each row against the owners' ids costs a
-                // lookup per row: `+` keeps SQLite off the index.
-                query = SQLQuery()
-                query.whereSQL = "+\(quoted) IS NOT NULL"
-            } else {
-                query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
-                // Owner by owner, each one's objects in row-id order: the
-                // order in which SQLite reads the index on the foreign key, so
-                // it sorts nothing (ordering by row id alone sorted every row).
-                query.orderBy = "\(quoted), \(key)"
-            }
-            let related = try fetchAny(relationship.destination, query)
-            var lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
-            if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
-            // With no unsaved insert or change, nothing can join or leave a
-            // list (objects are grouped by the owner they have in memory).
-            let overlays = !inserted.isEmpty || !self.lists.updated.isEmpty
-            for (object, stored) in zip(objects, lists) {
-                guard object.recordState.rowID != nil else { continue }
-                RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
-            }
+            try prefetchToMany(relationship, column: column, of: objects, allStored: allStored)
         case .joinTable(let table):
-            let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
-            let ids = objects.compactMap(\.recordState.rowID)
-            let pairs = try reading("prefetching \(relationship.qualifiedName)") { connection in
-                try connection.rows(
-                    "SELECT \(source), \(destination) FROM \(Connection.quote(table.name)) WHERE \(source) IN (SELECT value FROM json_each(?))",
-                    [Self.jsonArray(ids)])
+            try prefetchManyToMany(relationship, table: table, of: objects)
+        }
+    }
+
+    /// A to-one: fetches the destinations not yet registered, in one
+    /// statement, then resolves each object's fault from the identity map.
+    private func prefetchToOne(_ relationship: ResolvedRelationship, of objects: [any Entity]) throws(LiteRecordError) {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        // The destination's objects by row id, looked up once (the same
+        // table the fetch below registers into).
+        let registered = identityMap.table(for: relationship.destination)
+        var wanted: [Int64] = []
+        wanted.reserveCapacity(objects.count)
+        for object in objects {
+            if case .fault(let id?) = RelationGraph.slot(object, relationship.index), registered[id] == nil {
+                wanted.append(id)
             }
-            var links: [Int64: [Int64]] = [:]
-            for pair in pairs {
-                guard pair.count == 2, let from = pair[0].integerValue, let to = pair[1].integerValue else { continue }
-                links[from, default: []].append(to)
-            }
-            let targets = Set(links.values.joined())
-            if !targets.isEmpty {
-                _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(targets)))
-            }
-            var lists = objects.map { object -> [any Entity] in
-                guard let rowID = object.recordState.rowID else { return [] }
-                return (links[rowID] ?? []).compactMap { id -> (any Entity)? in
-                    guard let found = registeredObject(relationship.destination, rowID: id),
-                        found.recordState.phase != .deleted
-                    else { return nil }
-                    return found
+        }
+        if !wanted.isEmpty {
+            _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Self.distinct(wanted)))
+        }
+        // Every destination is registered now: resolving costs no statement.
+        for object in objects {
+            switch RelationGraph.slot(object, relationship.index) {
+            case .fault(nil):
+                RelationGraph.store(.toOne(nil), in: object, relationship.index)
+            case .fault(let id?):
+                if let found = registered.entity(id) {
+                    RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
+                } else {
+                    // Gone from the store since the object was read: the
+                    // ordinary path reports or resolves it.
+                    _ = RelationGraph.toOne(object, relationship.index)
                 }
+            case .unloaded, .toOne, .toMany:
+                break
             }
-            if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
-            for (object, related) in zip(objects, lists) where object.recordState.rowID != nil {
-                RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
+        }
+    }
+
+    /// A to-many whose inverse is a to-one in `column`: fetches the related
+    /// rows in one statement and groups them by the owner they name.
+    private func prefetchToMany(
+        _ relationship: ResolvedRelationship, column: String, of objects: [any Entity], allStored: Bool
+    ) throws(LiteRecordError) {
+        guard let inverse = relationship.inverseIndex else { return }
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let quoted = Connection.quote(column)
+        var query: SQLQuery
+        if allStored {
+            // The owners are every stored record, so every row whose
+            // foreign key is set names one of them (the store enforces
+            // its foreign keys; a row naming an owner stored since the
+            // owners were read is left out by the grouping below). One
+            // pass over the table in row-id order costs less than finding
+            // each owner's rows in the index and then each row in the
+            // table, and testing each row against the owners' ids costs a
+            // lookup per row: `+` keeps SQLite off the index.
+            query = SQLQuery()
+            query.whereSQL = "+\(quoted) IS NOT NULL"
+        } else {
+            query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
+            // Owner by owner, each one's objects in row-id order: the
+            // order in which SQLite reads the index on the foreign key, so
+            // it sorts nothing (ordering by row id alone sorted every row).
+            query.orderBy = "\(quoted), \(key)"
+        }
+        let related = try fetchAny(relationship.destination, query)
+        var lists = Self.groupByOwner(related, inverse, of: objects, inRowIDOrder: allStored)
+        if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
+        // With no unsaved insert or change, nothing can join or leave a
+        // list (objects are grouped by the owner they have in memory).
+        let overlays = !inserted.isEmpty || !self.lists.updated.isEmpty
+        for (object, stored) in zip(objects, lists) {
+            guard object.recordState.rowID != nil else { continue }
+            RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
+        }
+    }
+
+    /// A many-to-many: reads the join table's pairs, fetches the related
+    /// objects in one statement, and builds each object's list.
+    private func prefetchManyToMany(_ relationship: ResolvedRelationship, table: JoinTable, of objects: [any Entity]) throws(LiteRecordError) {
+        let key = Connection.quote(Model.primaryKeyColumn)
+        let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
+        let ids = objects.compactMap(\.recordState.rowID)
+        let pairs = try reading("prefetching \(relationship.qualifiedName)") { connection in
+            try connection.rows(
+                "SELECT \(source), \(destination) FROM \(Connection.quote(table.name)) WHERE \(source) IN (SELECT value FROM json_each(?))",
+                [Self.jsonArray(ids)])
+        }
+        var links: [Int64: [Int64]] = [:]
+        for pair in pairs {
+            guard pair.count == 2, let from = pair[0].integerValue, let to = pair[1].integerValue else { continue }
+            links[from, default: []].append(to)
+        }
+        let targets = Set(links.values.joined())
+        if !targets.isEmpty {
+            _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(targets)))
+        }
+        var lists = objects.map { object -> [any Entity] in
+            guard let rowID = object.recordState.rowID else { return [] }
+            return (links[rowID] ?? []).compactMap { id -> (any Entity)? in
+                guard let found = registeredObject(relationship.destination, rowID: id),
+                    found.recordState.phase != .deleted
+                else { return nil }
+                return found
             }
+        }
+        if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
+        for (object, related) in zip(objects, lists) where object.recordState.rowID != nil {
+            RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
         }
     }
 

@@ -60,7 +60,21 @@ enum SQLFunctions {
         return nil
     }
 
+    /// Installs every collation and function on `connection`, family by family.
     static func install(on connection: Connection) throws {
+        try installStringOrders(on: connection)
+        try installStringFunctions(on: connection)
+        try SwiftComparison.install(on: connection)
+        try installArithmetic(on: connection)
+        try installTextMatching(on: connection)
+        #if canImport(Darwin)
+        try installLocalized(on: connection)
+        #endif
+    }
+
+    /// The collations and the function that compare text as Swift's `String`
+    /// does: equality, `<`, and ``lexicalCollation``.
+    private static func installStringOrders(on connection: Connection) throws {
         // Both orders agree with byte order on ASCII text: the C fast path
         // handles that, the closures see only other text (and keep their own
         // ASCII check for direct callers).
@@ -88,6 +102,11 @@ enum SQLFunctions {
             }
             return .integer(less ? 1 : 0)
         }
+    }
+
+    /// The functions that read text as Swift does: `contains`, `hasPrefix`,
+    /// `count`, and JSON string elements.
+    private static func installStringFunctions(on connection: Connection) throws {
         try connection.createFunction(contains, argumentCount: 2) { arguments throws(FunctionError) in
             try UTF8Text.search(arguments) { text, other in
                 // The expression Predicate.evaluate runs: Character-wise search.
@@ -124,12 +143,6 @@ enum SQLFunctions {
             }
             return .text(decoded)
         }
-        try SwiftComparison.install(on: connection)
-        try installArithmetic(on: connection)
-        try installTextMatching(on: connection)
-        #if canImport(Darwin)
-        try installLocalized(on: connection)
-        #endif
     }
 
     private static func installArithmetic(on connection: Connection) throws {

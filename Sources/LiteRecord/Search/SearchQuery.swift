@@ -107,8 +107,6 @@ struct SearchQuery: Equatable {
         var items: [Item] = []
         let scalars = Array(text.unicodeScalars)
         var index = 0
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar == "\0" }
-        func isQuote(_ scalar: Unicode.Scalar) -> Bool { scalar == "\"" || scalar == "\u{201C}" || scalar == "\u{201D}" }
         while index < scalars.count {
             if isSpace(scalars[index]) {
                 index += 1
@@ -119,41 +117,49 @@ struct SearchQuery: Equatable {
                 negated = true
                 index += 1
             }
-            if isQuote(scalars[index]) {
-                // A phrase, to the closing quote or the end of the text.
-                var end = index + 1
-                while end < scalars.count && !isQuote(scalars[end]) { end += 1 }
-                let phrase = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
-                index = end + 1
-                var isPrefix = false
-                if index < scalars.count && scalars[index] == "*" {
-                    isPrefix = true
-                    index += 1
-                }
-                if hasWordCharacter(phrase) {
-                    items.append(.term(Term(text: phrase, isPrefix: isPrefix, isNegated: negated)))
-                }
-                continue
-            }
-            var end = index
-            while end < scalars.count && !isSpace(scalars[end]) && !isQuote(scalars[end]) { end += 1 }
-            var word = String(String.UnicodeScalarView(scalars[index..<end]))
-            index = end
-            if word == "OR" && !negated {
-                items.append(.or)
-                continue
-            }
-            var isPrefix = false
-            if word.hasSuffix("*") {
-                while word.hasSuffix("*") { word.removeLast() }
-                isPrefix = word.unicodeScalars.last.map(isWordCharacter) ?? false
-            }
-            if hasWordCharacter(word) {
-                items.append(.term(Term(text: word, isPrefix: isPrefix, isNegated: negated)))
-            }
+            let item = isQuote(scalars[index])
+                ? phrase(scalars, at: &index, negated: negated) : word(scalars, at: &index, negated: negated)
+            if let item { items.append(item) }
         }
         return items
     }
+
+    /// Reads the quoted phrase at `index` (a quote), to the closing quote or
+    /// the end of the text, and a `*` after it; `nil` when it holds no word.
+    private static func phrase(_ scalars: [Unicode.Scalar], at index: inout Int, negated: Bool) -> Item? {
+        var end = index + 1
+        while end < scalars.count && !isQuote(scalars[end]) { end += 1 }
+        let phrase = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+        index = end + 1
+        var isPrefix = false
+        if index < scalars.count && scalars[index] == "*" {
+            isPrefix = true
+            index += 1
+        }
+        return hasWordCharacter(phrase) ? .term(Term(text: phrase, isPrefix: isPrefix, isNegated: negated)) : nil
+    }
+
+    /// Reads the word at `index`, to white space or a quote: `OR`, or a term
+    /// (a prefix when it ends in `*`); `nil` when it holds no word.
+    private static func word(_ scalars: [Unicode.Scalar], at index: inout Int, negated: Bool) -> Item? {
+        var end = index
+        while end < scalars.count && !isSpace(scalars[end]) && !isQuote(scalars[end]) { end += 1 }
+        var word = String(String.UnicodeScalarView(scalars[index..<end]))
+        index = end
+        if word == "OR" && !negated { return .or }
+        var isPrefix = false
+        if word.hasSuffix("*") {
+            while word.hasSuffix("*") { word.removeLast() }
+            isPrefix = word.unicodeScalars.last.map(isWordCharacter) ?? false
+        }
+        return hasWordCharacter(word) ? .term(Term(text: word, isPrefix: isPrefix, isNegated: negated)) : nil
+    }
+
+    /// Whether the scalar separates words: white space, or NUL.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar == "\0" }
+
+    /// Whether the scalar opens or closes a phrase: a straight or curly double quote.
+    private static func isQuote(_ scalar: Unicode.Scalar) -> Bool { scalar == "\"" || scalar == "\u{201C}" || scalar == "\u{201D}" }
 
     /// Whether the text holds a character the `unicode61` tokenizer keeps in
     /// a token (a letter, a number, a private-use character); a term without
