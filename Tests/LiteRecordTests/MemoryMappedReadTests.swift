@@ -7,7 +7,7 @@ import Testing
 /// what the writer saved, before and after further commits.
 @Suite(.serialized) struct MemoryMappedReadTests {
     private func readerMapSize(_ stack: RecordStack) throws -> SQLValue? {
-        try stack.store.withReaderPassingErrors("reading mmap_size") { try $0.scalar("PRAGMA mmap_size") }
+        try stack.store.withReaderPassingCallerErrors("reading mmap_size") { try $0.scalar("PRAGMA mmap_size") }
     }
 
     @Test func offByDefaultAndOnForStacksOpenedAfterItIsSet() async throws {
