@@ -236,7 +236,7 @@ extension RecordContext {
     private func objects(_ type: any Entity.Type, rowIDs: [Int64]) throws(LiteRecordError) -> [any Entity] {
         let missing = rowIDs.filter { registeredObject(type, rowID: $0) == nil }
         if !missing.isEmpty {
-            _ = try fetchAny(type, Self.rowIDQuery(Connection.quote(Model.primaryKeyColumn), missing))
+            _ = try fetchAny(type, Self.rowIDQuery(SQLIdentifier.rowID.quoted, missing))
         }
         return rowIDs.compactMap { rowID in
             guard let object = registeredObject(type, rowID: rowID), object.recordState.phase != .deleted else { return nil }

@@ -7,9 +7,8 @@ extension RecordContext {
         _ entity: EntityDescription, whereSQL: String?, arguments: [SQLValue]
     ) throws(LiteRecordError) -> Int {
         let (doomed, nullified, changes) = try store.write("deleting \(entity.name) records") { connection in
-            var select = "SELECT \(Connection.quote(Model.primaryKeyColumn)) FROM \(entity.quotedTable)"
-            if let whereSQL { select += " WHERE \(whereSQL)" }
-            let matching = try connection.rows(select, arguments).compactMap(\.first?.integerValue)
+            let select = SelectStatement([.rowID], from: entity.table, where: whereSQL.map(WhereClause.init(sql:)))
+            let matching = try connection.rows(select.sql, arguments).compactMap(\.first?.integerValue)
             let (doomed, order) = try doomedRows(entity, matching, connection)
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
@@ -109,8 +108,6 @@ extension RecordContext {
         to doomed: [String: Set<Int64>], _ connection: Connection
     ) throws -> [(id: RecordID, column: Int)] {
         let model = store.model
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let version = Connection.quote(Model.versionColumn)
         var nullified: [(id: RecordID, column: Int)] = []
         for source in model.entities {
             for (position, index) in source.toOneIndexes.enumerated() {
@@ -121,9 +118,10 @@ extension RecordContext {
                 {
                     continue
                 }
-                let column = Connection.quote(relationship.name)
-                let sql = "UPDATE \(source.quotedTable) SET \(column) = NULL, \(version) = \(version) + 1 WHERE \(column) IN (SELECT value FROM json_each(?)) RETURNING \(key)"
-                for row in try connection.rows(sql, [Self.jsonArray(Array(ids))]) {
+                let column = SQLIdentifier(relationship.name)
+                let update = UpdateStatement(
+                    source.table, set: [.null(column), .nextVersion], where: .column(inJSONArray: column), returning: [.rowID])
+                for row in try connection.rows(update.sql, [Self.jsonArray(Array(ids))]) {
                     guard let id = row.first?.integerValue, !(doomed[source.name]?.contains(id) ?? false) else { continue }
                     nullified.append((RecordID(entityName: source.name, rowID: id), source.attributes.count + position))
                 }
@@ -134,12 +132,11 @@ extension RecordContext {
 
     /// Deletes the doomed rows, entity by entity in `order`; returns them.
     private func deleteRows(_ order: [(entity: String, ids: [Int64])], _ connection: Connection) throws -> [RecordID] {
-        let key = Connection.quote(Model.primaryKeyColumn)
         var deleted: [RecordID] = []
         for (name, ids) in order {
             guard let target = store.model.entity(named: name) else { continue }
-            try connection.execute(
-                "DELETE FROM \(target.quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))", [Self.jsonArray(ids)])
+            let delete = DeleteStatement(from: target.table, where: .column(inJSONArray: .rowID))
+            try connection.execute(delete.sql, [Self.jsonArray(ids)])
             deleted += ids.map { RecordID(entityName: name, rowID: $0) }
         }
         return deleted
@@ -151,19 +148,22 @@ extension RecordContext {
     func relatedRowIDsByOwner(
         _ relationship: ResolvedRelationship, _ ids: [Int64], _ entity: EntityDescription, _ connection: Connection
     ) throws -> [(Int64, [Int64])] {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let list = "SELECT value FROM json_each(?)"
-        let sql: String
+        let select: SelectStatement
         switch relationship.storage {
-        case .foreignKey(let column):
-            sql = "SELECT \(key), \(Connection.quote(column)) FROM \(entity.quotedTable) WHERE \(key) IN (\(list)) AND \(Connection.quote(column)) IS NOT NULL"
-        case .inverseForeignKey(let column):
-            sql = "SELECT \(Connection.quote(column)), \(key) FROM \(Connection.quote(relationship.destinationName)) WHERE \(Connection.quote(column)) IN (\(list))"
+        case .foreignKey(let name):
+            let column = SQLIdentifier(name)
+            select = SelectStatement([.rowID, column], from: entity.table, where: .column(inJSONArray: .rowID) && .isNotNull(column))
+        case .inverseForeignKey(let name):
+            let column = SQLIdentifier(name)
+            select = SelectStatement(
+                [column, .rowID], from: SQLIdentifier(relationship.destinationName), where: .column(inJSONArray: column))
         case .joinTable(let table):
-            sql = "SELECT \(Connection.quote(table.sourceColumn)), \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list))"
+            let source = SQLIdentifier(table.sourceColumn)
+            select = SelectStatement(
+                [source, SQLIdentifier(table.destinationColumn)], from: SQLIdentifier(table.name), where: .column(inJSONArray: source))
         }
         var related: [Int64: [Int64]] = [:]
-        for row in try connection.rows(sql, [Self.jsonArray(ids)]) {
+        for row in try connection.rows(select.sql, [Self.jsonArray(ids)]) {
             guard row.count == 2, let owner = row[0].integerValue, let other = row[1].integerValue else { continue }
             related[owner, default: []].append(other)
         }

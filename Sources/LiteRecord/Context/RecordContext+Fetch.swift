@@ -13,7 +13,7 @@ struct SQLQuery {
         var sql = ""
         if let join { sql += " \(join)" }
         if let whereSQL { sql += " WHERE \(whereSQL)" }
-        sql += " ORDER BY \(orderBy ?? Connection.quote(Model.primaryKeyColumn))"
+        sql += " ORDER BY \(orderBy ?? SQLIdentifier.rowID.quoted)"
         if let limit {
             sql += " LIMIT \(limit)"
             if let offset { sql += " OFFSET \(offset)" }
@@ -366,7 +366,7 @@ extension RecordContext {
     ) throws {
         guard let rowID = object.recordState.rowID else { return }
         let entity = try entity(for: T.self)
-        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
         let found = try reading(operation()) { connection -> Bool in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
@@ -389,8 +389,7 @@ extension RecordContext {
     /// The number of stored records of `type` that match `whereSQL`.
     func count<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
         let entity = try entity(for: T.self)
-        var sql = "SELECT COUNT(*) FROM \(entity.quotedTable)"
-        if let whereSQL { sql += " WHERE \(whereSQL)" }
+        let sql = SelectStatement(["COUNT(*)"], from: entity.quotedTable, where: whereSQL.map(WhereClause.init(sql:))).sql
         return try reading("counting \(T.entityName)") { connection in
             guard case .integer(let count)? = try connection.scalar(sql, arguments) else { return 0 }
             return Int(count)
@@ -420,7 +419,7 @@ extension RecordContext {
             return object.recordState.phase == .deleted ? nil : object
         }
         var query = SQLQuery()
-        query.whereSQL = "\(Connection.quote(Model.primaryKeyColumn)) = ?"
+        query.whereSQL = WhereClause.rowID.sql
         query.arguments = [.integer(id.rowID)]
         return try fetch(T.self, query).first
     }
@@ -433,9 +432,7 @@ extension RecordContext {
         if store.model.hasRelationships, store.model.isRelated(entity) {
             return try deleteAllApplyingRules(entity, whereSQL: whereSQL, arguments: arguments)
         }
-        var sql = "DELETE FROM \(entity.quotedTable)"
-        if let whereSQL { sql += " WHERE \(whereSQL)" }
-        sql += " RETURNING \(Connection.quote(Model.primaryKeyColumn))"
+        let sql = DeleteStatement(from: entity.table, where: whereSQL.map(WhereClause.init(sql:)), returning: [.rowID]).sql
         let rowIDs = try store.write("deleting \(T.entityName) records") { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }

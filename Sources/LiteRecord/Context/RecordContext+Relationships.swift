@@ -45,7 +45,7 @@ extension RecordContext {
     /// `nil` (with the error reported) when it cannot be read.
     func loadForeignKey(of object: any Entity, _ relationship: ResolvedRelationship) -> Int64?? {
         guard let rowID = object.recordState.rowID, case .foreignKey(let column) = relationship.storage else { return nil }
-        let sql = "SELECT \(Connection.quote(column)) FROM \(Connection.quote(relationship.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let sql = SelectStatement([SQLIdentifier(column)], from: SQLIdentifier(relationship.entityName), where: .rowID).sql
         do {
             let value = try reading("loading \(relationship.qualifiedName)") { connection in
                 try connection.scalar(sql, [.integer(rowID)])
@@ -62,13 +62,14 @@ extension RecordContext {
     /// unsaved changes of this context laid over it.
     func loadToMany(of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity]? {
         guard let rowID = object.recordState.rowID else { return [] }
-        let key = Connection.quote(Model.primaryKeyColumn)
         var query = SQLQuery()
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            query.whereSQL = "\(Connection.quote(column)) = ?"
+            query.whereSQL = WhereClause.equals(SQLIdentifier(column)).sql
         case .joinTable(let table):
-            query.whereSQL = "\(key) IN (SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) = ?)"
+            let linked = SelectStatement(
+                [SQLIdentifier(table.destinationColumn)], from: SQLIdentifier(table.name), where: .equals(SQLIdentifier(table.sourceColumn)))
+            query.whereSQL = WhereClause.column(.rowID, in: linked.sql).sql
         case .foreignKey:
             return []
         }

@@ -272,7 +272,7 @@ extension RecordContext {
             return
         }
         var query = SQLQuery()
-        query.whereSQL = "\(Connection.quote(column)) IN (SELECT value FROM json_each(?))"
+        query.whereSQL = WhereClause.column(inJSONArray: SQLIdentifier(column)).sql
         query.arguments = [Self.jsonArray(ids)]
         let holders: [any Entity]
         do {
@@ -297,18 +297,20 @@ extension RecordContext {
         guard let source = model.entity(named: relationship.entityName),
             let destination = model.entity(named: relationship.destinationName)
         else { return nil }
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let list = "SELECT value FROM json_each(?)"
-        let condition: String
+        let condition: WhereClause
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            condition = "\(Connection.quote(column)) IN (\(list))"
+            condition = .column(inJSONArray: SQLIdentifier(column))
         case .foreignKey(let column):
-            condition = "\(key) IN (SELECT \(Connection.quote(column)) FROM \(source.quotedTable) WHERE \(key) IN (\(list)))"
+            let related = SelectStatement([SQLIdentifier(column)], from: source.table, where: .column(inJSONArray: .rowID))
+            condition = .column(.rowID, in: related.sql)
         case .joinTable(let table):
-            condition = "\(key) IN (SELECT \(Connection.quote(table.destinationColumn)) FROM \(Connection.quote(table.name)) WHERE \(Connection.quote(table.sourceColumn)) IN (\(list)))"
+            let related = SelectStatement(
+                [SQLIdentifier(table.destinationColumn)], from: SQLIdentifier(table.name),
+                where: .column(inJSONArray: SQLIdentifier(table.sourceColumn)))
+            condition = .column(.rowID, in: related.sql)
         }
-        let sql = "SELECT \(key), \(Connection.quote(Model.versionColumn)) FROM \(destination.quotedTable) WHERE \(condition)"
+        let sql = SelectStatement([.rowID, .version], from: destination.table, where: condition).sql
         do {
             return try reading("loading \(relationship.qualifiedName)") { connection in
                 let statement = try connection.cachedStatement(sql)
@@ -345,7 +347,7 @@ extension RecordContext {
             // Taken out first: the fetch below must not load it again.
             guard let rows = storeCascade.takePending(key) else { continue }
             var query = SQLQuery()
-            query.whereSQL = "\(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))"
+            query.whereSQL = WhereClause.column(inJSONArray: .rowID).sql
             query.arguments = [Self.jsonArray(rows.rowIDs)]
             let objects: [any Entity]
             do {
@@ -468,9 +470,7 @@ extension SaveTransaction {
     /// conflict with its version now, or as gone before when it is no longer there.
     private mutating func deleteCascadeRowsOneByOne(_ entity: EntityDescription, _ ids: [Int64], _ version: Int64) throws {
         let delete = try connection.cachedStatement(entity.deleteSQL)
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let read = try connection.cachedStatement(
-            "SELECT \(Connection.quote(Model.versionColumn)) FROM \(entity.quotedTable) WHERE \(key) = ?")
+        let read = try connection.cachedStatement(SelectStatement([.version], from: entity.table, where: .rowID).sql)
         for id in ids {
             delete.rewind()
             try delete.bind(.integer(id), at: 1)

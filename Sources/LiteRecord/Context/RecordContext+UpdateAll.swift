@@ -118,39 +118,36 @@ extension RecordContext {
         _ entity: EntityDescription, _ assignments: [ResolvedAssignment],
         condition: (sql: String?, arguments: [SQLValue]), excluding excluded: [Int64]
     ) -> (sql: String, arguments: [SQLValue]) {
-        var sets: [String] = []
+        var sets: [Assignment] = []
         var arguments: [SQLValue] = []
         for assignment in assignments {
-            let column = Connection.quote(assignment.name)
-            if assignments.count > 1, !assignment.test.isByteExact, let differs = assignment.test.differs(column) {
-                sets.append("\(column) = CASE WHEN \(differs) THEN ? ELSE \(column) END")
+            let column = SQLIdentifier(assignment.name)
+            if assignments.count > 1, !assignment.test.isByteExact, let differs = assignment.test.differs(column.quoted) {
+                sets.append(.expression(column, "CASE WHEN \(differs) THEN ? ELSE \(column) END"))
                 arguments += [assignment.compared, assignment.stored]
             } else {
-                sets.append("\(column) = ?")
+                sets.append(.parameter(column))
                 arguments.append(assignment.stored)
             }
         }
-        let version = Connection.quote(Model.versionColumn)
-        sets.append("\(version) = \(version) + 1")
-        var conditions: [String] = []
+        sets.append(.nextVersion)
+        var conditions: [WhereClause] = []
         if let predicate = condition.sql {
-            conditions.append("(\(predicate))")
+            conditions.append(WhereClause(sql: predicate).parenthesized)
             arguments += condition.arguments
         }
         // A value that is never equal (not Equatable) changes every row.
-        let tests = assignments.compactMap { $0.test.differs(Connection.quote($0.name)) }
+        let tests = assignments.compactMap { $0.test.differs(SQLIdentifier($0.name).quoted) }
         if tests.count == assignments.count {
-            conditions.append("(\(tests.joined(separator: " OR ")))")
+            conditions.append(WhereClause(sql: tests.joined(separator: " OR ")).parenthesized)
             arguments += assignments.map(\.compared)
         }
-        let key = Connection.quote(Model.primaryKeyColumn)
         if !excluded.isEmpty {
-            conditions.append("\(key) NOT IN (SELECT value FROM json_each(?))")
+            conditions.append(.column(.rowID, notIn: WhereClause.jsonArrayValues))
             arguments.append(Self.jsonArray(excluded))
         }
-        var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
-        if !conditions.isEmpty { sql += " WHERE \(conditions.joined(separator: " AND "))" }
-        return (sql + " RETURNING \(key)", arguments)
+        let update = UpdateStatement(entity.table, set: sets, where: .all(conditions), returning: [.rowID])
+        return (update.sql, arguments)
     }
 
     /// The rows of `T` this context is deleting at its next save — objects

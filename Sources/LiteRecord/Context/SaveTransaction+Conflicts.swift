@@ -75,7 +75,7 @@ extension SaveTransaction {
     private func storedRow(
         _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
     ) throws -> (values: [SQLValue], version: Int64)? {
-        let sql = entity.selectSQL + " WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
         guard let row = try connection.rows(sql, [.integer(rowID)]).first, row.count == entity.columnCount + 2 else { return nil }
         guard case .integer(let version) = row[entity.columnCount + 1] else { return nil }
         return (Array(row[1...entity.columnCount]), version)

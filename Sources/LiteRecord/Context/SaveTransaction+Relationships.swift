@@ -71,10 +71,10 @@ extension SaveTransaction {
     /// Adds or removes one link; whether the table changed.
     private func writeJoin(_ pending: PendingJoin, _ source: Int64, _ destination: Int64) throws -> Bool {
         let table = pending.table
-        let (a, b) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
+        let (name, a, b) = (SQLIdentifier(table.name), SQLIdentifier(table.sourceColumn), SQLIdentifier(table.destinationColumn))
         let sql = pending.linked
-            ? "INSERT OR IGNORE INTO \(Connection.quote(table.name)) (\(a), \(b)) VALUES (?, ?)"
-            : "DELETE FROM \(Connection.quote(table.name)) WHERE \(a) = ? AND \(b) = ?"
+            ? InsertStatement(.ignore, into: name, columns: [a, b]).sql
+            : DeleteStatement(from: name, where: .equals(a) && .equals(b)).sql
         let statement = try connection.cachedStatement(sql)
         try statement.bind(.integer(source), at: 1)
         try statement.bind(.integer(destination), at: 2)
@@ -87,7 +87,6 @@ extension SaveTransaction {
     /// prefetch binds them), not one per object. Returns the objects, whose
     /// version the context records after the commit.
     private func bumpVersions(of objects: some Collection<any Entity>) throws -> [any Entity] {
-        let version = Connection.quote(Model.versionColumn)
         var byEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [any Entity], rowIDs: [Int64])] = [:]
         for object in objects {
             guard let rowID = object.recordState.rowID else { continue }
@@ -98,9 +97,8 @@ extension SaveTransaction {
         }
         var versioned: [any Entity] = []
         for (entity, objects, rowIDs) in byEntity.values {
-            try connection.execute(
-                "UPDATE \(entity.quotedTable) SET \(version) = \(version) + 1 WHERE \(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))",
-                [RecordContext.jsonArray(rowIDs)])
+            let bump = UpdateStatement(entity.table, set: [.nextVersion], where: .column(inJSONArray: .rowID))
+            try connection.execute(bump.sql, [RecordContext.jsonArray(rowIDs)])
             // A row another connection deleted meanwhile takes no update; its
             // object meets that deletion at its next save whatever its version.
             versioned += objects

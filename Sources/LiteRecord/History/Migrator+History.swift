@@ -27,7 +27,7 @@ struct MigrationStepCapture {
     }
 
     private mutating func install() throws {
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(Self.table)) (seq INTEGER PRIMARY KEY, entity TEXT, row INTEGER, kind INTEGER, names TEXT)")
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQLIdentifier.quote(Self.table)) (seq INTEGER PRIMARY KEY, entity TEXT, row INTEGER, kind INTEGER, names TEXT)")
         try HistoryLog.createTombstoneTable(on: connection)
         for entity in model.entities {
             let columns = Set(try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
@@ -35,12 +35,12 @@ struct MigrationStepCapture {
             })
             guard !columns.isEmpty else { continue }
             let names = (0..<entity.columnCount).map { entity.columnName($0) }.filter(columns.contains)
-            let key = Connection.quote(Model.primaryKeyColumn)
+            let key = SQLIdentifier.quote(Model.primaryKeyColumn)
             let name = SQLValue.text(entity.name).sqlLiteral
             let changed = names.isEmpty ? "''" : names.map {
-                "CASE WHEN OLD.\(Connection.quote($0)) IS NOT NEW.\(Connection.quote($0)) THEN \(SQLValue.text($0 + ",").sqlLiteral) ELSE '' END"
+                "CASE WHEN OLD.\(SQLIdentifier.quote($0)) IS NOT NEW.\(SQLIdentifier.quote($0)) THEN \(SQLValue.text($0 + ",").sqlLiteral) ELSE '' END"
             }.joined(separator: " || ")
-            let into = "INSERT INTO \(Connection.quote(Self.table)) (entity, row, kind, names)"
+            let into = "INSERT INTO \(SQLIdentifier.quote(Self.table)) (entity, row, kind, names)"
             let bodies = [
                 ("insert", "AFTER INSERT", "\(into) VALUES (\(name), NEW.\(key), 0, '')"),
                 ("update", "AFTER UPDATE", "\(into) VALUES (\(name), NEW.\(key), 1, \(changed))"),
@@ -48,7 +48,7 @@ struct MigrationStepCapture {
             ]
             for (kind, timing, body) in bodies {
                 let trigger = Self.triggerPrefix + kind + ":" + entity.name
-                try connection.execute("CREATE TEMP TRIGGER \(Connection.quote(trigger)) \(timing) ON main.\(entity.quotedTable) BEGIN \(body); END")
+                try connection.execute("CREATE TEMP TRIGGER \(SQLIdentifier.quote(trigger)) \(timing) ON main.\(entity.quotedTable) BEGIN \(body); END")
                 triggers.append(trigger)
             }
             let trigger = Self.triggerPrefix + "tombstone:" + entity.name
@@ -61,16 +61,18 @@ struct MigrationStepCapture {
 
     /// Stops capturing and appends the step's transaction when it changed rows.
     func finish(step name: String) throws {
-        for trigger in triggers { try connection.execute("DROP TRIGGER IF EXISTS temp.\(Connection.quote(trigger))") }
+        for trigger in triggers { try connection.execute("DROP TRIGGER IF EXISTS temp.\(SQLIdentifier.quote(trigger))") }
         var events: [HistoryEvent] = []
-        for row in try connection.rows("SELECT entity, row, kind, names FROM temp.\(Connection.quote(Self.table)) ORDER BY seq") {
+        let table = SQLIdentifier(Self.table, inSchema: "temp")
+        let columns = ["entity", "row", "kind", "names"].map(SQLIdentifier.init(bare:))
+        for row in try connection.rows(SelectStatement(columns, from: table, orderBy: "seq").sql) {
             guard case .text(let entity) = row[0], case .integer(let rowID) = row[1], case .integer(let code) = row[2],
                 let kind = HistoryChange.Kind(code: UInt8(clamping: code))
             else { continue }
             let names = if case .text(let list) = row[3] { Set(list.split(separator: ",").map(String.init)) } else { Set<String>() }
             events.append(HistoryEvent(id: RecordID(entityName: entity, rowID: rowID), kind: kind, names: names))
         }
-        try connection.execute("DELETE FROM temp.\(Connection.quote(Self.table))")
+        try connection.execute(DeleteStatement(from: table).sql)
         var batch = HistoryEvent.net(events)
         try Store.attachTombstones(&batch, connection)
         guard !batch.isEmpty else { return }

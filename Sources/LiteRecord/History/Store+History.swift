@@ -21,7 +21,7 @@ enum HistoryLog {
 
     static var createSQL: String {
         """
-        CREATE TABLE IF NOT EXISTS \(Connection.quote(table)) (
+        CREATE TABLE IF NOT EXISTS \(SQLIdentifier(table)) (
             token INTEGER PRIMARY KEY,
             date REAL NOT NULL,
             author TEXT,
@@ -32,7 +32,8 @@ enum HistoryLog {
     }
 
     static var insertSQL: String {
-        "INSERT INTO \(Connection.quote(table)) (date, author, context, entities, changes) VALUES (?, ?, ?, ?, ?)"
+        let columns = ["date", "author", "context", "entities", "changes"].map(SQLIdentifier.init(bare:))
+        return InsertStatement(into: SQLIdentifier(table), columns: columns).sql
     }
 
     /// A new store history identifier: 16 hexadecimal digits.
@@ -70,12 +71,12 @@ enum HistoryLog {
         guard !preserved.isEmpty else { return nil }
         let entityName = SQLValue.text(entity.name).sqlLiteral
         let rows = preserved.map { attribute in
-            "(\(entityName), OLD.\(Connection.quote(Model.primaryKeyColumn)), \(SQLValue.text(attribute.name).sqlLiteral), OLD.\(Connection.quote(attribute.name)))"
+            "(\(entityName), OLD.\(SQLIdentifier.rowID), \(SQLValue.text(attribute.name).sqlLiteral), OLD.\(SQLIdentifier(attribute.name)))"
         }
         return """
-            CREATE TEMP TRIGGER IF NOT EXISTS \(Connection.quote(name ?? "literecord_tombstone:" + entity.name))
+            CREATE TEMP TRIGGER IF NOT EXISTS \(SQLIdentifier(name ?? "literecord_tombstone:" + entity.name))
             AFTER DELETE ON main.\(entity.quotedTable) BEGIN
-            INSERT INTO \(Connection.quote(tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", "));
+            INSERT INTO \(SQLIdentifier(tombstoneTable)) (entity, row, name, value) VALUES \(rows.joined(separator: ", "));
             END
             """
     }
@@ -83,7 +84,7 @@ enum HistoryLog {
     /// Creates the connection's table of tombstone values, when missing.
     static func createTombstoneTable(on connection: Connection) throws {
         try connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS \(Connection.quote(tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
+            "CREATE TEMP TABLE IF NOT EXISTS \(SQLIdentifier(tombstoneTable)) (entity TEXT, row INTEGER, name TEXT, value)")
     }
 }
 
@@ -238,9 +239,10 @@ extension Store {
             case .disabled:
                 try connection.transaction(.immediate) {
                     guard try connection.tableNames().contains(HistoryLog.table) else { return }
-                    try connection.execute("DROP TABLE \(Connection.quote(HistoryLog.table))")
+                    try connection.execute("DROP TABLE \(SQLIdentifier(HistoryLog.table))")
+                    let keys = DeleteStatement(from: SQLIdentifier(Model.metadataTable), where: .column(SQLIdentifier(bare: "key"), in: "?, ?"))
                     try connection.execute(
-                        "DELETE FROM \(Connection.quote(Model.metadataTable)) WHERE key IN (?, ?)",
+                        keys.sql,
                         [.text(HistoryLog.storeIDKey), .text(HistoryLog.purgedThroughKey)])
                     logger.info("history disabled: the store's history was deleted", metadata: ["store": "\(displayName)"])
                 }
@@ -408,8 +410,9 @@ extension Store {
     /// deletes: each record is first looked for at the next delete, and
     /// only where that is not it, by its row id.
     static func attachTombstones(_ batch: inout HistoryBatch, _ connection: Connection) throws {
-        let table = "temp." + Connection.quote(HistoryLog.tombstoneTable)
-        let statement = try connection.cachedStatement("SELECT entity, row, name, value FROM \(table) ORDER BY rowid")
+        let table = SQLIdentifier(HistoryLog.tombstoneTable, inSchema: "temp")
+        let columns = ["entity", "row", "name", "value"].map(SQLIdentifier.init(bare:))
+        let statement = try connection.cachedStatement(SelectStatement(columns, from: table, orderBy: "rowid").sql)
         defer { statement.reset() }
         var finder = DeleteFinder()
         var record: (entity: String, rowID: Int64)?
@@ -430,7 +433,7 @@ extension Store {
         }
         attach()
         statement.reset()
-        try connection.execute("DELETE FROM \(table)")
+        try connection.execute(DeleteStatement(from: table).sql)
     }
 
     /// Deletes the transactions `whereSQL` selects, except the newest, and
@@ -443,9 +446,12 @@ extension Store {
     /// another page), so an emptied table would hand out numbers again.
     @discardableResult
     func purgeHistory(where whereSQL: String, _ arguments: [SQLValue], on connection: Connection) throws -> Int {
-        let table = Connection.quote(HistoryLog.table)
-        let rows = try connection.rows(
-            "DELETE FROM \(table) WHERE (\(whereSQL)) AND token < (SELECT max(token) FROM \(table)) RETURNING token", arguments)
+        let table = SQLIdentifier(HistoryLog.table)
+        let token = SQLIdentifier(bare: "token")
+        let newest = SelectStatement(["max(token)"], from: table.quoted)
+        let purge = DeleteStatement(
+            from: table, where: WhereClause(sql: whereSQL).parenthesized && WhereClause(sql: "token < (\(newest))"), returning: [token])
+        let rows = try connection.rows(purge.sql, arguments)
         guard let highest = rows.compactMap({ $0.first?.integerValue }).max() else { return 0 }
         let previous = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
         if highest > previous { try connection.setMetadata(HistoryLog.purgedThroughKey, String(highest)) }
@@ -469,7 +475,7 @@ extension Store {
 
     /// The newest transaction's token number, 0 when there is none.
     func newestHistoryNumber(on connection: Connection) throws -> Int64 {
-        try connection.scalar("SELECT max(token) FROM \(Connection.quote(HistoryLog.table))")?.integerValue ?? 0
+        try connection.scalar(SelectStatement(["max(token)"], from: SQLIdentifier(HistoryLog.table).quoted).sql)?.integerValue ?? 0
     }
 
     /// The transactions after `token` that `filter` keeps, oldest first, at
@@ -499,27 +505,29 @@ extension Store {
                     "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
             }
         }
-        var sql = "SELECT token, date, author, context, changes FROM \(Connection.quote(HistoryLog.table)) WHERE token > ?"
+        var conditions = [WhereClause(sql: "token > ?")]
         var arguments: [SQLValue] = [.integer(token?.transactionNumber ?? 0)]
         if let last {
-            sql += " AND token <= ?"
+            conditions.append(WhereClause(sql: "token <= ?"))
             arguments.append(.integer(last))
         }
         if let from = filter.from {
-            sql += " AND date >= ?"
+            conditions.append(WhereClause(sql: "date >= ?"))
             arguments.append(.real(from.timeIntervalSince1970))
         }
         if let until = filter.until {
-            sql += " AND date < ?"
+            conditions.append(WhereClause(sql: "date < ?"))
             arguments.append(.real(until.timeIntervalSince1970))
         }
         if let names = filter.entityNames {
             // A cheap first cut on the names listed per transaction; the blob decides.
-            sql += " AND (" + (names.isEmpty ? "0" : names.map { _ in "instr(entities, ?) > 0" }.joined(separator: " OR ")) + ")"
+            let listed = names.isEmpty ? "0" : names.map { _ in "instr(entities, ?) > 0" }.joined(separator: " OR ")
+            conditions.append(WhereClause(sql: listed).parenthesized)
             arguments += names.sorted().map { .text("," + $0 + ",") }
         }
-        sql += " ORDER BY token"
-        let statement = try connection.cachedStatement(sql)
+        let columns = ["token", "date", "author", "context", "changes"].map(SQLIdentifier.init(bare:))
+        let select = SelectStatement(columns, from: SQLIdentifier(HistoryLog.table), where: .all(conditions), orderBy: "token")
+        let statement = try connection.cachedStatement(select.sql)
         defer { statement.reset() }
         try statement.bind(arguments)
         var result: [HistoryTransaction] = []

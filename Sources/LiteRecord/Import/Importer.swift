@@ -197,7 +197,7 @@ final class Importer {
         }
         let missing = keys.filter { found[$0] == nil }
         guard !missing.isEmpty else { return found }
-        let column = Connection.quote(unique.name)
+        let column = SQLIdentifier(unique.name)
         var start = 0
         while start < missing.count {
             let batch = missing[start..<min(start + Self.batchSize, missing.count)]
@@ -206,7 +206,7 @@ final class Importer {
             // nothing) so that a few cached statements serve every import.
             let size = [8, 64, 256, Self.batchSize].first { $0 >= batch.count } ?? Self.batchSize
             var query = SQLQuery()
-            query.whereSQL = "\(column) IN (\(Array(repeating: "?", count: size).joined(separator: ", ")))"
+            query.whereSQL = WhereClause.column(column, in: Array(repeating: "?", count: size).joined(separator: ", ")).sql
             query.arguments = Array(batch) + Array(repeating: .null, count: size - batch.count)
             for object in try context.fetch(D.self, query) {
                 // The in-memory key: an unsaved edit of the key wins.

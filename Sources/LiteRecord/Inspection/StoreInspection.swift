@@ -264,8 +264,10 @@ public struct StoreInspection: Sendable {
                     entityNames = schema.entities.map(\.name)
                     self.schema = schema
                 }
+                let key = SQLIdentifier(bare: "key")
+                let select = SelectStatement([key], from: SQLIdentifier(Model.metadataTable), where: WhereClause(sql: "key LIKE ?"), orderBy: "key")
                 steps = try connection.rows(
-                    "SELECT key FROM \(Connection.quote(Model.metadataTable)) WHERE key LIKE ? ORDER BY key",
+                    select.sql,
                     [.text(MetadataKey.migrationStepPrefix + "%")]
                 ).compactMap { row in
                     if case .text(let key) = row.first { String(key.dropFirst(MetadataKey.migrationStepPrefix.count)) } else { nil }
@@ -287,7 +289,7 @@ public struct StoreInspection: Sendable {
                 history = try History(connection, storeID: storeID)
             }
             for name in names where !own.contains(name) && !name.hasPrefix(searchPrefix) {
-                let quoted = Connection.quote(name)
+                let quoted = SQLIdentifier.quote(name)
                 let columns = try connection.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", [.text(name)])
                     .map { row -> Column in
                         Column(
@@ -408,8 +410,9 @@ extension SQLValue {
 
 extension StoreInspection.History {
     init(_ connection: Connection, storeID: String) throws {
-        let table = Connection.quote(HistoryLog.table)
-        let row = try connection.rows("SELECT count(*), min(token), max(token), coalesce(sum(length(changes)), 0) FROM \(table)")[0]
+        let summary = SelectStatement(
+            ["count(*)", "min(token)", "max(token)", "coalesce(sum(length(changes)), 0)"], from: SQLIdentifier(HistoryLog.table).quoted)
+        let row = try connection.rows(summary.sql)[0]
         func token(_ value: SQLValue?) -> HistoryToken? {
             value?.integerValue.map { HistoryToken(transactionNumber: $0, storeID: storeID) }
         }

@@ -165,7 +165,7 @@ extension Migrator {
     func dataRemovals(_ work: Work) throws -> [DataRemoval] {
         var removals: [DataRemoval] = []
         for table in work.dropped {
-            let records = try connection.count("SELECT COUNT(*) FROM \(Connection.quote(table))")
+            let records = try connection.count(SelectStatement(["COUNT(*)"], from: SQLIdentifier.quote(table)).sql)
             removals.append(
                 DataRemoval(
                     table: table, entity: table, attribute: nil, records: records,
@@ -174,8 +174,8 @@ extension Migrator {
         for entity in work.entities {
             let names: Set = [entity.storedTable, entity.entity.name]
             for column in entity.removedColumns {
-                let records = try connection.count(
-                    "SELECT COUNT(*) FROM \(Connection.quote(entity.storedTable)) WHERE \(Connection.quote(column)) IS NOT NULL")
+                let filled = SelectStatement(["COUNT(*)"], from: SQLIdentifier.quote(entity.storedTable), where: .isNotNull(SQLIdentifier(column)))
+                let records = try connection.count(filled.sql)
                 removals.append(
                     DataRemoval(
                         table: entity.storedTable, entity: entity.entity.name, attribute: column, records: records,

@@ -28,7 +28,7 @@ extension Migrator {
             let sides = storedJoinTables.filter { $0.table == table }
             let declared = sides.contains { plan?.declaresRemoval(ofAttribute: $0.relationship, of: [$0.entity]) ?? false }
             guard !declared, try tableExists(table) else { continue }
-            let links = try connection.count("SELECT COUNT(*) FROM \(Connection.quote(table))")
+            let links = try connection.count(SelectStatement(["COUNT(*)"], from: SQLIdentifier.quote(table)).sql)
             guard links > 0 else { continue }
             refusals.append(
                 "\(entity): relationship '\(relationship)' is not in the model, but its join table \(table) holds \(links) link(s), which the migration would delete; if it was left out by mistake, add it back; to delete the links, declare it with let plan = MigrationPlan().removeRelationship(\"\(relationship)\", of: \"\(entity)\") and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)")
@@ -56,7 +56,7 @@ extension Migrator {
         let names = Set(wantedJoinTables.map(\.name))
         for table in Set(storedJoinTables.map(\.table)).sorted() where !names.contains(table) {
             guard try tableExists(table) else { continue }
-            try performing("dropping join table \(table)") { try connection.executeOnce("DROP TABLE \(Connection.quote(table))") }
+            try performing("dropping join table \(table)") { try connection.executeOnce("DROP TABLE \(SQLIdentifier(table))") }
             report.note(\.droppedTables, table)
             log("dropped join table \(table)", &report)
         }

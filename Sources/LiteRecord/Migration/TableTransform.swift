@@ -35,11 +35,11 @@ struct ColumnSpec: Equatable {
     }
 
     var definition: String {
-        var text = Connection.quote(name)
+        var text = SQLIdentifier.quote(name)
         if let type { text += " " + type.columnType }
         if !isOptional { text += " NOT NULL" }
         if let references {
-            text += " REFERENCES \(Connection.quote(references))(\(Connection.quote(Model.primaryKeyColumn))) DEFERRABLE INITIALLY DEFERRED"
+            text += " REFERENCES \(SQLIdentifier(references))(\(SQLIdentifier.rowID)) DEFERRABLE INITIALLY DEFERRED"
         }
         return text
     }
@@ -132,12 +132,12 @@ struct TableTransform: Equatable {
     }
 
     func sql(for alteration: Alteration) -> String {
-        let table = Connection.quote(table)
+        let table = SQLIdentifier.quote(table)
         switch alteration {
         case .drop(let name):
-            return "ALTER TABLE \(table) DROP COLUMN \(Connection.quote(name))"
+            return "ALTER TABLE \(table) DROP COLUMN \(SQLIdentifier(name))"
         case .rename(let from, let to):
-            return "ALTER TABLE \(table) RENAME COLUMN \(Connection.quote(from)) TO \(Connection.quote(to))"
+            return "ALTER TABLE \(table) RENAME COLUMN \(SQLIdentifier(from)) TO \(SQLIdentifier(to))"
         case .add(let spec, let literal):
             return "ALTER TABLE \(table) ADD COLUMN \(spec.definition)" + (literal.map { " DEFAULT \($0)" } ?? "")
         }
@@ -159,15 +159,15 @@ struct TableTransform: Equatable {
     /// old table (and with it its indexes), rename the new one. Indexes are
     /// created afterwards by the migrator.
     func rebuildStatements() -> [(sql: String, arguments: [SQLValue])] {
-        let temporary = Connection.quote("literecord_rebuild_" + table)
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let version = Connection.quote(Model.versionColumn)
+        let temporary = SQLIdentifier.quote("literecord_rebuild_" + table)
+        let key = SQLIdentifier.rowID.quoted
+        let version = SQLIdentifier.version.quoted
         let definitions = ["\(key) INTEGER PRIMARY KEY", EntityDescription.versionColumnDefinition] + target.map(\.spec.definition)
         var arguments: [SQLValue] = []
         let expressions = target.map { column -> String in
             switch column.source {
             case .column(let name, let cast, let fallback):
-                var expression = Connection.quote(name)
+                var expression = SQLIdentifier.quote(name)
                 if let cast { expression = "CAST(\(expression) AS \(cast.columnType))" }
                 if let fallback {
                     expression = "COALESCE(\(expression), ?)"
@@ -181,12 +181,12 @@ struct TableTransform: Equatable {
         }
         // Row versions are copied too: a context that read a row before the
         // migration must still see it as the same version.
-        let columns = ([key, version] + target.map { Connection.quote($0.spec.name) }).joined(separator: ", ")
+        let columns = ([key, version] + target.map { SQLIdentifier.quote($0.spec.name) }).joined(separator: ", ")
         return [
             ("CREATE TABLE \(temporary) (\(definitions.joined(separator: ", ")))", []),
-            ("INSERT INTO \(temporary) (\(columns)) SELECT \(([key, version] + expressions).joined(separator: ", ")) FROM \(Connection.quote(table))", arguments),
-            ("DROP TABLE \(Connection.quote(table))", []),
-            ("ALTER TABLE \(temporary) RENAME TO \(Connection.quote(table))", []),
+            ("INSERT INTO \(temporary) (\(columns)) SELECT \(([key, version] + expressions).joined(separator: ", ")) FROM \(SQLIdentifier(table))", arguments),
+            ("DROP TABLE \(SQLIdentifier(table))", []),
+            ("ALTER TABLE \(temporary) RENAME TO \(SQLIdentifier(table))", []),
         ]
     }
 }

@@ -66,19 +66,15 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         }
         self.relationships = relationships
         self.toOneIndexes = toOnes
-        let table = Connection.quote(type.entityName)
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let columns = attributes.map { Connection.quote($0.name) } + toOnes.map { Connection.quote(descriptions[$0].name) }
-        let version = Connection.quote(Model.versionColumn)
-        selectSQL = "SELECT \(([key] + columns + [version]).joined(separator: ", ")) FROM \(table)"
-        qualifiedSelectList = ([key] + columns + [version]).map { "\(table).\($0)" }.joined(separator: ", ")
+        let table = SQLIdentifier(type.entityName)
+        let columns = attributes.map { SQLIdentifier($0.name) } + toOnes.map { SQLIdentifier(descriptions[$0].name) }
+        let selected = [SQLIdentifier.rowID] + columns + [.version]
+        selectSQL = SelectStatement(selected, from: table).sql
+        qualifiedSelectList = selected.map { $0.qualified(by: table.quoted) }.joined(separator: ", ")
         // The record id goes last, so that attribute `i` stays parameter `i + 1`.
-        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-        insertSQL = "INSERT INTO \(table) (\((columns + [key]).joined(separator: ", "))) VALUES (\(placeholders))"
-        insertPickingIDSQL = columns.isEmpty
-            ? "INSERT INTO \(table) DEFAULT VALUES"
-            : "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        deleteSQL = "DELETE FROM \(table) WHERE \(key) = ? AND \(version) = ?"
+        insertSQL = InsertStatement(into: table, columns: columns + [.rowID]).sql
+        insertPickingIDSQL = InsertStatement(into: table, columns: columns).sql
+        deleteSQL = DeleteStatement(from: table, where: .rowIDAndVersion).sql
     }
 
     /// The position of the version in a row of ``selectSQL``.
@@ -87,8 +83,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// `UPDATE <table> SET <changed columns> WHERE "Z_PK" = ?`: writes columns
     /// of a row this save already wrote (or inserted), without a version check.
     func updateSQL(_ indexes: [Int]) -> String {
-        let assignments = indexes.map { "\(Connection.quote(columnName($0))) = ?" }.joined(separator: ", ")
-        return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+        UpdateStatement(table, set: indexes.map { .parameter(SQLIdentifier(columnName($0))) }, where: .rowID).sql
     }
 
     /// `UPDATE <table> SET <changed columns>, "Z_OPT" = "Z_OPT" + 1 WHERE
@@ -96,10 +91,8 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// the row is no longer at the version the context read — the conflict
     /// check, at no extra statement.
     func versionedUpdateSQL(_ indexes: [Int]) -> String {
-        let version = Connection.quote(Model.versionColumn)
-        let assignments = (indexes.map { "\(Connection.quote(columnName($0))) = ?" } + ["\(version) = \(version) + 1"])
-            .joined(separator: ", ")
-        return "UPDATE \(Connection.quote(name)) SET \(assignments) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ? AND \(version) = ?"
+        let assignments = indexes.map { Assignment.parameter(SQLIdentifier(columnName($0))) } + [.nextVersion]
+        return UpdateStatement(table, set: assignments, where: .rowIDAndVersion).sql
     }
 
     /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (SELECT value
@@ -109,7 +102,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     /// table). One statement serves every batch size: a list of `?`s was a
     /// statement text to build, hash and, for each new size, prepare.
     var batchDeleteSQL: String {
-        "DELETE FROM \(quotedTable) WHERE \(Connection.quote(Model.versionColumn)) = ? AND \(Connection.quote(Model.primaryKeyColumn)) IN (SELECT value FROM json_each(?))"
+        DeleteStatement(from: table, where: .equals(.version) && .column(inJSONArray: .rowID)).sql
     }
 
     /// The name of the entity's table: its ``name``.

@@ -86,11 +86,11 @@ struct JoinTable: Sendable, Equatable {
     }
 
     var createSQL: String {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let (a, b) = (Connection.quote(sourceColumn), Connection.quote(destinationColumn))
-        return "CREATE TABLE \(Connection.quote(name)) ("
-            + "\(a) INTEGER NOT NULL REFERENCES \(Connection.quote(sourceTable))(\(key)) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
-            + "\(b) INTEGER NOT NULL REFERENCES \(Connection.quote(destinationTable))(\(key)) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
+        let key = SQLIdentifier.rowID.quoted
+        let (a, b) = (SQLIdentifier.quote(sourceColumn), SQLIdentifier.quote(destinationColumn))
+        return "CREATE TABLE \(SQLIdentifier(name)) ("
+            + "\(a) INTEGER NOT NULL REFERENCES \(SQLIdentifier(sourceTable))(\(key)) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
+            + "\(b) INTEGER NOT NULL REFERENCES \(SQLIdentifier(destinationTable))(\(key)) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
             + "PRIMARY KEY (\(a), \(b))) WITHOUT ROWID"
     }
 

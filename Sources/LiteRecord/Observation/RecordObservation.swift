@@ -174,9 +174,9 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
             let sql = [query.whereSQL, query.orderBy].compactMap { $0 }.joined(separator: " ")
             if !sql.isEmpty {
                 for other in context.model.entities {
-                    if sql.contains(Connection.quote(other.name)) { names.insert(other.name) }
+                    if sql.contains(SQLIdentifier.quote(other.name)) { names.insert(other.name) }
                     for relationship in other.relationships {
-                        if case .joinTable(let table) = relationship.storage, sql.contains(Connection.quote(table.name)) {
+                        if case .joinTable(let table) = relationship.storage, sql.contains(SQLIdentifier.quote(table.name)) {
                             names.formUnion([relationship.entityName, relationship.destinationName])
                         }
                     }

@@ -8,8 +8,9 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         let column = try aggregateColumn(keyPath, for: aggregate.function)
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
-        var sql = "SELECT \(aggregate.function.sql(column.sql, kind: column.kind)) FROM \(entity.quotedTable)"
-        if let whereSQL = condition.sql { sql += " WHERE \(whereSQL)" }
+        let sql = SelectStatement(
+            [aggregate.function.sql(column.sql, kind: column.kind)], from: entity.quotedTable, where: condition.sql.map(WhereClause.init(sql:))
+        ).sql
         let value = try reading("computing the \(aggregate.function) of \(T.entityName).\(column.name)") { connection in
             try connection.scalar(sql, condition.arguments) ?? .null
         }
@@ -35,13 +36,13 @@ extension RecordContext {
                 "cannot group \(T.entityName) by \(groupColumn.name): \(groupColumn.kind) values cannot be compared in SQL")
         }
         let condition = try PredicateTranslator.condition(predicate, model: store.model)
-        let key = Connection.quote(Model.primaryKeyColumn)
+        let key = SQLIdentifier.rowID
         let orderCollation = groupColumn.kind.orderCollation
         var grouped = "FROM \(entity.quotedTable)"
         if let whereSQL = condition.sql { grouped += " WHERE \(whereSQL)" }
         grouped += " GROUP BY \(groupColumn.sql)\(orderCollation)"
         let aggregateSQL = "SELECT MIN(\(key)), \(aggregate.function.sql(column.sql, kind: column.kind)) \(grouped)"
-        let keysSQL = "\(entity.selectSQL) WHERE \(key) IN (SELECT MIN(\(key)) \(grouped))"
+        let keysSQL = SelectStatement(select: entity.selectSQL, where: .column(key, in: "SELECT MIN(\(key)) \(grouped)")).sql
 
         let operation = "computing the \(aggregate.function) of \(T.entityName).\(column.name) by \(groupColumn.name)"
         // One lock for both statements, so no write of this store lands between them.
@@ -85,6 +86,6 @@ extension RecordContext {
                 .unsupportedPredicate,
                 "cannot compute the \(function) of \(T.entityName).\(attribute.name): \(kind) values are not ordered the same way in SQL")
         }
-        return (Connection.quote(attribute.name), attribute.name, kind)
+        return (SQLIdentifier(attribute.name).quoted, attribute.name, kind)
     }
 }

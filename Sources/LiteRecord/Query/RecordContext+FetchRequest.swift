@@ -67,13 +67,11 @@ extension RecordContext {
     /// `SELECT 1 FROM <table> WHERE … LIMIT … OFFSET …` (no ORDER BY unless a
     /// slice needs one to be well defined).
     private func slice(_ query: SQLQuery, of entity: EntityDescription) -> String {
-        var sql = "SELECT 1 FROM \(entity.quotedTable)"
-        if let whereSQL = query.whereSQL { sql += " WHERE \(whereSQL)" }
-        if query.limit != nil || query.offset != nil {
-            sql += " ORDER BY \(query.orderBy ?? Connection.quote(Model.primaryKeyColumn))"
-            sql += " LIMIT \(query.limit ?? -1)"
-            if let offset = query.offset { sql += " OFFSET \(offset)" }
-        }
-        return sql
+        let condition = query.whereSQL.map(WhereClause.init(sql:))
+        guard query.limit != nil || query.offset != nil else { return SelectStatement(["1"], from: entity.quotedTable, where: condition).sql }
+        let limit = "\(query.limit ?? -1)" + (query.offset.map { " OFFSET \($0)" } ?? "")
+        return SelectStatement(
+            ["1"], from: entity.quotedTable, where: condition, orderBy: query.orderBy ?? SQLIdentifier.rowID.quoted, limit: limit
+        ).sql
     }
 }

@@ -34,9 +34,9 @@ enum RelationReference {
 extension PredicateTranslator {
     /// The predicate's own object: its row, in scope as the entity's table.
     func rootObject() -> SQLFragment {
-        let table = Connection.quote(entityName)
+        let table = SQLIdentifier.quote(entityName)
         return SQLFragment(
-            "\(table).\(Connection.quote(Model.primaryKeyColumn))", kind: .object(entityName: entityName),
+            "\(table).\(SQLIdentifier.rowID)", kind: .object(entityName: entityName),
             reference: .object(rootType, alias: table))
     }
 
@@ -52,7 +52,7 @@ extension PredicateTranslator {
         if let index = Self.attributeIndex(of: objectType, for: keyPath), entity.attributes.indices.contains(index) {
             let attribute = entity.attributes[index]
             let value = try column(
-                attribute, sql: "\(rowAlias).\(Connection.quote(attribute.name))", of: entity.name, keyPath: keyPath,
+                attribute, sql: "\(rowAlias).\(SQLIdentifier(attribute.name))", of: entity.name, keyPath: keyPath,
                 type: valueType)
             return alias == nil ? read(value, of: base, in: entity, alias: rowAlias) : value
         }
@@ -60,14 +60,14 @@ extension PredicateTranslator {
             let relationship = entity.relationships[index]
             let destination = Self.destinationType(valueType, isToMany: relationship.isToMany) ?? relationship.destination
             if relationship.isToMany {
-                let owner = alias.map { "\($0).\(Connection.quote(Model.primaryKeyColumn))" }
+                let owner = alias.map { "\($0).\(SQLIdentifier.rowID)" }
                 return SQLFragment(
                     owner ?? base.sql, owner == nil ? base.arguments : [],
                     kind: .objects(entityName: relationship.destinationName), isOptional: false,
                     mayFail: owner == nil && base.mayFail, reference: .objects(relationship, destination: destination))
             }
             let foreignKey = SQLFragment(
-                "\(rowAlias).\(Connection.quote(relationship.name))",
+                "\(rowAlias).\(SQLIdentifier(relationship.name))",
                 kind: .object(entityName: relationship.destinationName), isOptional: true,
                 reference: .object(destination, alias: nil))
             return alias == nil ? read(foreignKey, of: base, in: entity, alias: rowAlias) : foreignKey
@@ -87,7 +87,7 @@ extension PredicateTranslator {
     private func read(_ column: SQLFragment, of object: SQLFragment, in entity: EntityDescription, alias: String) -> SQLFragment {
         var read = SQLFragment.combine(
             [
-                "(SELECT ", .sql(column), " FROM \(Connection.quote(entity.name)) AS \(alias) WHERE \(alias).\(Connection.quote(Model.primaryKeyColumn)) = ",
+                "(SELECT ", .sql(column), " FROM \(SQLIdentifier(entity.name)) AS \(alias) WHERE \(alias).\(SQLIdentifier.rowID) = ",
                 .sql(object), ")",
             ], kind: column.kind, isOptional: column.isOptional)
         read.reference = column.reference
@@ -103,21 +103,21 @@ extension PredicateTranslator {
     private func relatedRows(
         _ objects: SQLFragment, _ relationship: ResolvedRelationship, alias: String, needsRows: Bool
     ) throws(LiteRecordError) -> SQLFragment {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let destination = Connection.quote(relationship.destinationName)
+        let key = SQLIdentifier.rowID.quoted
+        let destination = SQLIdentifier.quote(relationship.destinationName)
         switch relationship.storage {
         case .inverseForeignKey(let column):
             return .combine(
-                [" FROM \(destination) AS \(alias) WHERE \(alias).\(Connection.quote(column)) = ", .sql(objects)],
+                [" FROM \(destination) AS \(alias) WHERE \(alias).\(SQLIdentifier(column)) = ", .sql(objects)],
                 kind: .bool, isOptional: false)
         case .joinTable(let table):
             let link = nextAlias()
             let join = needsRows
-                ? " JOIN \(destination) AS \(alias) ON \(alias).\(key) = \(link).\(Connection.quote(table.destinationColumn))"
+                ? " JOIN \(destination) AS \(alias) ON \(alias).\(key) = \(link).\(SQLIdentifier(table.destinationColumn))"
                 : ""
             return .combine(
                 [
-                    " FROM \(Connection.quote(table.name)) AS \(link)\(join) WHERE \(link).\(Connection.quote(table.sourceColumn)) = ",
+                    " FROM \(SQLIdentifier(table.name)) AS \(link)\(join) WHERE \(link).\(SQLIdentifier(table.sourceColumn)) = ",
                     .sql(objects),
                 ], kind: .bool, isOptional: false)
         case .foreignKey:
@@ -150,7 +150,7 @@ extension PredicateTranslator {
         }
         let alias = nextAlias()
         let element = SQLFragment(
-            "\(alias).\(Connection.quote(Model.primaryKeyColumn))", kind: .object(entityName: relationship.destinationName),
+            "\(alias).\(SQLIdentifier.rowID)", kind: .object(entityName: relationship.destinationName),
             reference: .object(destination, alias: alias))
         let condition = try with(variable, boundTo: element) { () throws(LiteRecordError) in
             try translate(test)
@@ -182,7 +182,7 @@ extension PredicateTranslator {
         let alias = nextAlias()
         let rows = try relatedRows(objects, relationship, alias: alias, needsRows: true)
         return .bool([
-            "(EXISTS (SELECT 1", .sql(rows), " AND \(alias).\(Connection.quote(Model.primaryKeyColumn)) = ", .sql(needle), "))",
+            "(EXISTS (SELECT 1", .sql(rows), " AND \(alias).\(SQLIdentifier.rowID) = ", .sql(needle), "))",
         ])
     }
 

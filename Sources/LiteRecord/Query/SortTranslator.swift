@@ -39,7 +39,7 @@ enum SortTranslator {
         for descriptor in descriptors {
             terms.append(try term(for: descriptor))
         }
-        terms.append("\(Connection.quote(Model.primaryKeyColumn)) ASC")
+        terms.append("\(SQLIdentifier.rowID) ASC")
         return terms.joined(separator: ", ")
     }
 
@@ -49,7 +49,7 @@ enum SortTranslator {
         }
         let column: String
         if let index = T.attributeIndex(for: keyPath), T.attributes.indices.contains(index) {
-            column = Connection.quote(T.attributes[index].name)
+            column = SQLIdentifier(T.attributes[index].name).quoted
         } else if let path = RelationshipKeyPath.names(of: keyPath, from: T.self) {
             column = try T.relatedColumn(path.joined(separator: ".")).0
         } else {

@@ -88,7 +88,7 @@ public struct TextMatch<Root: Entity>: Sendable, CustomStringConvertible {
                 .unsupportedPredicate,
                 "\(Root.entityName): \(keyPathDescription) is not a stored String attribute, so it cannot be matched as text")
         }
-        let column = "\(Connection.quote(Root.entityName)).\(Connection.quote(attributes[attributeIndex].name))"
+        let column = SQLIdentifier(attributes[attributeIndex].name).qualified(by: SQLIdentifier.quote(Root.entityName))
         return ("\(operation.function)(\(column), ?)", [.text(text)])
     }
 

@@ -310,14 +310,9 @@ extension Connection {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// Quotes an identifier (table, column, index name) for SQL.
-    static func quote(_ identifier: String) -> String {
-        // Names without a quote (all that the macro generates) skip the
-        // Foundation replacement, which costs more than building the rest of
-        // a query's SQL.
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    /// Quotes an identifier (table, column, index name) for SQL: forwards to
+    /// ``SQLIdentifier/quote(_:)``, for the callers not yet on `SQL/`'s builders.
+    static func quote(_ identifier: String) -> String { SQLIdentifier.quote(identifier) }
 
     /// The SQLite library version linked at run time.
     static var sqliteVersion: String { String(cString: sqlite3_libversion()) }

@@ -29,28 +29,27 @@ extension Connection {
         }
         // Before the triggers exist: with them, an update would remove words
         // from an index that does not hold them yet.
-        let key = Connection.quote(Model.primaryKeyColumn)
         for attribute in entity.searchableAttributes {
-            let column = Connection.quote(attribute.name)
+            let column = SQLIdentifier(attribute.name)
             // Only rows with non-ASCII text can be outside NFC.
-            let candidates = try rows(
-                "SELECT \(key), \(column) FROM \(entity.quotedTable) WHERE \(column) GLOB ?", [.text("*[^\u{01}-\u{7F}]*")])
+            let select = SelectStatement([.rowID, column], from: entity.table, where: WhereClause(sql: "\(column) GLOB ?"))
+            let candidates = try rows(select.sql, [.text("*[^\u{01}-\u{7F}]*")])
             for row in candidates {
                 guard row.count == 2, case .text(let text) = row[1] else { continue }
                 let canonical = text.precomposedStringWithCanonicalMapping
                 guard Array(canonical.utf8) != Array(text.utf8) else { continue }
-                try executeOnce("UPDATE \(entity.quotedTable) SET \(column) = ? WHERE \(key) = ?", [.text(canonical), row[0]])
+                try executeOnce(UpdateStatement(entity.table, set: [.parameter(column)], where: .rowID).sql, [.text(canonical), row[0]])
             }
         }
         for statement in entity.createSearchIndexSQL { try executeOnce(statement) }
-        let fts = Connection.quote(entity.searchTableName)
+        let fts = SQLIdentifier.quote(entity.searchTableName)
         try executeOnce("INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')")
     }
 
     /// Creates ``Model/searchDeferralTable``, which the insert triggers read,
     /// unless the store has it.
     func createSearchDeferralTable() throws {
-        try executeOnce("CREATE TABLE IF NOT EXISTS \(Connection.quote(Model.searchDeferralTable)) (flag INTEGER PRIMARY KEY)")
+        try executeOnce("CREATE TABLE IF NOT EXISTS \(SQLIdentifier(Model.searchDeferralTable)) (flag INTEGER PRIMARY KEY)")
     }
 
     /// Brings the insert and update triggers of every full-text index up to
@@ -65,7 +64,7 @@ extension Connection {
         let stale = try staleSearchTriggers()
         if !stale.isEmpty { try createSearchDeferralTable() }
         for trigger in stale {
-            try executeOnce("DROP TRIGGER IF EXISTS \(Connection.quote(trigger.name))")
+            try executeOnce("DROP TRIGGER IF EXISTS \(SQLIdentifier(trigger.name))")
             try executeOnce(trigger.sql)
         }
         var upgraded: [String] = []
@@ -102,7 +101,7 @@ extension Connection {
     /// follow: reordering declarations changes no fingerprint). Read from a
     /// prepared, never-run `SELECT *`: no statement runs, none is traced.
     func searchColumns(of table: String) throws -> [String] {
-        let statement = try makeStatement("SELECT * FROM \(Connection.quote(table))")
+        let statement = try makeStatement("SELECT * FROM \(SQLIdentifier(table))")
         defer { statement.finalize() }
         return (0..<Int32(statement.columnCount)).map { statement.columnName(at: $0) }
     }
@@ -112,7 +111,7 @@ extension Connection {
     /// problem, or `nil` when it matches. Needs a writable connection: the
     /// command is an `INSERT`, although it writes nothing.
     func searchIndexProblem(_ table: String) throws -> String? {
-        let fts = Connection.quote(table)
+        let fts = SQLIdentifier.quote(table)
         do {
             try executeOnce("INSERT INTO \(fts)(\(fts), rank) VALUES ('integrity-check', 1)")
             return nil

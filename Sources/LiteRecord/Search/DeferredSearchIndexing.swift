@@ -132,8 +132,8 @@ struct DeferredSearchIndexing {
         try statement.run()
     }
 
-    private static let setFlagSQL = "INSERT OR REPLACE INTO \(Connection.quote(Model.searchDeferralTable)) (flag) VALUES (1)"
-    private static let clearFlagSQL = "DELETE FROM \(Connection.quote(Model.searchDeferralTable))"
+    private static let setFlagSQL = "INSERT OR REPLACE INTO \(SQLIdentifier(Model.searchDeferralTable)) (flag) VALUES (1)"
+    private static let clearFlagSQL = DeleteStatement(from: SQLIdentifier(Model.searchDeferralTable)).sql
 }
 
 /// The entities with a full-text index among a save's objects, each looked

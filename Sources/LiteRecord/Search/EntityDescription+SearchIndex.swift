@@ -44,23 +44,23 @@ extension EntityDescription {
     /// indexes its rows itself (``DeferredSearchIndexing``). Also used to bring the
     /// trigger of an index created before the flag existed up to date.
     static func searchInsertTriggerSQL(table: String, columns: [String]) -> String {
-        let fts = Connection.quote(searchTableName(table: table))
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let quoted = columns.map { Connection.quote($0) }
+        let fts = SQLIdentifier.quote(searchTableName(table: table))
+        let key = SQLIdentifier.rowID.quoted
+        let quoted = columns.map { SQLIdentifier.quote($0) }
         let insert = "INSERT INTO \(fts)(rowid, \(quoted.joined(separator: ", "))) VALUES (new.\(key), \(quoted.map { "new.\($0)" }.joined(separator: ", ")));"
-        let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
-        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(Connection.quote(table)) WHEN \(deferred) BEGIN \(insert) END"
+        let deferred = "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier(Model.searchDeferralTable)))"
+        return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(SQLIdentifier(table)) WHEN \(deferred) BEGIN \(insert) END"
     }
 
     /// The delete trigger of `table`'s index over `columns`: it removes a
     /// deleted row's words. Every writable open restores it when it is
     /// missing or differs (``Connection/upgradeSearchTriggers()``).
     static func searchDeleteTriggerSQL(table: String, columns: [String]) -> String {
-        let fts = Connection.quote(searchTableName(table: table))
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let quoted = columns.map { Connection.quote($0) }
+        let fts = SQLIdentifier.quote(searchTableName(table: table))
+        let key = SQLIdentifier.rowID.quoted
+        let quoted = columns.map { SQLIdentifier.quote($0) }
         let delete = "INSERT INTO \(fts)(\(fts), rowid, \(quoted.joined(separator: ", "))) VALUES ('delete', old.\(key), \(quoted.map { "old.\($0)" }.joined(separator: ", ")));"
-        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[1])) AFTER DELETE ON \(Connection.quote(table)) BEGIN \(delete) END"
+        return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[1])) AFTER DELETE ON \(SQLIdentifier(table)) BEGIN \(delete) END"
     }
 
     /// The update trigger of `table`'s index over `columns`: when a
@@ -71,9 +71,9 @@ extension EntityDescription {
     /// "Z_PK" = …` (a migration step, raw SQL) moves the row, and the index
     /// must follow it.
     static func searchUpdateTriggerSQL(table: String, columns: [String]) -> String {
-        let fts = Connection.quote(searchTableName(table: table))
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let quoted = columns.map { Connection.quote($0) }
+        let fts = SQLIdentifier.quote(searchTableName(table: table))
+        let key = SQLIdentifier.rowID.quoted
+        let quoted = columns.map { SQLIdentifier.quote($0) }
         let list = quoted.joined(separator: ", ")
         func values(_ row: String) -> String { quoted.map { "\(row).\($0)" }.joined(separator: ", ") }
         let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
@@ -81,17 +81,17 @@ extension EntityDescription {
         // `UPDATE OF` fires when a searchable column or the key is assigned;
         // a save assigns only changed columns, and the `WHEN` skips the rest.
         let changed = ([key] + quoted).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
-        let deferred = "NOT EXISTS (SELECT 1 FROM \(Connection.quote(Model.searchDeferralTable)))"
-        return "CREATE TRIGGER \(Connection.quote(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(Connection.quote(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
+        let deferred = "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier(Model.searchDeferralTable)))"
+        return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(SQLIdentifier(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
     }
 
     /// `INSERT INTO <index>(<index>, rowid, <columns>) SELECT 'delete', …
     /// FROM <table> WHERE "Z_PK" IN (SELECT value FROM json_each(?))`:
     /// removes the words of rows a save is about to update, as stored.
     var deferredSearchDeleteSQL: String {
-        let fts = Connection.quote(searchTableName)
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let columns = searchableAttributes.map { Connection.quote($0.name) }.joined(separator: ", ")
+        let fts = SQLIdentifier.quote(searchTableName)
+        let key = SQLIdentifier.rowID.quoted
+        let columns = searchableAttributes.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
         return "INSERT INTO \(fts)(\(fts), rowid, \(columns)) SELECT 'delete', \(key), \(columns) FROM \(quotedTable) WHERE \(key) IN (SELECT value FROM json_each(?))"
     }
 
@@ -100,10 +100,10 @@ extension EntityDescription {
     /// FROM json_each(?))`): indexes rows a save inserted while indexing was
     /// deferred, read back from the table in one statement.
     func deferredSearchInsertSQL(range: Bool) -> String {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let columns = searchableAttributes.map { Connection.quote($0.name) }.joined(separator: ", ")
+        let key = SQLIdentifier.rowID.quoted
+        let columns = searchableAttributes.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
         let rows = range ? "BETWEEN ? AND ?" : "IN (SELECT value FROM json_each(?))"
-        return "INSERT INTO \(Connection.quote(searchTableName))(rowid, \(columns)) SELECT \(key), \(columns) FROM \(quotedTable) WHERE \(key) \(rows)"
+        return "INSERT INTO \(SQLIdentifier(searchTableName))(rowid, \(columns)) SELECT \(key), \(columns) FROM \(quotedTable) WHERE \(key) \(rows)"
     }
 
     /// `CREATE VIRTUAL TABLE` for the index and `CREATE TRIGGER` for its
@@ -114,9 +114,9 @@ extension EntityDescription {
     var createSearchIndexSQL: [String] {
         let searchable = searchableAttributes
         guard !searchable.isEmpty else { return [] }
-        let fts = Connection.quote(searchTableName)
+        let fts = SQLIdentifier.quote(searchTableName)
         let names = searchable.map(\.name)
-        let list = names.map { Connection.quote($0) }.joined(separator: ", ")
+        let list = names.map { SQLIdentifier.quote($0) }.joined(separator: ", ")
         return [
             "CREATE VIRTUAL TABLE \(fts) USING fts5(\(list), content=\(Connection.quoteLiteral(tableName)), content_rowid=\(Connection.quoteLiteral(Model.primaryKeyColumn)), tokenize='unicode61 remove_diacritics 2')",
             Self.searchInsertTriggerSQL(table: tableName, columns: names),

@@ -55,8 +55,8 @@ extension RecordContext {
     private static func searchSQL(
         _ entity: EntityDescription, indexed: [String], snippets: Bool, orderBy: String?, query: inout SQLQuery
     ) -> String {
-        let fts = Connection.quote(entity.searchTableName)
-        let alias = Connection.quote("literecord_search")
+        let fts = SQLIdentifier(entity.searchTableName)
+        let alias = SQLIdentifier("literecord_search")
         let weightByName = Dictionary(entity.searchableAttributes.map { ($0.name, $0.searchWeight ?? 1) }, uniquingKeysWith: { first, _ in first })
         let weights = indexed.map { String(weightByName[$0] ?? 1) }.joined(separator: ", ")
         var columns = ["rowid AS \"literecord_rowid\"", "-bm25(\(fts), \(weights)) AS \"literecord_score\""]
@@ -65,12 +65,12 @@ extension RecordContext {
                 columns.append("snippet(\(fts), \(position), ?1, ?2, '…', 16) AS \"literecord_snippet\(position)\"")
             }
         }
-        let key = "\(entity.quotedTable).\(Connection.quote(Model.primaryKeyColumn))"
+        let key = SQLIdentifier.rowID.qualified(by: entity.quotedTable)
         query.join = "JOIN (SELECT \(columns.joined(separator: ", ")) FROM \(fts) WHERE \(fts) MATCH ?) AS \(alias) ON \(key) = \(alias).\"literecord_rowid\""
         query.orderBy = orderBy ?? "\(alias).\"literecord_score\" DESC, \(key)"
         var extra = ["\(alias).\"literecord_score\""]
         if snippets { extra += indexed.indices.map { "\(alias).\"literecord_snippet\($0)\"" } }
-        return "SELECT \(entity.qualifiedSelectList), \(extra.joined(separator: ", ")) FROM \(entity.quotedTable)" + query.clauses
+        return SelectStatement([entity.qualifiedSelectList] + extra, from: entity.quotedTable).sql + query.clauses
     }
 
     /// Runs the search statement `sql` (``searchSQL(_:indexed:snippets:orderBy:query:)``)

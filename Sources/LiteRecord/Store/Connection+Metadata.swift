@@ -28,7 +28,7 @@ enum StoreFormat {
 }
 
 extension Connection {
-    private var metadataTable: String { Connection.quote(Model.metadataTable) }
+    private var metadataTable: SQLIdentifier { SQLIdentifier(Model.metadataTable) }
 
     func createMetadataTable() throws {
         try execute("CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
@@ -37,13 +37,15 @@ extension Connection {
     }
 
     func setMetadata(_ key: String, _ value: String) throws {
-        try execute(
-            "INSERT INTO \(metadataTable) (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [.text(key), .text(value)])
+        let (keyColumn, valueColumn) = (SQLIdentifier(bare: "key"), SQLIdentifier(bare: "value"))
+        let upsert = InsertStatement(into: metadataTable, columns: [keyColumn, valueColumn])
+            .onConflict(keyColumn, doUpdate: [.expression(valueColumn, "excluded.value")])
+        try execute(upsert.sql, [.text(key), .text(value)])
     }
 
     func metadata(_ key: String) throws -> String? {
-        guard case .text(let value)? = try scalar("SELECT value FROM \(metadataTable) WHERE key = ?", [.text(key)]) else {
+        let select = SelectStatement([SQLIdentifier(bare: "value")], from: metadataTable, where: .equals(SQLIdentifier(bare: "key")))
+        guard case .text(let value)? = try scalar(select.sql, [.text(key)]) else {
             return nil
         }
         return value

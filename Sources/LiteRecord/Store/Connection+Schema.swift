@@ -26,7 +26,7 @@ extension Connection {
         for table in tables {
             let columns = try rows("SELECT name FROM pragma_table_info(?)", [.text(table)])
             guard !columns.isEmpty, !columns.contains(where: { $0.first == .text(Model.versionColumn) }) else { continue }
-            try execute("ALTER TABLE \(Connection.quote(table)) ADD COLUMN \(EntityDescription.versionColumnDefinition)")
+            try execute("ALTER TABLE \(SQLIdentifier(table)) ADD COLUMN \(EntityDescription.versionColumnDefinition)")
             added.append(table)
         }
         return added

@@ -1,8 +1,8 @@
 extension EntityDescription {
-    var quotedTable: String { Connection.quote(tableName) }
+    var quotedTable: String { table.quoted }
 
     func columnDefinition(_ attribute: AttributeDescription) -> String {
-        "\(Connection.quote(attribute.name)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")"
+        "\(SQLIdentifier(attribute.name)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")"
     }
 
     /// A to-one's column: nullable, referencing the destination's key. The
@@ -11,15 +11,15 @@ extension EntityDescription {
     /// rules run in the context, not in the schema, so that changing one
     /// changes no table.
     func foreignKeyDefinition(_ relationship: ResolvedRelationship) -> String {
-        "\(Connection.quote(relationship.name)) INTEGER REFERENCES \(Connection.quote(relationship.destinationName))"
-            + "(\(Connection.quote(Model.primaryKeyColumn))) DEFERRABLE INITIALLY DEFERRED"
+        "\(SQLIdentifier(relationship.name)) INTEGER REFERENCES \(SQLIdentifier(relationship.destinationName))"
+            + "(\(SQLIdentifier.rowID)) DEFERRABLE INITIALLY DEFERRED"
     }
 
     /// `CREATE TABLE` for the entity. The primary key is an explicit
     /// `INTEGER PRIMARY KEY`, an alias of the rowid, so `VACUUM` never
     /// renumbers records (https://sqlite.org/lang_createtable.html#rowid).
     var createTableSQL: String {
-        let columns = ["\(Connection.quote(Model.primaryKeyColumn)) INTEGER PRIMARY KEY", Self.versionColumnDefinition]
+        let columns = ["\(SQLIdentifier.rowID) INTEGER PRIMARY KEY", Self.versionColumnDefinition]
             + attributes.map(columnDefinition)
             + toOneIndexes.map { foreignKeyDefinition(relationships[$0]) }
         return "CREATE TABLE \(quotedTable) (\(columns.joined(separator: ", ")))"
@@ -27,7 +27,7 @@ extension EntityDescription {
 
     /// The version column, which every entity table has (``Model/versionColumn``);
     /// a new row starts at ``Model/initialVersion``.
-    static let versionColumnDefinition = "\(Connection.quote(Model.versionColumn)) INTEGER NOT NULL DEFAULT \(Model.initialVersion)"
+    static let versionColumnDefinition = "\(SQLIdentifier.version) INTEGER NOT NULL DEFAULT \(Model.initialVersion)"
 
     /// The indexes of unique and indexed attributes. They are named indexes
     /// rather than column constraints so that a migration can add and drop them
@@ -59,7 +59,7 @@ extension EntityDescription {
     }
 
     static func createIndexSQL(table: String, column: String, unique: Bool) -> String {
-        let name = Connection.quote(indexName(table: table, column: column, unique: unique))
-        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(Connection.quote(table)) (\(Connection.quote(column)))"
+        let name = SQLIdentifier.quote(indexName(table: table, column: column, unique: unique))
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(SQLIdentifier(table)) (\(SQLIdentifier(column)))"
     }
 }

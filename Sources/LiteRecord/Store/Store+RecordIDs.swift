@@ -43,9 +43,9 @@ extension EntityDescription {
     /// The entity's mark and its highest row (`max(rowid)` is one b-tree
     /// step, https://sqlite.org/optoverview.html#minmax), 0 for none.
     var lastRecordIDSQL: String {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        return "SELECT coalesce((SELECT high FROM \(Connection.quote(Model.recordIDTable)) WHERE entity = ?), 0), "
-            + "coalesce((SELECT max(\(key)) FROM \(quotedTable)), 0)"
+        let mark = SelectStatement([RecordIDMarks.high], from: RecordIDMarks.table, where: .equals(RecordIDMarks.entity))
+        let highest = SelectStatement(["max(\(SQLIdentifier.rowID))"], from: quotedTable)
+        return "SELECT coalesce((\(mark)), 0), coalesce((\(highest)), 0)"
     }
 }
 
@@ -126,9 +126,8 @@ struct RecordIDAllocator {
     /// Writes each table's mark: call after the inserts, in their transaction.
     func record(on connection: Connection) throws {
         guard !tables.isEmpty else { return }
-        let statement = try connection.cachedStatement(
-            "INSERT INTO \(Connection.quote(Model.recordIDTable)) (entity, high) VALUES (?, ?) "
-                + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)")
+        let insert = InsertStatement(into: RecordIDMarks.table, columns: [RecordIDMarks.entity, RecordIDMarks.high])
+        let statement = try connection.cachedStatement(insert.onConflict(RecordIDMarks.entity, doUpdate: [RecordIDMarks.raise]).sql)
         defer { statement.reset() }
         for (table, last, _) in tables {
             statement.rewind()
@@ -143,7 +142,7 @@ extension Connection {
     /// Creates ``Model/recordIDTable`` when the store lacks it.
     func createRecordIDTable() throws {
         try execute(
-            "CREATE TABLE IF NOT EXISTS \(Connection.quote(Model.recordIDTable)) "
+            "CREATE TABLE IF NOT EXISTS \(RecordIDMarks.table) "
                 + "(entity TEXT PRIMARY KEY NOT NULL, high INTEGER NOT NULL) WITHOUT ROWID")
     }
 
@@ -153,15 +152,13 @@ extension Connection {
     func createRecordIDTable(markingHighestRowsOf tables: [String]) throws {
         try createRecordIDTable()
         let existing = Set(try tableNames())
-        let marks = Connection.quote(Model.recordIDTable)
-        let key = Connection.quote(Model.primaryKeyColumn)
         for table in tables where existing.contains(table) {
             // `WHERE true` keeps SQLite from reading ON CONFLICT as a join's ON
             // (https://sqlite.org/lang_upsert.html#parsing_ambiguity).
-            try executeOnce(
-                "INSERT INTO \(marks) (entity, high) SELECT ?, coalesce(max(\(key)), 0) FROM \(Connection.quote(table)) WHERE true "
-                    + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)",
-                [.text(table)])
+            let highest = SelectStatement(
+                ["?", "coalesce(max(\(SQLIdentifier.rowID)), 0)"], from: SQLIdentifier.quote(table), where: WhereClause(sql: "true"))
+            let insert = InsertStatement(into: RecordIDMarks.table, columns: [RecordIDMarks.entity, RecordIDMarks.high], select: highest.sql)
+            try executeOnce(insert.onConflict(RecordIDMarks.entity, doUpdate: [RecordIDMarks.raise]).sql, [.text(table)])
         }
     }
 
@@ -174,11 +171,20 @@ extension Connection {
     /// `ALTER TABLE … RENAME TO`), keeping the larger one if the new name
     /// already had one (an entity removed earlier).
     func moveRecordIDMark(from old: String, to new: String) throws {
-        let table = Connection.quote(Model.recordIDTable)
-        try executeOnce(
-            "INSERT INTO \(table) (entity, high) SELECT ?, high FROM \(table) WHERE entity = ? "
-                + "ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)",
-            [.text(new), .text(old)])
-        try executeOnce("DELETE FROM \(table) WHERE entity = ?", [.text(old)])
+        let (table, entity, high) = (RecordIDMarks.table, RecordIDMarks.entity, RecordIDMarks.high)
+        let previous = SelectStatement(["?", high.quoted], from: table.quoted, where: .equals(entity))
+        let insert = InsertStatement(into: table, columns: [entity, high], select: previous.sql)
+        try executeOnce(insert.onConflict(entity, doUpdate: [RecordIDMarks.raise]).sql, [.text(new), .text(old)])
+        try executeOnce(DeleteStatement(from: table, where: .equals(entity)).sql, [.text(old)])
     }
+}
+
+/// ``Model/recordIDTable`` and its columns, as its statements name them.
+enum RecordIDMarks {
+    static let table = SQLIdentifier(Model.recordIDTable)
+    static let entity = SQLIdentifier(bare: "entity")
+    static let high = SQLIdentifier(bare: "high")
+
+    /// `high = max(high, excluded.high)`: a mark only ever rises.
+    static let raise = Assignment.expression(high, "max(high, excluded.high)")
 }
