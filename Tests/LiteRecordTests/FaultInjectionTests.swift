@@ -209,7 +209,7 @@ private enum DocV2 {
         var text = ""
         for table in tables {
             text += "\(table):\n"
-            for row in try connection.rows("SELECT * FROM \(Connection.quote(table)) ORDER BY 1") {
+            for row in try connection.rows("SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
                 text += row.map { "\($0)" }.joined(separator: "|") + "\n"
             }
         }

@@ -42,7 +42,7 @@ private final class Tagged {
         """
 
     private func flagRows(_ connection: Connection) throws -> Int64 {
-        try connection.count("SELECT COUNT(*) FROM \(Connection.quote(Model.searchDeferralTable))")
+        try connection.count("SELECT COUNT(*) FROM \(SQLIdentifier.quote(Model.searchDeferralTable))")
     }
 
     private func flagRows(_ stack: RecordStack) throws -> Int64 {
@@ -237,7 +237,7 @@ private final class Tagged {
         try connection.execute(Self.oldInsertTrigger)
         try connection.execute("DROP TRIGGER \"literecord_search:Article:update\"")
         try connection.execute(Self.oldUpdateTrigger)
-        try connection.execute("DROP TABLE \(Connection.quote(Model.searchDeferralTable))")
+        try connection.execute("DROP TABLE \(SQLIdentifier.quote(Model.searchDeferralTable))")
         try connection.execute("UPDATE literecord_metadata SET value = '2' WHERE key = 'format_version'")
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }

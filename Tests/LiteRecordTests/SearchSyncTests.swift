@@ -238,7 +238,7 @@ import Testing
             // so a plain connection's insert is indexed by the trigger.
             let raw = try Connection(path: url.path)
             defer { raw.close() }
-            #expect(try raw.count("SELECT COUNT(*) FROM \(Connection.quote(Model.searchDeferralTable))") == 0, "\(context)")
+            #expect(try raw.count("SELECT COUNT(*) FROM \(SQLIdentifier.quote(Model.searchDeferralTable))") == 0, "\(context)")
             try raw.execute("INSERT INTO SearchNote (text, save) VALUES ('rawinsert\(trial)', 0)")
             #expect(try raw.searchRowIDs("SearchNote", "rawinsert\(trial)").count == 1, "\(context)")
         }

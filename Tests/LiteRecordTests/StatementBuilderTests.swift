@@ -36,10 +36,6 @@ import Testing
         #expect(SQLIdentifier("name").qualified(by: "t1") == #"t1."name""#)
     }
 
-    @Test func quoteForwardsToTheOneQuotingFunction() {
-        for name in ["Person", #"x"y"#, "group", ""] { #expect(Connection.quote(name) == SQLIdentifier.quote(name)) }
-    }
-
     // MARK: Conditions
 
     @Test func conditionShapes() {

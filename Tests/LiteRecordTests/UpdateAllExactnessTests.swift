@@ -178,7 +178,7 @@ struct UpdateAllEdit<Root: Entity>: Sendable, CustomStringConvertible {
     /// text as Swift does, by canonical equivalence).
     private static func rows(_ table: String, _ stack: RecordStack) throws -> [[SQLValue]] {
         try stack.store.withConnection("reading \(table)") { connection in
-            try connection.rows("SELECT * FROM \(Connection.quote(table)) ORDER BY \(Connection.quote(Model.primaryKeyColumn))")
+            try connection.rows("SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY \(SQLIdentifier.quote(Model.primaryKeyColumn))")
                 .map { row in row.map { if case .text(let text) = $0 { .blob(Data(text.utf8)) } else { $0 } } }
         }
     }

@@ -97,7 +97,7 @@ extension RecordContext {
         let entity = try entity(for: T.self)
         if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
         let size = max(1, batchSize)
-        let key = Connection.quote(Model.primaryKeyColumn)
+        let key = SQLIdentifier.rowID.quoted
         var lastRowID = Int64.min
         var offset = 0
         while true {

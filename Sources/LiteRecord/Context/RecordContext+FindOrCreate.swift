@@ -126,10 +126,9 @@ extension RecordContext {
         where condition: String, _ arguments: [SQLValue], by attributeName: String
     ) throws -> FindOrCreateOutcome {
         let entityName = T.entityName
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let findSQL = "SELECT \(key) FROM \(entity.quotedTable) WHERE \(condition) LIMIT 1"
-        let columns = ([key] + entity.attributes.map { Connection.quote($0.name) }).joined(separator: ", ")
-        let insertSQL = "\(entity.insertSQL) RETURNING \(columns)"
+        let findSQL = SelectStatement([.rowID], from: entity.table, where: WhereClause(sql: condition), limit: "1").sql
+        let columns = ([SQLIdentifier.rowID] + entity.attributes.map { SQLIdentifier($0.name) }).map(\.quoted)
+        let insertSQL = "\(entity.insertSQL) RETURNING \(columns.joined(separator: ", "))"
         let tracksChanges = T.tracksChanges
         return try store.write("finding or creating \(entityName) by \(attributeName)") { connection -> FindOrCreateOutcome in
             if case .integer(let rowID)? = try connection.scalar(findSQL, arguments) {

@@ -44,12 +44,12 @@ struct EntityMigration {
             switch self {
             case .noNulls(let table, let column, let entity, let attribute):
                 let count = try connection.count(
-                    "SELECT COUNT(*) FROM \(Connection.quote(table)) WHERE \(Connection.quote(column)) IS NULL")
+                    "SELECT COUNT(*) FROM \(SQLIdentifier(table)) WHERE \(SQLIdentifier(column)) IS NULL")
                 guard count > 0 else { return nil }
                 return "\(entity): attribute '\(attribute)' became non-optional without a default value, but \(count) stored record(s) hold no value for it; give it a default value or fill it in a MigrationPlan step"
             case .fitsIn(let table, let column, let entity, let attribute, let type, let range):
                 let count = try connection.count(
-                    "SELECT COUNT(*) FROM \(Connection.quote(table)) WHERE CAST(\(Connection.quote(column)) AS INTEGER) NOT BETWEEN ? AND ?",
+                    "SELECT COUNT(*) FROM \(SQLIdentifier(table)) WHERE CAST(\(SQLIdentifier(column)) AS INTEGER) NOT BETWEEN ? AND ?",
                     [.integer(range.lowerBound), .integer(range.upperBound)])
                 guard count > 0 else { return nil }
                 return "\(entity): attribute '\(attribute)' changed type to \(type), but \(count) stored value(s) do not fit in \(range.lowerBound)...\(range.upperBound); convert them in a MigrationPlan step or keep a wider type"

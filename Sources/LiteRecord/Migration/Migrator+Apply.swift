@@ -140,7 +140,7 @@ extension Migrator {
 
     private func dropTables(_ tables: [String], _ report: inout MigrationReport) throws {
         for table in tables {
-            try performing("dropping table \(table)") { try connection.executeOnce("DROP TABLE \(Connection.quote(table))") }
+            try performing("dropping table \(table)") { try connection.executeOnce("DROP TABLE \(SQLIdentifier.quote(table))") }
             report.note(\.droppedTables, table)
             log("dropped table \(table)", &report)
         }
@@ -149,7 +149,7 @@ extension Migrator {
     private func renameTable(_ rename: MigrationReport.TableRename, _ report: inout MigrationReport) throws {
         try performing("renaming table \(rename.from) to \(rename.to)") {
             let alter = { (from: String, to: String) in
-                try connection.executeOnce("ALTER TABLE \(Connection.quote(from)) RENAME TO \(Connection.quote(to))")
+                try connection.executeOnce("ALTER TABLE \(SQLIdentifier.quote(from)) RENAME TO \(SQLIdentifier.quote(to))")
             }
             if rename.from.lowercased() == rename.to.lowercased() {
                 // Table names ignore case, so SQLite sees a case-only rename as a
@@ -195,7 +195,7 @@ extension Migrator {
         for column in entity.handedToSteps where !column.isOptional {
             let count = try performing("checking \(entity.entity.name).\(column.name)") {
                 try connection.count(
-                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE \(Connection.quote(column.name)) IS NULL")
+                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE \(SQLIdentifier.quote(column.name)) IS NULL")
             }
             if count > 0 {
                 throw LiteRecordError(.migrationFailed, "\(entity.entity.name): the custom steps left \(count) record(s) without a value for the non-optional attribute '\(column.name)'")
@@ -210,7 +210,7 @@ extension Migrator {
             let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
             let count = try performing("checking \(entity.entity.name).\(column.name)") {
                 try connection.count(
-                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE typeof(\(Connection.quote(column.name))) NOT IN (\(list))")
+                    "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE typeof(\(SQLIdentifier.quote(column.name))) NOT IN (\(list))")
             }
             if count > 0 {
                 throw LiteRecordError(.migrationFailed, "\(entity.entity.name): after the custom steps, \(count) value(s) of attribute '\(column.name)' are not stored as \(column.type) (expected SQLite \(allowed.joined(separator: " or ")) values)")
@@ -232,7 +232,7 @@ extension Migrator {
         // Index names, like all SQLite identifiers, ignore case.
         let wanted = Set(entity.indexes.map { $0.name.lowercased() })
         for name in try literecordIndexes(on: table) where !wanted.contains(name.lowercased()) {
-            try performing("dropping index \(name)") { try connection.executeOnce("DROP INDEX \(Connection.quote(name))") }
+            try performing("dropping index \(name)") { try connection.executeOnce("DROP INDEX \(SQLIdentifier.quote(name))") }
             report.note(\.droppedIndexes, name)
             log("dropped index \(name)", &report)
         }
@@ -282,7 +282,7 @@ extension Migrator {
             let owner = object.type == "trigger" ? String(object.name[..<(object.name.lastIndex(of: ":") ?? object.name.endIndex)]) : object.name
             guard !kept.contains(owner) else { continue }
             let kind = object.type == "trigger" ? "TRIGGER" : "TABLE"
-            try performing("dropping \(object.name)") { try connection.executeOnce("DROP \(kind) \(Connection.quote(object.name))") }
+            try performing("dropping \(object.name)") { try connection.executeOnce("DROP \(kind) \(SQLIdentifier.quote(object.name))") }
             if object.type != "trigger" {
                 report.note(\.droppedSearchIndexes, object.name)
                 log("dropped full-text index \(object.name)", &report)

@@ -51,7 +51,7 @@ extension RecordContext {
     /// A to-one: fetches the destinations not yet registered, in one
     /// statement, then resolves each object's fault from the identity map.
     private func prefetchToOne(_ relationship: ResolvedRelationship, of objects: [any Entity]) throws(LiteRecordError) {
-        let key = Connection.quote(Model.primaryKeyColumn)
+        let key = SQLIdentifier.rowID.quoted
         // The destination's objects by row id, looked up once (the same
         // table the fetch below registers into).
         let registered = identityMap.table(for: relationship.destination)
@@ -90,8 +90,8 @@ extension RecordContext {
         _ relationship: ResolvedRelationship, column: String, of objects: [any Entity], allStored: Bool
     ) throws(LiteRecordError) {
         guard let inverse = relationship.inverseIndex else { return }
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let quoted = Connection.quote(column)
+        let key = SQLIdentifier.rowID.quoted
+        let quoted = SQLIdentifier.quote(column)
         var query: SQLQuery
         if allStored {
             // The owners are every stored record, so every row whose
@@ -126,13 +126,14 @@ extension RecordContext {
     /// A many-to-many: reads the join table's pairs, fetches the related
     /// objects in one statement, and builds each object's list.
     private func prefetchManyToMany(_ relationship: ResolvedRelationship, table: JoinTable, of objects: [any Entity]) throws(LiteRecordError) {
-        let key = Connection.quote(Model.primaryKeyColumn)
-        let (source, destination) = (Connection.quote(table.sourceColumn), Connection.quote(table.destinationColumn))
+        let key = SQLIdentifier.rowID.quoted
+        let source = SQLIdentifier(table.sourceColumn)
+        let pairsSQL = SelectStatement(
+            [source, SQLIdentifier(table.destinationColumn)], from: SQLIdentifier(table.name), where: .column(inJSONArray: source)
+        ).sql
         let ids = objects.compactMap(\.recordState.rowID)
         let pairs = try reading("prefetching \(relationship.qualifiedName)") { connection in
-            try connection.rows(
-                "SELECT \(source), \(destination) FROM \(Connection.quote(table.name)) WHERE \(source) IN (SELECT value FROM json_each(?))",
-                [Self.jsonArray(ids)])
+            try connection.rows(pairsSQL, [Self.jsonArray(ids)])
         }
         var links: [Int64: [Int64]] = [:]
         for pair in pairs {

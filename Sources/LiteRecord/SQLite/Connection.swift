@@ -310,10 +310,6 @@ extension Connection {
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
-    /// Quotes an identifier (table, column, index name) for SQL: forwards to
-    /// ``SQLIdentifier/quote(_:)``, for the callers not yet on `SQL/`'s builders.
-    static func quote(_ identifier: String) -> String { SQLIdentifier.quote(identifier) }
-
     /// The SQLite library version linked at run time.
     static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }

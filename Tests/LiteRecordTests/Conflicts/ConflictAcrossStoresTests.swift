@@ -89,7 +89,7 @@ import Testing
     private static func makeOld(_ url: URL, tables: [String]) throws {
         let connection = try Connection(path: url.path)
         defer { connection.close() }
-        for table in tables { try connection.execute("ALTER TABLE \(Connection.quote(table)) DROP COLUMN \"Z_OPT\"") }
+        for table in tables { try connection.execute("ALTER TABLE \(SQLIdentifier.quote(table)) DROP COLUMN \"Z_OPT\"") }
         try connection.execute("UPDATE literecord_metadata SET value = '1' WHERE key = 'format_version'")
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }

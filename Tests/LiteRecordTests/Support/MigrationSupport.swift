@@ -137,7 +137,7 @@ struct TemporaryStore {
 extension Connection {
     /// `PRAGMA index_list(table)` as (name, unique) pairs.
     func indexList(_ table: String) throws -> [(name: String, unique: Bool)] {
-        try rows("PRAGMA index_list(\(Connection.quote(table)))").compactMap { row in
+        try rows("PRAGMA index_list(\(SQLIdentifier.quote(table)))").compactMap { row in
             guard row.count > 2, case .text(let name) = row[1], case .integer(let unique) = row[2] else { return nil }
             return (name, unique == 1)
         }
@@ -145,7 +145,7 @@ extension Connection {
 
     /// The columns of `table` (`PRAGMA table_info`) as (name, declared type, not null).
     func columns(_ table: String) throws -> [(name: String, type: String, notNull: Bool)] {
-        try rows("PRAGMA table_info(\(Connection.quote(table)))").compactMap { row in
+        try rows("PRAGMA table_info(\(SQLIdentifier.quote(table)))").compactMap { row in
             guard row.count > 3, case .text(let name) = row[1], case .text(let type) = row[2],
                 case .integer(let notNull) = row[3]
             else { return nil }
@@ -155,8 +155,8 @@ extension Connection {
 
     /// The values of `columns` of every row of `table`, ordered by `Z_PK`.
     func values(_ table: String, _ columns: [String]) throws -> [[SQLValue]] {
-        let list = (["Z_PK"] + columns).map(Connection.quote).joined(separator: ", ")
-        return try rows("SELECT \(list) FROM \(Connection.quote(table)) ORDER BY Z_PK")
+        let list = (["Z_PK"] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
+        return try rows("SELECT \(list) FROM \(SQLIdentifier.quote(table)) ORDER BY Z_PK")
     }
 
     func tableExists(_ table: String) throws -> Bool {

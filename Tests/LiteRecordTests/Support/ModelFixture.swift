@@ -23,7 +23,7 @@ final class ModelFixture {
         tables = try stack.store.rawWrite("reading the seeded store") { connection in
             let names = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
-            return try names.map { name in (name, try connection.rows("SELECT * FROM \(Connection.quote(name))")) }
+            return try names.map { name in (name, try connection.rows("SELECT * FROM \(SQLIdentifier.quote(name))")) }
         }
     }
 
@@ -36,10 +36,10 @@ final class ModelFixture {
             try connection.execute("PRAGMA defer_foreign_keys = ON")
             // Every table emptied before any is filled: a join table's rows go
             // with their records (ON DELETE CASCADE).
-            for (name, _) in tables { try connection.execute("DELETE FROM \(Connection.quote(name))") }
+            for (name, _) in tables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(name))") }
             for (name, rows) in tables {
                 guard let width = rows.first?.count else { continue }
-                let sql = "INSERT INTO \(Connection.quote(name)) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))"
+                let sql = "INSERT INTO \(SQLIdentifier.quote(name)) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))"
                 for row in rows { try connection.execute(sql, row) }
             }
         }

@@ -296,7 +296,7 @@ final class ModelRunner {
             held.readText = held.text
             // The model counts versions from its own start: the object is as
             // many versions behind the store's row as LiteRecord's are apart.
-            let sql = "SELECT \(Connection.quote(Model.versionColumn)) FROM \(Connection.quote(id.kind.entityName)) WHERE \(Connection.quote(Model.primaryKeyColumn)) = ?"
+            let sql = "SELECT \(SQLIdentifier.quote(Model.versionColumn)) FROM \(SQLIdentifier.quote(id.kind.entityName)) WHERE \(SQLIdentifier.quote(Model.primaryKeyColumn)) = ?"
             let read = try? context.reading("reading a version") { connection in try connection.scalar(sql, [.integer(id.row)]) }
             guard case .integer(let stored)? = read else { continue }
             held.version = row.version - Int(stored - object.recordState.version)

@@ -41,7 +41,7 @@ final class SearchPost {
 extension Connection {
     /// The row ids FTS5 itself returns for a raw MATCH, sorted.
     func searchRowIDs(_ entity: String, _ match: String) throws -> [Int64] {
-        let fts = Connection.quote(EntityDescription.searchTableName(table: entity))
+        let fts = SQLIdentifier.quote(EntityDescription.searchTableName(table: entity))
         return try rows("SELECT rowid FROM \(fts) WHERE \(fts) MATCH ? ORDER BY rowid", [.text(match)]).compactMap(\.first?.integerValue)
     }
 }
