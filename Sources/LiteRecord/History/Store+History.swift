@@ -492,19 +492,47 @@ extension Store {
             }
         }
         let storeID = try historyStoreID(on: connection)
-        let purged = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
-        if let token {
-            guard token.storeID == storeID else {
-                throw LiteRecordError(
-                    .historyExpired,
-                    "history token \(token) is not from \(displayName) (its history identifier is \(storeID)): the store was replaced, moved aside and created again, or the token is another store's. Read the store's state again, and continue from a new token")
-            }
-            guard token.transactionNumber >= purged else {
-                throw LiteRecordError(
-                    .historyExpired,
-                    "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
-            }
+        if let token { try checkReadable(token, storeID: storeID, on: connection) }
+        let (sql, arguments) = historyQuery(after: token, through: last, matching: filter)
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var result: [HistoryTransaction] = []
+        while try statement.step() {
+            let author = statement.isNull(at: 2) ? nil : statement.string(at: 2)
+            guard filter.keeps(author: author) else { continue }
+            let changes = try HistoryCoding.decode(statement.data(at: 4), entityNames: filter.entityNames)
+            if filter.entityNames != nil, changes.isEmpty { continue }
+            result.append(HistoryTransaction(
+                token: HistoryToken(transactionNumber: statement.int64(at: 0), storeID: storeID),
+                date: Date(timeIntervalSince1970: statement.double(at: 1)), author: author,
+                contextName: statement.isNull(at: 3) ? nil : statement.string(at: 3), changes: changes))
+            if let limit, result.count >= limit { break }
         }
+        return result
+    }
+
+    /// Refuses a token of another store, or one older than what the store keeps.
+    private func checkReadable(_ token: HistoryToken, storeID: String, on connection: Connection) throws {
+        guard token.storeID == storeID else {
+            throw LiteRecordError(
+                .historyExpired,
+                "history token \(token) is not from \(displayName) (its history identifier is \(storeID)): the store was replaced, moved aside and created again, or the token is another store's. Read the store's state again, and continue from a new token")
+        }
+        let purged = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
+        guard token.transactionNumber >= purged else {
+            throw LiteRecordError(
+                .historyExpired,
+                "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
+        }
+    }
+
+    /// The history table's `SELECT` for `readHistory`, oldest first, and its
+    /// arguments: the token range, the dates and a first cut on entity names
+    /// (the author filter and the change blobs are decided in Swift).
+    private func historyQuery(
+        after token: HistoryToken?, through last: Int64?, matching filter: HistoryFilter
+    ) -> (sql: String, arguments: [SQLValue]) {
         var conditions = [WhereClause(sql: "token > ?")]
         var arguments: [SQLValue] = [.integer(token?.transactionNumber ?? 0)]
         if let last {
@@ -527,21 +555,6 @@ extension Store {
         }
         let columns = ["token", "date", "author", "context", "changes"].map(SQLIdentifier.init(bare:))
         let select = SelectStatement(columns, from: SQLIdentifier(HistoryLog.table), where: .all(conditions), orderBy: "token")
-        let statement = try connection.cachedStatement(select.sql)
-        defer { statement.reset() }
-        try statement.bind(arguments)
-        var result: [HistoryTransaction] = []
-        while try statement.step() {
-            let author = statement.isNull(at: 2) ? nil : statement.string(at: 2)
-            guard filter.keeps(author: author) else { continue }
-            let changes = try HistoryCoding.decode(statement.data(at: 4), entityNames: filter.entityNames)
-            if filter.entityNames != nil, changes.isEmpty { continue }
-            result.append(HistoryTransaction(
-                token: HistoryToken(transactionNumber: statement.int64(at: 0), storeID: storeID),
-                date: Date(timeIntervalSince1970: statement.double(at: 1)), author: author,
-                contextName: statement.isNull(at: 3) ? nil : statement.string(at: 3), changes: changes))
-            if let limit, result.count >= limit { break }
-        }
-        return result
+        return (select.sql, arguments)
     }
 }
