@@ -421,8 +421,9 @@ struct Report {
 
         ## Results
 
-        `concurrent` and `memory` are described in their own sections below;
-        their time columns are the fixed duration and the untimed run.
+        `concurrent`, `memory` and `memory-plain` are described in their own
+        sections below; their time columns are the fixed duration and the
+        untimed run. `launch` is described under Method.
 
         \(markdownTables())
 
