@@ -1,3 +1,5 @@
+import Foundation
+
 /// An entity whose every stored property has a default value, so that
 /// `create(in:)` can make one. The `@Entity` macro adds the conformance when
 /// it applies.
@@ -54,5 +56,3 @@ extension Entity {
         try AttributeSQL.relatedColumn(path, of: Self.self)
     }
 }
-
-import Foundation

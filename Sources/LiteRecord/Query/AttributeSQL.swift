@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL of the lookups and sorts the convenience layer takes by attribute
 /// name (`findFirst(byAttribute:)`, `findAll(sortedBy:)`): built here, beside
 /// the rest of the query SQL, so the entity methods stay a lookup and a call.
@@ -76,5 +78,3 @@ enum AttributeSQL {
         return try open(type).get()
     }
 }
-
-import Foundation

@@ -67,10 +67,7 @@ struct UpdateStatement: Sendable, CustomStringConvertible {
     let sql: String
 
     init(_ table: SQLIdentifier, set assignments: [Assignment], where condition: WhereClause? = nil, returning: [SQLIdentifier] = []) {
-        var sql = "UPDATE \(table) SET " + assignments.map(\.sql).joined(separator: ", ")
-        if let condition { sql += " WHERE " + condition.sql }
-        if !returning.isEmpty { sql += " RETURNING " + returning.map(\.quoted).joined(separator: ", ") }
-        self.sql = sql
+        sql = "UPDATE \(table) SET " + assignments.map(\.sql).joined(separator: ", ") + whereAndReturning(condition, returning)
     }
 
     var description: String { sql }
@@ -81,13 +78,17 @@ struct DeleteStatement: Sendable, CustomStringConvertible {
     let sql: String
 
     init(from table: SQLIdentifier, where condition: WhereClause? = nil, returning: [SQLIdentifier] = []) {
-        var sql = "DELETE FROM \(table)"
-        if let condition { sql += " WHERE " + condition.sql }
-        if !returning.isEmpty { sql += " RETURNING " + returning.map(\.quoted).joined(separator: ", ") }
-        self.sql = sql
+        sql = "DELETE FROM \(table)" + whereAndReturning(condition, returning)
     }
 
     var description: String { sql }
+}
+
+/// ` WHERE …` and ` RETURNING …` of an update or delete, each when given.
+private func whereAndReturning(_ condition: WhereClause?, _ returning: [SQLIdentifier]) -> String {
+    var clauses = condition.map { " WHERE " + $0.sql } ?? ""
+    if !returning.isEmpty { clauses += " RETURNING " + returning.map(\.quoted).joined(separator: ", ") }
+    return clauses
 }
 
 /// `SELECT … FROM … [WHERE …] [ORDER BY …] [LIMIT …]`. Columns and the source
