@@ -170,9 +170,7 @@ struct ItemRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func add(to checksum: inout Checksum) {
-        checksum.add(
-            uuid: uuid.uuidString, name: name, age: age, score: score, created: created.timeIntervalSinceReferenceDate,
-            email: email)
+        checksum.add(uuid: uuid, name: name, age: age, score: score, created: created, email: email)
     }
 }
 

@@ -32,9 +32,7 @@ final class LaunchItem {
     }
 
     func add(to checksum: inout Checksum) {
-        checksum.add(
-            uuid: uuid.uuidString, name: name, age: age, score: score, created: created.timeIntervalSinceReferenceDate,
-            email: email)
+        checksum.add(uuid: uuid, name: name, age: age, score: score, created: created, email: email)
     }
 }
 
@@ -68,14 +66,12 @@ enum LaunchQuery {
         try RecordStack(storeAt: URL(fileURLWithPath: path), entities: launchEntities).close()
         let db = try RawDatabase(path: path)
         try db.applyBenchmarkPragmas()
-        try db.execute("BEGIN IMMEDIATE")
+        // The flag is committed here (a save never commits it): nothing else
+        // opens the template until it is cleared below.
         try db.execute("INSERT INTO \"literecord_search_deferral\" (flag) VALUES (1)")
-        let insert = try db.prepare(
-            "INSERT INTO \"\(table)\" (uuid, name, age, score, created, email) VALUES (?, ?, ?, ?, ?, ?)")
-        for index in 0..<count { try RawCEngine.insert(Dataset.row(index), with: insert) }
+        try SharedTemplates.insertRows(count, into: db, table: ItemTable(table: table, key: "Z_PK"))
         try db.execute("INSERT INTO \"literecord_search:\(table)\"(\"literecord_search:\(table)\") VALUES ('rebuild')")
         try db.execute("DELETE FROM \"literecord_search_deferral\"")
-        try db.execute("COMMIT")
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
@@ -141,8 +137,8 @@ extension GRDBRecordsEngine: LaunchEngine {
         var checksum = Checksum()
         if let record {
             checksum.add(
-                uuid: record.uuid.uuidString, name: record.name, age: record.age, score: record.score,
-                created: record.created.timeIntervalSinceReferenceDate, email: record.email)
+                uuid: record.uuid, name: record.name, age: record.age, score: record.score, created: record.created,
+                email: record.email)
         }
         return checksum
     }

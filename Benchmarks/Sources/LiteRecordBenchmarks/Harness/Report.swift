@@ -549,7 +549,7 @@ struct Report {
           bench-instructions`) are exact; to see where they go, profile one
           child with `valgrind --tool=callgrind` (see `Benchmarks/README.md`).
 
-        \(Self.preservedServerSection())
+        \(Self.preservedHandWrittenSections())
         """
     }
 
@@ -558,7 +558,7 @@ struct Report {
     /// bench-instructions`) on, or from "Server" on when there is none yet —
     /// the profile notes, `make bench-server`, `make bench-search`, `make
     /// bench-history` and the other hand-written sections.
-    static func preservedServerSection() -> String {
+    static func preservedHandWrittenSections() -> String {
         let url = packageDirectory.deletingLastPathComponent().appendingPathComponent("Docs/Performance.md")
         guard let text = try? String(contentsOf: url, encoding: .utf8),
             let start = ["\n## Instructions\n", "\n## Profile notes\n", "\n## Server\n"]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The benchmark data: deterministic rows generated from a seed, identical for
 /// every engine, and the checksum that shows two engines saw the same rows.
 
@@ -117,6 +119,12 @@ struct Checksum: Sendable, Equatable {
         hasher.add(created.bitPattern)
         if let email { hasher.add(email) } else { hasher.addNull() }
         addRowHash(hasher.value)
+    }
+
+    /// A row as the record engines hold it: a `UUID` and a `Date`, compared
+    /// as the data set's uppercase text and reference-date seconds.
+    mutating func add(uuid: UUID, name: String, age: Int, score: Double, created: Date, email: String?) {
+        add(uuid: uuid.uuidString, name: name, age: age, score: score, created: created.timeIntervalSinceReferenceDate, email: email)
     }
 
     mutating func add(_ values: ItemValues) {
