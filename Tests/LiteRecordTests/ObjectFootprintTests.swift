@@ -15,10 +15,45 @@ private func malloc_usable_size(_ pointer: UnsafeMutableRawPointer?) -> Int
         malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
     }
 
-    @Test func recordStateFitsInA96ByteAllocation() {
+    @Test func recordStateFitsInAn80ByteAllocation() {
         let state = RecordState()
-        // glibc hands out 96-byte chunks for requests up to 88 bytes.
-        #expect(allocatedBytes(state) <= 88)
+        // glibc hands out 80-byte chunks for requests up to 72 bytes.
+        #expect(allocatedBytes(state) <= 72)
+    }
+
+    @Test func changesBeyondThePackedBitsAreKept() {
+        let state = RecordState()
+        let indexes = [0, 5, 31, 32, 40, 63, 64, 100]
+        state.changes = AttributeMask(indexes)
+        #expect(state.changes.indexes == indexes)
+        #expect(state.extras != nil, "indexes from 32 on live out of line")
+        state.changes = AttributeMask([1, 31])
+        #expect(state.changes.indexes == [1, 31])
+        #expect(state.extras?.changedAbove32 == nil)
+        state.changes.removeAll()
+        #expect(state.changes.isEmpty)
+    }
+
+    @Test func packedFieldsAreIndependent() {
+        let state = RecordState()
+        #expect(state.rowID == nil)
+        #expect(state.isObservable)
+        #expect(!state.isStale)
+        state.rowID = 0
+        #expect(state.rowID == 0, "row id 0 is a row id, not its absence")
+        state.rowID = .min
+        state.isStale = true
+        state.isObservable = false
+        #expect(state.rowID == .min)
+        #expect(state.isStale)
+        #expect(!state.isObservable)
+        state.isStale = false
+        #expect(state.rowID == .min)
+        #expect(!state.isObservable)
+        state.detach()
+        #expect(state.rowID == nil)
+        #expect(state.isObservable)
+        #expect(!state.isStale)
     }
 
     @Test func rarelyNeededStateIsMadeOnlyWhenUsed() {

@@ -132,20 +132,27 @@ final class ObjectTable {
         self[rowID].map(wrap)
     }
 
-    /// Registers `object` under `rowID`, replacing any object there.
-    func insert(_ object: any Entity, rowID: Int64) {
+    /// Registers `object` under `rowID`, replacing any object there, and
+    /// returns the object it replaced when that was another one.
+    @discardableResult
+    func insert(_ object: any Entity, rowID: Int64) -> (any Entity)? {
+        let replaced: AnyObject?
         if rowID == Self.empty {
             if minimumKeyObject == nil { count += 1 }
+            replaced = minimumKeyObject
             minimumKeyObject = object
-            return
+        } else {
+            if (count + 1) * 5 > capacity * 4 { grow() }
+            let (index, found) = slot(of: rowID)
+            if !found {
+                keys[index] = rowID
+                count += 1
+            }
+            replaced = slots[index]
+            slots[index] = object
         }
-        if (count + 1) * 5 > capacity * 4 { grow() }
-        let (index, found) = slot(of: rowID)
-        if !found {
-            keys[index] = rowID
-            count += 1
-        }
-        slots[index] = object
+        guard let replaced, replaced !== object else { return nil }
+        return wrap(replaced)
     }
 
     /// Removes and returns the object under `rowID`.

@@ -429,7 +429,9 @@ public final class RecordContext {
         let state = object.recordState
         state.manage(in: self, rowID: rowID, version: version)
         state.snapshot = snapshot
-        table.insert(object, rowID: rowID)
+        // A record id is never handed out twice, so nothing is replaced; if
+        // something were, it must not stay attached to this context unlisted.
+        if let replaced = table.insert(object, rowID: rowID) { replaced.recordState.detach() }
         if !T.tracksChanges { untracked[ObjectIdentifier(object)] = object }
     }
 

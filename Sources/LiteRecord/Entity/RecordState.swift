@@ -30,22 +30,21 @@ public final class RecordState {
     // actor, and never while another access to the same field is in progress:
     // the runtime's exclusivity bookkeeping would cost more than the work.
     //
-    // A context holds one of these per object, so the layout is kept small
-    // (86 bytes, a 96-byte allocation): what most objects never need lives in
-    // `extras`, made on first use, and the one-byte fields come last.
-    @exclusivity(unchecked) private(set) weak var context: RecordContext?
-    /// The identity of `context`, for comparing without loading the weak
-    /// reference. A context detaches its objects when it goes away, so this
-    /// never names a context that no longer exists.
-    @exclusivity(unchecked) private(set) var owner: ObjectIdentifier?
+    // A context holds one of these per object, so the layout is kept within
+    // 72 bytes, an 80-byte allocation (`RecordStateLayoutTests` checks it):
+    // seven words, then the small fields packed into the eighth. What most
+    // objects never need lives in `extras`, made on first use.
+
+    /// The context, unretained: a context detaches every object it knows
+    /// (``detach()``) when it is reset or goes away, so while this is set it
+    /// names a live context. An unretained reference costs neither the weak
+    /// reference's side-table update per object nor a word for the context's
+    /// identity beside it.
+    @exclusivity(unchecked) private var contextReference: Unmanaged<RecordContext>?
     /// The row's version (``Model/versionColumn``) that the object's values
     /// and unsaved changes are based on: read with the row, one more after
     /// each save that updated it. A save's `UPDATE`/`DELETE` matches it.
     @exclusivity(unchecked) var version: Int64 = 0
-    /// ``changes`` below index 64: the rest, for the rare entity with more
-    /// attributes, lives in ``extras``, which keeps this class within a
-    /// 96-byte allocation.
-    @exclusivity(unchecked) private var changedBits: UInt64 = 0
     /// The object's relationships, by relationship index; empty until the
     /// first use, and always for entities without relationships.
     @exclusivity(unchecked) var relations: [RelationValue] = []
@@ -56,31 +55,81 @@ public final class RecordState {
     /// (see ``isObservable``) and kept for life. While it is `nil` nothing can
     /// observe the object, so setters and merges skip Observation entirely.
     @usableFromInline @exclusivity(unchecked) var observationGroup: ObservationGroup?
-    @exclusivity(unchecked) var rowID: Int64?
+    /// ``rowID``'s value when ``Flags/hasRowID`` is set.
+    @exclusivity(unchecked) private var storedRowID: Int64 = 0
+    /// ``changes`` below index 32: the rest, for the rare entity with more
+    /// attributes, lives in ``extras``.
+    @exclusivity(unchecked) private var changedBits: UInt32 = 0
     @exclusivity(unchecked) var phase: Phase = .unmanaged
     /// The context's lists the object is on: changed objects (put there
     /// once, on the first change since the last save) and deleted objects.
     @exclusivity(unchecked) var listings: Listings = []
+    /// The object's slot in ``observationGroup``.
+    @usableFromInline @exclusivity(unchecked) var observationSlot: UInt8 = 0
+    @usableFromInline @exclusivity(unchecked) var flags: Flags = [.observable]
+
+    /// The object's one-bit fields, in one byte.
+    @usableFromInline
+    struct Flags: OptionSet, Sendable {
+        @usableFromInline let rawValue: UInt8
+        @usableFromInline init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// See ``RecordState/isObservable``.
+        @usableFromInline static let observable = Flags(rawValue: 1)
+        /// See ``RecordState/isStale``.
+        static let stale = Flags(rawValue: 2)
+        /// ``RecordState/rowID`` is set.
+        static let hasRowID = Flags(rawValue: 4)
+    }
+
+    /// The context the object belongs to, if any.
+    var context: RecordContext? {
+        contextReference?.takeUnretainedValue()
+    }
+
+    /// The identity of ``context``, for comparing without retaining it.
+    var owner: ObjectIdentifier? {
+        contextReference.map { ObjectIdentifier($0.takeUnretainedValue()) }
+    }
+
+    /// The row id of a saved object (also kept while a deleted one awaits
+    /// its save).
+    var rowID: Int64? {
+        get { flags.contains(.hasRowID) ? storedRowID : nil }
+        set {
+            if let newValue {
+                storedRowID = newValue
+                flags.insert(.hasRowID)
+            } else {
+                flags.remove(.hasRowID)
+            }
+        }
+    }
+
     /// Whether reads of the object's properties register with Observation:
     /// `true` for objects in no context and in an observable context
     /// (``RecordContext/isObservable``), `false` in background contexts.
-    @usableFromInline @exclusivity(unchecked) var isObservable = true
-    /// The object's slot in ``observationGroup``.
-    @usableFromInline @exclusivity(unchecked) var observationSlot: UInt8 = 0
+    @usableFromInline var isObservable: Bool {
+        @inline(__always) get { flags.contains(.observable) }
+        set { if newValue { flags.insert(.observable) } else { flags.remove(.observable) } }
+    }
+
     /// Whether the stored row differs in form from the object's values at
     /// the same ``version``: a save stored a text attribute in NFC, which
     /// Swift's `==` cannot tell from the object's value. A fetch normally
     /// skips re-reading an object whose row is still at its version; a stale
     /// one is re-read.
-    @exclusivity(unchecked) var isStale = false
+    var isStale: Bool {
+        get { flags.contains(.stale) }
+        set { if newValue { flags.insert(.stale) } else { flags.remove(.stale) } }
+    }
 
     /// The per-object state that most objects never need, kept out of line.
     @usableFromInline
     final class Extras {
         @exclusivity(unchecked) var snapshot: [SQLValue]?
         @exclusivity(unchecked) var storedValues: [SQLValue]?
-        /// The changed attributes from index 64 on (see ``changes``).
-        @exclusivity(unchecked) var changedOverflow: Set<Int>?
+        /// The changed attributes from index 32 on (see ``changes``).
+        @exclusivity(unchecked) var changedAbove32: AttributeMask?
         init() {}
     }
 
@@ -117,11 +166,17 @@ public final class RecordState {
 
     /// The attributes changed since the object was read or last saved.
     var changes: AttributeMask {
-        get { AttributeMask(bits: changedBits, overflow: extras?.changedOverflow) }
+        get {
+            guard var mask = extras?.changedAbove32 else { return AttributeMask(bits: UInt64(changedBits), overflow: nil) }
+            mask.bits |= UInt64(changedBits)
+            return mask
+        }
         set {
-            changedBits = newValue.bits
-            if newValue.overflow != nil || extras?.changedOverflow != nil {
-                madeExtras.changedOverflow = newValue.overflow
+            changedBits = UInt32(truncatingIfNeeded: newValue.bits)
+            var above = newValue
+            above.bits &= ~UInt64(UInt32.max)
+            if !above.isEmpty || extras?.changedAbove32 != nil {
+                madeExtras.changedAbove32 = above.isEmpty ? nil : above
             }
         }
     }
@@ -147,8 +202,8 @@ public final class RecordState {
         // Before insertion (an initializer assigning its properties) and for
         // inserted objects every attribute is written anyway: nothing to track.
         guard phase == .managed else { return nil }
-        if index < 64 {
-            changedBits |= 1 << UInt64(index)
+        if index < 32 {
+            changedBits |= 1 << UInt32(index)
         } else {
             changes.insert(index)
         }
@@ -158,12 +213,11 @@ public final class RecordState {
     /// Whether the object belongs to `context`.
     @inline(__always)
     func belongs(to context: RecordContext) -> Bool {
-        owner == ObjectIdentifier(context)
+        contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
 
     func attach(to context: RecordContext) {
-        self.context = context
-        owner = ObjectIdentifier(context)
+        contextReference = Unmanaged.passUnretained(context)
         isObservable = context.objectsAreObservable
     }
 
@@ -210,10 +264,8 @@ public final class RecordState {
 
     /// Makes the object saved and registered in `context`.
     func manage(in context: RecordContext, rowID: Int64, version: Int64) {
-        // An object inserted into the context is attached already; assigning
-        // the weak reference again costs an atomic update of the context's
-        // side table per saved object.
-        if owner != ObjectIdentifier(context) { attach(to: context) }
+        // An object inserted into the context is attached already.
+        if !belongs(to: context) { attach(to: context) }
         self.rowID = rowID
         self.version = version
         phase = .managed
@@ -222,16 +274,14 @@ public final class RecordState {
 
     /// Forgets the context: the object is unmanaged again, keeping its values.
     func detach() {
-        context = nil
-        owner = nil
+        contextReference = nil
         rowID = nil
         phase = .unmanaged
         changes.removeAll()
         snapshot = nil
         storedValues = nil
         listings = []
-        isObservable = true
-        isStale = false
+        flags = [.observable]
         // Related objects hold each other strongly; forgetting them here breaks
         // those cycles once the context is gone.
         relations = []
@@ -251,7 +301,7 @@ enum RelationValue {
 
 /// A set of attribute indexes: a bit mask for the first 64, a set beyond.
 struct AttributeMask: Hashable {
-    fileprivate private(set) var bits: UInt64 = 0
+    fileprivate var bits: UInt64 = 0
     fileprivate private(set) var overflow: Set<Int>?
 
     var isEmpty: Bool { bits == 0 && overflow == nil }
