@@ -155,11 +155,10 @@ extension RecordContext {
     /// object's own.
     func canonicalValue(_ object: any Entity, _ index: Int) throws -> SQLValue {
         let value = try encode(object, index)
-        let canonical = value.canonicalText
-        if case .text(let stored) = canonical, case .text(let original) = value, !stored.utf8.elementsEqual(original.utf8) {
-            object.recordState.isStale = true
-        }
-        return canonical
+        guard case .text(let original) = value, !SQLValue.isNFCByQuickCheck(original) else { return value }
+        let stored = original.precomposedStringWithCanonicalMapping
+        if !stored.utf8.elementsEqual(original.utf8) { object.recordState.isStale = true }
+        return .text(stored)
     }
 
     private func encodingError(_ error: LiteRecordError, _ object: any Entity, _ index: Int) -> LiteRecordError {

@@ -303,11 +303,18 @@ extension SaveTransaction {
             let statement = newID == nil ? statements.picking : statements.naming
             statement.rewind()
             arena.beginRow()
+            // Each attribute is encoded and bound once: canonical text in
+            // its stored form (`canonical` is in ascending order).
+            var nextCanonical = 0
             for index in 0..<count {
-                try statement.bind(try context.encode(object, index), at: Int32(index + 1), in: arena)
-            }
-            for index in canonical {
-                try statement.bind(try context.canonicalValue(object, index), at: Int32(index + 1), in: arena)
+                let value: SQLValue
+                if nextCanonical < canonical.count, canonical[nextCanonical] == index {
+                    value = try context.canonicalValue(object, index)
+                    nextCanonical += 1
+                } else {
+                    value = try context.encode(object, index)
+                }
+                try statement.bind(value, at: Int32(index + 1), in: arena)
             }
             if hasToOnes {
                 for column in count..<entity.columnCount {

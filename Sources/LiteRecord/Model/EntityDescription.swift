@@ -151,9 +151,26 @@ extension AttributeDescription {
 
 extension SQLValue {
     /// Text in Unicode Normalization Form C; any other value unchanged.
-    /// ASCII text is already in NFC and is returned as it is.
+    /// Text that ``SQLValue/isNFCByQuickCheck(_:)`` clears is returned as it is.
     var canonicalText: SQLValue {
-        guard case .text(let text) = self, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return self }
+        guard case .text(let text) = self, !Self.isNFCByQuickCheck(text) else { return self }
         return .text(text.precomposedStringWithCanonicalMapping)
+    }
+
+    /// Whether `text` is in NFC because every one of its scalars is below
+    /// U+0300: Unicode gives each of them `NFC_Quick_Check=Yes` and
+    /// combining class 0 (the first `Maybe` is U+0300, the first combining
+    /// mark), so normalization cannot change such text. In UTF-8 such a
+    /// scalar is one byte, or two with a lead byte of at most 0xCB; every
+    /// byte from 0xCC on leads a scalar from U+0300 on. `false` means only
+    /// "maybe not": the caller normalizes. Most text an app stores (Latin
+    /// with accents, precomposed) passes; `NormalizationQuickCheckTests`
+    /// compares the answer with Foundation's normalization for every scalar
+    /// below U+0400 and for random text.
+    static func isNFCByQuickCheck(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 >= 0xCC }
+        } ?? !utf8.contains { $0 >= 0xCC }
     }
 }

@@ -11,9 +11,10 @@ struct SQLiteFailure: Error, CustomStringConvertible {
 final class RawDatabase {
     let handle: OpaquePointer
 
-    init(path: String) throws {
+    init(path: String, create: Bool = false) throws {
         var db: OpaquePointer?
-        let result = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
+        let result = sqlite3_open_v2(path, &db, flags, nil)
         guard result == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
             throw SQLiteFailure(code: result, message: "cannot open \(path)")
@@ -37,6 +38,13 @@ final class RawDatabase {
 
     func failure(_ code: Int32) -> SQLiteFailure {
         SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// The first column of the first row of `sql` as text.
+    func scalarText(_ sql: String) throws -> String {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return "" }
+        return statement.text(0)
     }
 
     func scalarInt(_ sql: String) throws -> Int64 {
@@ -71,6 +79,12 @@ final class RawStatement {
                 sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), search_sqlite_transient())
             }
         }
+    }
+
+    /// Steps a statement that returns no row, then resets it.
+    @inline(__always) func run() throws {
+        _ = try step()
+        reset()
     }
 
     @inline(__always) func step() throws -> Bool {
