@@ -54,33 +54,34 @@ struct Target {
     let workload: Workload?
     let kind: Kind
 
+    /// Issue #46's wall-clock targets (its instruction targets are in
+    /// `scripts/instructions.py`), with the earlier issues' targets that it
+    /// left standing.
     static let all: [Target] = [
         Target(workload: .insert, kind: .ratio(1.5)),
-        Target(workload: .insertBuilt, kind: .ratioToRawC(1.2)),
-        Target(workload: .fetch, kind: .ratio(2.0)),
-        Target(workload: .fetch, kind: .ratioToRawC(1.5)),
+        Target(workload: .insertBuilt, kind: .ratioToRawC(1.1)),
+        Target(workload: .fetch, kind: .ratioToRawC(1.2)),
         Target(workload: .fetch, kind: .peakResidentRatioToRawC(1.25)),
         Target(workload: .memoryPlain, kind: .peakResidentRatioToRawC(1.25)),
-        Target(workload: .query, kind: .ratio(1.3)),
-        Target(workload: .update, kind: .ratio(1.5)),
-        Target(workload: .delete, kind: .ratio(1.5)),
+        Target(workload: .query, kind: .ratioToRawC(1.05)),
+        Target(workload: .update, kind: .ratioToRawC(1.2)),
+        Target(workload: .delete, kind: .ratioToRawC(1.1)),
         Target(workload: nil, kind: .fasterThanGRDBRecords),
         Target(workload: .enumerate, kind: .peakResidentBelow(megabytes: 64)),
         Target(workload: .open, kind: .medianBelow(milliseconds: 10)),
         Target(workload: .launch, kind: .ratioToRawC(1.2)),
-        Target(workload: .relFetch, kind: .ratio(2.0)),
-        Target(workload: .relWalk, kind: .ratio(2.0)),
-        Target(workload: .relCascade, kind: .ratio(2.0)),
+        Target(workload: .relFetch, kind: .ratioToRawC(1.5)),
+        Target(workload: .relWalk, kind: .ratioToRawC(1.6)),
+        Target(workload: .relCascade, kind: .ratioToRawC(1.3)),
         Target(workload: nil, kind: .scalingWithin(1.5)),
         Target(workload: .concurrent, kind: .concurrentAtLeastGRDB),
     ]
 
-    /// Workloads where beating GRDB records is not a target: its cascade is
-    /// SQLite's own `ON DELETE CASCADE`, while LiteRecord's runs in the
-    /// context so that the change set names every deleted object.
-    /// Nor for `concurrent` and `memory`, whose time is not the point (they
-    /// have their own targets and sections).
-    static let notComparedWithGRDBRecords: Set<Workload> = [.relCascade, .concurrent, .memory, .memoryPlain]
+    /// Workloads where beating GRDB records is not a target: `concurrent`
+    /// and `memory`, whose time is not the point (they have their own
+    /// targets and sections). The cascade is compared: issue #46 asks for it
+    /// below GRDB's, which is SQLite's own `ON DELETE CASCADE`.
+    static let notComparedWithGRDBRecords: Set<Workload> = [.concurrent, .memory, .memoryPlain]
 }
 
 /// Turns the cells of a run into `Docs/Performance.md` and `results.json`.
