@@ -6,6 +6,11 @@ enum MetadataKey {
     static let formatVersion = "format_version"
     static let fingerprint = "model_fingerprint"
     static let schema = "model_schema"
+    /// The model's canonical text (``ModelSchema/canonicalText``), written
+    /// with ``schema``: what an open compares to know the model is unchanged
+    /// without decoding the JSON. A store written before it existed lacks
+    /// it and is compared through ``schema``.
+    static let canonicalSchema = "model_canonical"
     static let createdAt = "created_at"
     static let migrationStepPrefix = "migration_step:"
 }
@@ -83,6 +88,22 @@ extension Connection {
     func writeModelMetadata(_ schema: ModelSchema) throws {
         try setMetadata(MetadataKey.fingerprint, schema.fingerprint)
         try setMetadata(MetadataKey.schema, try schema.encoded())
+        try setMetadata(MetadataKey.canonicalSchema, schema.canonicalText)
+    }
+
+    /// Whether the store was last written by `model`, judged as
+    /// ``storedModel()`` and a comparison of fingerprint and canonical text
+    /// would judge it, but from the recorded canonical text instead of the
+    /// decoded JSON: decoding is most of what opening an unchanged store
+    /// costs. `false` means "not known to match" (a new or foreign store, a
+    /// changed model, or one written before the canonical text was
+    /// recorded): the caller then reads ``storedModel()``.
+    func storedModelIsUnchanged(from model: Model) throws -> Bool {
+        guard try tableNames().contains(Model.metadataTable),
+            let fingerprint = try metadata(MetadataKey.fingerprint), fingerprint == model.fingerprint,
+            let canonical = try metadata(MetadataKey.canonicalSchema)
+        else { return false }
+        return canonical == model.schema.canonicalText
     }
 
     /// The names of the tables in the database, SQLite's own excluded.

@@ -48,6 +48,17 @@ extension Store {
     private func prepareOnce(_ connection: Connection, migration: MigrationMode) throws(LiteRecordError) -> Bool {
         return try attributingErrors("opening the store at \(displayName)") {
             try connection.execute("PRAGMA foreign_keys = ON")
+            // The common case, the model unchanged, without decoding the stored
+            // model: the same answer as the `.model` case below gives when the
+            // fingerprint and canonical text match and no migration step waits
+            // (`MetadataFastPathTests` compares the two paths).
+            if try connection.storedModelIsUnchanged(from: model) {
+                if case .plan = migration {} else {
+                    try enableWAL(connection)
+                    try upgradeFormat(connection)
+                    return true
+                }
+            }
             // Read what the file holds before anything writes to it, so a refused
             // store stays byte-identical.
             let stored = try connection.storedModel()
