@@ -47,4 +47,24 @@ import Testing
         #expect(kind.encode(-0.0) == .real(0))
         #expect(kind.encode(Optional<Double>.none as Any) == .null)
     }
+
+    @Test func theShortcutsForTypesGiveWhatTheProtocolCastsGive() {
+        // What `FixedWidthInteger` gives, which the shortcut skips.
+        #expect(ValueType(Int.self).kind == .integer(.init(min: Int64(Int.min), max: Int64(Int.max), typeName: "Int")))
+        #expect(ValueType(Int64.self).kind == .integer(.init(min: .min, max: .max, typeName: "Int64")))
+        #expect(ValueType(Int32.self).kind == .integer(.init(min: Int64(Int32.min), max: Int64(Int32.max), typeName: "Int32")))
+        // Answered "not a collection" without the cast: none of them conforms.
+        let scalars: [Any.Type] = [Int.self, String.self, Double.self, Bool.self, Int64.self, UUID.self, Date.self]
+        for type in scalars {
+            #expect((type as? any JSONCollection.Type) == nil, "\(type)")
+            guard case .failure(.notACollection) = PredicateTranslator.collectionKind(of: type) else {
+                Issue.record("\(type) taken for a collection")
+                continue
+            }
+        }
+        guard case .success = PredicateTranslator.collectionKind(of: [Int].self) else {
+            Issue.record("[Int] is a collection")
+            return
+        }
+    }
 }

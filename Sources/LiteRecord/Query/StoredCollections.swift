@@ -43,6 +43,13 @@ extension PredicateTranslator {
     /// The kind of a stored or captured collection of `type` (its `Optional`
     /// already unwrapped), or the reason it cannot be queried.
     static func collectionKind(of type: Any.Type) -> Result<ValueKind, CollectionRefusal> {
+        // Only arrays and sets conform: the common scalar types are answered
+        // without the protocol cast's search of the conformance tables.
+        if type == Int.self || type == String.self || type == Double.self || type == Bool.self || type == Int64.self
+            || type == UUID.self || type == Date.self
+        {
+            return .failure(.notACollection)
+        }
         guard let collection = type as? any JSONCollection.Type else { return .failure(.notACollection) }
         let element = ValueType(collection.elementType)
         guard !element.isOptional else {

@@ -220,6 +220,11 @@ struct ValueType: Sendable {
         if type == RecordID.self { return .recordID(entityName: nil) }
         if type == Decimal.self { return .decimal }
         if type == URL.self { return SwiftComparison.url }
+        // The common integers before the protocol casts below, which search
+        // the conformance tables the first time a process meets each type
+        // (see `ValueKind.encodeCommon`); the kind is the one they give.
+        if type == Int.self { return .integer(bounds(of: Int.self)) }
+        if type == Int64.self { return .integer(bounds(of: Int64.self)) }
         if let entity = type as? any Entity.Type { return .object(entityName: entity.entityName) }
         if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
         if let raw = type as? any RawRepresentable.Type {
