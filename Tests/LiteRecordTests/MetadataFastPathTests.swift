@@ -46,7 +46,7 @@ import Testing
         try stack.close()
         // As a store written before the canonical text was recorded.
         let connection = try Connection(path: url.path)
-        try connection.execute("DELETE FROM \(SQLIdentifier(Model.metadataTable).quoted) WHERE key = 'model_canonical'")
+        try connection.execute("DELETE FROM \(SQLIdentifier(Model.metadataTable).quoted) WHERE key = '\(MetadataKey.canonicalSchema)'")
         connection.close()
 
         let model = try Model(entities: [HandWrittenPerson.self])

@@ -155,8 +155,7 @@ extension RecordContext {
     /// object's own.
     func canonicalValue(_ object: any Entity, _ index: Int) throws -> SQLValue {
         let value = try encode(object, index)
-        guard case .text(let original) = value, !SQLValue.isNFCByQuickCheck(original) else { return value }
-        let stored = original.precomposedStringWithCanonicalMapping
+        guard case .text(let original) = value, let stored = SQLValue.normalized(original) else { return value }
         if !stored.utf8.elementsEqual(original.utf8) { object.recordState.isStale = true }
         return .text(stored)
     }

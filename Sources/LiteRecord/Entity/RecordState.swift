@@ -31,7 +31,7 @@ public final class RecordState {
     // the runtime's exclusivity bookkeeping would cost more than the work.
     //
     // A context holds one of these per object, so the layout is kept within
-    // 72 bytes, an 80-byte allocation (`RecordStateLayoutTests` checks it):
+    // 72 bytes, an 80-byte allocation (`ObjectFootprintTests` checks it):
     // seven words, then the small fields packed into the eighth. What most
     // objects never need lives in `extras`, made on first use.
 

@@ -153,8 +153,14 @@ extension SQLValue {
     /// Text in Unicode Normalization Form C; any other value unchanged.
     /// Text that ``SQLValue/isNFCByQuickCheck(_:)`` clears is returned as it is.
     var canonicalText: SQLValue {
-        guard case .text(let text) = self, !Self.isNFCByQuickCheck(text) else { return self }
-        return .text(text.precomposedStringWithCanonicalMapping)
+        guard case .text(let text) = self, let normalized = Self.normalized(text) else { return self }
+        return .text(normalized)
+    }
+
+    /// `text` in NFC, or `nil` when ``isNFCByQuickCheck(_:)`` shows it is in
+    /// NFC already (so it is stored as it is).
+    static func normalized(_ text: String) -> String? {
+        isNFCByQuickCheck(text) ? nil : text.precomposedStringWithCanonicalMapping
     }
 
     /// Whether `text` is in NFC because every one of its scalars is below

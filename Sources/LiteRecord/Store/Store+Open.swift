@@ -52,12 +52,10 @@ extension Store {
             // model: the same answer as the `.model` case below gives when the
             // fingerprint and canonical text match and no migration step waits
             // (`MetadataFastPathTests` compares the two paths).
-            if try connection.storedModelIsUnchanged(from: model) {
-                if case .plan = migration {} else {
-                    try enableWAL(connection)
-                    try upgradeFormat(connection)
-                    return true
-                }
+            // (A plan may have steps to run: it takes the path below.)
+            if !migration.isPlan, try connection.storedModelIsUnchanged(from: model) {
+                try prepareUnchanged(connection)
+                return true
             }
             // Read what the file holds before anything writes to it, so a refused
             // store stays byte-identical.
@@ -89,8 +87,7 @@ extension Store {
                     "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); it was left untouched")
             case .model(let fingerprint, let schema):
                 if fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText {
-                    try enableWAL(connection)
-                    try upgradeFormat(connection)
+                    try prepareUnchanged(connection)
                     // Steps added to a plan without a model change still run, once.
                     if case .plan(let plan) = migration, try !connection.pendingSteps(of: plan).isEmpty {
                         return try migrate(connection, stored: schema, plan: plan)
@@ -100,6 +97,13 @@ extension Store {
                 return try handleMismatch(connection, stored: schema, migration: migration)
             }
         }
+    }
+
+    /// Readies a store whose model is the stack's: WAL, and this LiteRecord's
+    /// format.
+    private func prepareUnchanged(_ connection: Connection) throws {
+        try enableWAL(connection)
+        try upgradeFormat(connection)
     }
 
     /// Adds what a store written by an earlier LiteRecord lacks (the version

@@ -10,6 +10,11 @@ public enum MigrationMode: Sendable {
     case automatic
     /// Apply the inferred migration plus the plan's custom steps.
     case plan(MigrationPlan)
+
+    /// Whether this is ``plan(_:)``.
+    var isPlan: Bool {
+        if case .plan = self { true } else { false }
+    }
 }
 
 /// What a stack does when the store does not match the model and no migration
