@@ -3,8 +3,8 @@ import Testing
 @testable import LiteRecord
 
 /// Case-insensitive search without `lowercased()` (which Foundation's
-/// `#Predicate` refuses on Linux): what SQL returns is what Foundation's
-/// case-insensitive comparison says, text by text.
+/// `#Predicate` refuses on Linux): what SQL returns is the canonical caseless match,
+/// text by text.
 @Suite struct TextMatchTests {
     @Entity
     final class Book {

@@ -521,12 +521,13 @@ extension Decimal: AttributeValue {
 extension SQLValueConvertible {
     /// The value to bind where SQL only compares it (a predicate, a
     /// `find(byAttribute:)` value, a `fetch(sql:)` argument): as
-    /// ``sqlValue()``, except that `-0.0` binds as `0.0`. SQL compares the two
-    /// as equal, as Swift does; only storing `-0.0` is refused.
+    /// ``sqlValue()``, except that `-0.0` is bound too, sign kept. SQL
+    /// compares it equal to `0.0`, as Swift does, and divides by it as Swift
+    /// does (`1 / -0.0` is `-infinity`); only storing `-0.0` is refused.
     func comparisonValue() throws -> SQLValue {
         switch self {
-        case let value as Double where value == 0: .real(0)
-        case let value as Float where value == 0: .real(0)
+        case let value as Double where value == 0: .real(value)
+        case let value as Float where value == 0: .real(Double(value))
         default: try sqlValue()
         }
     }

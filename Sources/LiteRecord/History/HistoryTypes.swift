@@ -86,6 +86,7 @@ public struct HistoryToken: Sendable, Hashable, Comparable, Codable, CustomStrin
         guard let dash = description.firstIndex(of: "-"),
             let number = Int64(description[..<dash]), number >= 0
         else { return nil }
+        // text-audit: `dash` is an index of this very string, before its end.
         let store = description[description.index(after: dash)...]
         guard !store.isEmpty, store.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
         else { return nil }

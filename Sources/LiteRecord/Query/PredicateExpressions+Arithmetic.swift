@@ -52,7 +52,9 @@ extension PredicateExpressions.UnaryMinus: SQLTranslatable {
                 kind: operand.kind, isOptional: false
             ).failing()
         case .double:
-            return .combine(["(- ", .sql(operand), ")"], kind: .double, isOptional: false)
+            // SQLite computes `- x` as `0 - x`, which is +0.0 for 0.0; Swift's
+            // negation flips the sign, and `1 / -x` tells the two apart.
+            return .combine(["(", .sql(operand), " * -1.0)"], kind: .double, isOptional: false)
         default:
             throw translator.unsupported(self, translator.arithmeticRefusal(operand.kind))
         }

@@ -43,11 +43,16 @@ extension PredicateExpressions.RangeExpressionContains: SQLTranslatable {
         if let upper = bounds.upper {
             tests.append(translator.compare(value, bounds.includesUpper ? .lessThanOrEqual : .lessThan, upper))
         }
-        switch tests.count {
-        case 0: return SQLFragment("1", kind: .bool, mayFail: value.mayFail)
-        case 1: return tests[0]
-        default: return .bool(["(", .sql(tests[0]), " AND ", .sql(tests[1]), ")"])
+        let test: SQLFragment =
+            switch tests.count {
+            case 0: SQLFragment("1", kind: .bool, mayFail: value.mayFail)
+            case 1: tests[0]
+            default: .bool(["(", .sql(tests[0]), " AND ", .sql(tests[1]), ")"])
+            }
+        guard let built = range as? any RangeBuilder, let lower = bounds.lower, let upper = bounds.upper else {
+            return test
         }
+        return try translator.checkedRange(test, lower: lower, upper: upper, built: built, expression: self)
     }
 }
 
@@ -117,7 +122,10 @@ extension PredicateTranslator {
         }
         let isNull: SQLFragment = .bool(["(", .sql(value), " IS NULL)"])
         guard let last = arguments.last else {
-            return containsNil ? isNull : SQLFragment("0", kind: .bool, mayFail: value.mayFail)
+            if containsNil { return isNull }
+            // Swift computes the value before it finds the list empty, so a
+            // computation that fails must fail here too: `IS NULL` forces it.
+            return value.mayFail ? .bool(["(CASE WHEN ", .sql(isNull), " THEN 0 ELSE 0 END)"]) : SQLFragment("0", kind: .bool)
         }
         // Lists are padded to a power of two by repeating an element, so that a
         // handful of statement texts serve every list length (prepared statements
@@ -190,6 +198,38 @@ extension PredicateTranslator {
             try constant(value, type: type, expression: expression)
         }
         return RangeBounds(lower: lower, upper: upper, includesUpper: bounds.capturedIncludesUpper)
+    }
+
+    /// `test` guarded as Swift builds `lower...upper` or `lower..<upper`: the
+    /// range traps when `lower > upper`, so the fetch fails on every row
+    /// where it would. Bounds both captured are compared here, once.
+    func checkedRange(
+        _ test: SQLFragment, lower: SQLFragment, upper: SQLFragment, built: any RangeBuilder, expression: Any
+    ) throws(LiteRecordError) -> SQLFragment {
+        let message = "Range requires lowerBound <= upperBound (Swift would trap)"
+        if let low = (built.lowerExpression as? any ConstantExpression)?.constantValue,
+            let high = (built.upperExpression as? any ConstantExpression)?.constantValue,
+            let ordered = Self.isOrdered(low, high)
+        {
+            guard ordered else { throw LiteRecordError(.unsupportedPredicate, "\(expression): \(message)") }
+            return test
+        }
+        let valid = compare(lower, .lessThanOrEqual, upper)
+        return .bool([
+            "(CASE WHEN ", .sql(valid), " THEN ", .sql(test), " ELSE \(SQLFunctions.fail)('\(message)') END)",
+        ]).failing()
+    }
+
+    /// Whether `low <= high` for two captured values of one `Comparable`
+    /// type; `nil` when they are not.
+    private static func isOrdered(_ low: Any, _ high: Any) -> Bool? {
+        guard let low = low as? any Comparable else { return nil }
+        return lessOrEqual(low, high)
+    }
+
+    private static func lessOrEqual<T: Comparable>(_ low: T, _ high: Any) -> Bool? {
+        guard let high = high as? T else { return nil }
+        return low <= high
     }
 
     /// A String test or comparison computed by a SQL function that calls the

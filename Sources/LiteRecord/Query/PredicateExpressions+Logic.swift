@@ -34,9 +34,11 @@ extension PredicateExpressions.Conjunction: SQLTranslatable {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
         let left = try translator.translate(lhs)
         let right = try translator.translate(rhs)
-        // SQLite may evaluate the terms of an AND in any order; when the right
-        // side can raise an error, CASE keeps Swift's short-circuit order.
-        if right.mayFail {
+        // SQLite may evaluate the terms of an AND in any order, and skip one
+        // (an index on the right side's column skips the rows it rules out).
+        // When either side can raise an error, CASE keeps Swift's order:
+        // the left side on every row, the right only where the left holds.
+        if left.mayFail || right.mayFail {
             return .bool(["(CASE WHEN ", .sql(left), " THEN ", .sql(right), " ELSE 0 END)"])
         }
         return .bool(["(", .sql(left), " AND ", .sql(right), ")"])
@@ -47,7 +49,7 @@ extension PredicateExpressions.Disjunction: SQLTranslatable {
     func sqlFragment(_ translator: PredicateTranslator) throws(LiteRecordError) -> SQLFragment {
         let left = try translator.translate(lhs)
         let right = try translator.translate(rhs)
-        if right.mayFail {
+        if left.mayFail || right.mayFail {
             return .bool(["(CASE WHEN ", .sql(left), " THEN 1 ELSE ", .sql(right), " END)"])
         }
         return .bool(["(", .sql(left), " OR ", .sql(right), ")"])

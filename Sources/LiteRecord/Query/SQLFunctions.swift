@@ -9,9 +9,13 @@ import Foundation
 /// approximating it in SQL. ASCII fast paths are used only where they are
 /// provably identical.
 enum SQLFunctions {
-    /// Compares text with Swift's own `String` `==` (Unicode canonical
-    /// equivalence: `"é" == "e\u{301}"`, `"K" == "\u{212A}"`), for the `=`,
-    /// `IS` and `IN` of a predicate. (Ordering comparisons use ``stringLess``.)
+    /// Compares text as equal exactly when Swift's `String` `==` does
+    /// (Unicode canonical equivalence: `"é" == "e\u{301}"`, `"K" ==
+    /// "\u{212A}"`), for the `=`, `IS` and `IN` of a predicate: the same
+    /// consistent order as ``swiftOrderCollation``, since SQLite builds and
+    /// searches indexes with it (an `IN` list of more than two values becomes
+    /// one), which only a consistent order makes sound. (Ordering comparisons
+    /// use ``stringLess``.)
     static let swiftCollation = "literecord_swift"
     /// Orders text by its NFC-normalized Unicode scalars: the order Swift's
     /// `String` `<` defines, as a total order. Swift's `<` itself is not one
@@ -39,6 +43,9 @@ enum SQLFunctions {
     static let integerDivide = "literecord_divide"
     static let integerRemainder = "literecord_remainder"
     static let realDivide = "literecord_real_divide"
+    /// `literecord_fail(message)`: fails the statement with the message,
+    /// for a row on which Swift's evaluation would trap.
+    static let fail = "literecord_fail"
     #if canImport(Darwin)
     static let localizedStandardCollation = "literecord_localized_standard"
     static let localizedCollation = "literecord_localized"
@@ -78,16 +85,10 @@ enum SQLFunctions {
         // Both orders agree with byte order on ASCII text: the C fast path
         // handles that, the closures see only other text (and keep their own
         // ASCII check for direct callers).
-        try connection.createCollation(swiftCollation, asciiFastPath: true) { left, right in
-            if let result = UTF8Text.asciiCompare(left, right) { return result }
-            let (a, b) = (UTF8Text.string(left), UTF8Text.string(right))
-            return a < b ? -1 : (a == b ? 0 : 1)
-        }
-        try connection.createCollation(swiftOrderCollation, asciiFastPath: true) { left, right in
-            if let result = UTF8Text.asciiCompare(left, right) { return result }
-            let a = UTF8Text.string(left).precomposedStringWithCanonicalMapping.utf8
-            let b = UTF8Text.string(right).precomposedStringWithCanonicalMapping.utf8
-            return a.lexicographicallyPrecedes(b) ? -1 : (a.elementsEqual(b) ? 0 : 1)
+        for name in [swiftCollation, swiftOrderCollation] {
+            try connection.createCollation(name, asciiFastPath: true) { left, right in
+                UTF8Text.canonicalOrder(left, right)
+            }
         }
         try connection.createCollation(lexicalCollation) { left, right in
             UTF8Text.sign(String.StandardComparator.lexical.compare(UTF8Text.string(left), UTF8Text.string(right)))
@@ -150,9 +151,7 @@ enum SQLFunctions {
         // the Swift type's range. SQLite turns an Int64 overflow into REAL and a
         // division by zero into NULL; both are failures here.
         try connection.createFunction(checkInteger, argumentCount: 3) { arguments throws(FunctionError) in
-            guard arguments.isInteger(0) else {
-                throw FunctionError("integer overflow in a predicate (Swift would trap)")
-            }
+            guard arguments.isInteger(0) else { throw overflow(arguments) }
             let value = arguments.int64(0)
             guard value >= arguments.int64(1), value <= arguments.int64(2) else {
                 throw FunctionError("integer overflow in a predicate (Swift would trap)")
@@ -179,6 +178,12 @@ enum SQLFunctions {
             let (remainder, overflow) = a.remainderReportingOverflow(dividingBy: b)
             return try checked(remainder, overflow: overflow, arguments)
         }
+        // Not deterministic: with its constant message it would otherwise be
+        // evaluated once before the first row, failing statements that never
+        // reach it.
+        try connection.createFunction(fail, argumentCount: 1, deterministic: false) { arguments throws(FunctionError) in
+            throw FunctionError(arguments.string(0))
+        }
         try connection.createFunction(realDivide, argumentCount: 2) { arguments throws(FunctionError) in
             let quotient = arguments.double(0) / arguments.double(1)
             guard !quotient.isNaN else {
@@ -186,6 +191,19 @@ enum SQLFunctions {
             }
             return .real(quotient)
         }
+    }
+
+    /// The error for an integer result SQLite could not hold in 64 signed
+    /// bits (argument 0 is then REAL). For a 64-bit unsigned type (bounds
+    /// 0 and Int64.max in arguments 1 and 2) a result from 2^63 up to
+    /// UInt64.max is one Swift computes: refused, but not as a trap.
+    private static func overflow(_ arguments: FunctionArguments) -> FunctionError {
+        let result = arguments.double(0)
+        if arguments.int64(1) == 0, arguments.int64(2) == Int64.max, result > 0, result < 18_446_744_073_709_551_616.0 {
+            return FunctionError(
+                "an unsigned result above \(Int64.max) cannot be computed in a predicate: SQL integers are signed 64-bit (Swift would not trap; compare the operands instead)")
+        }
+        return FunctionError("integer overflow in a predicate (Swift would trap)")
     }
 
     private static func integerOperands(_ arguments: FunctionArguments) throws(FunctionError) -> (Int64, Int64) {
@@ -214,14 +232,17 @@ enum SQLFunctions {
         }
         try connection.createFunction(localizedStandardContains, argumentCount: 2) { arguments throws(FunctionError) in
             if arguments.isNull(0) || arguments.isNull(1) { return .null }
+            // text-audit: Darwin only, Apple's Foundation (not the Linux search that traps on NUL).
             return .integer(arguments.string(0).localizedStandardContains(arguments.string(1)) ? 1 : 0)
         }
         try connection.createFunction(caseInsensitiveCompare, argumentCount: 2) { arguments throws(FunctionError) in
             if arguments.isNull(0) || arguments.isNull(1) { return .null }
+            // text-audit: Darwin only, Apple's Foundation (not the Linux search that traps on NUL).
             return .integer(Int64(arguments.string(0).caseInsensitiveCompare(arguments.string(1)).rawValue))
         }
         try connection.createFunction(localizedCompare, argumentCount: 2) { arguments throws(FunctionError) in
             if arguments.isNull(0) || arguments.isNull(1) { return .null }
+            // text-audit: Darwin only, Apple's Foundation (not the Linux search that traps on NUL).
             return .integer(Int64(arguments.string(0).localizedCompare(arguments.string(1)).rawValue))
         }
     }
@@ -261,6 +282,20 @@ enum UTF8Text {
             return left[index] < right[index] ? -1 : 1
         }
         return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+    }
+
+    /// The order of two texts by the UTF-8 bytes (so the Unicode scalars) of
+    /// their NFC forms: a total order in which two texts are equal exactly
+    /// when they are canonically equivalent, as Swift's `==` says. Bytes that
+    /// are not valid UTF-8 read as U+FFFD, as a fetched object reads them.
+    static func canonicalOrder(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32 {
+        if let result = asciiCompare(left, right) { return result }
+        let (a, b) = (nfc(string(left)), nfc(string(right)))
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1)
+    }
+
+    private static func nfc(_ text: String) -> String {
+        SQLValue.normalized(text) ?? text
     }
 
     static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {

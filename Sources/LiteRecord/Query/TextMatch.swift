@@ -13,12 +13,13 @@ import Foundation
 /// let books = try context.fetch(request)
 /// ```
 ///
-/// Text compares as Foundation's `compare(_:options:)` and
-/// `range(of:options:)` with `.caseInsensitive` do, on every platform: full
-/// Unicode case folding ("ÉCOLE" contains "école", "STRASSE" equals
-/// "straße"), canonically equivalent spellings equal, diacritics significant
-/// ("resume" does not match "résumé"), no locale rules ("İstanbul" does not
-/// equal "istanbul"). Plain ASCII is decided byte by byte with the same result. An
+/// Text compares by Unicode's canonical caseless match, the same on every
+/// platform: full Unicode case folding ("ÉCOLE" contains "école", "STRASSE"
+/// equals "straße"), canonically equivalent spellings equal, diacritics
+/// significant ("resume" does not match "résumé"), no locale rules
+/// ("İstanbul" does not equal "istanbul"), matches on `Character`
+/// boundaries. Any text is accepted, NUL and all. Plain ASCII is decided
+/// byte by byte with the same result. An
 /// empty pattern is contained in, and a prefix and suffix of, every text; a
 /// `nil` optional matches nothing. No index is used: the test runs once per
 /// candidate row, so combine it with a selective predicate on large tables.
@@ -108,17 +109,41 @@ enum TextMatchOperation: String, Sendable {
         }
     }
 
-    /// Whether `candidate` matches `text`, by Foundation's rules: what the SQL
-    /// function computes, and what tests compare it with.
+    /// Whether `candidate` matches `text`: what the SQL function computes on
+    /// text that is not plain ASCII, and what tests compare it with.
+    ///
+    /// Both texts are decomposed (NFD) and case folded (Unicode's full case
+    /// folding, as `folding(options: .caseInsensitive, locale: nil)` gives it:
+    /// "ß" folds to "ss", "ς" to "σ"), then compared as Swift compares
+    /// `Character`s: canonically equivalent spellings are equal, a match
+    /// starts and ends on `Character` boundaries, diacritics count. This is
+    /// Unicode's canonical caseless match (D145). It deliberately does not call
+    /// Foundation's `range(of:options:)` or `compare(_:options:)`: on Linux
+    /// they trap on a needle holding NUL after a non-ASCII letter ("é\0"),
+    /// and the text here comes from SQLite and from callers, so it can hold
+    /// anything.
     func matches(_ candidate: String, _ text: String) -> Bool {
-        let operation = self
-        if text.isEmpty { return operation == .equals ? candidate.isEmpty : true }
-        switch operation {
-        case .equals: return candidate.compare(text, options: .caseInsensitive) == .orderedSame
-        case .contains: return candidate.range(of: text, options: .caseInsensitive) != nil
-        case .hasPrefix: return candidate.range(of: text, options: [.caseInsensitive, .anchored]) != nil
-        case .hasSuffix: return candidate.range(of: text, options: [.caseInsensitive, .anchored, .backwards]) != nil
+        if text.isEmpty { return self == .equals ? candidate.isEmpty : true }
+        let (haystack, needle) = (Self.caseless(candidate), Self.caseless(text))
+        if self == .equals { return haystack == needle }
+        // Arrays of Characters, searched by Character `==`: no String.Index
+        // arithmetic, and no overload that could reach Foundation's search.
+        let (letters, pattern) = (Array(haystack), Array(needle))
+        guard pattern.count <= letters.count else { return false }
+        switch self {
+        case .hasPrefix: return letters[..<pattern.count].elementsEqual(pattern)
+        case .hasSuffix: return letters[(letters.count - pattern.count)...].elementsEqual(pattern)
+        default:
+            return (0...(letters.count - pattern.count)).contains { start in
+                letters[start..<(start + pattern.count)].elementsEqual(pattern)
+            }
         }
+    }
+
+    /// `text` decomposed and case folded: two texts are a caseless match
+    /// exactly when these are canonically equivalent.
+    static func caseless(_ text: String) -> String {
+        text.decomposedStringWithCanonicalMapping.folding(options: .caseInsensitive, locale: nil)
     }
 }
 
@@ -145,9 +170,9 @@ extension SQLFunctions {
     static let caseInsensitivePrefix = "literecord_ci_prefix"
     static let caseInsensitiveSuffix = "literecord_ci_suffix"
 
-    /// The functions behind ``TextMatch``: Foundation's case-insensitive
-    /// comparison, decided on bytes when both texts are plain ASCII (where
-    /// case folding is exactly A–Z to a–z).
+    /// The functions behind ``TextMatch``: the canonical caseless match of
+    /// ``TextMatchOperation/matches(_:_:)``, decided on bytes when both texts
+    /// are plain ASCII (where case folding is exactly A–Z to a–z).
     static func installTextMatching(on connection: Connection) throws {
         let functions: [(String, TextMatchOperation)] = [
             (caseInsensitiveEquals, .equals), (caseInsensitiveContains, .contains),

@@ -102,7 +102,9 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     /// ``PredicateTranslator/compare(_:_:_:)``) `<` compare like Swift.
     var collation: String {
         switch self {
-        case .string: " COLLATE \(SQLFunctions.swiftCollation)"
+        // A String-backed RawRepresentable is equal when its raw values are,
+        // and raw Strings are equal by canonical equivalence.
+        case .string, .rawRepresentable(.string, _): " COLLATE \(SQLFunctions.swiftCollation)"
         case .decimal: " COLLATE \(SwiftComparison.decimalCollation)"
         default: ""
         }
@@ -112,7 +114,7 @@ indirect enum ValueKind: Equatable, Sendable, CustomStringConvertible {
     /// group like Swift.
     var orderCollation: String {
         switch self {
-        case .string: " COLLATE \(SQLFunctions.swiftOrderCollation)"
+        case .string, .rawRepresentable(.string, _): " COLLATE \(SQLFunctions.swiftOrderCollation)"
         case .decimal: " COLLATE \(SwiftComparison.decimalCollation)"
         default: ""
         }

@@ -119,13 +119,19 @@ extension Connection {
         }
     }
 
-    /// Registers a deterministic scalar SQL function taking `argumentCount`
-    /// arguments (https://sqlite.org/c3ref/create_function.html). A thrown
+    /// Registers a scalar SQL function taking `argumentCount` arguments
+    /// (https://sqlite.org/c3ref/create_function.html). A thrown
     /// ``FunctionError`` makes the running statement fail with its message.
-    func createFunction(_ name: String, argumentCount: Int32, _ body: @escaping ScalarFunction) throws {
+    ///
+    /// A deterministic function called with constant arguments may be
+    /// evaluated once, before the first row; pass `deterministic: false`
+    /// for one that must run only where the statement reaches it.
+    func createFunction(
+        _ name: String, argumentCount: Int32, deterministic: Bool = true, _ body: @escaping ScalarFunction
+    ) throws {
         let db = try liveHandle()
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let result = sqlite3_create_function_v2(
             db, name, argumentCount, flags, box,
             { context, count, values in
