@@ -39,7 +39,7 @@ enum SwiftOutcome: Equatable {
 
     static let integers = [Int.max, Int.min, Int.max - 1, Int.min + 1, 0, 1, -1, 2, -2, 100, -100, 7]
     static let doubles = [0.0, 1, -1, 2.5, -2.5, 1e300, -1e300, .leastNonzeroMagnitude]
-    static let zeros = [0.0, -0.0, 1, -1, 2.5, .infinity, -.infinity]
+    static let zeros = [0.0, -0.0, 1, -1, 2.5, .infinity, -.infinity, .nan]
     /// Canonically equivalent spellings and the pair Swift's `<` orders
     /// inconsistently ("\u{212A}" and "K68").
     static let texts = [
