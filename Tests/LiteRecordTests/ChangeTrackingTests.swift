@@ -91,19 +91,21 @@ import Testing
         #expect(try storedAges() == [6])
     }
 
+    /// (A reset would not do: a context that forgets a saved object without
+    /// deleting it leaves it refused everywhere, `ForgottenObjectTests`.)
     @Test func anObjectMovedToAnotherContextIsTrackedThere() throws {
         let ann = try savedPeople(1)[0]
         ann.age = 5
-        context.reset()
+        #expect(try MacroPerson.truncateAll(in: context) == 1)
         #expect(ann.context == nil)
         let other = stack.newContext()
-        ann.identifier = UUID()  // a new record now, beside the stored one
         other.insert(ann)
         try other.save()
         ann.age = 9
         #expect(other.updatedObjects.count == 1)
+        #expect(context.updatedObjects.isEmpty)
         try other.save()
-        #expect(try storedAges() == [0, 9])
+        #expect(try storedAges() == [9])
     }
 
     /// An object forgotten by one context while listed there, then saved and

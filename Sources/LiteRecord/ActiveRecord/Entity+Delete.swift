@@ -9,6 +9,9 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or belongs to another context.
     public func delete(in context: RecordContext) throws {
+        if recordState.isForgotten {
+            throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "deleted"))
+        }
         guard recordState.phase != .unmanaged else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) was never inserted or saved, so there is nothing to delete")
         }
@@ -24,6 +27,9 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or saved.
     @MainActor public func delete() throws {
+        if recordState.isForgotten {
+            throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "deleted"))
+        }
         guard let context = self.context else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) was never inserted or saved, so there is nothing to delete")
         }
@@ -37,7 +43,9 @@ extension Entity {
     /// try Person.truncateAll(in: context)
     /// ```
     ///
-    /// - Throws: ``LiteRecordError`` when the store cannot be written.
+    /// - Throws: ``LiteRecordError`` of kind `.invalidObject` in a child
+    ///   context (whose changes reach the store only through its root's
+    ///   save), or when the store cannot be written.
     @discardableResult
     public static func truncateAll(in context: RecordContext) throws -> Int {
         try context.deleteAll(Self.self, whereSQL: nil, arguments: [])

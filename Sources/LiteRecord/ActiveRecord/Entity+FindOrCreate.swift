@@ -20,10 +20,12 @@ extension Entity where Self: DefaultInitializable {
     ///   entity does not have, `.constraintViolation` when the new record breaks
     ///   a constraint (a `nil` value for a non-optional attribute, another unique
     ///   attribute), `.invalidObject` when the matching record is marked for
-    ///   deletion in `context`.
+    ///   deletion in `context`, or when `context` is a child context (a new
+    ///   record is stored at once, which a child must never do).
     public static func findFirstOrCreate(
         byAttribute attribute: String, withValue value: (any SQLValueConvertible)?, in context: RecordContext
     ) throws -> Self {
+        try context.requireRoot(for: "\(entityName).findFirstOrCreate")
         if let existing = try findFirst(byAttribute: attribute, withValue: value, in: context) { return existing }
         return try context.findOrCreate(Self.self, byAttribute: attribute, withValue: value)
     }

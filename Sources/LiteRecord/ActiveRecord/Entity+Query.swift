@@ -91,8 +91,9 @@ extension Entity {
     /// let removed = try Person.deleteAll(matching: #Predicate { $0.age < 18 }, in: context)
     /// ```
     ///
-    /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
-    ///   store cannot be written.
+    /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`,
+    ///   `.invalidObject` in a child context (whose changes reach the store
+    ///   only through its root's save), or when the store cannot be written.
     @discardableResult
     public static func deleteAll(matching predicate: Predicate<Self>, in context: RecordContext) throws -> Int {
         let condition = try PredicateTranslator.condition(predicate, model: context.store.model)

@@ -8,8 +8,13 @@ extension Entity {
     /// ```
     ///
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object
-    ///   belongs to another context, or the save's error.
+    ///   belongs to another context, or stood for a record its context
+    ///   forgot (deleted elsewhere, or the context was reset or went away):
+    ///   such an object is never saved as a new record. Or the save's error.
     public func save(in context: RecordContext) throws {
+        if recordState.isForgotten {
+            throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "saved"))
+        }
         if recordState.phase == .unmanaged {
             context.insert(self)
         } else if recordState.context !== context {
@@ -21,7 +26,9 @@ extension Entity {
     /// Saves the object's context, inserting a new object into the default
     /// stack's main context first.
     ///
-    /// - Throws: `.notSetUp` before setup, or the save's error.
+    /// - Throws: `.notSetUp` before setup, `.invalidObject` for an object
+    ///   whose context forgot its record (see ``save(in:)``), or the save's
+    ///   error.
     @MainActor public func save() throws {
         if let context = self.context {
             try context.save()

@@ -281,3 +281,18 @@ extension Entity {
         if Self.tracksChanges { didChangeAttribute(at: index) }
     }
 }
+
+extension RecordContext {
+    /// Refuses an operation that writes to the store at once (`updateAll`,
+    /// `deleteAll`, `truncateAll`, `findFirstOrCreate`) in a child context,
+    /// whose changes must reach nothing but its parent until the root saves,
+    /// and which `rollback()` must be able to discard.
+    ///
+    /// - Throws: `.invalidObject` in a child context.
+    func requireRoot(for operation: @autoclosure () -> String) throws(LiteRecordError) {
+        guard parent != nil else { return }
+        throw LiteRecordError(
+            .invalidObject,
+            "\(operation()) cannot run in a child context: it writes to the store at once, and a child's changes go to its parent only; run it on the root context (or in RecordStack.write), or change the objects here and save")
+    }
+}

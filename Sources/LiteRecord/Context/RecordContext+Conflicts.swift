@@ -12,7 +12,7 @@ extension RecordContext {
             let state = object.recordState
             switch resolution {
             case .forget:
-                unregister(object)
+                unregister(object, forgotten: true)
                 continue
             case .keep:
                 // The deletion is taken back and the row read again below, so

@@ -44,6 +44,10 @@ extension RecordContext {
     func fetch<T: Entity>(_ type: T.Type, _ query: SQLQuery) throws(LiteRecordError) -> [T] {
         let entity = try entity(for: T.self)
         if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
+        // Without a limit or offset, the row loop skips pending deletions;
+        // with one, they must not take a place in the slice.
+        let sliced = query.limit != nil || query.offset != nil
+        let query = sliced ? excludingPendingDeletions(T.self, entity, query) : query
         let sql = entity.selectSQL + query.clauses
         return try reading("fetching \(T.entityName)") { connection in
             let statement = try connection.cachedStatement(sql)
@@ -96,6 +100,8 @@ extension RecordContext {
     ) throws(LiteRecordError) {
         let entity = try entity(for: T.self)
         if !storeCascade.pending.isEmpty { loadStoreCascade(reaching: T.self) }
+        // A page made only of pending deletions must not end the enumeration.
+        let query = excludingPendingDeletions(T.self, entity, query)
         let size = max(1, batchSize)
         let key = SQLIdentifier.rowID.quoted
         var lastRowID = Int64.min
@@ -375,7 +381,7 @@ extension RecordContext {
             try body(Row(statement: statement, offset: 1, entityName: entity.name), entity)
             return true
         }
-        if !found { unregister(object) }
+        if !found { unregister(object, forgotten: true) }
     }
 
     /// Discards the in-memory changes of one object and reloads it from the store.
@@ -389,9 +395,10 @@ extension RecordContext {
     /// The number of stored records of `type` that match `whereSQL`.
     func count<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
         let entity = try entity(for: T.self)
-        let sql = SelectStatement(["COUNT(*)"], from: entity.quotedTable, where: whereSQL.map(WhereClause.init(sql:))).sql
+        let condition = excludingPendingDeletions(T.self, entity, where: whereSQL, arguments)
+        let sql = SelectStatement(["COUNT(*)"], from: entity.quotedTable, where: condition.sql.map(WhereClause.init(sql:))).sql
         return try reading("counting \(T.entityName)") { connection in
-            guard case .integer(let count)? = try connection.scalar(sql, arguments) else { return 0 }
+            guard case .integer(let count)? = try connection.scalar(sql, condition.arguments) else { return 0 }
             return Int(count)
         }
     }
@@ -428,6 +435,7 @@ extension RecordContext {
     /// the matching objects this context holds as deleted. Returns the number of
     /// rows deleted.
     func deleteAll<T: Entity>(_ type: T.Type, whereSQL: String?, arguments: [SQLValue]) throws(LiteRecordError) -> Int {
+        try requireRoot(for: "\(T.entityName).\(whereSQL == nil ? "truncateAll" : "deleteAll")")
         let entity = try entity(for: T.self)
         if store.model.hasRelationships, store.model.isRelated(entity) {
             return try deleteAllApplyingRules(entity, whereSQL: whereSQL, arguments: arguments)

@@ -76,11 +76,7 @@ extension RecordContext {
                 .validationFailed,
                 "\(entity.name).updateAll cannot run: \(entity.name) implements \(hooks) (its saveHooks), which every save runs on each object it writes, and a set-based update loads no objects to run it on; fetch the objects, change them and save instead")
         }
-        if parent != nil {
-            throw LiteRecordError(
-                .invalidObject,
-                "\(entity.name).updateAll cannot run in a child context: it writes to the store at once, and a child's changes go to its parent only; run it on the root context (or in RecordStack.write), or change the objects here and save")
-        }
+        try requireRoot(for: "\(entity.name).updateAll")
     }
 
     /// The assignments checked, encoded, and each attribute kept once (the

@@ -190,6 +190,8 @@ public final class RecordContext {
     func insert<T: Entity>(_ object: T, awake: Bool) {
         let state = object.recordState
         switch state.phase {
+        case .unmanaged where state.isForgotten:
+            pendingErrors.append(LiteRecordError(.invalidObject, Self.forgottenMessage(T.entityName, "inserted")))
         case .unmanaged:
             state.attach(to: self)
             state.phase = .inserted
@@ -340,6 +342,11 @@ public final class RecordContext {
         if !storeCascade.pending.isEmpty { loadStoreCascade() }
         return lists.pending(.deleted, in: self, deletionListing)
     }
+    /// The objects marked for deletion, as ``deletedObjects`` lists them but
+    /// without loading the rows a pending store-side cascade dooms.
+    var pendingDeletions: [any Entity] {
+        lists.pending(.deleted, in: self, deletionListing)
+    }
     /// Every object the context currently knows, saved or inserted.
     public var registeredObjects: [any Entity] { identityMap.objects + inserted }
 
@@ -431,20 +438,28 @@ public final class RecordContext {
         state.snapshot = snapshot
         // A record id is never handed out twice, so nothing is replaced; if
         // something were, it must not stay attached to this context unlisted.
-        if let replaced = table.insert(object, rowID: rowID) { replaced.recordState.detach() }
+        if let replaced = table.insert(object, rowID: rowID) { replaced.recordState.detach(forgotten: true) }
         if !T.tracksChanges { untracked[ObjectIdentifier(object)] = object }
     }
 
     /// Forgets a saved object (deleted, or gone from the store). It stays on
     /// the lists of changed or deleted objects until the next save drops it.
-    func unregister(_ object: any Entity) {
+    /// `forgotten` marks it ``RecordState/isForgotten``: its record went
+    /// without its own deletion being saved here.
+    func unregister(_ object: any Entity, forgotten: Bool = false) {
         let state = object.recordState
         if let rowID = state.rowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
         lists.noteLeft(state.listings)
         if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
-        state.detach()
+        state.detach(forgotten: forgotten)
+    }
+
+    /// Why a forgotten object (``RecordState/isForgotten``) cannot be
+    /// `action` ("saved", "inserted", "deleted").
+    static func forgottenMessage(_ entityName: String, _ action: String) -> String {
+        "this \(entityName) stood for a record its context forgot (deleted elsewhere, or the context was reset or went away, as at cleanUp), so it cannot be \(action) as a new one; fetch the record again, or make a new object"
     }
 
     func registeredObject(_ type: any Entity.Type, rowID: Int64) -> (any Entity)? {
@@ -469,7 +484,7 @@ public final class RecordContext {
     }
 
     private func detachAll() {
-        for object in identityMap.objects { object.recordState.detach() }
+        for object in identityMap.objects { object.recordState.detach(forgotten: true) }
         for object in inserted { object.recordState.detach() }
         for (child, _) in pushed.values { child.recordState.detach() }
     }

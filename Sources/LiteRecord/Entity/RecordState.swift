@@ -79,7 +79,17 @@ public final class RecordState {
         static let stale = Flags(rawValue: 2)
         /// ``RecordState/rowID`` is set.
         static let hasRowID = Flags(rawValue: 4)
+        /// See ``RecordState/isForgotten``.
+        static let forgotten = Flags(rawValue: 8)
     }
+
+    /// Whether the object stood for a stored record that its context forgot
+    /// without this object's own deletion being saved: the record was
+    /// deleted elsewhere (a merge, a conflict, a refresh that found it
+    /// gone), or the context was reset or went away (a stack cleaned up).
+    /// Such an object is never taken for a new one: saving, inserting or
+    /// deleting it is refused with `.invalidObject`.
+    var isForgotten: Bool { flags.contains(.forgotten) }
 
     /// The context the object belongs to, if any.
     var context: RecordContext? {
@@ -273,7 +283,11 @@ public final class RecordState {
     }
 
     /// Forgets the context: the object is unmanaged again, keeping its values.
-    func detach() {
+    /// With `forgotten`, a saved object is marked ``isForgotten``; without,
+    /// it may be inserted again as a new record (an insert taken back, a
+    /// deletion this context saved).
+    func detach(forgotten: Bool = false) {
+        let marked: Flags = forgotten && (phase == .managed || phase == .deleted) ? [.observable, .forgotten] : [.observable]
         contextReference = nil
         rowID = nil
         phase = .unmanaged
@@ -281,7 +295,7 @@ public final class RecordState {
         snapshot = nil
         storedValues = nil
         listings = []
-        flags = [.observable]
+        flags = marked
         // Related objects hold each other strongly; forgetting them here breaks
         // those cycles once the context is gone.
         relations = []

@@ -7,7 +7,8 @@ extension RecordContext {
     ) throws(LiteRecordError) -> R {
         let entity = try entity(for: T.self)
         let column = try aggregateColumn(keyPath, for: aggregate.function)
-        let condition = try PredicateTranslator.condition(predicate, model: store.model)
+        let translated = try PredicateTranslator.condition(predicate, model: store.model)
+        let condition = excludingPendingDeletions(T.self, entity, where: translated.sql, translated.arguments)
         let sql = SelectStatement(
             [aggregate.function.sql(column.sql, kind: column.kind)], from: entity.quotedTable, where: condition.sql.map(WhereClause.init(sql:))
         ).sql
@@ -35,7 +36,8 @@ extension RecordContext {
                 .unsupportedPredicate,
                 "cannot group \(T.entityName) by \(groupColumn.name): \(groupColumn.kind) values cannot be compared in SQL")
         }
-        let condition = try PredicateTranslator.condition(predicate, model: store.model)
+        let translated = try PredicateTranslator.condition(predicate, model: store.model)
+        let condition = excludingPendingDeletions(T.self, entity, where: translated.sql, translated.arguments)
         let key = SQLIdentifier.rowID
         let orderCollation = groupColumn.kind.orderCollation
         var grouped = "FROM \(entity.quotedTable)"

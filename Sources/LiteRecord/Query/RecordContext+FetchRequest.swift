@@ -38,10 +38,10 @@ extension RecordContext {
             return try count(T.self, whereSQL: query.whereSQL, arguments: query.arguments)
         }
         let entity = try entity(for: T.self)
-        let limited = slice(query, of: entity)
-        let sql = "SELECT COUNT(*) FROM (\(limited))"
+        let narrowed = excludingPendingDeletions(T.self, entity, query)
+        let sql = "SELECT COUNT(*) FROM (\(slice(narrowed, of: entity)))"
         return try reading("counting \(T.entityName)") { connection in
-            guard case .integer(let count)? = try connection.scalar(sql, query.arguments) else { return 0 }
+            guard case .integer(let count)? = try connection.scalar(sql, narrowed.arguments) else { return 0 }
             return Int(count)
         }
     }
@@ -55,8 +55,8 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` of kind `.unsupportedPredicate`, or when the
     ///   store cannot be read.
     public func exists<T: Entity>(_ request: FetchRequest<T>) throws -> Bool {
-        let query = try request.sqlQuery(model: store.model)
         let entity = try entity(for: T.self)
+        let query = excludingPendingDeletions(T.self, entity, try request.sqlQuery(model: store.model))
         let sql = "SELECT EXISTS (\(slice(query, of: entity)))"
         return try reading("checking for \(T.entityName)") { connection in
             guard case .integer(let found)? = try connection.scalar(sql, query.arguments) else { return false }

@@ -139,7 +139,7 @@ extension RecordContext {
                 let object = registeredObject(type, rowID: id.rowID)
             else { continue }
             if object.recordState.phase == .managed, hasUnsavedEdits(object) { continue }
-            unregister(object)
+            unregister(object, forgotten: true)
         }
         for id in changes.updated {
             guard let type = store.model.entity(named: id.entityName)?.type,
