@@ -25,7 +25,9 @@ extension Entity {
     ///   index and the key path; the import is then taken back entirely,
     ///   leaving the context's other unsaved changes as they were.
     public static func importObjects(from data: Data, in context: RecordContext) throws -> [Self] {
-        try importObjects(from: try JSONInput.objects(data, entityName: entityName), in: context)
+        let input = try JSONInput(data, entityName: entityName)
+        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+            .run(try input.objects(), as: Self.self)
     }
 
     /// Imports dictionaries (as `JSONSerialization` produces them, or
@@ -55,7 +57,9 @@ extension Entity {
     ///   import is left in `context`.
     @discardableResult
     public static func importObject(from data: Data, in context: RecordContext) throws -> Self? {
-        try importObject(from: try JSONInput.object(data, entityName: entityName), in: context)
+        let input = try JSONInput(data, entityName: entityName)
+        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+            .run([try input.object()], as: Self.self).first
     }
 
     /// Imports one dictionary as an object of this entity; see
@@ -113,19 +117,27 @@ extension Entity {
     }
 }
 
-/// Reading the JSON text an import is given.
-enum JSONInput {
-    static func parse(_ data: Data, entityName: String) throws(LiteRecordError) -> Any {
+/// The JSON text an import is given, read by ``ImportJSONReader`` so that
+/// no number loses a digit.
+struct JSONInput {
+    let value: Any
+    let exactNumbers: [ObjectIdentifier: ImportNumber]
+    let entityName: String
+
+    init(_ data: Data, entityName: String) throws(LiteRecordError) {
+        var reader = ImportJSONReader(data)
         do {
-            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            value = try reader.read()
         } catch {
-            throw LiteRecordError(.validationFailed, "importing \(entityName): the data is not valid JSON: \(error.localizedDescription)")
+            throw LiteRecordError(.validationFailed, "importing \(entityName): the data is not valid JSON: \(error.reason)")
         }
+        exactNumbers = reader.exactNumbers
+        self.entityName = entityName
     }
 
     /// A JSON array of objects, or one object as a list of one.
-    static func objects(_ data: Data, entityName: String) throws(LiteRecordError) -> [[String: Any]] {
-        switch ImportValue(try parse(data, entityName: entityName)) {
+    func objects() throws(LiteRecordError) -> [[String: Any]] {
+        switch ImportValue(value) {
         case .object(let object):
             return [object]
         case .array(let items):
@@ -145,8 +157,8 @@ enum JSONInput {
         }
     }
 
-    static func object(_ data: Data, entityName: String) throws(LiteRecordError) -> [String: Any] {
-        switch ImportValue(try parse(data, entityName: entityName)) {
+    func object() throws(LiteRecordError) -> [String: Any] {
+        switch ImportValue(value) {
         case .object(let object):
             return object
         case let other:
