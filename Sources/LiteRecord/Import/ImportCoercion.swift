@@ -301,6 +301,23 @@ enum ImportCoercion {
         }
     }
 
+    /// Whether `value` holds objects or arrays more than `limit` levels
+    /// deep, found with a work list rather than by recursion.
+    static func nests(_ value: Any, deeperThan limit: Int) -> Bool {
+        var pending: [(value: Any, depth: Int)] = [(value, 0)]
+        while let (next, depth) = pending.popLast() {
+            let children: [Any]
+            switch ImportValue(next) {
+            case .object(let object): children = Array(object.values)
+            case .array(let array): children = array
+            default: continue
+            }
+            guard depth < limit else { return true }
+            for child in children { pending.append((child, depth + 1)) }
+        }
+        return false
+    }
+
     /// A `Codable` attribute: the JSON value as JSON text, which the entity
     /// then decodes (and so checks) as the property's type.
     static func json(_ value: ImportValue) throws(CoercionFailure) -> SQLValue {
@@ -322,6 +339,10 @@ enum ImportCoercion {
             object = double
         case .null: return .null
         case .other: throw CoercionFailure(reason: "\(value.shape) is not a JSON value")
+        }
+        // JSONSerialization and the decoder read nesting by recursion.
+        guard !nests(object, deeperThan: ImportJSONReader.maximumDepth) else {
+            throw CoercionFailure(reason: "\(value.shape) nests more than \(ImportJSONReader.maximumDepth) levels deep")
         }
         // JSONSerialization traps on values it cannot write: check first.
         guard JSONSerialization.isValidJSONObject([object]) else {
