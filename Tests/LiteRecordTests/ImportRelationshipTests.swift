@@ -110,4 +110,25 @@ import Testing
         }
         #expect(context.insertedObjects.isEmpty)
     }
+
+    /// A bare key may come before the nested object that defines its object
+    /// (issue #57): order within one input does not matter.
+    @Test func aBareKeyMayNameAnObjectALaterElementDefines() throws {
+        for tracks in [
+            [["number": 1, "album": "X1"], ["number": 2, "album": ["code": "X1", "title": "First", "year": 1999]]],
+            [["number": 2, "album": ["code": "X1", "title": "First", "year": 1999]], ["number": 1, "album": "X1"]],
+        ] as [[[String: Any]]] {
+            let other = try RecordStack(inMemoryWith: importEntities).newContext()
+            let imported = try ITrack.importObjects(from: tracks, in: other)
+            #expect(imported.count == 2 && imported[0].album === imported[1].album)
+            #expect(imported[0].album?.title == "First" && imported[0].album?.year == 1999)
+            #expect(other.insertedObjects.count == 3)
+            try other.save()
+            #expect(try IAlbum.count(in: other) == 1)
+        }
+        let json = #"[{"id": 1, "skills": ["go"]}, {"id": 2, "skills": [{"label": "go", "level": 4}]}]"#
+        let people = try IPerson.importObjects(from: Data(json.utf8), in: context)
+        #expect(people[0].skills.first === people[1].skills.first && people[0].skills.first?.level == 4)
+        #expect(context.insertedObjects.count == 3)
+    }
 }
