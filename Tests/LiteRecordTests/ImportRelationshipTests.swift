@@ -131,4 +131,18 @@ import Testing
         #expect(people[0].skills.first === people[1].skills.first && people[0].skills.first?.level == 4)
         #expect(context.insertedObjects.count == 3)
     }
+
+    /// An import adds to a to-many; emptying it first is how to replace it
+    /// (Docs/Import.md, issue #57).
+    @Test func emptyingAToManyBeforeAnImportReplacesIt() throws {
+        let ann = try #require(try IPerson.importObject(from: ["id": 1, "skills": ["swift", "sql"]], in: context))
+        try context.save()
+        ann.skills = []
+        _ = try IPerson.importObject(from: ["id": 1, "skills": ["rust"]], in: context)
+        #expect(ann.skills.map(\.label) == ["rust"])
+        try context.save()
+        let reader = stack.newContext()
+        let fresh = try #require(try IPerson.findFirst(byAttribute: "identifier", withValue: 1, in: reader))
+        #expect(fresh.skills.map(\.label) == ["rust"])
+    }
 }
