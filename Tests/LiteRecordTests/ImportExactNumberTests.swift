@@ -50,6 +50,9 @@ import Testing
         refuses(json: #"{"double": 1e-400}"#, "double", saying: "too small for Double")
         refuses(json: #"{"int": 1e-400}"#, "int", saying: "not a whole number")
         refuses(json: #"{"double": 1e400}"#, "double", saying: "out of the range of Double")
+        // Numbers that share an approximation (0, for these) stay apart.
+        let tiny = try IValues.importObjects(from: Data(#"[{"string": 1e-400}, {"string": 2e-400}, {"string": -3e-400}]"#.utf8), in: context)
+        #expect(tiny.map(\.string) == ["1e-400", "2e-400", "-3e-400"])
         let two = try values(json: #"{"string": 2e-400, "decimal": 99999999999999999999999999999999999999}"#)
         #expect(two.string == "2e-400" && two.decimal == Decimal(string: "99999999999999999999999999999999999999"))
     }

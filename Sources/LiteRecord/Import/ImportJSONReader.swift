@@ -10,8 +10,9 @@ import Foundation
 /// a 48-digit integer loses ten digits. Here each number becomes an
 /// `NSNumber` only when that holds it exactly (an `Int64`, a `UInt64`, or a
 /// `Double` whose shortest text is the same value); any other number is
-/// given as its nearest `Double` for the hooks, and its exact value is kept
-/// in ``exactNumbers`` for the import.
+/// given to the hooks as an `NSDecimalNumber` (as `JSONSerialization` gives
+/// long numbers; its `Decimal` may be rounded, or NaN past its range), and
+/// its exact value is kept in ``exactNumbers`` for the import.
 ///
 /// Written as a loop over an explicit stack, not by recursion: nesting is
 /// limited to ``maximumDepth`` levels, and deeper text is refused rather
@@ -252,7 +253,10 @@ extension ImportJSONReader {
         if !isInteger, let carried = ImportNumber(double: double), carried == exact, carried.isNegative == exact.isNegative {
             return NSNumber(value: double)
         }
-        let number = NSNumber(value: double)
+        // A new object for each number, so that its identity names it:
+        // `NSNumber(value:)` hands out one shared object for 0.0 or infinity.
+        let approximation = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan
+        let number = NSDecimalNumber(decimal: approximation)
         exactNumbers[ObjectIdentifier(number)] = exact
         return number
     }

@@ -108,13 +108,10 @@ final class Importer {
     /// `raw` as an ``ImportValue``, with its exact value when the JSON
     /// reader kept one aside.
     private func importValue(_ raw: Any) -> ImportValue {
-        let value = ImportValue(raw)
-        if !exactNumbers.isEmpty, case .double = value, let number = raw as? NSNumber,
-            let exact = exactNumbers[ObjectIdentifier(number)]
-        {
+        if !exactNumbers.isEmpty, let number = raw as? NSDecimalNumber, let exact = exactNumbers[ObjectIdentifier(number)] {
             return .exact(exact)
         }
-        return value
+        return ImportValue(raw)
     }
 
     private func lookUp(
