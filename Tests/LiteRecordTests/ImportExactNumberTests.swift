@@ -64,6 +64,7 @@ import Testing
         #expect(object.string == "123456789012345678901")
         #expect(try values(["double": NSDecimalNumber(string: "0.30000000000000004")]).double == Double("0.30000000000000004"))
         refuses(["int": NSDecimalNumber(string: "12345678901234567.5")], "int", saying: "not a whole number")
+        #expect(try values(["bool": NSDecimalNumber(string: "1"), "int8": NSDecimalNumber(string: "-12")]).bool)
     }
 
     @Test func numericStringsGoThroughTheSameGrammar() throws {

@@ -187,6 +187,7 @@ enum ImportCoercion {
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .integer(let number) where number == 0 || number == 1: return .integer(number)
         case .double(let number) where number == 0 || number == 1: return .integer(number == 1 ? 1 : 0)
+        case .exact(let number) where number.isZero || number == ImportNumber(integer: 1): return .integer(number.isZero ? 0 : 1)
         case .string(let text):
             switch text.lowercased() {
             case "true", "yes", "1": return .integer(1)
