@@ -63,7 +63,7 @@ import Testing
             }
         }
         print("[import-values] \(tally.cases) cases, \(tally.changed) changed silently")
-        print("[import-values] \(tally.stored) stored exactly, \(tally.refused) refused naming element and key, \(ContinuousClock.now - started)")
+        print("import values: \(tally.stored) stored exactly, \(tally.refused) refused naming element and key, \(ContinuousClock.now - started)")
         #expect(tally.stored + tally.refused == tally.cases && tally.cases >= 10_000)
     }
 
