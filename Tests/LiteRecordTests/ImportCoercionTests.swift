@@ -148,4 +148,18 @@ import Testing
         #expect(error?.message.contains("secret-123") == false, "\(error?.message ?? "")")
         #expect(error?.message.contains("a string is not an integer") == true, "\(error?.message ?? "")")
     }
+
+    /// The rules Docs/Import.md states for dates and links, pinned (issue #57).
+    @Test func leapSecondsNumericDateStringsAndLinks() throws {
+        refuses(["when": "2016-12-31T23:59:60Z"], mentioning: "when")
+        refuses(["when": "2024-05-01T12:30:60Z"], mentioning: "when")
+        refuses(["when": "1714521600"], mentioning: "when")  // .automatic: a string is ISO 8601 only
+        #expect(try sample(["seconds": "1.7145216e9"]).seconds == Date(timeIntervalSince1970: 1_714_521_600))
+        refuses(["seconds": "0x10"], mentioning: "seconds")
+        refuses(["seconds": "1e400"], mentioning: "seconds")
+        refuses(["when": Double.nan], mentioning: "when")
+        // URL(string:) percent-encodes what it can; it refuses empty text and an unreadable host or port.
+        #expect(try sample(["link": "not a url"]).link?.absoluteString == "not%20a%20url")
+        for bad in ["", "http://x y.com", "http://[::1"] { refuses(["link": bad], mentioning: "link") }
+    }
 }

@@ -71,4 +71,31 @@ import Testing
         #expect(try IPerson.count(in: fresh) == 3 && ICompany.count(in: fresh) == 1 && ISkill.count(in: fresh) == 0)
         #expect(try IPerson.findFirst(byAttribute: "identifier", withValue: 2, in: fresh)?.age == 50)
     }
+
+    /// What `willImport` and `didImport` set on an existing object is taken
+    /// back with the rest, and the object's change records with it: memory
+    /// and store agree afterwards (issue #57).
+    @Test func aFailedImportTakesBackWhatItsHooksSet() throws {
+        let stack = try RecordStack(inMemoryWith: [IStamped.self])
+        let context = stack.newContext()
+        _ = try IStamped.importObject(from: ["key": 1, "value": "a"], in: context)
+        try context.save()
+        let stamped = try #require(try IStamped.findFirst(byAttribute: "key", withValue: 1, in: context))
+        stamped.before = ""
+        stamped.after = ""
+        try context.save()
+        #expect(!context.hasChanges)
+
+        _ = expectError(.validationFailed) {
+            try IStamped.importObjects(from: [["key": 1, "value": "b"], ["key": 2, "value": ["x"]]], in: context)
+        }
+        #expect(stamped.value == "a" && stamped.before == "" && stamped.after == "", "\(stamped.before) \(stamped.after)")
+        #expect(!context.hasChanges && context.updatedObjects.isEmpty)
+
+        // A later change is saved whole: nothing stale rides along, nothing is lost.
+        stamped.value = "c"
+        try context.save()
+        let fresh = try #require(try IStamped.findFirst(byAttribute: "key", withValue: 1, in: stack.newContext()))
+        #expect(fresh.value == "c" && fresh.before == "" && fresh.after == "")
+    }
 }

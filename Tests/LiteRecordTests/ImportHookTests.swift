@@ -15,4 +15,17 @@ import Testing
         #expect(try IHooked.importObject(from: ["key": 1, "value": "d", "skip": true], in: context) == nil)
         #expect(objects[0].value == "c", "a declined existing object is left as it was")
     }
+
+    /// shouldImport runs before the element's other values are read: a
+    /// declined element cannot fail the import with a value it would never
+    /// have stored (issue #57).
+    @Test func aDeclinedElementsValuesAreNotRead() throws {
+        let context = try RecordStack(inMemoryWith: [IHooked.self]).newContext()
+        let objects = try IHooked.importObjects(
+            from: [["key": 1, "value": "a"], ["key": 2, "value": ["not", "text"], "skip": true]], in: context)
+        #expect(objects.map(\.key) == [1] && context.insertedObjects.count == 1)
+        #expect(try IHooked.importObject(from: ["key": 1, "value": 7.5, "skip": true], in: context) == nil)
+        #expect(objects[0].value == "a")
+        _ = expectError(.validationFailed) { try IHooked.importObject(from: ["key": 1, "value": ["x"]], in: context) }
+    }
 }

@@ -110,4 +110,39 @@ import Testing
         }
         #expect(context.insertedObjects.isEmpty)
     }
+
+    /// A bare key may come before the nested object that defines its object
+    /// (issue #57): order within one input does not matter.
+    @Test func aBareKeyMayNameAnObjectALaterElementDefines() throws {
+        for tracks in [
+            [["number": 1, "album": "X1"], ["number": 2, "album": ["code": "X1", "title": "First", "year": 1999]]],
+            [["number": 2, "album": ["code": "X1", "title": "First", "year": 1999]], ["number": 1, "album": "X1"]],
+        ] as [[[String: Any]]] {
+            let other = try RecordStack(inMemoryWith: importEntities).newContext()
+            let imported = try ITrack.importObjects(from: tracks, in: other)
+            #expect(imported.count == 2 && imported[0].album === imported[1].album)
+            #expect(imported[0].album?.title == "First" && imported[0].album?.year == 1999)
+            #expect(other.insertedObjects.count == 3)
+            try other.save()
+            #expect(try IAlbum.count(in: other) == 1)
+        }
+        let json = #"[{"id": 1, "skills": ["go"]}, {"id": 2, "skills": [{"label": "go", "level": 4}]}]"#
+        let people = try IPerson.importObjects(from: Data(json.utf8), in: context)
+        #expect(people[0].skills.first === people[1].skills.first && people[0].skills.first?.level == 4)
+        #expect(context.insertedObjects.count == 3)
+    }
+
+    /// An import adds to a to-many; emptying it first is how to replace it
+    /// (Docs/Import.md, issue #57).
+    @Test func emptyingAToManyBeforeAnImportReplacesIt() throws {
+        let ann = try #require(try IPerson.importObject(from: ["id": 1, "skills": ["swift", "sql"]], in: context))
+        try context.save()
+        ann.skills = []
+        _ = try IPerson.importObject(from: ["id": 1, "skills": ["rust"]], in: context)
+        #expect(ann.skills.map(\.label) == ["rust"])
+        try context.save()
+        let reader = stack.newContext()
+        let fresh = try #require(try IPerson.findFirst(byAttribute: "identifier", withValue: 1, in: reader))
+        #expect(fresh.skills.map(\.label) == ["rust"])
+    }
 }

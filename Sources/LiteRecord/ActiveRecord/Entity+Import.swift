@@ -13,30 +13,42 @@ extension Entity {
     /// the context or the store; one `IN` query per batch of keys) or creates
     /// one; a key repeated in the input updates the same object, the last
     /// value winning. Values are found by each attribute's `importKey` and
-    /// converted exactly or refused (`Docs/Import.md` lists the rules);
-    /// nested objects and bare keys import relationships. Nothing is saved:
+    /// converted exactly or refused (`Docs/Import.md` lists the rules):
+    /// the JSON text is read by LiteRecord's own reader, which keeps every
+    /// digit of every number (`JSONSerialization` does not). Nested objects
+    /// and bare keys import relationships, in any order. Nothing is saved:
     /// the objects are inserted or changed in `context`.
     ///
     /// - Returns: the objects imported, each once, in the order they first
     ///   appear; elements whose ``Entity/shouldImport(_:)`` returned `false`
     ///   are left out.
     /// - Throws: ``LiteRecordError`` of kind `.validationFailed` for data
-    ///   that is not JSON or a value of the wrong shape, naming the element's
-    ///   index and the key path; the import is then taken back entirely,
-    ///   leaving the context's other unsaved changes as they were.
+    ///   that is not UTF-8 JSON, JSON nested more than 512 levels (objects
+    ///   more than 100), or a value of the wrong shape or one its attribute
+    ///   cannot hold exactly, naming the element's index and the key path;
+    ///   the import is then taken back entirely (what its hooks set on the
+    ///   objects included), leaving the context's other unsaved changes as
+    ///   they were.
     public static func importObjects(from data: Data, in context: RecordContext) throws -> [Self] {
-        try importObjects(from: try JSONInput.objects(data, entityName: entityName), in: context)
+        let input = try JSONInput(data, entityName: entityName)
+        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+            .run(try input.objects(), as: Self.self)
     }
 
     /// Imports dictionaries (as `JSONSerialization` produces them, or
     /// literals) as objects of this entity; see `importObjects(from:in:)`.
+    /// Numbers are read exactly as the dictionary holds them (an
+    /// `NSDecimalNumber` by its digits); a dictionary from
+    /// `JSONSerialization` has already lost what it loses, so import the
+    /// `Data` itself when every digit matters.
     ///
     /// ```swift
     /// let people = try Person.importObjects(from: [["id": 7, "name": "Ann"], ["id": 8, "name": "Bob"]], in: context)
     /// ```
     ///
     /// - Throws: ``LiteRecordError`` of kind `.validationFailed` naming the
-    ///   element's index and key path; nothing of the import is left in `context`.
+    ///   element's index and key path (objects nested more than 100 levels
+    ///   deep are refused too); nothing of the import is left in `context`.
     public static func importObjects(from array: [[String: Any]], in context: RecordContext) throws -> [Self] {
         try Importer(context: context, rootName: entityName).run(array, as: Self.self)
     }
@@ -55,7 +67,9 @@ extension Entity {
     ///   import is left in `context`.
     @discardableResult
     public static func importObject(from data: Data, in context: RecordContext) throws -> Self? {
-        try importObject(from: try JSONInput.object(data, entityName: entityName), in: context)
+        let input = try JSONInput(data, entityName: entityName)
+        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+            .run([try input.object()], as: Self.self).first
     }
 
     /// Imports one dictionary as an object of this entity; see
@@ -113,19 +127,27 @@ extension Entity {
     }
 }
 
-/// Reading the JSON text an import is given.
-enum JSONInput {
-    static func parse(_ data: Data, entityName: String) throws(LiteRecordError) -> Any {
+/// The JSON text an import is given, read by ``ImportJSONReader`` so that
+/// no number loses a digit.
+struct JSONInput {
+    let value: Any
+    let exactNumbers: [ObjectIdentifier: ImportNumber]
+    let entityName: String
+
+    init(_ data: Data, entityName: String) throws(LiteRecordError) {
+        var reader = ImportJSONReader(data)
         do {
-            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            value = try reader.read()
         } catch {
-            throw LiteRecordError(.validationFailed, "importing \(entityName): the data is not valid JSON: \(error.localizedDescription)")
+            throw LiteRecordError(.validationFailed, "importing \(entityName): the data is not valid JSON: \(error.reason)")
         }
+        exactNumbers = reader.exactNumbers
+        self.entityName = entityName
     }
 
     /// A JSON array of objects, or one object as a list of one.
-    static func objects(_ data: Data, entityName: String) throws(LiteRecordError) -> [[String: Any]] {
-        switch ImportValue(try parse(data, entityName: entityName)) {
+    func objects() throws(LiteRecordError) -> [[String: Any]] {
+        switch ImportValue(value) {
         case .object(let object):
             return [object]
         case .array(let items):
@@ -145,8 +167,8 @@ enum JSONInput {
         }
     }
 
-    static func object(_ data: Data, entityName: String) throws(LiteRecordError) -> [String: Any] {
-        switch ImportValue(try parse(data, entityName: entityName)) {
+    func object() throws(LiteRecordError) -> [String: Any] {
+        switch ImportValue(value) {
         case .object(let object):
             return object
         case let other:

@@ -148,15 +148,19 @@ public protocol Entity: AnyObject, SendableMetatype {
     static var saveHooks: SaveHooks { get }
 
     /// Called by an import (`importObject(from:in:)`) with the JSON object
-    /// about to be imported into this object, before anything changes;
-    /// returning `false` skips it (a new object is then not inserted).
+    /// about to be imported into this object, before anything changes and
+    /// before the element's values are read (only its unique key is, and,
+    /// for a new object of an entity without `init()`, the values it is made
+    /// from); returning `false` skips it (a new object is then not inserted).
     /// `true` by default.
     func shouldImport(_ data: [String: Any]) -> Bool
     /// Called by an import after ``shouldImport(_:)``, before the object's
-    /// attributes and relationships are set from `data`.
+    /// attributes and relationships are set from `data`. What it sets on this
+    /// object is taken back if the import fails.
     func willImport(_ data: [String: Any])
     /// Called by an import once the object's attributes and relationships
-    /// are set from `data`.
+    /// are set from `data`. What it sets on this object is taken back if the
+    /// import fails.
     func didImport(_ data: [String: Any])
 }
 

@@ -10,6 +10,10 @@ enum ImportValue {
     /// An unsigned integer above `Int64.max`.
     case unsigned(UInt64)
     case double(Double)
+    /// A number no `Int64`, `UInt64` or `Double` holds exactly: an
+    /// `NSDecimalNumber`, a `Decimal`, or a number of JSON text read by
+    /// ``ImportJSONReader``.
+    case exact(ImportNumber)
     case string(String)
     case object([String: Any])
     case array([Any])
@@ -59,7 +63,7 @@ enum ImportValue {
         case let number as UInt16: self = .integer(Int64(number))
         case let number as UInt8: self = .integer(Int64(number))
         case let number as Float: self = .double(Double(number))
-        case let number as Decimal: self = .string(number.description)
+        case let number as Decimal: self = ImportNumber(decimal: number).map(ImportValue.exact) ?? .double(.nan)
         case let text as Substring: self = .string(String(text))
         case let optional as any OptionalProtocol: self = optional.importValue
         // Literals of one element type: `[String: Int]`, `[Int]`.
@@ -79,7 +83,13 @@ enum ImportValue {
             let value = number.int64Value
             self = value == 0 || value == 1 ? .bool(value == 1) : .integer(value)
         case UInt8(ascii: "d"), UInt8(ascii: "f"):
-            self = .double(number.doubleValue)
+            // An NSDecimalNumber (what JSONSerialization gives for a number
+            // of more than 17 characters) holds digits a Double would lose.
+            if let decimal = number as? NSDecimalNumber {
+                self = ImportNumber(decimal: decimal.decimalValue).map(ImportValue.exact) ?? .double(.nan)
+            } else {
+                self = .double(number.doubleValue)
+            }
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
             let value = number.uint64Value
             self = value <= UInt64(Int64.max) ? .integer(Int64(value)) : .unsigned(value)
@@ -98,6 +108,7 @@ enum ImportValue {
         case .integer(let value): return shown ? "the number \(value)" : "a number"
         case .unsigned(let value): return shown ? "the number \(value)" : "a number"
         case .double(let value): return shown ? "the number \(value)" : "a number"
+        case .exact(let value): return shown ? "the number \(value.text)" : "a number"
         case .string(let value): return shown ? "the string \"\(value)\"" : "a string"
         case .object: return "an object"
         case .array: return "an array"
@@ -176,6 +187,7 @@ enum ImportCoercion {
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .integer(let number) where number == 0 || number == 1: return .integer(number)
         case .double(let number) where number == 0 || number == 1: return .integer(number == 1 ? 1 : 0)
+        case .exact(let number) where number.isZero || number == ImportNumber(integer: 1): return .integer(number.isZero ? 0 : 1)
         case .string(let text):
             switch text.lowercased() {
             case "true", "yes", "1": return .integer(1)
@@ -187,31 +199,55 @@ enum ImportCoercion {
         throw CoercionFailure(reason: "\(value.shape) is not a boolean (true/false, 1/0, \"yes\"/\"no\")")
     }
 
+    /// The exact number `value` stands for (``ImportNumber``), `nil` when it
+    /// is no number at all (a boolean, an object…). Refused: NaN and the
+    /// infinities, and strings outside the one decimal grammar.
+    ///
+    /// `noun` says what the attribute wants, for messages: "an integer".
+    static func exactNumber(_ value: ImportValue, _ noun: String) throws(CoercionFailure) -> ImportNumber? {
+        switch value {
+        case .integer(let number): return ImportNumber(integer: number)
+        case .unsigned(let number): return ImportNumber(unsigned: number)
+        case .exact(let number): return number
+        case .double(let number):
+            guard let exact = ImportNumber(double: number) else {
+                throw CoercionFailure(reason: "\(value.shape) is \(number.isNaN ? "NaN" : "infinite"), not \(noun)")
+            }
+            return exact
+        case .string(let text):
+            guard let exact = ImportNumber(text: text) else {
+                throw CoercionFailure(
+                    reason: "\(value.shape) is not \(noun) in decimal notation (digits, optionally a '.' fraction and an 'e' exponent)")
+            }
+            return exact
+        default: return nil
+        }
+    }
+
+    private static func failure(_ refusal: ImportNumber.Refusal, _ value: ImportValue, _ type: String) -> CoercionFailure {
+        switch refusal {
+        case .notWhole: CoercionFailure(reason: "\(value.shape) is not a whole number, so \(type) would truncate it")
+        case .outOfRange: CoercionFailure(reason: "\(value.shape) is out of the range of \(type)")
+        case .tooSmall: CoercionFailure(reason: "\(value.shape) is too small for \(type), which would make it 0")
+        case .tooManyDigits: CoercionFailure(reason: "\(value.shape) has more digits than \(type) keeps")
+        }
+    }
+
     static func integer(
         _ value: ImportValue, in range: ClosedRange<Int64>, _ type: AttributeType
     ) throws(CoercionFailure) -> SQLValue {
-        let number: Int64?
-        switch value {
-        case .integer(let integer): number = integer
-        case .double(let double): number = Int64(exactly: double)
-        case .string(let text):
-            if let integer = Int64(text) {
-                number = integer
-            } else if let double = Double(text), double.isFinite, let integer = Int64(exactly: double) {
-                number = integer
-            } else if UInt64(text) != nil {
-                number = nil
-            } else {
+        let number: Int64
+        if case .integer(let integer) = value {
+            number = integer
+        } else {
+            guard let exact = try exactNumber(value, "an integer") else {
                 throw CoercionFailure(reason: "\(value.shape) is not an integer")
             }
-        case .unsigned: number = nil
-        default: throw CoercionFailure(reason: "\(value.shape) is not an integer")
-        }
-        guard let number else {
-            if case .double = value {
-                throw CoercionFailure(reason: "\(value.shape) is not a whole number that fits \(type): it would be truncated")
+            do {
+                number = try exact.int64()
+            } catch {
+                throw failure(error, value, "\(type)")
             }
-            throw CoercionFailure(reason: "\(value.shape) is out of the range of \(type)")
         }
         guard range.contains(number) else {
             throw CoercionFailure(reason: "\(value.shape) is out of the range of \(type) (\(range.lowerBound)...\(range.upperBound))")
@@ -219,31 +255,22 @@ enum ImportCoercion {
         return .integer(number)
     }
 
+    /// A `Double` gets a `Double` as it is; a decimal number its nearest
+    /// `Double` (or `Float`), rounded once from the digits; a number written
+    /// as an integer only when held exactly.
     static func real(_ value: ImportValue, float: Bool) throws(CoercionFailure) -> SQLValue {
+        let type = float ? "Float" : "Double"
         var number: Double
-        switch value {
-        case .double(let double): number = double
-        case .integer(let integer):
-            guard let exact = Double(exactly: integer) else {
-                throw CoercionFailure(reason: "\(value.shape) has more digits than a Double keeps")
+        if case .double(let double) = value, !float, double.isFinite {
+            number = double
+        } else {
+            guard let exact = try exactNumber(value, "a number") else { throw CoercionFailure(reason: "\(value.shape) is not a number") }
+            do {
+                number = float ? Double(try exact.float()) : try exact.double()
+            } catch {
+                throw failure(error, value, type)
             }
-            number = exact
-        case .unsigned(let integer):
-            guard let exact = Double(exactly: integer) else {
-                throw CoercionFailure(reason: "\(value.shape) has more digits than a Double keeps")
-            }
-            number = exact
-        case .string(let text):
-            guard let parsed = Double(text), !parsed.isNaN else { throw CoercionFailure(reason: "\(value.shape) is not a number") }
-            number = parsed
-        default: throw CoercionFailure(reason: "\(value.shape) is not a number")
-        }
-        if float {
-            let narrowed = Float(number)
-            guard narrowed.isFinite || !number.isFinite else {
-                throw CoercionFailure(reason: "\(value.shape) is out of the range of Float")
-            }
-            number = Double(narrowed)
+            if exact.isZero && exact.isNegative { number = -0.0 }
         }
         if number == 0 && number.sign == .minus {
             throw CoercionFailure(reason: "-0.0 cannot be stored: SQLite would return +0.0; send 0")
@@ -251,33 +278,45 @@ enum ImportCoercion {
         return .real(number)
     }
 
-    /// Text as it is; numbers as their shortest decimal text (`7`, `3.5`).
+    /// Text as it is; a number as its canonical decimal text
+    /// (``ImportNumber/text``): `7`, `2.5`, `100` for `1e2`, `1e400`.
     static func string(_ value: ImportValue) throws(CoercionFailure) -> SQLValue {
         switch value {
         case .string(let text): return .text(text)
         case .integer(let number): return .text(String(number))
-        case .unsigned(let number): return .text(String(number))
-        case .double(let number): return .text(number.description)
-        default: throw CoercionFailure(reason: "\(value.shape) is not text")
+        default:
+            guard let exact = try exactNumber(value, "text or a number") else { throw CoercionFailure(reason: "\(value.shape) is not text") }
+            return .text(exact.text)
         }
     }
 
+    /// The number's exact digits (`0.1` is `0.1`), at most 38 of them.
     static func decimal(_ value: ImportValue) throws(CoercionFailure) -> SQLValue {
-        let posix = Locale(identifier: "en_US_POSIX")
-        switch value {
-        case .integer(let number): return .text(Decimal(number).description)
-        case .unsigned(let number): return .text(Decimal(number).description)
-        // The shortest text that reads back as the same Double: "0.1", not
-        // the binary expansion Decimal(Double) would keep.
-        case .double(let number) where number.isFinite:
-            if let decimal = Decimal(string: number.description, locale: posix) { return .text(decimal.description) }
-        case .string(let text):
-            if Double(text)?.isFinite == true, let decimal = Decimal(string: text, locale: posix) {
-                return .text(decimal.description)
-            }
-        default: break
+        guard let exact = try exactNumber(value, "a decimal number") else {
+            throw CoercionFailure(reason: "\(value.shape) is not a decimal number")
         }
-        throw CoercionFailure(reason: "\(value.shape) is not a decimal number")
+        do {
+            return .text(try exact.decimal().description)
+        } catch {
+            throw failure(error, value, "Decimal")
+        }
+    }
+
+    /// Whether `value` holds objects or arrays more than `limit` levels
+    /// deep, found with a work list rather than by recursion.
+    static func nests(_ value: Any, deeperThan limit: Int) -> Bool {
+        var pending: [(value: Any, depth: Int)] = [(value, 0)]
+        while let (next, depth) = pending.popLast() {
+            let children: [Any]
+            switch ImportValue(next) {
+            case .object(let object): children = Array(object.values)
+            case .array(let array): children = array
+            default: continue
+            }
+            guard depth < limit else { return true }
+            for child in children { pending.append((child, depth + 1)) }
+        }
+        return false
     }
 
     /// A `Codable` attribute: the JSON value as JSON text, which the entity
@@ -292,8 +331,19 @@ enum ImportCoercion {
         case .integer(let number): object = number
         case .unsigned(let number): object = number
         case .double(let number): object = number
+        case .exact(let number):
+            // A Codable property decodes numbers into its own types: the
+            // nearest Double is what JSONDecoder would give it.
+            guard let double = Double(number.text), double.isFinite else {
+                throw CoercionFailure(reason: "\(value.shape) is out of the range of a JSON number")
+            }
+            object = double
         case .null: return .null
         case .other: throw CoercionFailure(reason: "\(value.shape) is not a JSON value")
+        }
+        // JSONSerialization and the decoder read nesting by recursion.
+        guard !nests(object, deeperThan: ImportJSONReader.maximumDepth) else {
+            throw CoercionFailure(reason: "\(value.shape) nests more than \(ImportJSONReader.maximumDepth) levels deep")
         }
         // JSONSerialization traps on values it cannot write: check first.
         guard JSONSerialization.isValidJSONObject([object]) else {

@@ -24,15 +24,18 @@ public struct ImportDateFormat: Sendable, Hashable, CustomStringConvertible {
 
     let kind: Kind
 
-    /// A string is read as ISO 8601, a number (or a numeric string) as Unix
-    /// seconds. What an attribute without `dateFormat:` uses.
+    /// A string is read as ISO 8601 (as ``iso8601``), a number as Unix
+    /// seconds; a numeric string is refused, since `"2024"` may be a year
+    /// as well as a time. What an attribute without `dateFormat:` uses.
     public static let automatic = ImportDateFormat(kind: .automatic)
     /// ISO 8601 text: `2024-05-01`, `2024-05-01T12:30:00Z`,
     /// `2024-05-01T12:30:00.250+02:00`, `2024-05-01 12:30:00` (a space for the
-    /// `T`); a time without a zone is UTC. Numbers are refused.
+    /// `T`); a time without a zone is UTC. Numbers are refused, and so is a
+    /// leap second (`:60`), which a `Date` cannot hold.
     public static let iso8601 = ImportDateFormat(kind: .iso8601)
-    /// Seconds since 1970-01-01 00:00:00 UTC, as a number or a numeric string;
-    /// fractions are kept.
+    /// Seconds since 1970-01-01 00:00:00 UTC, as a number or a numeric string
+    /// (digits, an optional fraction and exponent; not hexadecimal); fractions
+    /// are kept to a `Double`'s precision.
     public static let unixSeconds = ImportDateFormat(kind: .unixSeconds)
     /// Milliseconds since 1970-01-01 00:00:00 UTC, as a number or a numeric string.
     public static let unixMilliseconds = ImportDateFormat(kind: .unixMilliseconds)

@@ -37,15 +37,18 @@ final class ImportDateReader {
         return .real(interval)
     }
 
+    /// A number, or a numeric string in the import's one decimal grammar
+    /// (``ImportNumber``), as the nearest `Double`.
     private static func number(_ value: ImportValue) throws(CoercionFailure) -> Double {
-        switch value {
-        case .integer(let number): return Double(number)
-        case .double(let number) where number.isFinite: return number
-        case .string(let text):
-            if let number = Double(text), number.isFinite { return number }
-        default: break
+        if case .double(let number) = value, number.isFinite { return number }
+        guard let exact = try ImportCoercion.exactNumber(value, "a Unix time") else {
+            throw CoercionFailure(reason: "\(value.shape) is not a Unix time")
         }
-        throw CoercionFailure(reason: "\(value.shape) is not a Unix time")
+        do {
+            return try exact.double()
+        } catch {
+            throw CoercionFailure(reason: "\(value.shape) is not a Unix time a Date can hold")
+        }
     }
 
     private static func makeFormatter(_ pattern: String, _ zone: TimeZone) -> DateFormatter {
@@ -80,7 +83,9 @@ enum ISO8601Date {
         else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
         if take(&bytes, ":") {
-            guard let second = digits(&bytes, 2), second < 61 else { return nil }
+            // A leap second (`:60`) has no Date of its own (Unix time skips
+            // it), so it is refused rather than moved to the next minute.
+            guard let second = digits(&bytes, 2), second < 60 else { return nil }
             seconds += Double(second)
             if take(&bytes, ".") || take(&bytes, ",") {
                 guard let fraction = fraction(&bytes) else { return nil }

@@ -2,17 +2,19 @@
 /// all of it back — and only it: the context's other unsaved changes stay.
 ///
 /// `rollback()` would re-read every changed object from the store and drop
-/// the caller's own edits; instead the journal keeps, for each object the
-/// import touched, its bookkeeping and the old value of each attribute it
-/// overwrote, and the import's new objects are simply taken out again.
+/// the caller's own edits; instead the journal keeps, for each existing
+/// object the import touches, its bookkeeping and every attribute's stored
+/// value before the import first changed it — so what its `willImport` and
+/// `didImport` hooks set on it is taken back too — and the import's new
+/// objects are simply taken out again.
 final class ImportJournal {
     private struct Snapshot {
         let object: any Entity
         let changes: AttributeMask
         let listings: RecordState.Listings
         let relations: [RelationValue]
-        /// Old stored values, in the order they were overwritten.
-        var values: [(index: Int, value: SQLValue)] = []
+        /// Every attribute's stored value (`nil` where it cannot be encoded).
+        let values: [SQLValue?]
     }
 
     private let context: RecordContext
@@ -47,14 +49,9 @@ final class ImportJournal {
         guard snapshots[id] == nil, !created.contains(id) else { return }
         let state = object.recordState
         snapshots[id] = list.count
-        list.append(Snapshot(object: object, changes: state.changes, listings: state.listings, relations: state.relations))
-    }
-
-    /// Keeps the old stored value of an attribute about to be overwritten.
-    func noteValue(_ object: any Entity, _ index: Int, _ value: SQLValue) {
-        note(object)
-        guard let position = snapshots[ObjectIdentifier(object)] else { return }
-        list[position].values.append((index, value))
+        let values = (0..<type(of: object).attributes.count).map { try? object.encodeAttribute(at: $0) }
+        list.append(
+            Snapshot(object: object, changes: state.changes, listings: state.listings, relations: state.relations, values: values))
     }
 
     /// Takes the import back.
@@ -76,14 +73,12 @@ final class ImportJournal {
 
     private func restore(_ snapshot: Snapshot) {
         let object = snapshot.object
-        let count = type(of: object).attributes.count
-        if !snapshot.values.isEmpty, let entity = context.model.entity(for: type(of: object)) {
-            var values = [SQLValue](repeating: .null, count: count)
-            // The first old value of an attribute is the one before the import.
-            for (index, value) in snapshot.values.reversed() where values.indices.contains(index) { values[index] = value }
-            let row = Row(values: values, entity: entity)
-            var restored = Set<Int>()
-            for (index, _) in snapshot.values where restored.insert(index).inserted {
+        if let entity = context.model.entity(for: type(of: object)) {
+            let row = Row(values: snapshot.values.map { $0 ?? .null }, entity: entity)
+            for (index, old) in snapshot.values.enumerated() {
+                // Only what changed: decoding an unchanged value could still
+                // replace an object the caller holds (a Codable value, Data).
+                guard let old, let now = try? object.encodeAttribute(at: index), !Self.isSame(old, now) else { continue }
                 do {
                     try object.decodeAttribute(at: index, from: row)
                 } catch {
@@ -96,5 +91,13 @@ final class ImportJournal {
         state.changes = snapshot.changes
         state.listings = snapshot.listings
         state.relations = snapshot.relations
+    }
+
+    private static func isSame(_ old: SQLValue, _ new: SQLValue) -> Bool {
+        switch (old, new) {
+        case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+        default: old == new
+        }
     }
 }

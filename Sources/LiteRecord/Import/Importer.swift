@@ -13,21 +13,36 @@ import Foundation
 ///
 /// Any failure takes the import back (``ImportJournal``) and throws
 /// `.validationFailed` naming the element and key path.
+///
+/// Nested objects are imported by recursion, four frames a level, so the
+/// nesting is limited to ``maximumDepth`` levels: pass 1 refuses a deeper
+/// input before pass 2 starts, and never recurses deeper itself.
 final class Importer {
     let context: RecordContext
     let rootName: String
     private var plans: [ObjectIdentifier: ImportPlan] = [:]
     /// Objects by canonical unique key, per entity type.
     private var matches: [ObjectIdentifier: [SQLValue: any Entity]] = [:]
+    /// Per entity type, the first nested object (or element) of the input
+    /// with each key, until it is imported: a bare key met before it makes
+    /// the object from it (``placeholder(_:_:_:)``), so that order does not matter.
+    private var definitions: [ObjectIdentifier: [SQLValue: (element: [String: Any], path: ImportPath)]] = [:]
     private let journal: ImportJournal
+    /// The exact values of numbers the input's `NSNumber`s do not hold
+    /// exactly (``ImportJSONReader/exactNumbers``).
+    private let exactNumbers: [ObjectIdentifier: ImportNumber]
+
+    /// How deep objects may nest in one element (an element is level 1).
+    static let maximumDepth = 100
 
     /// The most keys one lookup binds: SQLite's historical default limit on
     /// variables, safe with every build (https://sqlite.org/limits.html#max_variable_number).
     static let batchSize = 999
 
-    init(context: RecordContext, rootName: String) {
+    init(context: RecordContext, rootName: String, exactNumbers: [ObjectIdentifier: ImportNumber] = [:]) {
         self.context = context
         self.rootName = rootName
+        self.exactNumbers = exactNumbers
         journal = ImportJournal(context)
     }
 
@@ -40,7 +55,7 @@ final class Importer {
             let plan = try plan(for: T.self)
             var keys: [ObjectIdentifier: (type: any Entity.Type, keys: Set<SQLValue>)] = [:]
             for (index, element) in elements.enumerated() {
-                try collectKeys(element, plan, ImportPath(index: index, keyPath: ""), into: &keys)
+                try collectKeys(element, plan, ImportPath(index: index, keyPath: ""), depth: 1, into: &keys)
             }
             for (id, entry) in keys where !entry.keys.isEmpty {
                 matches[id] = try findMatches(entry.type, Array(entry.keys))
@@ -80,7 +95,7 @@ final class Importer {
     ) throws(LiteRecordError) -> SQLValue {
         let value: SQLValue
         do throws(CoercionFailure) {
-            value = try ImportCoercion.coerce(ImportValue(raw), to: attribute.type, dateReader: attribute.dateReader)
+            value = try ImportCoercion.coerce(importValue(raw), to: attribute.type, dateReader: attribute.dateReader)
         } catch {
             throw failure(path(), "\(error.reason) for \(plan.entity.name).\(attribute.name)")
         }
@@ -88,6 +103,15 @@ final class Importer {
             throw failure(path(), "is null, but \(plan.entity.name).\(attribute.name) is not optional")
         }
         return value
+    }
+
+    /// `raw` as an ``ImportValue``, with its exact value when the JSON
+    /// reader kept one aside.
+    private func importValue(_ raw: Any) -> ImportValue {
+        if !exactNumbers.isEmpty, let number = raw as? NSDecimalNumber, let exact = exactNumbers[ObjectIdentifier(number)] {
+            return .exact(exact)
+        }
+        return ImportValue(raw)
     }
 
     private func lookUp(
@@ -103,13 +127,22 @@ final class Importer {
     // MARK: Pass 1: keys
 
     private func collectKeys(
-        _ element: [String: Any], _ plan: ImportPlan, _ path: ImportPath,
+        _ element: [String: Any], _ plan: ImportPlan, _ path: ImportPath, depth: Int,
         into keys: inout [ObjectIdentifier: (type: any Entity.Type, keys: Set<SQLValue>)]
     ) throws(LiteRecordError) {
+        guard depth <= Self.maximumDepth else {
+            throw failure(
+                path, "nests objects more than \(Self.maximumDepth) levels deep, more than an import takes (its nested objects are imported by recursion)")
+        }
         if let unique = plan.unique {
             if let raw = try lookUp(element, unique.path, path.appending(unique.key)) {
                 let key = try coerce(raw, unique, plan, path.appending(unique.key))
-                if !key.isNull { add(key, unique, plan, to: &keys) }
+                if !key.isNull {
+                    let canonical = add(key, unique, plan, to: &keys)
+                    if definitions[ObjectIdentifier(plan.entity.type)]?[canonical] == nil {
+                        definitions[ObjectIdentifier(plan.entity.type), default: [:]][canonical] = (element, path)
+                    }
+                }
             }
         }
         for relationship in plan.relationships {
@@ -119,12 +152,12 @@ final class Importer {
             switch ImportValue(raw) {
             case .null: continue
             case .object(let nested):
-                try collectKeys(nested, destination, relationshipPath, into: &keys)
+                try collectKeys(nested, destination, relationshipPath, depth: depth + 1, into: &keys)
             case .array(let items):
                 for (position, item) in items.enumerated() {
                     let itemPath = relationshipPath.appending(index: position)
                     if case .object(let nested) = ImportValue(item) {
-                        try collectKeys(nested, destination, itemPath, into: &keys)
+                        try collectKeys(nested, destination, itemPath, depth: depth + 1, into: &keys)
                     } else {
                         try collectBareKey(item, destination, itemPath, into: &keys)
                     }
@@ -143,12 +176,15 @@ final class Importer {
         add(key, try uniqueAttribute(plan, path), plan, to: &keys)
     }
 
+    /// Adds a key to look up; its canonical form.
+    @discardableResult
     private func add(
         _ key: SQLValue, _ unique: ImportPlan.AttributePlan, _ plan: ImportPlan,
         to keys: inout [ObjectIdentifier: (type: any Entity.Type, keys: Set<SQLValue>)]
-    ) {
+    ) -> SQLValue {
         let canonical = unique.isCanonicalText ? key.canonicalText : key
         keys[ObjectIdentifier(plan.entity.type), default: (plan.entity.type, [])].keys.insert(canonical)
+        return canonical
     }
 
     private func uniqueAttribute(_ plan: ImportPlan, _ path: ImportPath) throws(LiteRecordError) -> ImportPlan.AttributePlan {
@@ -228,34 +264,33 @@ final class Importer {
     private func importElement<T: Entity>(
         _ element: [String: Any], as type: T.Type, _ plan: ImportPlan, _ path: ImportPath, fromKey: Bool = false
     ) throws(LiteRecordError) -> T? {
-        // Every value is checked before the object is touched.
-        var values: [(index: Int, value: SQLValue)] = []
-        values.reserveCapacity(plan.attributes.count)
-        var key: SQLValue?
-        for attribute in plan.attributes {
-            guard let raw = try lookUp(element, attribute.path, path.appending(attribute.key)) else { continue }
-            let value = try coerce(raw, attribute, plan, path.appending(attribute.key))
-            values.append((attribute.index, value))
-            if attribute.index == plan.unique?.index, !value.isNull {
-                key = attribute.isCanonicalText ? value.canonicalText : value
-            }
-        }
         let id = ObjectIdentifier(T.self)
+        let key = try uniqueKey(element, plan, path)
+        if let key { definitions[id]?[key] = nil }
         let object: T
-        var isNew = false
-        if let key, let match = matches[id]?[key], let existing = match as? T {
+        let values: [(index: Int, value: SQLValue)]
+        // shouldImport runs before the other values are read, so that a
+        // declined element's values cannot fail the import — except for a
+        // new object of an entity without `init()`, which is made from them.
+        if let key, let existing = matches[id]?[key] as? T {
+            guard existing.shouldImport(element) else { return nil }
+            values = try readValues(element, plan, path)
             object = existing
+            journal.note(object)
         } else {
-            object = try make(T.self, plan, values, path, fromKey: fromKey)
-            isNew = true
-        }
-        guard object.shouldImport(element) else { return nil }
-        if isNew {
+            var made = Self.newObject(T.self)
+            if let made, !made.shouldImport(element) { return nil }
+            values = try readValues(element, plan, path)
+            if made == nil {
+                let object = try make(T.self, plan, values, path, fromKey: fromKey)
+                guard object.shouldImport(element) else { return nil }
+                made = object
+            }
+            guard let made else { return nil }
+            object = made
             journal.noteCreated(object)
             context.insert(object)
             if let key { matches[id, default: [:]][key] = object }
-        } else {
-            journal.note(object)
         }
         object.willImport(element)
         try apply(values, to: object, plan, path)
@@ -264,14 +299,66 @@ final class Importer {
         return object
     }
 
+    /// The element's unique key in canonical form; `nil` when it has none.
+    private func uniqueKey(_ element: [String: Any], _ plan: ImportPlan, _ path: ImportPath) throws(LiteRecordError) -> SQLValue? {
+        guard let unique = plan.unique, let raw = try lookUp(element, unique.path, path.appending(unique.key)) else { return nil }
+        let value = try coerce(raw, unique, plan, path.appending(unique.key))
+        if value.isNull { return nil }
+        return unique.isCanonicalText ? value.canonicalText : value
+    }
+
+    /// Every attribute value the element has, checked before the object is touched.
+    private func readValues(
+        _ element: [String: Any], _ plan: ImportPlan, _ path: ImportPath
+    ) throws(LiteRecordError) -> [(index: Int, value: SQLValue)] {
+        var values: [(index: Int, value: SQLValue)] = []
+        values.reserveCapacity(plan.attributes.count)
+        for attribute in plan.attributes {
+            guard let raw = try lookUp(element, attribute.path, path.appending(attribute.key)) else { continue }
+            values.append((attribute.index, try coerce(raw, attribute, plan, path.appending(attribute.key))))
+        }
+        return values
+    }
+
+    /// `init()` of a ``DefaultInitializable`` entity; `nil` for others.
+    private static func newObject<T: Entity>(_ type: T.Type) -> T? {
+        guard let initializable = T.self as? any DefaultInitializable.Type else { return nil }
+        return initializable.init() as? T
+    }
+
+    /// The object a later part of the input defines, made now (from its
+    /// values, without its relationships or hooks) because a bare key names
+    /// it first; the definition itself then updates it in turn.
+    private func placeholder<T: Entity>(
+        _ definition: (element: [String: Any], path: ImportPath), _ type: T.Type, _ key: SQLValue
+    ) throws(LiteRecordError) -> T {
+        let plan = try plan(for: T.self)
+        let values = try readValues(definition.element, plan, definition.path)
+        let object: T
+        if let initialized = Self.newObject(T.self) {
+            object = initialized
+        } else {
+            object = try make(T.self, plan, values, definition.path, fromKey: false)
+        }
+        journal.noteCreated(object)
+        context.insert(object)
+        matches[ObjectIdentifier(T.self), default: [:]][key] = object
+        try apply(values, to: object, plan, definition.path)
+        return object
+    }
+
+    private func placeholderAny(
+        _ definition: (element: [String: Any], path: ImportPath), _ type: any Entity.Type, _ key: SQLValue
+    ) throws(LiteRecordError) -> any Entity {
+        try placeholder(definition, type, key)
+    }
+
     /// A new object: `init()` for a ``DefaultInitializable`` entity, else
     /// read from a row of the imported values over the attributes' defaults.
     private func make<T: Entity>(
         _ type: T.Type, _ plan: ImportPlan, _ values: [(index: Int, value: SQLValue)], _ path: ImportPath, fromKey: Bool
     ) throws(LiteRecordError) -> T {
-        if let initializable = T.self as? any DefaultInitializable.Type, let object = initializable.init() as? T {
-            return object
-        }
+        if let object = Self.newObject(T.self) { return object }
         var row = [SQLValue?](repeating: nil, count: plan.attributes.count)
         for (index, value) in values { row[index] = value }
         var complete: [SQLValue] = []
@@ -320,9 +407,8 @@ final class Importer {
         let tracksChanges = T.tracksChanges && object.recordState.phase == .managed
         for (index, value) in values {
             if !isNew {
-                let old = try? object.encodeAttribute(at: index)
-                if let old, Self.isSame(old, value) { continue }
-                if let old { journal.noteValue(object, index, old) }
+                // The journal has the whole object as it was before the import.
+                if let old = try? object.encodeAttribute(at: index), Self.isSame(old, value) { continue }
             }
             do {
                 try object.decodeAttribute(at: index, from: row)
@@ -399,6 +485,9 @@ final class Importer {
         let unique = try uniqueAttribute(plan, path)
         let canonical = unique.isCanonicalText ? key.canonicalText : key
         if let existing = matches[ObjectIdentifier(destination)]?[canonical] { return existing }
+        if let definition = definitions[ObjectIdentifier(destination)]?[canonical] {
+            return try placeholderAny(definition, destination, canonical)
+        }
         // Not found: a new object holding just the key, when the entity can be
         // complete that way (see make(_:_:_:_:fromKey:)).
         var element: [String: Any] = [:]

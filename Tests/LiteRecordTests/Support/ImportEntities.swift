@@ -107,3 +107,46 @@ final class IHooked {
 }
 
 let importEntities: [any Entity.Type] = [ICompany.self, IPerson.self, ISkill.self, IAlbum.self, ITrack.self]
+
+/// Nests without end: for the depth limit.
+@Entity(name: "Node")
+final class INode {
+    @Attribute(.unique) var id = 0
+    var payload: [IPoint] = []
+    @Relationship var child: INode?
+    init() {}
+}
+
+/// Its hooks write stored attributes, which a failed import must take back.
+@Entity(name: "Stamped")
+final class IStamped {
+    @Attribute(.unique) var key = 0
+    var value = ""
+    var before = ""
+    var after = ""
+    init() {}
+
+    func willImport(_ data: [String: Any]) { before = "will \(value)" }
+    func didImport(_ data: [String: Any]) { after = "did \(value)" }
+}
+
+/// One attribute of every numeric and text type, for the exact-number suites.
+@Entity(name: "Values")
+final class IValues {
+    var int = 0
+    var int8: Int8 = 0
+    var int16: Int16 = 0
+    var int32: Int32 = 0
+    var int64: Int64 = 0
+    var uint: UInt = 0
+    var uint8: UInt8 = 0
+    var uint16: UInt16 = 0
+    var uint32: UInt32 = 0
+    var uint64: UInt64 = 0
+    var double = 0.0
+    var float: Float = 0
+    var decimal: Decimal = 0
+    var string = ""
+    var bool = false
+    init() {}
+}
