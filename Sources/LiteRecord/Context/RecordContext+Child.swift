@@ -296,3 +296,41 @@ extension RecordContext {
             "\(operation()) cannot run in a child context: it writes to the store at once, and a child's changes go to its parent only; run it on the root context (or in RecordStack.write), or change the objects here and save")
     }
 }
+
+/// A child context, held weakly by its parent: children come and go with
+/// their owners, and a parent must not keep them alive.
+final class WeakContext {
+    weak var context: RecordContext?
+    init(_ context: RecordContext) { self.context = context }
+}
+
+extension RecordContext {
+    /// Gives each object this child inserted and pushed the record id its
+    /// parent's copy now has, once a save stored that copy: the object is
+    /// then this context's object for the record (registered, with the row id
+    /// and version), so the child keeps one object per record, as Core Data's
+    /// child contexts do once their parent saves. Then tells this context's
+    /// own children, whose pushed objects may stand for objects adopted here.
+    func adoptSavedPushes() {
+        for (key, pair) in pushed {
+            let copy = pair.parent.recordState
+            guard let parent, copy.belongs(to: parent), copy.phase == .managed, let rowID = copy.rowID else { continue }
+            pushed.removeValue(forKey: key)
+            let state = pair.child.recordState
+            guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { continue }
+            state.rowID = rowID
+            state.version = copy.version
+            let table = identityMap.table(for: type(of: pair.child))
+            if let replaced = table.insert(pair.child, rowID: rowID), replaced !== pair.child {
+                replaced.recordState.detach(forgotten: true)
+            }
+        }
+        tellChildrenOfSavedPushes()
+    }
+
+    /// ``adoptSavedPushes()`` in every live child.
+    func tellChildrenOfSavedPushes() {
+        children.removeAll { $0.context == nil }
+        for child in children { child.context?.adoptSavedPushes() }
+    }
+}

@@ -44,6 +44,7 @@ extension RecordContext {
             return (outcome, changes)
         }
         apply(plan, outcome: outcome, changes: changes)
+        if !plan.inserts.isEmpty { tellChildrenOfSavedPushes() }
     }
 
     /// The work of one save, collected before anything is written.

@@ -38,6 +38,10 @@ public final class RecordContext {
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
     var pushed: [ObjectIdentifier: (child: any Entity, parent: any Entity)] = [:]
+    /// The child contexts made from this one and still alive, told when a
+    /// save gives the objects they pushed their row ids
+    /// (``adoptSavedPushes()``).
+    var children: [WeakContext] = []
     /// Misuse found by calls that cannot throw (`insert`, `delete`), reported by
     /// the next `save()`.
     var pendingErrors: [LiteRecordError] = []
@@ -157,6 +161,10 @@ public final class RecordContext {
         self.parent = parent
         self.role = role
         self.objectsAreObservable = isObservable ?? parent?.isObservable ?? false
+        if let parent {
+            parent.children.removeAll { $0.context == nil }
+            parent.children.append(WeakContext(self))
+        }
     }
 
     /// Runs a read on the connection the context's role calls for.
