@@ -153,6 +153,10 @@ extension RecordContext {
     /// join-table relationship, for the next save.
     func noteJoin(_ object: any Entity, _ relationship: ResolvedRelationship, _ other: any Entity, linked: Bool) {
         guard case .joinTable(let table) = relationship.storage else { return }
+        // Either side's list gains or loses a member: a counted one is
+        // checked at the save, read then if it is not loaded.
+        if relationship.isCounted { noteCountedOwner(object) }
+        if relationship.inverseIsCounted { noteCountedOwner(other) }
         let owned = relationship.ownsJoinTable
         let (source, destination) = owned ? (object, other) : (other, object)
         let oriented = owned ? table : table.flipped
@@ -208,11 +212,16 @@ extension RecordContext {
     }
 
     /// Notes the owners whose counted to-many loses `object` as it is
-    /// deleted: the targets of its to-ones whose inverse has a count.
+    /// deleted: the targets of its to-ones, and the members of its
+    /// many-to-manys (read if not loaded), whose inverse has a count.
     func noteCountedOwners(losing object: any Entity) {
         guard model.hasCountedToManys, let entity = model.entity(for: type(of: object)) else { return }
         for relationship in entity.relationships where relationship.inverseIsCounted {
-            noteCountedOwner(RelationGraph.toOne(object, relationship.index))
+            if relationship.isToMany {
+                for member in RelationGraph.toMany(object, relationship.index) { noteCountedOwner(member) }
+            } else {
+                noteCountedOwner(RelationGraph.toOne(object, relationship.index))
+            }
         }
     }
 }
