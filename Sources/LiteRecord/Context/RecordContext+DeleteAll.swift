@@ -10,6 +10,7 @@ extension RecordContext {
             let select = SelectStatement([.rowID], from: entity.table, where: whereSQL.map(WhereClause.init(sql:)))
             let matching = try connection.rows(select.sql, arguments).compactMap(\.first?.integerValue)
             let (doomed, order) = try doomedRows(entity, matching, connection)
+            try checkCountedLists(losing: doomed, connection)
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
@@ -98,6 +99,33 @@ extension RecordContext {
                 "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))")
         }
         return (doomed, order)
+    }
+
+    /// Refuses a set-based deletion that takes a record that stays below the
+    /// minimum of its counted to-many (an owner's `boxes` losing its last
+    /// box to a shelf's cascade), as deleting the loaded objects would.
+    ///
+    /// - Throws: `.validationFailed` naming the owner and the relationship.
+    private func checkCountedLists(losing doomed: [String: Set<Int64>], _ connection: Connection) throws {
+        guard model.hasCountedToManys else { return }
+        for (name, ids) in doomed.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entity(named: name) else { continue }
+            for relationship in entity.relationships where relationship.inverseIsCounted {
+                guard let owner = model.entity(named: relationship.destinationName), let inverseIndex = relationship.inverseIndex,
+                    let minimum = owner.relationships[inverseIndex].minimumCount
+                else { continue }
+                let inverse = owner.relationships[inverseIndex]
+                let owners = Set(try relatedRowIDsByOwner(relationship, ids.sorted(), entity, connection).flatMap(\.1))
+                    .subtracting(doomed[owner.name] ?? [])
+                for (ownerID, members) in try relatedRowIDsByOwner(inverse, owners.sorted(), owner, connection) {
+                    let remaining = members.count { !ids.contains($0) }
+                    guard remaining < minimum else { continue }
+                    throw LiteRecordError(
+                        .validationFailed,
+                        "\(owner.name) #\(ownerID) would be left with \(remaining) objects in \(inverse.qualifiedName); at least \(minimum) are needed, so the deletion was refused and nothing was deleted")
+                }
+            }
+        }
     }
 
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that

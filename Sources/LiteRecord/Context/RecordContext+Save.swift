@@ -100,6 +100,9 @@ extension RecordContext {
 
     private func prepareSave() throws(LiteRecordError) -> SavePlan {
         let changed = try runWillSave()
+        // Before the deletions are collected: reading the owners' lists
+        // loads the doomed rows they hold as deleted objects.
+        if store.model.hasRelationships, !storeCascade.isEmpty { try noteStoreCascadeCountedOwners() }
 
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)

@@ -379,6 +379,38 @@ extension RecordContext {
         }
     }
 
+    /// Notes, as counted owners, the records that stay and whose counted
+    /// to-many holds a doomed row (a box of a shelf's cascade in another
+    /// owner's `boxes`), so that the save checks their bounds as it checks
+    /// those of a loaded object's deletion. Each such list is read here,
+    /// which loads the doomed rows it holds as deleted objects (not
+    /// counted); so this runs before the save collects its deletions.
+    ///
+    /// - Throws: whatever reading the store throws.
+    func noteStoreCascadeCountedOwners() throws(LiteRecordError) {
+        guard model.hasCountedToManys else { return }
+        for rows in storeCascade.inDeletionOrder(model.deletionRanks) {
+            for relationship in rows.entity.relationships where relationship.inverseIsCounted {
+                guard let owner = model.entity(named: relationship.destinationName) else { continue }
+                let related = try reading("checking \(relationship.qualifiedName)") { connection in
+                    try relatedRowIDsByOwner(relationship, rows.rowIDs, rows.entity, connection)
+                }
+                let doomed = storeCascade.rowIDs(ObjectIdentifier(owner.type))
+                for rowID in Set(related.flatMap(\.1)).subtracting(doomed).sorted() {
+                    guard let object = try storedObject(owner.type, rowID: rowID), let inverse = relationship.inverseIndex else { continue }
+                    noteCountedOwner(object)
+                    // Read now, so the doomed members become deleted objects
+                    // before the save collects its deletions.
+                    _ = RelationGraph.toMany(object, inverse)
+                }
+            }
+        }
+    }
+
+    private func storedObject<T: Entity>(_ type: T.Type, rowID: Int64) throws(LiteRecordError) -> T? {
+        try existingObject(with: RecordID(entityName: T.entityName, rowID: rowID), as: T.self)
+    }
+
     /// The `.deny` rules of the doomed rows, as ``checkRelationshipRules(inserts:updates:deletes:)``
     /// checks those of deleted objects: the store's links with this
     /// context's changes laid over them (invariant 3). Throws the message
