@@ -64,6 +64,43 @@ extension RecordContext {
         }
     }
 
+    /// Refuses a save whose changes still name a record this context forgot
+    /// because it was deleted elsewhere (a merge of another write, a conflict,
+    /// a refresh that found it gone): a to-one this save writes, or a
+    /// many-to-many link it adds. Written, it would be `NULL` or no link at
+    /// all, silently; the record is gone, so the change must be made again.
+    ///
+    /// - Throws: `.conflict` naming the object, the relationship and the record.
+    func checkForgottenReferences(inserts: [any Entity], updates: [PlannedRow]) throws(LiteRecordError) {
+        func check(_ object: any Entity, _ entity: EntityDescription, columns: AttributeMask?) throws(LiteRecordError) {
+            for (position, index) in entity.toOneIndexes.enumerated() {
+                if let columns, !columns.contains(entity.attributes.count + position) { continue }
+                guard case .toOne(let target?) = RelationGraph.slot(object, index), target.recordState.isForgotten else { continue }
+                throw forgottenReference(object, entity.relationships[index].qualifiedName, target)
+            }
+        }
+        for object in inserts {
+            guard let entity = model.entity(for: type(of: object)), !entity.toOneIndexes.isEmpty else { continue }
+            try check(object, entity, columns: nil)
+        }
+        for update in updates {
+            guard let entity = model.entity(for: type(of: update.object)), !entity.toOneIndexes.isEmpty else { continue }
+            try check(update.object, entity, columns: update.changes)
+        }
+        for pending in pendingJoins.values where pending.linked {
+            for (object, other) in [(pending.source, pending.destination), (pending.destination, pending.source)]
+            where other.recordState.isForgotten {
+                throw forgottenReference(object, pending.table.name, other)
+            }
+        }
+    }
+
+    private func forgottenReference(_ object: any Entity, _ relationship: String, _ target: any Entity) -> LiteRecordError {
+        LiteRecordError(
+            .conflict,
+            "\(Self.describe(object)): \(relationship) names a \(type(of: target).entityName) that was deleted elsewhere after this change was made; set the relationship again (or delete the object) and save")
+    }
+
     /// `Author #3` for a saved object, `a new Author` otherwise.
     static func describe(_ object: any Entity) -> String {
         let name = type(of: object).entityName

@@ -132,6 +132,7 @@ extension RecordContext {
         sortForDeletion(&deletes)
         var inserts = inserted
         if store.model.hasRelationships {
+            try checkForgottenReferences(inserts: inserts, updates: updates)
             try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
             if !storeCascade.isEmpty { try checkStoreCascadeDenyRules() }
             inserts = insertionOrder(inserts)
