@@ -60,7 +60,7 @@ extension RecordStack {
                     .modelMismatch,
                     "\(path) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); no migration can open it")
             case .model(let fingerprint, let schema):
-                return fingerprint != model.fingerprint || schema.canonicalText != model.schema.canonicalText
+                return !schema.isUnchanged(becoming: model.schema, fingerprint: fingerprint)
             }
         }
     }
