@@ -97,7 +97,7 @@ extension Migrator {
                 if let row = shared.first, case .integer(let record) = row[0], case .integer(let count) = row[1] {
                     refusals.append(
                         "\(entity.name): relationship '\(relationship.name)' was added as the to-one inverse of \(destination.name).\(inverse.name), whose join table \(table) links record \(entity.name) \(Model.primaryKeyColumn) = \(record) to \(count) \(destination.name) records, and a to-one holds one; make the inverse a to-many, or remove the extra links before migrating")
-                    continue
+                    // Still listed, so the table is not also refused as removed links.
                 }
                 fills.append(LinkFill(
                     entity: entity.name, column: relationship.name, joinTable: table, ownColumn: ownColumn, destinationColumn: destinationColumn))
