@@ -108,6 +108,21 @@ struct MigrationStackTests {
         try old.close()
     }
 
+    /// Issue #60 item 8: a step added without a model change is a migration
+    /// that only the plan shows.
+    @Test func requiresMigrationSeesAPlansPendingSteps() throws {
+        let store = try Base.store()
+        defer { store.cleanUp() }
+        let plan = MigrationPlan().step("age-up") { db in try db.execute("UPDATE Person SET age = age + 1") }
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self]))
+        #expect(try RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: plan))
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: MigrationPlan()))
+        try store.open([Base.Person.self], plan: plan).close()
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: plan))
+        let twice = MigrationPlan().step("a") { _ in }.step("a") { _ in }
+        _ = expectError(.migrationFailed) { try RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: twice) }
+    }
+
     @Test func theReportDescribesWhatHappened() throws {
         let store = try Base.store(withNotes: true)
         defer { store.cleanUp() }
