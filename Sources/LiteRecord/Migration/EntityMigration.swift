@@ -24,6 +24,19 @@ struct EntityMigration {
     /// Stored columns the new model has no attribute for: dropped with their
     /// values once the steps (if any) have run.
     var removedColumns: [String] = []
+    /// Columns filled row by row from a default that differs from call to
+    /// call (`= UUID()`), after ``first`` and before the steps.
+    var perRowFills: [PerRowFill] = []
+
+    /// A default evaluated once per stored record: one value for every record
+    /// would make a `UUID()` default the same in all of them.
+    struct PerRowFill {
+        let column: String
+        /// Only the records holding `NULL` (an optional attribute becoming
+        /// non-optional), or every record (a new attribute).
+        let nullsOnly: Bool
+        let make: @Sendable () throws -> SQLValue
+    }
 
     /// A column whose values a custom step must provide.
     struct HandedColumn {
@@ -102,8 +115,15 @@ struct EntityMigration {
             + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: names.newEntity(forStored: $0.destination) ?? $0.destination) }
         removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !plan.matched.contains($0) }
         dataChecks = plan.checks
+        perRowFills = plan.fills
         guard stepsPending else {
             first = TableTransform(table: entity.name, current: current, target: plan.direct)
+            // Columns filled row by row accept NULL until filled.
+            if !perRowFills.isEmpty {
+                let finishing = TableTransform(
+                    table: entity.name, current: plan.direct.map(\.spec), target: Self.finalShape(of: entity, casts: [:]))
+                second = finishing.isIdentity ? nil : finishing
+            }
             return
         }
         plan.keepRemovedColumns(of: current)
@@ -151,6 +171,8 @@ struct EntityMigration {
         var castsAfterSteps: [String: AttributeType] = [:]
         /// Stored column names the new model keeps (under their old or a new name).
         var matched = Set<String>()
+        /// Columns whose default is evaluated for each record.
+        var fills: [PerRowFill] = []
 
         init(old: EntitySchema, entity: EntityDescription, names: MigrationNames, stepsPending: Bool) {
             self.old = old
@@ -171,21 +193,33 @@ struct EntityMigration {
             }
             // A NULL default is no default for a non-optional column.
             let usableDefault = defaultValue.flatMap { $0.isNull ? nil : $0 }
-            guard let storedName = names.storedAttribute(attribute.name, of: entity.name),
-                let previous = old.attribute(named: storedName)
-            else {
-                addNewAttribute(attribute, default: usableDefault, refusals: &refusals)
+            // A default that differs from one call to the next (`= UUID()`,
+            // `= Date()`) is evaluated for each stored record.
+            let perRow = usableDefault != nil && (try? attribute.defaultValue?()) != defaultValue
+            let stored = names.storedAttribute(attribute.name, of: entity.name).flatMap(old.attribute(named:))
+            if let make = attribute.defaultValue, perRow, stored == nil || (stored?.isOptional == true && !attribute.isOptional) {
+                fills.append(PerRowFill(column: attribute.name, nullsOnly: stored != nil, make: make))
+            }
+            guard let previous = stored else {
+                addNewAttribute(attribute, default: perRow ? nil : usableDefault, perRow: perRow, refusals: &refusals)
                 return
             }
             matched.insert(previous.name)
-            keepAttribute(attribute, from: previous, default: usableDefault, refusals: &refusals)
+            keepAttribute(attribute, from: previous, default: perRow ? nil : usableDefault, perRow: perRow, refusals: &refusals)
         }
 
         /// Plans the column of an attribute the stored table lacks: filled
         /// with its default or `NULL`, handed to a step, or refused.
-        private mutating func addNewAttribute(_ attribute: AttributeDescription, default usableDefault: SQLValue?, refusals: inout [String]) {
+        private mutating func addNewAttribute(
+            _ attribute: AttributeDescription, default usableDefault: SQLValue?, perRow: Bool, refusals: inout [String]
+        ) {
             let spec = ColumnSpec(attribute.schema)
-            if let value = usableDefault {
+            if perRow {
+                var loose = spec
+                loose.isOptional = true
+                direct.append(TargetColumn(spec: loose, source: .value(.null)))
+                interim.append(TargetColumn(spec: loose, source: .value(.null)))
+            } else if let value = usableDefault {
                 direct.append(TargetColumn(spec: spec, source: .value(value)))
                 interim.append(TargetColumn(spec: spec, source: .value(value)))
             } else if attribute.isOptional {
@@ -205,31 +239,15 @@ struct EntityMigration {
         /// to a new numeric type, given a default for its `NULL`s, or handed
         /// to a step when the change cannot be inferred.
         private mutating func keepAttribute(
-            _ attribute: AttributeDescription, from previous: AttributeSchema, default usableDefault: SQLValue?, refusals: inout [String]
+            _ attribute: AttributeDescription, from previous: AttributeSchema, default usableDefault: SQLValue?, perRow: Bool,
+            refusals: inout [String]
         ) {
             var cast: AttributeType?
             var handsType = false
             var keepsOldType = false
             if previous.type != attribute.type {
                 if previous.type.isNumeric && attribute.type.isNumeric {
-                    // Within one storage class (Int64 → Int8, Double → Float) the
-                    // stored values need no conversion, only the check.
-                    let converts = previous.type.columnType != attribute.type.columnType
-                    let checked = !attribute.type.holdsEveryValue(of: previous.type)
-                    if stepsPending {
-                        // The steps see the old values; the check and the
-                        // conversion come after them.
-                        keepsOldType = converts
-                        if converts { castsAfterSteps[attribute.name] = attribute.type }
-                        if checked {
-                            postStepChecks.append(.converts(table: entity.name, column: attribute.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
-                        }
-                    } else {
-                        if converts { cast = attribute.type }
-                        if checked {
-                            checks.append(.converts(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
-                        }
-                    }
+                    (cast, keepsOldType) = planConversion(attribute, from: previous)
                 } else if stepsPending {
                     handsType = true
                 } else {
@@ -239,8 +257,11 @@ struct EntityMigration {
 
             var fallback: SQLValue?
             var handsNull = false
+            var filledPerRow = false
             if previous.isOptional && !attribute.isOptional {
-                if let value = usableDefault {
+                if perRow {
+                    filledPerRow = true
+                } else if let value = usableDefault {
                     fallback = value
                 } else if stepsPending {
                     handsNull = true
@@ -249,7 +270,8 @@ struct EntityMigration {
                 }
             }
 
-            let spec = ColumnSpec(attribute.schema)
+            var spec = ColumnSpec(attribute.schema)
+            if filledPerRow { spec.isOptional = true }
             direct.append(TargetColumn(spec: spec, source: .column(previous.name, cast: cast, fallback: fallback)))
             var loose = spec
             if handsType { loose.type = nil }
@@ -259,6 +281,29 @@ struct EntityMigration {
             if handsType || handsNull {
                 handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: attribute.isOptional, convertsType: handsType))
             }
+        }
+
+        /// Plans a numeric (or `Bool`) conversion: the `CAST` of the direct
+        /// shape, and whether the interim shape keeps the old type (the steps
+        /// see the old values; the check and the conversion come after them).
+        /// Within one storage class (Int64 → Int8, Double → Float) the stored
+        /// values need no conversion, only the check.
+        private mutating func planConversion(
+            _ attribute: AttributeDescription, from previous: AttributeSchema
+        ) -> (cast: AttributeType?, keepsOldType: Bool) {
+            let converts = previous.type.columnType != attribute.type.columnType
+            let checked = !attribute.type.holdsEveryValue(of: previous.type)
+            if stepsPending {
+                if converts { castsAfterSteps[attribute.name] = attribute.type }
+                if checked {
+                    postStepChecks.append(.converts(table: entity.name, column: attribute.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
+                }
+                return (nil, converts)
+            }
+            if checked {
+                checks.append(.converts(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
+            }
+            return (converts ? attribute.type : nil, false)
         }
 
         /// Plans the foreign-key columns of the to-one relationships (to-ones

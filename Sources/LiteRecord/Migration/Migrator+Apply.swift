@@ -58,6 +58,7 @@ extension Migrator {
         // After the entity tables they reference exist under their new names.
         try createMissingJoinTables(work, &report)
         try fillLinks(work.linkFills, &report)
+        try fillPerRowDefaults(work, &report)
     }
 
     /// Runs the plan's pending custom steps in order, each recorded as run.

@@ -124,7 +124,7 @@ struct Migrator {
                 case .value(let value): !value.isNull
                 }
             }
-            if writes, try connection.count("SELECT COUNT(*) FROM \(SQLIdentifier(entity.storedTable))") > 0 { return true }
+            if writes || !entity.perRowFills.isEmpty, try connection.count("SELECT COUNT(*) FROM \(SQLIdentifier(entity.storedTable))") > 0 { return true }
         }
         return false
     }
