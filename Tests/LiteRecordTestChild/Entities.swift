@@ -41,7 +41,8 @@ enum Base {
 }
 
 /// `MigrationCrashTests`' `Crash.Person`: `Base.Person` with `age` as Double
-/// (a CAST rebuild of every row) and a new optional `email`, so a migration
+/// (a CAST of every row), `nick` non-optional with a default (a rebuild
+/// before the custom steps run) and a new optional `email`, so a migration
 /// rewrites the table and both indexes. The parent checks the migrated
 /// store's fingerprint against its own `Crash.Person`.
 enum Migrated {
@@ -53,7 +54,7 @@ enum Migrated {
             [
                 AttributeDescription("name", type: .string, options: [.unique]),
                 AttributeDescription("age", type: .double, options: [.indexed]),
-                AttributeDescription("nick", type: .string, isOptional: true),
+                AttributeDescription("nick", type: .string, defaultValue: { .text("") }),
                 AttributeDescription("score", type: .double),
                 AttributeDescription("email", type: .string, isOptional: true),
             ]

@@ -35,14 +35,14 @@ struct MigrateLargeStore: ParsableCommand {
     var pauseMarker: String?
 
     func run() throws {
-        var migration = MigrationMode.automatic
-        if let pauseMarker {
-            migration = .plan(
-                MigrationPlan().step("pause") { _ in
-                    _ = FileManager.default.createFile(atPath: pauseMarker, contents: Data())
-                    Thread.sleep(forTimeInterval: 60)
-                })
-        }
+        // Always a plan with a step, so the migration takes (and keeps) a copy
+        // first, which the parent kills around.
+        let migration = MigrationMode.plan(
+            MigrationPlan().step("pause") { _ in
+                guard let pauseMarker else { return }
+                _ = FileManager.default.createFile(atPath: pauseMarker, contents: Data())
+                Thread.sleep(forTimeInterval: 60)
+            })
         try RecordStack(storeAt: URL(fileURLWithPath: store), entities: [Migrated.Person.self], migration: migration)
             .close()
     }

@@ -2,20 +2,24 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Two versions of one searchable entity, for the migration workload.
+/// Two versions of one searchable entity, for the migration workload: the
+/// second renames the entity and an attribute and converts `words` from
+/// `Int` to `Double` (checked row by row, then a `CAST` rebuild).
 private enum DocV1 {
     @Entity(name: "Doc") final class Doc {
         @Attribute(.searchable) var title = ""
         @Attribute(.searchable) var body = ""
+        var words = 0
         init() {}
-        init(_ title: String, _ body: String) { self.title = title; self.body = body }
+        init(_ title: String, _ body: String) { self.title = title; self.body = body; words = body.split(separator: " ").count }
     }
 }
 
 private enum DocV2 {
-    @Entity(name: "Doc") final class Doc {
+    @Entity(name: "Document", originalName: "Doc") final class Doc {
         @Attribute(.searchable) var title = ""
-        @Attribute(.searchable) var body = ""
+        @Attribute(.searchable, originalName: "body") var text = ""
+        var words = 0.0
         var rating = 0
         init() {}
     }
@@ -291,7 +295,7 @@ private enum DocV2 {
             },
             run: { url in
                 let plan = MigrationPlan().step("rate-by-length") { db in
-                    try db.execute("UPDATE Doc SET rating = length(body), title = title || ' (rated)'")
+                    try db.execute("UPDATE Document SET rating = length(text), title = title || ' (rated)'")
                 }
                 FaultVFS.startCounting()
                 do {

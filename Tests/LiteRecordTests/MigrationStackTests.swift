@@ -77,18 +77,50 @@ struct MigrationStackTests {
         #expect(try store.bytes() == bytes)
     }
 
-    @Test func theCopyTakenBeforeMigratingIsRemovedAfterSuccess() throws {
+    /// Issue #60 item 9: adding a column loses nothing, so no copy is
+    /// written (no disk, no time under the write lock).
+    @Test func aMigrationThatLosesNothingTakesNoCopy() throws {
         let store = try Base.store()
         defer { store.cleanUp() }
         let stack = try store.open([WithEmail.Person.self])
         let report = try #require(stack.lastMigrationReport)
-        let copy = try #require(report.backupURL)
-        #expect(copy.deletingLastPathComponent().standardizedFileURL == store.folder.standardizedFileURL)
-        #expect(copy.lastPathComponent == "Store.sqlite.pre-migration-" + Base.Person.fingerprint)
-        #expect(!FileManager.default.fileExists(atPath: copy.path))
-        #expect(report.actions.contains("copied the store to \(copy.path)"))
+        #expect(report.backupURL == nil && report.keptCopyURL == nil)
+        #expect(!report.actions.contains { $0.hasPrefix("copied the store") })
         try stack.close()
         #expect(try store.files() == ["Store.sqlite"])
+    }
+
+    /// A migration that runs custom steps (any SQL) takes the copy first and
+    /// keeps it, whether or not the steps deleted anything.
+    @Test func aMigrationWithStepsKeepsItsCopy() throws {
+        let store = try Base.store()
+        defer { store.cleanUp() }
+        let stack = try store.open([WithEmail.Person.self], plan: MigrationPlan().step("noop") { _ in })
+        let report = try #require(stack.lastMigrationReport)
+        let copy = try #require(report.backupURL)
+        #expect(copy.lastPathComponent == "Store.sqlite.pre-migration-" + Base.Person.fingerprint)
+        #expect(report.actions.contains("copied the store to \(copy.path)"))
+        let kept = try #require(report.keptCopyURL)
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        try stack.close()
+        let old = try RecordStack(storeAt: kept, entities: [Base.Person.self])
+        #expect(try old.all(Base.Person.self).count == 3)
+        try old.close()
+    }
+
+    /// Issue #60 item 8: a step added without a model change is a migration
+    /// that only the plan shows.
+    @Test func requiresMigrationSeesAPlansPendingSteps() throws {
+        let store = try Base.store()
+        defer { store.cleanUp() }
+        let plan = MigrationPlan().step("age-up") { db in try db.execute("UPDATE Person SET age = age + 1") }
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self]))
+        #expect(try RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: plan))
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: MigrationPlan()))
+        try store.open([Base.Person.self], plan: plan).close()
+        #expect(try !RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: plan))
+        let twice = MigrationPlan().step("a") { _ in }.step("a") { _ in }
+        _ = expectError(.migrationFailed) { try RecordStack.requiresMigration(storeAt: store.url, entities: [Base.Person.self], plan: twice) }
     }
 
     @Test func theReportDescribesWhatHappened() throws {

@@ -79,3 +79,21 @@ struct MigrationStepCapture {
         try HistoryLog.append(batch, author: HistoryLog.migrationAuthor, contextName: "migration step \(name)", on: connection)
     }
 }
+
+extension Migrator {
+    /// Gives the store's history a new identifier, so that every token from
+    /// before the migration throws `.historyExpired`: the migration deleted
+    /// records or values, or wrote values (a default, a conversion) into
+    /// stored records by itself, which no history transaction lists. A reader
+    /// reads the store's state again instead of keeping the old values.
+    func expireHistoryTokens(_ report: inout MigrationReport) throws {
+        let keeps = try performing("reading the history's identifier") {
+            try connection.tableNames().contains(HistoryLog.table) && connection.metadata(HistoryLog.storeIDKey) != nil
+        }
+        guard keeps else { return }
+        try performing("expiring the history tokens") {
+            try connection.setMetadata(HistoryLog.storeIDKey, HistoryLog.newStoreID())
+        }
+        log("expired every history token: the migration rewrote stored values, which the history does not list", &report)
+    }
+}

@@ -18,9 +18,25 @@ struct EntityMigration {
     var handedToSteps: [HandedColumn] = []
     /// Read-only checks of the stored data, run before anything is written.
     var dataChecks: [DataCheck] = []
+    /// Checks of the values the custom steps leave, run after them and
+    /// before ``second`` converts them (so a step can fix what would not fit).
+    var postStepChecks: [DataCheck] = []
     /// Stored columns the new model has no attribute for: dropped with their
     /// values once the steps (if any) have run.
     var removedColumns: [String] = []
+    /// Columns filled row by row from a default that differs from call to
+    /// call (`= UUID()`), after ``first`` and before the steps.
+    var perRowFills: [PerRowFill] = []
+
+    /// A default evaluated once per stored record: one value for every record
+    /// would make a `UUID()` default the same in all of them.
+    struct PerRowFill {
+        let column: String
+        /// Only the records holding `NULL` (an optional attribute becoming
+        /// non-optional), or every record (a new attribute).
+        let nullsOnly: Bool
+        let make: @Sendable () throws -> SQLValue
+    }
 
     /// A column whose values a custom step must provide.
     struct HandedColumn {
@@ -36,8 +52,9 @@ struct EntityMigration {
     enum DataCheck {
         /// The column becomes non-optional without a default.
         case noNulls(table: String, column: String, entity: String, attribute: String)
-        /// The column narrows to an integer type that holds fewer values.
-        case fitsIn(table: String, column: String, entity: String, attribute: String, type: AttributeType, range: ClosedRange<Int64>)
+        /// The column's values convert to another numeric type (or `Bool`),
+        /// which must hold each of them exactly.
+        case converts(table: String, column: String, entity: String, attribute: String, from: AttributeType, to: AttributeType)
 
         /// The reason the migration cannot go on, or `nil` when the data allows it.
         func problem(in connection: Connection) throws -> String? {
@@ -47,49 +64,84 @@ struct EntityMigration {
                     "SELECT COUNT(*) FROM \(SQLIdentifier(table)) WHERE \(SQLIdentifier(column)) IS NULL")
                 guard count > 0 else { return nil }
                 return "\(entity): attribute '\(attribute)' became non-optional without a default value, but \(count) stored record(s) hold no value for it; give it a default value or fill it in a MigrationPlan step"
-            case .fitsIn(let table, let column, let entity, let attribute, let type, let range):
-                let count = try connection.count(
-                    "SELECT COUNT(*) FROM \(SQLIdentifier(table)) WHERE CAST(\(SQLIdentifier(column)) AS INTEGER) NOT BETWEEN ? AND ?",
-                    [.integer(range.lowerBound), .integer(range.upperBound)])
-                guard count > 0 else { return nil }
-                return "\(entity): attribute '\(attribute)' changed type to \(type), but \(count) stored value(s) do not fit in \(range.lowerBound)...\(range.upperBound); convert them in a MigrationPlan step or keep a wider type"
+            case .converts(let table, let column, let entity, let attribute, let from, let to):
+                return try Self.conversionProblem(
+                    in: connection, table: table, column: column, entity: entity, attribute: attribute, from: from, to: to)
             }
+        }
+
+        /// Scans the column for the first value `to` cannot hold exactly:
+        /// SQLite's `CAST` saturates (1e20 becomes Int64.max), truncates (0.5
+        /// becomes 0) and rounds (2^53 + 1 becomes 2^53), and a value kept in
+        /// its storage class may read back changed (5 as `true`, 1e300 as a
+        /// `Float`'s infinity), so the values are judged as the new type
+        /// reads them, in Swift.
+        private static func conversionProblem(
+            in connection: Connection, table: String, column: String, entity: String, attribute: String,
+            from: AttributeType, to: AttributeType
+        ) throws -> String? {
+            let statement = try connection.makeStatement(
+                "SELECT \(SQLIdentifier.rowID.quoted), \(SQLIdentifier(column)) FROM \(SQLIdentifier(table)) WHERE \(SQLIdentifier(column)) IS NOT NULL ORDER BY 1")
+            defer { statement.finalize() }
+            var first: Int64?
+            var count = 0
+            while try statement.step() {
+                guard !to.holdsExactly(statement.value(at: 1)) else { continue }
+                if first == nil, case .integer(let row) = statement.value(at: 0) { first = row }
+                count += 1
+            }
+            guard let first else { return nil }
+            let what = to == .bool ? "is neither 0 nor 1" : "cannot be held exactly by \(to)"
+            return "\(entity): attribute '\(attribute)' changed type from \(from) to \(to), but the stored value of record \(table) \(Model.primaryKeyColumn) = \(first) \(what) (\(count) record(s) in all), and a value is never changed silently; convert or fix those values in a MigrationPlan step, or keep \(from)"
         }
     }
 
     /// Decides how `old` becomes `entity`. Changes that cannot be inferred are
     /// appended to `refusals`, unless custom steps are pending to handle them.
-    init(old: EntitySchema, new entity: EntityDescription, stepsPending: Bool, refusals: inout [String]) {
+    init(old: EntitySchema, new entity: EntityDescription, names: MigrationNames, stepsPending: Bool, refusals: inout [String]) {
         self.entity = entity
         storedTable = old.name
-        var plan = ColumnPlan(old: old, entity: entity, stepsPending: stepsPending)
-        let newSchema = entity.schema
+        var plan = ColumnPlan(old: old, entity: entity, names: names, stepsPending: stepsPending)
         for attribute in entity.attributes {
-            plan.addAttribute(attribute, newSchema: newSchema, refusals: &refusals)
+            plan.addAttribute(attribute, refusals: &refusals)
         }
         plan.addToOneRelationships(refusals: &refusals)
         plan.refuseToManyChanges(refusals: &refusals)
         let oldToOnes = (old.relationships ?? []).filter { !$0.isToMany }
+        // A destination renamed with its entity is renamed in the REFERENCES
+        // clause too: `ALTER TABLE … RENAME TO` rewrites the tables that refer
+        // to it (https://sqlite.org/lang_altertable.html#altertabrename).
         let current = old.attributes.map(ColumnSpec.init)
-            + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: $0.destination) }
+            + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: names.newEntity(forStored: $0.destination) ?? $0.destination) }
         removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !plan.matched.contains($0) }
+        dataChecks = plan.checks
+        perRowFills = plan.fills
         guard stepsPending else {
             first = TableTransform(table: entity.name, current: current, target: plan.direct)
-            dataChecks = plan.checks
+            // Columns filled row by row accept NULL until filled.
+            if !perRowFills.isEmpty {
+                let finishing = TableTransform(
+                    table: entity.name, current: plan.direct.map(\.spec), target: Self.finalShape(of: entity, casts: [:]))
+                second = finishing.isIdentity ? nil : finishing
+            }
             return
         }
         plan.keepRemovedColumns(of: current)
         first = TableTransform(table: entity.name, current: current, target: plan.interim)
-        let finishing = TableTransform(table: entity.name, current: plan.interim.map(\.spec), target: Self.finalShape(of: entity))
+        let finishing = TableTransform(
+            table: entity.name, current: plan.interim.map(\.spec), target: Self.finalShape(of: entity, casts: plan.castsAfterSteps))
         second = finishing.isIdentity ? nil : finishing
         handedToSteps = plan.handed
-        dataChecks = plan.checks
+        postStepChecks = plan.postStepChecks
     }
 
     /// The columns of `entity`'s table once the migration is over, each
-    /// copied from the interim table's column of the same name.
-    private static func finalShape(of entity: EntityDescription) -> [TargetColumn] {
-        entity.attributes.map { TargetColumn(spec: ColumnSpec($0.schema), source: .copy($0.name)) }
+    /// copied from the interim table's column of the same name, converted
+    /// with `CAST` when the conversion waited for the steps.
+    private static func finalShape(of entity: EntityDescription, casts: [String: AttributeType]) -> [TargetColumn] {
+        entity.attributes.map {
+            TargetColumn(spec: ColumnSpec($0.schema), source: .column($0.name, cast: casts[$0.name], fallback: nil))
+        }
             + entity.toOneIndexes.map { index in
                 let relationship = entity.relationships[index]
                 return TargetColumn(
@@ -104,6 +156,7 @@ struct EntityMigration {
     private struct ColumnPlan {
         let old: EntitySchema
         let entity: EntityDescription
+        let names: MigrationNames
         let stepsPending: Bool
         /// The table's shape when no custom step runs: straight to the new model.
         var direct: [TargetColumn] = []
@@ -111,18 +164,26 @@ struct EntityMigration {
         var interim: [TargetColumn] = []
         var handed: [HandedColumn] = []
         var checks: [DataCheck] = []
+        /// Checks run after the custom steps, on the interim table.
+        var postStepChecks: [DataCheck] = []
+        /// Columns converted (with `CAST`) only once the custom steps ran,
+        /// so that the steps see, and may fix, the stored values.
+        var castsAfterSteps: [String: AttributeType] = [:]
         /// Stored column names the new model keeps (under their old or a new name).
         var matched = Set<String>()
+        /// Columns whose default is evaluated for each record.
+        var fills: [PerRowFill] = []
 
-        init(old: EntitySchema, entity: EntityDescription, stepsPending: Bool) {
+        init(old: EntitySchema, entity: EntityDescription, names: MigrationNames, stepsPending: Bool) {
             self.old = old
             self.entity = entity
+            self.names = names
             self.stepsPending = stepsPending
         }
 
         /// Plans one attribute's column: added, or carried over from its
         /// stored predecessor.
-        mutating func addAttribute(_ attribute: AttributeDescription, newSchema: EntitySchema, refusals: inout [String]) {
+        mutating func addAttribute(_ attribute: AttributeDescription, refusals: inout [String]) {
             let defaultValue: SQLValue?
             do {
                 defaultValue = try attribute.defaultValue?()
@@ -132,19 +193,33 @@ struct EntityMigration {
             }
             // A NULL default is no default for a non-optional column.
             let usableDefault = defaultValue.flatMap { $0.isNull ? nil : $0 }
-            guard let (previous, _) = old.predecessor(of: attribute.schema, in: newSchema) else {
-                addNewAttribute(attribute, default: usableDefault, refusals: &refusals)
+            // A default that differs from one call to the next (`= UUID()`,
+            // `= Date()`) is evaluated for each stored record.
+            let perRow = usableDefault != nil && (try? attribute.defaultValue?()) != defaultValue
+            let stored = names.storedAttribute(attribute.name, of: entity.name).flatMap(old.attribute(named:))
+            if let make = attribute.defaultValue, perRow, stored == nil || (stored?.isOptional == true && !attribute.isOptional) {
+                fills.append(PerRowFill(column: attribute.name, nullsOnly: stored != nil, make: make))
+            }
+            guard let previous = stored else {
+                addNewAttribute(attribute, default: perRow ? nil : usableDefault, perRow: perRow, refusals: &refusals)
                 return
             }
             matched.insert(previous.name)
-            keepAttribute(attribute, from: previous, default: usableDefault, refusals: &refusals)
+            keepAttribute(attribute, from: previous, default: perRow ? nil : usableDefault, perRow: perRow, refusals: &refusals)
         }
 
         /// Plans the column of an attribute the stored table lacks: filled
         /// with its default or `NULL`, handed to a step, or refused.
-        private mutating func addNewAttribute(_ attribute: AttributeDescription, default usableDefault: SQLValue?, refusals: inout [String]) {
+        private mutating func addNewAttribute(
+            _ attribute: AttributeDescription, default usableDefault: SQLValue?, perRow: Bool, refusals: inout [String]
+        ) {
             let spec = ColumnSpec(attribute.schema)
-            if let value = usableDefault {
+            if perRow {
+                var loose = spec
+                loose.isOptional = true
+                direct.append(TargetColumn(spec: loose, source: .value(.null)))
+                interim.append(TargetColumn(spec: loose, source: .value(.null)))
+            } else if let value = usableDefault {
                 direct.append(TargetColumn(spec: spec, source: .value(value)))
                 interim.append(TargetColumn(spec: spec, source: .value(value)))
             } else if attribute.isOptional {
@@ -164,18 +239,15 @@ struct EntityMigration {
         /// to a new numeric type, given a default for its `NULL`s, or handed
         /// to a step when the change cannot be inferred.
         private mutating func keepAttribute(
-            _ attribute: AttributeDescription, from previous: AttributeSchema, default usableDefault: SQLValue?, refusals: inout [String]
+            _ attribute: AttributeDescription, from previous: AttributeSchema, default usableDefault: SQLValue?, perRow: Bool,
+            refusals: inout [String]
         ) {
             var cast: AttributeType?
             var handsType = false
+            var keepsOldType = false
             if previous.type != attribute.type {
                 if previous.type.isNumeric && attribute.type.isNumeric {
-                    // Within one storage class (Int64 → Int8, Float → Double) the
-                    // stored values need no conversion, only the range check.
-                    if previous.type.columnType != attribute.type.columnType { cast = attribute.type }
-                    if let range = attribute.type.integerRange {
-                        checks.append(.fitsIn(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name, type: attribute.type, range: range))
-                    }
+                    (cast, keepsOldType) = planConversion(attribute, from: previous)
                 } else if stepsPending {
                     handsType = true
                 } else {
@@ -185,8 +257,11 @@ struct EntityMigration {
 
             var fallback: SQLValue?
             var handsNull = false
+            var filledPerRow = false
             if previous.isOptional && !attribute.isOptional {
-                if let value = usableDefault {
+                if perRow {
+                    filledPerRow = true
+                } else if let value = usableDefault {
                     fallback = value
                 } else if stepsPending {
                     handsNull = true
@@ -195,15 +270,40 @@ struct EntityMigration {
                 }
             }
 
-            let spec = ColumnSpec(attribute.schema)
+            var spec = ColumnSpec(attribute.schema)
+            if filledPerRow { spec.isOptional = true }
             direct.append(TargetColumn(spec: spec, source: .column(previous.name, cast: cast, fallback: fallback)))
             var loose = spec
             if handsType { loose.type = nil }
+            if keepsOldType { loose.type = previous.type }
             if handsNull { loose.isOptional = true }
-            interim.append(TargetColumn(spec: loose, source: .column(previous.name, cast: handsType ? nil : cast, fallback: fallback)))
+            interim.append(TargetColumn(spec: loose, source: .column(previous.name, cast: nil, fallback: fallback)))
             if handsType || handsNull {
                 handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: attribute.isOptional, convertsType: handsType))
             }
+        }
+
+        /// Plans a numeric (or `Bool`) conversion: the `CAST` of the direct
+        /// shape, and whether the interim shape keeps the old type (the steps
+        /// see the old values; the check and the conversion come after them).
+        /// Within one storage class (Int64 → Int8, Double → Float) the stored
+        /// values need no conversion, only the check.
+        private mutating func planConversion(
+            _ attribute: AttributeDescription, from previous: AttributeSchema
+        ) -> (cast: AttributeType?, keepsOldType: Bool) {
+            let converts = previous.type.columnType != attribute.type.columnType
+            let checked = !attribute.type.holdsEveryValue(of: previous.type)
+            if stepsPending {
+                if converts { castsAfterSteps[attribute.name] = attribute.type }
+                if checked {
+                    postStepChecks.append(.converts(table: entity.name, column: attribute.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
+                }
+                return (nil, converts)
+            }
+            if checked {
+                checks.append(.converts(table: old.name, column: previous.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
+            }
+            return (converts ? attribute.type : nil, false)
         }
 
         /// Plans the foreign-key columns of the to-one relationships (to-ones
@@ -213,17 +313,15 @@ struct EntityMigration {
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
                 let spec = ColumnSpec.foreignKey(relationship.name, references: relationship.destinationName)
-                let previous = old.relationship(named: relationship.name).map { ($0, false) }
-                    ?? relationship.originalName.flatMap { name in
-                        entity.relationship(named: name) == nil ? old.relationship(named: name).map { ($0, true) } : nil
-                    }
-                guard let (stored, _) = previous else {
+                let previous = names.storedRelationship(relationship.name, of: entity.name).flatMap(old.relationship(named:))
+                guard let stored = previous else {
                     direct.append(TargetColumn(spec: spec, source: .value(.null)))
                     interim.append(TargetColumn(spec: spec, source: .value(.null)))
                     continue
                 }
-                if stored.isToMany || stored.destination != relationship.destinationName {
-                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(stored.destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                let destination = names.newEntity(forStored: stored.destination) ?? stored.destination
+                if stored.isToMany || destination != relationship.destinationName {
+                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
                     continue
                 }
                 matched.insert(stored.name)
@@ -235,7 +333,9 @@ struct EntityMigration {
         /// Refuses each stored to-one that became a to-many.
         func refuseToManyChanges(refusals: inout [String]) {
             for relationship in entity.relationships where relationship.isToMany {
-                if let stored = old.relationship(named: relationship.name), !stored.isToMany {
+                if let stored = names.storedRelationship(relationship.name, of: entity.name).flatMap(old.relationship(named:)),
+                    !stored.isToMany
+                {
                     refusals.append("\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
                 }
             }
@@ -254,10 +354,12 @@ struct EntityMigration {
 }
 
 extension AttributeType {
-    /// The values an integer type holds, as stored in SQLite's 64-bit
-    /// integers; `nil` when every stored integer fits (or for non-integers).
+    /// The values an integer type (or `Bool`) holds, as stored in SQLite's
+    /// 64-bit integers; `nil` for other types.
     var integerRange: ClosedRange<Int64>? {
         switch self {
+        case .bool: 0...1
+        case .int, .int64: Int64.min...Int64.max
         case .int8: Int64(Int8.min)...Int64(Int8.max)
         case .int16: Int64(Int16.min)...Int64(Int16.max)
         case .int32: Int64(Int32.min)...Int64(Int32.max)
@@ -267,6 +369,42 @@ extension AttributeType {
         case .uint, .uint64: 0...Int64.max
         default: nil
         }
+    }
+
+    /// Whether a stored numeric value reads back as this type with exactly
+    /// its value: an integer in range, a `Double` that is such an integer, an
+    /// integer a `Double` or `Float` holds without rounding, a `Double` a
+    /// `Float` holds. `NULL` always; text and blobs never (`CAST` would turn
+    /// them into 0).
+    func holdsExactly(_ value: SQLValue) -> Bool {
+        switch value {
+        case .null:
+            return true
+        case .integer(let integer):
+            if let range = integerRange { return range.contains(integer) }
+            if self == .double { return Double(exactly: integer) != nil }
+            if self == .float { return Float(exactly: integer) != nil }
+            return false
+        case .real(let real):
+            if let range = integerRange { return Int64(exactly: real).map(range.contains) ?? false }
+            if self == .double { return true }
+            if self == .float { return real.isInfinite || Float(exactly: real) != nil }
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Whether every value of `old` is a value of this type, so that a
+    /// conversion needs no look at the stored values: a wider integer range,
+    /// `Float` → `Double`, and integers within 2^24 (`Float`) or 2^53
+    /// (`Double`), which those hold exactly.
+    func holdsEveryValue(of old: AttributeType) -> Bool {
+        if old == .float { return self == .double || self == .float }
+        guard let oldRange = old.integerRange else { return false }
+        if let range = integerRange { return range.contains(oldRange.lowerBound) && range.contains(oldRange.upperBound) }
+        let exact: Int64 = self == .double ? 1 << 53 : self == .float ? 1 << 24 : 0
+        return oldRange.lowerBound >= -exact && oldRange.upperBound <= exact
     }
 
     /// The storage classes (`typeof`) a column of this type holds once its

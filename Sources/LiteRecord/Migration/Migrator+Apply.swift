@@ -16,6 +16,7 @@ extension Migrator {
                 throw LiteRecordError(.migrationFailed, "the migrated store violates a foreign key (\(violation.map(\.description).joined(separator: ", ")))")
             }
         }
+        if work.rewritesStoredValues { try expireHistoryTokens(&report) }
         try performing("recording the new model") { try connection.writeModelMetadata(to.schema) }
         log("recorded model \(to.fingerprint)", &report)
     }
@@ -55,7 +56,9 @@ extension Migrator {
             try transform(entity.first, &report)
         }
         // After the entity tables they reference exist under their new names.
-        try createMissingJoinTables(&report)
+        try createMissingJoinTables(work, &report)
+        try fillLinks(work.linkFills, &report)
+        try fillPerRowDefaults(work, &report)
     }
 
     /// Runs the plan's pending custom steps in order, each recorded as run.
@@ -79,6 +82,11 @@ extension Migrator {
     private func finishTables(_ work: Work, _ report: inout MigrationReport) throws {
         for entity in work.entities {
             try verifyNoNulls(entity)
+            for check in entity.postStepChecks {
+                if let problem = try performing("checking \(entity.entity.name)", { try check.problem(in: connection) }) {
+                    throw LiteRecordError(.migrationFailed, "after the custom steps, " + problem)
+                }
+            }
             if let second = entity.second { try transform(second, &report) }
             try verifyStorageClasses(entity)
         }

@@ -20,8 +20,9 @@ extension Migrator {
 
     /// A join table the new model drops while it still holds links is deleted
     /// data: refused unless the plan declares the relationship's removal.
-    func joinTableRefusals() throws -> [String] {
-        let wanted = Set(wantedJoinTables.map(\.name))
+    func joinTableRefusals(_ work: Work) throws -> [String] {
+        // Tables whose links move elsewhere are not dropped data.
+        let wanted = Set(wantedJoinTables.map(\.name) + work.joinTableMoves.map(\.from) + work.linkFills.map(\.joinTable))
         var refusals: [String] = []
         var seen = Set<String>()
         for (table, entity, relationship) in storedJoinTables where !wanted.contains(table) && seen.insert(table).inserted {
@@ -38,7 +39,8 @@ extension Migrator {
 
     /// Creates the join tables the new model adds. Runs before the custom
     /// steps, so that a step can fill a new many-to-many's links.
-    func createMissingJoinTables(_ report: inout MigrationReport) throws {
+    func createMissingJoinTables(_ work: Work, _ report: inout MigrationReport) throws {
+        try moveJoinTables(work.joinTableMoves, &report)
         for table in wantedJoinTables where try !tableExists(table.name) {
             try performing("creating join table \(table.name)") {
                 try connection.executeOnce(table.createSQL)
@@ -60,6 +62,12 @@ extension Migrator {
             report.note(\.droppedTables, table)
             log("dropped join table \(table)", &report)
         }
+    }
+
+    /// The stored join tables the new model drops, links and all.
+    func droppedJoinTables(_ work: Work) -> [String] {
+        let kept = Set(wantedJoinTables.map(\.name) + work.joinTableMoves.map(\.from) + work.linkFills.map(\.joinTable))
+        return Set(storedJoinTables.map(\.table)).subtracting(kept).sorted()
     }
 
     private func tableExists(_ name: String) throws -> Bool {

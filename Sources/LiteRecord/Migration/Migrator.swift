@@ -15,9 +15,11 @@ extension LiteRecordError {
 /// migration leaves the file byte-identical. ``run(_:)`` then takes the write
 /// lock, makes sure nobody committed since the planning began (else the store
 /// plans again: another process may have run the same migration or steps),
-/// copies a file store aside, applies everything in one transaction on the
-/// store's own connection, records the new model, and removes the copy — or
-/// keeps it when the migration dropped a table or column (``PreMigrationCopies``).
+/// copies a file store aside when the migration can lose data (it drops a
+/// table, a column or a join table, or runs custom steps), applies everything
+/// in one transaction on the store's own connection, records the new model,
+/// and keeps that copy (``PreMigrationCopies``). A migration that loses
+/// nothing takes no copy: it costs no disk and no time under the write lock.
 struct Migrator {
     let connection: Connection
     let store: Store
@@ -45,6 +47,23 @@ struct Migrator {
         /// Stored data the migration deletes: only what holds nothing, or
         /// what the plan declares.
         var removals: [DataRemoval] = []
+        /// Join tables whose links go to another table, and new to-ones
+        /// filled from a join table.
+        var joinTableMoves: [JoinTableMove] = []
+        var linkFills: [LinkFill] = []
+        /// Stored join tables dropped with their links.
+        var droppedJoinTables: [String] = []
+        /// Whether the migration itself deletes records or values, or writes
+        /// values into stored records (defaults, conversions): it then
+        /// expires every history token (``expireHistoryTokens(_:)``).
+        var rewritesStoredValues = false
+
+        /// Whether something stored can be lost, so that a copy is taken
+        /// first and kept: a table, column or join table dropped, or custom
+        /// steps, which may run any SQL.
+        var mayLoseData: Bool {
+            !dropped.isEmpty || entities.contains { !$0.removedColumns.isEmpty } || !droppedJoinTables.isEmpty || !steps.isEmpty
+        }
     }
 
     /// Decides the migration, reading the store but never writing to it.
@@ -59,19 +78,18 @@ struct Migrator {
             let version = try dataVersion()
             var work = Work(dataVersion: version, changes: from.changes(to: to.schema))
             work.steps = try connection.pendingSteps(of: plan)
-            var refusals: [String] = []
-            var kept = Set<String>()
+            let names = MigrationNames(from: from, to: to.schema)
+            var refusals = names.refusals
             for entity in to.entities {
-                guard let (old, renamed) = from.predecessor(of: entity.schema, in: to.schema) else {
+                guard let storedName = names.storedEntity(entity.name), let old = from.entity(named: storedName) else {
                     work.created.append(entity)
                     continue
                 }
-                kept.insert(old.name)
-                if renamed { work.renamed.append(MigrationReport.TableRename(from: old.name, to: entity.name)) }
+                if storedName != entity.name { work.renamed.append(MigrationReport.TableRename(from: old.name, to: entity.name)) }
                 work.entities.append(
-                    EntityMigration(old: old, new: entity, stepsPending: !work.steps.isEmpty, refusals: &refusals))
+                    EntityMigration(old: old, new: entity, names: names, stepsPending: !work.steps.isEmpty, refusals: &refusals))
             }
-            work.dropped = from.entities.map(\.name).filter { !kept.contains($0) }
+            work.dropped = from.entities.map(\.name).filter { names.newEntity(forStored: $0) == nil }
             try refuseIfNeeded(refusals)
             // The data is only worth reading once the schema changes are possible.
             for entity in work.entities {
@@ -79,14 +97,36 @@ struct Migrator {
                     if let problem = try check.problem(in: connection) { refusals.append(problem) }
                 }
             }
+            work.joinTableMoves = try joinTableMoves(names: names)
+            work.linkFills = try linkFills(names: names, refusals: &refusals)
+            work.droppedJoinTables = droppedJoinTables(work)
             // A missing entity or attribute may be a slip in the setup call as
             // much as a removal: its data is deleted only when the plan says so.
             work.removals = try dataRemovals(work)
             refusals += work.removals.filter { !$0.isAllowed }.map(\.refusal)
-            refusals += try joinTableRefusals()
+            refusals += try joinTableRefusals(work)
             try refuseIfNeeded(refusals)
+            work.rewritesStoredValues = try rewritesStoredValues(work)
             return work
         }
+    }
+
+    /// Whether `work` deletes stored records or values, or writes values into
+    /// stored records (a default, a conversion), by itself: what custom steps
+    /// change is recorded in the history as they run.
+    private func rewritesStoredValues(_ work: Work) throws -> Bool {
+        if work.removals.contains(where: { $0.records > 0 }) { return true }
+        for entity in work.entities {
+            let targets = entity.first.target + (entity.second?.target ?? [])
+            let writes = targets.contains { column in
+                switch column.source {
+                case .column(_, let cast, let fallback): cast != nil || fallback != nil
+                case .value(let value): !value.isNull
+                }
+            }
+            if writes || !entity.perRowFills.isEmpty, try connection.count("SELECT COUNT(*) FROM \(SQLIdentifier(entity.storedTable))") > 0 { return true }
+        }
+        return false
     }
 
     private func refuseIfNeeded(_ refusals: [String]) throws(LiteRecordError) {
@@ -126,7 +166,7 @@ struct Migrator {
                     // Taken under the write lock, so the copy is exactly what this
                     // migration starts from, and no other migration writes the same
                     // copy meanwhile.
-                    backup = try takeBackup()
+                    backup = work.mayLoseData ? try takeBackup() : nil
                     report.backupURL = backup
                     if let backup { log("copied the store to \(backup.path)", &report) }
                     try apply(work, &report)
@@ -138,14 +178,8 @@ struct Migrator {
         } catch {
             throw failure(error, backup: backup)
         }
-        if let backup {
-            if report.removedData {
-                // The copy is the only way back to what the migration deleted.
-                keepBackup(backup, &report)
-            } else {
-                removeBackup(backup)
-            }
-        }
+        // Taken only when something could be lost: the copy is the way back.
+        if let backup { keepBackup(backup, &report) }
         store.logger.info("\(report)", metadata: ["store": "\(store.displayName)"])
         return report
     }

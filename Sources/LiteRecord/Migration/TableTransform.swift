@@ -123,6 +123,14 @@ struct TableTransform: Equatable {
             }
         }
         let dropped = current.filter { !used.contains($0.name.lowercased()) }
+        // A rename onto the name of a column that stays (two attributes
+        // swapping names) would clash halfway: only a rebuild moves both.
+        let staying = Set(current.map { $0.name.lowercased() }).intersection(used)
+        let clashes = renames.contains { alteration in
+            guard case .rename(_, let to) = alteration else { return false }
+            return staying.contains(to.lowercased())
+        }
+        if clashes { return nil }
         // DESIGN.md: a removed column that was unique or indexed goes through a
         // rebuild rather than DROP COLUMN, which refuses indexed columns.
         if dropped.contains(where: \.hasIndex) { return nil }

@@ -49,52 +49,24 @@ struct SchemaChange: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ModelSchema {
-    /// The stored entity that `entity` of `new` continues: the one with the same
-    /// name, else the one named by its `originalName` when `new` does not reuse
-    /// that name. The diff and the migrator both match through this, so they
-    /// never disagree about what is a rename.
-    func predecessor(of entity: EntitySchema, in new: ModelSchema) -> (entity: EntitySchema, renamed: Bool)? {
-        if let same = self.entity(named: entity.name) { return (same, false) }
-        if let originalName = entity.originalName, let renamed = self.entity(named: originalName),
-            new.entity(named: originalName) == nil
-        {
-            return (renamed, true)
-        }
-        return nil
-    }
-}
-
-extension EntitySchema {
-    /// The stored attribute that `attribute` of `new` continues, by the same
-    /// rule as ``ModelSchema/predecessor(of:in:)``.
-    func predecessor(of attribute: AttributeSchema, in new: EntitySchema) -> (attribute: AttributeSchema, renamed: Bool)? {
-        if let same = self.attribute(named: attribute.name) { return (same, false) }
-        if let originalName = attribute.originalName, let renamed = self.attribute(named: originalName),
-            new.attribute(named: originalName) == nil
-        {
-            return (renamed, true)
-        }
-        return nil
-    }
-}
-
-extension ModelSchema {
     /// What changed from `self` (the stored model) to `new`, following renaming
-    /// hints (`originalName`) on entities and attributes.
+    /// hints (`originalName`) on entities, attributes and relationships through
+    /// one ``MigrationNames`` map, the migrator's.
     func changes(to new: ModelSchema) -> [SchemaChange] {
+        let names = MigrationNames(from: self, to: new)
         var changes: [SchemaChange] = []
         var matchedOld = Set<String>()
         for entity in new.entities {
-            guard let (old, renamed) = predecessor(of: entity, in: new) else {
+            guard let storedName = names.storedEntity(entity.name), let old = self.entity(named: storedName) else {
                 changes.append(SchemaChange(entity: entity.name, detail: .entityAdded))
                 continue
             }
-            if renamed {
+            if storedName != entity.name {
                 changes.append(SchemaChange(entity: entity.name, detail: .entityRenamed(from: old.name)))
             }
             matchedOld.insert(old.name)
-            changes += Self.attributeChanges(from: old, to: entity)
-            changes += Self.relationshipChanges(from: old, to: entity)
+            changes += Self.attributeChanges(from: old, to: entity, names: names)
+            changes += Self.relationshipChanges(from: old, to: entity, names: names)
         }
         for entity in entities where !matchedOld.contains(entity.name) {
             changes.append(SchemaChange(entity: entity.name, detail: .entityRemoved))
@@ -102,18 +74,20 @@ extension ModelSchema {
         return changes
     }
 
-    private static func attributeChanges(from old: EntitySchema, to new: EntitySchema) -> [SchemaChange] {
+    private static func attributeChanges(from old: EntitySchema, to new: EntitySchema, names: MigrationNames) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var matched = Set<String>()
         func add(_ detail: SchemaChange.Detail) {
             changes.append(SchemaChange(entity: new.name, detail: detail))
         }
         for attribute in new.attributes.sorted(by: { $0.name < $1.name }) {
-            guard let (previous, renamed) = old.predecessor(of: attribute, in: new) else {
+            guard let storedName = names.storedAttribute(attribute.name, of: new.name),
+                let previous = old.attribute(named: storedName)
+            else {
                 add(.attributeAdded(attribute.name))
                 continue
             }
-            if renamed { add(.attributeRenamed(attribute.name, from: previous.name)) }
+            if storedName != attribute.name { add(.attributeRenamed(attribute.name, from: previous.name)) }
             matched.insert(previous.name)
             if previous.type != attribute.type {
                 add(.typeChanged(attribute.name, from: previous.type, to: attribute.type))
@@ -140,36 +114,46 @@ extension ModelSchema {
 
 extension ModelSchema {
     /// Relationships added, removed, renamed (`originalName`) or changed in
-    /// kind or destination. A changed delete rule or inverse is not a change
-    /// of the store: the fingerprint leaves them out.
-    fileprivate static func relationshipChanges(from old: EntitySchema, to new: EntitySchema) -> [SchemaChange] {
+    /// kind or destination (a destination renamed with its entity is the same
+    /// destination). A changed delete rule or inverse is not a change of the
+    /// store's data, though an inverse may move where links are kept.
+    fileprivate static func relationshipChanges(from old: EntitySchema, to new: EntitySchema, names: MigrationNames) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var matched = Set<String>()
-        func shape(_ relationship: RelationshipSchema) -> String {
-            relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?"
+        func shape(_ relationship: RelationshipSchema, destination: String) -> String {
+            relationship.isToMany ? "[\(destination)]" : "\(destination)?"
         }
         for relationship in (new.relationships ?? []).sorted(by: { $0.name < $1.name }) {
-            var previous = old.relationship(named: relationship.name)
-            if previous == nil, let originalName = relationship.originalName, new.relationship(named: originalName) == nil,
-                let renamed = old.relationship(named: originalName)
-            {
-                previous = renamed
-                changes.append(SchemaChange(entity: new.name, detail: .relationshipRenamed(relationship.name, from: originalName)))
-            }
-            guard let previous else {
+            guard let storedName = names.storedRelationship(relationship.name, of: new.name),
+                let previous = old.relationship(named: storedName)
+            else {
                 changes.append(SchemaChange(entity: new.name, detail: .relationshipAdded(relationship.name)))
                 continue
             }
+            if storedName != relationship.name {
+                changes.append(SchemaChange(entity: new.name, detail: .relationshipRenamed(relationship.name, from: storedName)))
+            }
             matched.insert(previous.name)
-            if shape(previous) != shape(relationship) || previous.joinTable != relationship.joinTable {
+            let destination = names.newEntity(forStored: previous.destination) ?? previous.destination
+            let before = shape(previous, destination: destination)
+            let after = shape(relationship, destination: relationship.destination)
+            if before != after {
                 changes.append(SchemaChange(
-                    entity: new.name, detail: .relationshipChanged(relationship.name, from: shape(previous), to: shape(relationship))))
+                    entity: new.name, detail: .relationshipChanged(relationship.name, from: before, to: after)))
+            } else if (previous.joinTable == nil) != (relationship.joinTable == nil) || (previous.joinTable != nil && previous.joinTable != relationship.joinTable) {
+                changes.append(SchemaChange(
+                    entity: new.name, detail: .relationshipChanged(relationship.name, from: Self.storage(previous), to: Self.storage(relationship))))
             }
         }
         for relationship in (old.relationships ?? []).sorted(by: { $0.name < $1.name }) where !matched.contains(relationship.name) {
             changes.append(SchemaChange(entity: new.name, detail: .relationshipRemoved(relationship.name)))
         }
         return changes
+    }
+
+    /// Where a to-many's links are kept, for a change of storage only.
+    private static func storage(_ relationship: RelationshipSchema) -> String {
+        relationship.joinTable.map { "links in join table \($0)" } ?? "links in \(relationship.destination)'s column"
     }
 }
 

@@ -26,6 +26,10 @@ extension RecordStack {
     /// }
     /// ```
     ///
+    /// It cannot see a ``MigrationPlan``: a step added to a plan without a
+    /// model change runs at the next open with that plan, yet this answers
+    /// `false`. An app with a plan asks ``requiresMigration(storeNamed:entities:plan:)``.
+    ///
     /// - Returns: `false` when there is no store yet, or it already matches.
     /// - Throws: ``LiteRecordError`` of kind `.invalidModel` for a bad entity
     ///   list, `.modelMismatch` when the file is a SQLite database LiteRecord
@@ -35,12 +39,50 @@ extension RecordStack {
         try requiresMigration(storeAt: locator.url(forStoreNamed: name), entities: entities)
     }
 
+    /// Whether opening the store called `name` with `entities` and `plan`
+    /// migrates it: the model differs, or the plan has a step the store has
+    /// not run yet (a step added without a model change runs too).
+    ///
+    /// ```swift
+    /// let plan = MigrationPlan().step("lowercase-emails") { db in try db.execute("UPDATE Person SET email = lower(email)") }
+    /// if try RecordStack.requiresMigration(storeNamed: "Notes", entities: [Person.self], plan: plan) {
+    ///     try RecordStack.setupAutoMigrating(storeNamed: "Notes", entities: [Person.self], plan: plan)
+    /// } else {
+    ///     try RecordStack.setup(storeNamed: "Notes", entities: [Person.self])
+    /// }
+    /// ```
+    ///
+    /// - Returns: `false` when there is no store yet (a new store counts its
+    ///   plan's steps as done), or it matches and has run every step.
+    /// - Throws: as ``requiresMigration(storeNamed:entities:)``, and
+    ///   `.migrationFailed` for a plan that cannot be run (two steps of one name).
+    public static func requiresMigration(storeNamed name: String, entities: [any Entity.Type], plan: MigrationPlan) throws -> Bool {
+        try requiresMigration(storeAt: locator.url(forStoreNamed: name), entities: entities, plan: plan)
+    }
+
+    /// Whether opening the store file at `url` with `entities` and `plan`
+    /// migrates it. See ``requiresMigration(storeNamed:entities:plan:)``.
+    ///
+    /// ```swift
+    /// let needed = try RecordStack.requiresMigration(storeAt: url, entities: [Person.self], plan: plan)
+    /// ```
+    ///
+    /// - Throws: see ``requiresMigration(storeNamed:entities:plan:)``.
+    public static func requiresMigration(storeAt url: URL, entities: [any Entity.Type], plan: MigrationPlan) throws -> Bool {
+        try plan.validate()
+        return try requiresMigration(storeAt: url, entities: entities, pendingStepsOf: plan)
+    }
+
     /// Whether the store file at `url` needs a migration to be opened with
     /// `entities`. The file is only read, never written, and a missing file is
     /// not created. See ``requiresMigration(storeNamed:entities:)``.
     ///
     /// - Throws: see ``requiresMigration(storeNamed:entities:)``.
     public static func requiresMigration(storeAt url: URL, entities: [any Entity.Type]) throws -> Bool {
+        try requiresMigration(storeAt: url, entities: entities, pendingStepsOf: nil)
+    }
+
+    private static func requiresMigration(storeAt url: URL, entities: [any Entity.Type], pendingStepsOf plan: MigrationPlan?) throws -> Bool {
         let model = try Model(entities: entities)
         let path = url.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return false }
@@ -60,7 +102,8 @@ extension RecordStack {
                     .modelMismatch,
                     "\(path) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); no migration can open it")
             case .model(let fingerprint, let schema):
-                return fingerprint != model.fingerprint || schema.canonicalText != model.schema.canonicalText
+                return try !schema.isUnchanged(becoming: model.schema, fingerprint: fingerprint)
+                    || !connection.pendingSteps(of: plan).isEmpty
             }
         }
     }

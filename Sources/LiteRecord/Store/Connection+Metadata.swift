@@ -99,7 +99,9 @@ extension Connection {
     /// changed model, or one written before the canonical text was
     /// recorded): the caller then reads ``storedModel()``.
     func storedModelIsUnchanged(from model: Model) throws -> Bool {
-        guard try tableNames().contains(Model.metadataTable),
+        // Renaming hints are not in the canonical text: whether one applies
+        // takes the stored model (``ModelSchema/isUnchanged(becoming:fingerprint:)``).
+        guard !model.schema.hasRenamingHints, try tableNames().contains(Model.metadataTable),
             let fingerprint = try metadata(MetadataKey.fingerprint), fingerprint == model.fingerprint,
             let canonical = try metadata(MetadataKey.canonicalSchema)
         else { return false }

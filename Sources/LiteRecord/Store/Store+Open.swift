@@ -86,7 +86,7 @@ extension Store {
                     .modelMismatch,
                     "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); it was left untouched")
             case .model(let fingerprint, let schema):
-                if fingerprint == model.fingerprint && schema.canonicalText == model.schema.canonicalText {
+                if schema.isUnchanged(becoming: model.schema, fingerprint: fingerprint) {
                     try prepareUnchanged(connection)
                     // Steps added to a plan without a model change still run, once.
                     if case .plan(let plan) = migration, try !connection.pendingSteps(of: plan).isEmpty {
