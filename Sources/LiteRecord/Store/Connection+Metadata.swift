@@ -61,6 +61,23 @@ extension Connection {
         try metadata(MetadataKey.formatVersion).flatMap(Int.init) ?? 1
     }
 
+    /// Refuses a store a later LiteRecord wrote in a layout this one does not
+    /// know (``StoreFormat/current`` below its recorded format), before
+    /// anything reads or writes it as if it were the old layout: a future
+    /// format protects itself from today's writers this way.
+    ///
+    /// - Throws: `.storeUnavailable` naming both formats; the file is left
+    ///   untouched.
+    func requireKnownStoreFormat(_ displayName: String) throws {
+        let recorded = try metadata(MetadataKey.formatVersion)
+        guard let recorded else { return }
+        guard let format = Int(recorded), format <= StoreFormat.current else {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(displayName) was written by a later LiteRecord in store format \(recorded), and this LiteRecord knows formats up to \(StoreFormat.current); it was left untouched: open it with that LiteRecord or a later one")
+        }
+    }
+
     /// Brings the layout of a store written by an earlier LiteRecord up to
     /// ``StoreFormat/current``: adds the version column to the entity tables
     /// among `tables`, the record-id marks (``Model/recordIDTable``) and

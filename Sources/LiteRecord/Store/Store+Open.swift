@@ -54,6 +54,7 @@ extension Store {
             // (`MetadataFastPathTests` compares the two paths).
             // (A plan may have steps to run: it takes the path below.)
             if !migration.isPlan, try connection.storedModelIsUnchanged(from: model) {
+                try connection.requireKnownStoreFormat(displayName)
                 try prepareUnchanged(connection)
                 return true
             }
@@ -86,6 +87,7 @@ extension Store {
                     .modelMismatch,
                     "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", "))); it was left untouched")
             case .model(let fingerprint, let schema):
+                try connection.requireKnownStoreFormat(displayName)
                 if schema.isUnchanged(becoming: model.schema, fingerprint: fingerprint) {
                     try prepareUnchanged(connection)
                     // Steps added to a plan without a model change still run, once.

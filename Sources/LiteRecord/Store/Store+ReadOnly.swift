@@ -70,6 +70,7 @@ extension Store {
                 .modelMismatch,
                 "\(displayName) is a SQLite database that LiteRecord did not create (tables: \(tables.joined(separator: ", ")))")
         case .model(let fingerprint, let schema):
+            try connection.requireKnownStoreFormat(displayName)
             guard schema.isUnchanged(becoming: model.schema, fingerprint: fingerprint) else {
                 let changes = schema.changes(to: model.schema)
                 let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
