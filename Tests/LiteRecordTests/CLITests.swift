@@ -13,10 +13,15 @@ import LiteRecord
     static var binary: URL? { BuiltExecutables.url("literecord") }
 
     func run(_ arguments: String...) throws -> Output {
+        try run(arguments, environment: nil)
+    }
+
+    func run(_ arguments: [String], environment: [String: String]?) throws -> Output {
         let binary = try #require(Self.binary, "build the literecord product first (swift build)")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -31,6 +36,22 @@ import LiteRecord
         #expect(output.status == 0)
         #expect(output.text.contains("CLITestApp/Notes.sqlite"))
         #expect(output.text.contains("rule: default"))
+    }
+
+    /// Without HOME, Application Support is under the user's home from the
+    /// password database, as Documents is: never /home/.local/share, a
+    /// folder every user shares.
+    @Test func withoutHomeTheStoreStaysInTheUsersHome() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = nil
+        environment["XDG_DATA_HOME"] = nil
+        let output = try run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        #expect(output.status == 0)
+        #expect(output.text.hasPrefix("\(home)/.local/share/CLITestApp/Notes.sqlite"), "\(output.text)")
+        environment["XDG_DATA_HOME"] = "relative/data"
+        let relative = try run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
+        #expect(relative.text.hasPrefix("\(home)/.local/share/CLITestApp/"), "a relative XDG_DATA_HOME is ignored: \(relative.text)")
     }
 
     @Test func locateWithoutAppSaysWhatItAssumed() throws {

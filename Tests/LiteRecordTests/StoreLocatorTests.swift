@@ -61,11 +61,14 @@ import LiteRecord
         #expect(StoreLocator(applicationName: "a/b").applicationName == "a-b")
     }
 
-    @Test func linuxDirectoriesComeFromFileManager() {
+    /// With HOME set (as here), the folders are Foundation's own; the rule
+    /// without HOME is `CLITests.withoutHomeTheStoreStaysInTheUsersHome`.
+    @Test func linuxDirectoriesAreFoundationsWhenHomeIsSet() throws {
+        try #require(ProcessInfo.processInfo.environment["HOME"]?.hasPrefix("/") == true)
         let defaults = StoreLocator(applicationName: "X")
         let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-        #expect(defaults.applicationSupportDirectory == support)
-        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first
-        #expect(defaults.documentsDirectory == documents)
+        #expect(defaults.applicationSupportDirectory.standardizedFileURL.path == support?.standardizedFileURL.path)
+        let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+        #expect(defaults.documentsDirectory.standardizedFileURL.path == URL(fileURLWithPath: home).appendingPathComponent("Documents").path)
     }
 }

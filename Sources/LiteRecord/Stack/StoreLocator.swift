@@ -71,6 +71,14 @@ public struct StoreLocator: Sendable {
             let (name, source) = Self.defaultApplicationName
             (self.applicationName, applicationNameSource) = (Self.sanitized(name), source)
         }
+        #if os(Linux)
+        // One home for both folders. Foundation takes Documents from the
+        // password database but Application Support from $HOME, which with
+        // HOME unset is /home/.local/share, a folder every user shares.
+        let home = Self.linuxHome
+        self.documentsDirectory = documentsDirectory ?? home.appendingPathComponent("Documents", isDirectory: true)
+        self.applicationSupportDirectory = applicationSupportDirectory ?? Self.linuxDataHome(home: home)
+        #else
         let fileManager = FileManager.default
         let home = fileManager.homeDirectoryForCurrentUser
         self.documentsDirectory = documentsDirectory
@@ -79,7 +87,29 @@ public struct StoreLocator: Sendable {
         self.applicationSupportDirectory = applicationSupportDirectory
             ?? fileManager.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? home.appendingPathComponent(".local/share", isDirectory: true)
+        #endif
     }
+
+    #if os(Linux)
+    /// The user's home: `$HOME` when it names an absolute path, else the
+    /// password database's entry for the user (what
+    /// `homeDirectoryForCurrentUser` reads), never a folder outside it.
+    static var linuxHome: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let home = environment["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    /// Application Support on Linux: `$XDG_DATA_HOME` when it names an
+    /// absolute path (the XDG rule: a relative one is ignored), else
+    /// `<home>/.local/share`.
+    static func linuxDataHome(home: URL) -> URL {
+        if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data, isDirectory: true)
+        }
+        return home.appendingPathComponent(".local/share", isDirectory: true)
+    }
+    #endif
 
     /// Bundle identifier, else the process name, else "LiteRecord".
     static var defaultApplicationName: (String, ApplicationNameSource) {
