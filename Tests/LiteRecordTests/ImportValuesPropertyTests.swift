@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func everyNumberIsStoredExactlyOrRefused() throws {
-        var generator = ImportValuesRandom(seed: Self.seed)
+        var generator = SeededGenerator(seed: Self.seed)
         var tally = (cases: 0, changed: 0, stored: 0, refused: 0)
         let started = ContinuousClock.now
         let stack = try RecordStack(inMemoryWith: [IValues.self])
@@ -76,19 +76,6 @@ import Testing
     }
 }
 
-/// A deterministic generator (ImportValuesRandom64): the same cases on every run and machine.
-struct ImportValuesRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum NumberGenerator {
     static let edges = [
         "0", "-0", "-0.0", "0.0", "1", "-1", "1.0", "0.30000000000000004", "9007199254740993", "9007199254740992",
@@ -108,7 +95,7 @@ enum NumberGenerator {
     /// Strings only: accepted by the strings' grammar though JSON would not write them.
     static let stringOnly = ["+5", "007", "-007.50", "+1e3", "00.5"]
 
-    static func input(_ rng: inout ImportValuesRandom) -> ImportValuesPropertyTests.Input {
+    static func input(_ rng: inout SeededGenerator) -> ImportValuesPropertyTests.Input {
         switch Int.random(in: 0..<20, using: &rng) {
         case 0..<3: return .jsonNumber(edges.randomElement(using: &rng) ?? "0")
         case 3..<5: return .jsonString((edges + invalid + stringOnly).randomElement(using: &rng) ?? "0")
@@ -118,12 +105,12 @@ enum NumberGenerator {
         }
     }
 
-    static func digits(_ count: Int, _ rng: inout ImportValuesRandom) -> String {
+    static func digits(_ count: Int, _ rng: inout SeededGenerator) -> String {
         String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
     }
 
     /// A number in JSON's grammar: any length of mantissa, any exponent.
-    static func number(_ rng: inout ImportValuesRandom) -> String {
+    static func number(_ rng: inout SeededGenerator) -> String {
         let lengths = [1, 1, 2, 3, 5, 10, 15, 16, 17, 18, 19, 20, 25, 38, 39, 45, 60]
         var text = Bool.random(using: &rng) ? "-" : ""
         let whole = digits(lengths.randomElement(using: &rng) ?? 1, &rng).drop { $0 == "0" }
@@ -139,7 +126,7 @@ enum NumberGenerator {
         return text
     }
 
-    static func double(_ rng: inout ImportValuesRandom) -> Double {
+    static func double(_ rng: inout SeededGenerator) -> Double {
         let edges: [Double] = [.nan, -.nan, .signalingNaN, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1]
         if Bool.random(using: &rng) { return edges.randomElement(using: &rng) ?? 0 }
         return Double(bitPattern: UInt64.random(in: .min ... .max, using: &rng))

@@ -9,18 +9,6 @@ private enum PropertyFamily: DynamicFamily {
 private typealias EntityA = DynamicEntity<PropertyFamily, SlotA>
 private typealias EntityB = DynamicEntity<PropertyFamily, SlotB>
 
-/// A small, seedable generator (SplitMix64), so a failing pair can be found again.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One attribute of entity A across the two versions.
 private struct AttributePlan {
     var oldName: String
@@ -72,7 +60,7 @@ struct MigrationPropertyTests {
     static let pairs = 160
 
     @Test func everyMigrationKeepsEveryValueOrIsRefusedNamingTheRow() throws {
-        var generator = SplitMix(state: 0x6C69_7465_7265_636F)
+        var generator = SeededGenerator(seed: 0x6C69_7465_7265_636F)
         var silent = 0
         var problems: [String] = []
         for index in 0..<Self.pairs {
@@ -90,7 +78,7 @@ struct MigrationPropertyTests {
 
     static let types: [AttributeType] = [.int, .int8, .int16, .int32, .int64, .double, .float, .bool, .string]
 
-    private static func generate(_ generator: inout SplitMix) -> ModelPair {
+    private static func generate(_ generator: inout SeededGenerator) -> ModelPair {
         var pair = ModelPair()
         pair.links = LinkShape.allCases.randomElement(using: &generator) ?? .none
         pair.renameA = pair.links == .toOneToRenamedEntity || Int.random(in: 0..<4, using: &generator) == 0
@@ -118,7 +106,7 @@ struct MigrationPropertyTests {
 
     /// Renames (a fresh name or a swap of two names, always with hints),
     /// type changes and optionality changes, at random.
-    private static func changeAttributes(_ pair: inout ModelPair, _ generator: inout SplitMix) {
+    private static func changeAttributes(_ pair: inout ModelPair, _ generator: inout SeededGenerator) {
         for index in pair.attributes.indices {
             if Int.random(in: 0..<3, using: &generator) == 0 {
                 pair.attributes[index].newType = types.randomElement(using: &generator) ?? .int
@@ -156,7 +144,7 @@ struct MigrationPropertyTests {
     }
 
     /// A value of `type` as the store holds it, from a list of edge cases.
-    private static func sample(_ type: AttributeType, optional: Bool, _ generator: inout SplitMix) -> SQLValue {
+    private static func sample(_ type: AttributeType, optional: Bool, _ generator: inout SeededGenerator) -> SQLValue {
         if optional && Int.random(in: 0..<4, using: &generator) == 0 { return .null }
         let integers: [Int64]
         switch type {
