@@ -61,6 +61,15 @@ struct SaveTransaction {
         // deferred violation to count.
         try deleteStoreCascade()
         try executeDeletes()
+        // The deletions' conflicts are resolved before any update runs: a row
+        // the merge policy deletes must be gone before an update takes one of
+        // its unique values, and under `.error` the conflict is what the save
+        // reports, not the unique index an update then meets.
+        if !conflicts.deletes.isEmpty || !conflicts.cascade.isEmpty {
+            try resolve()
+            conflicts.deletes.removeAll()
+            conflicts.cascade.removeAll()
+        }
         try DeferredSearchIndexing(updates: plan.updates, in: context, on: connection).run {
             try executeUpdates()
             return []
