@@ -533,8 +533,27 @@ extension SaveTransaction {
                 try statement.run()
             } else {
                 kept.insert(conflict.id)
+                try detachFromDeletedRows(conflict.entity, conflict.rowID)
             }
         }
         if !kept.isEmpty { cascaded?.deleted.removeAll { kept.contains($0) } }
+    }
+
+    /// A row the store changed since the deletion read it is kept under
+    /// `.storeTrumps`, and the deletion of its owner still goes on: the
+    /// row's to-ones naming rows this save deleted are cleared (its version
+    /// moves on), so the kept row names no deleted one and the save commits.
+    private mutating func detachFromDeletedRows(_ entity: EntityDescription, _ rowID: Int64) throws {
+        for index in entity.toOneIndexes {
+            let relationship = entity.relationships[index]
+            let column = SQLIdentifier(relationship.name).quoted
+            guard let destination = context.store.model.entity(named: relationship.destinationName)?.quotedTable else { continue }
+            let sql = """
+                UPDATE \(entity.quotedTable) SET \(column) = NULL, \(SQLIdentifier.version.quoted) = \(SQLIdentifier.version.quoted) + 1 \
+                WHERE \(SQLIdentifier.rowID.quoted) = ? AND \(column) IS NOT NULL \
+                AND NOT EXISTS (SELECT 1 FROM \(destination) WHERE \(destination).\(SQLIdentifier.rowID.quoted) = \(entity.quotedTable).\(column))
+                """
+            try connection.execute(sql, [.integer(rowID)])
+        }
     }
 }
