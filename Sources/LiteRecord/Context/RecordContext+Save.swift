@@ -215,7 +215,11 @@ extension RecordContext {
             changes.deleted.removeAll { unwritten.contains($0) }
         }
         // No row of the store-side cascade is one the plan writes.
-        if let cascaded = outcome.cascaded { changes.deleted += cascaded.deleted }
+        if let cascaded = outcome.cascaded {
+            changes.deleted += cascaded.deleted
+            let listed = Set(changes.updated)
+            changes.updated += Set(cascaded.detached.map(\.id)).subtracting(listed).sorted { $0.rowID < $1.rowID }
+        }
         if !outcome.relinked.isEmpty {
             var listed = Set(changes.inserted + changes.updated + changes.deleted)
             for (id, _) in outcome.relinked where listed.insert(id).inserted { changes.updated.append(id) }
@@ -255,6 +259,7 @@ extension RecordContext {
         for (id, table) in outcome.relinked {
             if let name = model.relationshipName(joining: table, from: id.entityName) { names.add([name], to: id) }
         }
+        for (id, relationship) in outcome.cascaded?.detached ?? [] { names.add([relationship], to: id) }
         return names
     }
 

@@ -456,6 +456,9 @@ extension RecordContext {
 struct CascadeOutcome {
     /// The rows deleted (or found deleted already), in the order deleted.
     var deleted: [RecordID] = []
+    /// Rows kept under `.storeTrumps` whose to-one naming a deleted owner
+    /// was cleared, each with the relationship's name: updates of the save.
+    var detached: [(id: RecordID, relationship: String)] = []
 }
 
 /// A doomed row the save's `DELETE` left alone: changed in the store since
@@ -554,6 +557,9 @@ extension SaveTransaction {
                 AND NOT EXISTS (SELECT 1 FROM \(destination) WHERE \(destination).\(SQLIdentifier.rowID.quoted) = \(entity.quotedTable).\(column))
                 """
             try connection.execute(sql, [.integer(rowID)])
+            if connection.changes > 0 {
+                cascaded?.detached.append((RecordID(entityName: entity.name, rowID: rowID), relationship.name))
+            }
         }
     }
 }
