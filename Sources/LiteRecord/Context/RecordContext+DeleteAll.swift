@@ -11,6 +11,7 @@ extension RecordContext {
             let matching = try connection.rows(select.sql, arguments).compactMap(\.first?.integerValue)
             let (doomed, order) = try doomedRows(entity, matching, connection)
             try checkCountedLists(losing: doomed, connection)
+            try checkUnsavedDenyRules(unsavedReferences(to: doomed))
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
@@ -23,12 +24,17 @@ extension RecordContext {
             }
             return (doomed, nullified, changes)
         }
+        // This context's unsaved objects that name a deleted row meet the
+        // rule the object path would apply: cascade deletes them here too.
+        // (Found before the deleted objects are forgotten, with their row ids.)
+        let strays = unsavedReferences(to: doomed)
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
         }
         recordNullified(nullified)
         forgetDeletedReferences(doomed)
+        for (object, rule) in strays where rule == .cascade { deleteOpened(object) }
         if !changes.isEmpty { didSave?(changes) }
         return doomed[entity.name]?.count ?? 0
     }
@@ -126,6 +132,49 @@ extension RecordContext {
                 }
             }
         }
+    }
+
+    /// This context's unsaved objects (inserted, or changed since read) whose
+    /// to-one names a doomed row in memory, each with the delete rule of the
+    /// doomed side's inverse (what deleting the loaded owner would apply to
+    /// it; `.nullify` without an inverse).
+    private func unsavedReferences(to doomed: [String: Set<Int64>]) -> [(object: any Entity, rule: RelationshipDescription.DeleteRule)] {
+        var found: [(object: any Entity, rule: RelationshipDescription.DeleteRule)] = []
+        for object in inserted + lists.updated {
+            let state = object.recordState
+            guard state.belongs(to: self), state.phase == .inserted || state.phase == .managed,
+                let entity = model.entity(for: type(of: object))
+            else { continue }
+            // A row deleted itself is no stray.
+            if let rowID = state.rowID, doomed[entity.name]?.contains(rowID) == true { continue }
+            for index in entity.toOneIndexes {
+                let relationship = entity.relationships[index]
+                guard let ids = doomed[relationship.destinationName],
+                    let target = RelationGraph.toOneInMemory(object, index), let rowID = target.recordState.rowID, ids.contains(rowID)
+                else { continue }
+                var rule = RelationshipDescription.DeleteRule.nullify
+                if let inverse = relationship.inverseIndex, let destination = model.entity(named: relationship.destinationName) {
+                    rule = destination.relationships[inverse].deleteRule
+                }
+                found.append((object, rule))
+            }
+        }
+        return found
+    }
+
+    /// Refuses a set-based deletion of a row that an unsaved object of this
+    /// context still relates through a `.deny` rule, as deleting the loaded
+    /// owner would.
+    private func checkUnsavedDenyRules(_ references: [(object: any Entity, rule: RelationshipDescription.DeleteRule)]) throws {
+        guard let (object, _) = references.first(where: { $0.rule == .deny }) else { return }
+        throw LiteRecordError(
+            .validationFailed,
+            "the deletion was refused: \(Self.describe(object)), unsaved in this context, still names a record it deletes through a relationship whose inverse has the delete rule .deny; nothing was deleted")
+    }
+
+    /// `delete(_:)` for an object known only as `any Entity`.
+    private func deleteOpened(_ object: any Entity) {
+        delete(object)
     }
 
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that
