@@ -54,7 +54,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case selfInverse(name: String)
     case attributeAndRelationship(name: String)
 
-    static let reservedColumnList = "z_pk, rowid, oid, _rowid_"
+    static var reservedColumnList: String { ReservedNames.columnList }
 
     var message: String {
         switch self {

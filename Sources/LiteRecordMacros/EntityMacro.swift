@@ -70,12 +70,15 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         // Equal when identical (see `Equatable where Self: Entity`), which is
         // what lets a predicate test a relationship: `$0.author == nil`.
-        if missing.contains("Equatable") { conformances.append("Swift.Equatable") }
+        // A class with its own equality (declared `Equatable`, `Hashable` or
+        // `Comparable`, or an `==` of its own) keeps it: adding `Equatable`
+        // again would make the two `==` compete.
+        if missing.contains("Equatable"), !model.declaresEquality { conformances.append("Swift.Equatable") }
         if !missing.isDisjoint(with: ["ObservableRecord", "Observable"]) {
             conformances.append("LiteRecord.ObservableRecord")
         }
         guard !conformances.isEmpty else { return [] }
-        let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
+        let decl: DeclSyntax = "nonisolated extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
         guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }
         return [ext]
     }

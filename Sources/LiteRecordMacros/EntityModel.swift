@@ -74,6 +74,9 @@ struct EntityModel {
     var saveHooks: [String] = []
     /// The class declares `static var saveHooks` itself.
     var declaresSaveHooks = false
+    /// The class declares its own equality: `Equatable`, `Hashable` or
+    /// `Comparable` among its inherited types, or a `static func ==`.
+    var declaresEquality = false
     var diagnostics: [Diagnostic] = []
 
     var hasErrors: Bool { diagnostics.contains { $0.diagMessage.severity == .error } }
@@ -105,7 +108,7 @@ struct EntityModel {
         return (["\(base)"] + earlier).joined(separator: " + ")
     }
 
-    static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
+    static let reservedColumnNames: Set<String> = ReservedNames.columns
     static let protocolMemberNames: Set<String> = ["recordState", "recordID", "context"]
 
     init(node: AttributeSyntax, declaration: some DeclGroupSyntax) {
@@ -124,6 +127,10 @@ struct EntityModel {
         if classDecl.genericParameterClause != nil {
             diagnose(classDecl.name, .genericClass(className: className))
         }
+        let inherited = Set(classDecl.inheritanceClause?.inheritedTypes.map {
+            $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+        } ?? [])
+        declaresEquality = !inherited.isDisjoint(with: ["Equatable", "Hashable", "Comparable"])
         for member in classDecl.memberBlock.members {
             analyse(member.decl)
         }
@@ -192,6 +199,7 @@ struct EntityModel {
             noteInitializer(initializer)
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             noteSaveHook(function)
+            if function.name.text == "==", function.modifiers.contains(.static) { declaresEquality = true }
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
             // A hook in any branch counts: refusing a set-based write the
             // hook would not have stopped is safe, skipping the hook is not.
@@ -225,8 +233,11 @@ struct EntityModel {
     }
 
     private mutating func noteInitializer(_ initializer: InitializerDeclSyntax) {
-        declaresInitializers = true
         let signature = initializer.signature
+        // A convenience initializer delegates to a designated one (often the
+        // `init()` generated here): only designated ones replace `init()`.
+        if initializer.modifiers.contains(.convenience), !signature.parameterClause.parameters.isEmpty { return }
+        declaresInitializers = true
         guard initializer.optionalMark == nil, signature.parameterClause.parameters.isEmpty,
             signature.effectSpecifiers == nil, initializer.genericParameterClause == nil
         else { return }

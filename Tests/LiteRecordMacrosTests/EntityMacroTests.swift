@@ -360,7 +360,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -543,7 +543,7 @@ import Testing
                 }
             }
 
-            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -686,7 +686,7 @@ import Testing
                 }
             }
 
-            extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -785,7 +785,7 @@ import Testing
                 }
             }
 
-            extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -1218,7 +1218,7 @@ import Testing
                 }
             }
 
-            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -1276,7 +1276,7 @@ import Testing
                 }
             }
 
-            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
