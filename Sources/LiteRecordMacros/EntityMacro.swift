@@ -18,7 +18,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
         // Generating members for a broken declaration only buries the real
         // error under follow-up errors in code the user never wrote.
@@ -38,7 +38,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             variable.attributes.attribute(named: "_InferredProperty") == nil,
             let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return [] }
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         guard !model.hasErrors else { return [] }
         if let index = model.relationships.firstIndex(where: { $0.propertyName == name }) {
             return ["@_RelationshipProperty(index: \(raw: index))"]
@@ -59,7 +59,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         guard !model.hasErrors else { return [] }
         // `protocols` lists only the conformances the type does not declare yet.
         let missing = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })

@@ -111,7 +111,7 @@ struct EntityModel {
     static let reservedColumnNames: Set<String> = ReservedNames.columns
     static let protocolMemberNames: Set<String> = ["recordState", "recordID", "context"]
 
-    init(node: AttributeSyntax, declaration: some DeclGroupSyntax) {
+    init(node: AttributeSyntax, declaration: some DeclGroupSyntax, lexicalContext: [Syntax] = []) {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
             diagnose(node, .notAClass(kind: Self.kindDescription(declaration)))
             return
@@ -131,11 +131,36 @@ struct EntityModel {
             $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
         } ?? [])
         declaresEquality = !inherited.isDisjoint(with: ["Equatable", "Hashable", "Comparable"])
+        checkPlacement(classDecl, lexicalContext: lexicalContext)
         for member in classDecl.memberBlock.members {
             analyse(member.decl)
         }
         checkColumnNames()
         checkStorageNames(classDecl.memberBlock.members)
+    }
+
+    /// Refuses a `Sendable` entity and one nested in a generic type, before
+    /// the generated code fails with errors about storage the user never wrote.
+    private mutating func checkPlacement(_ classDecl: ClassDeclSyntax, lexicalContext: [Syntax]) {
+        for inherited in classDecl.inheritanceClause?.inheritedTypes ?? [] {
+            let name = inherited.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+            if name == "Sendable" || name.hasSuffix(" Sendable") {
+                diagnose(inherited.type, .sendableEntity(className: className))
+            }
+        }
+        for outer in lexicalContext {
+            let generic: (name: String, isGeneric: Bool)? =
+                if let type = outer.as(StructDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ClassDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(EnumDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ActorDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ExtensionDeclSyntax.self) { (type.extendedType.trimmedDescription, type.genericWhereClause != nil) }
+                else { nil }
+            if let generic, generic.isGeneric {
+                diagnose(classDecl.name, .nestedInGeneric(className: className, outer: generic.name))
+                return
+            }
+        }
     }
 
     private static func kindDescription(_ declaration: some DeclGroupSyntax) -> String {
@@ -243,7 +268,11 @@ struct EntityModel {
         else { return }
         // A protocol requirement's witness must be as visible as the type.
         let required = max(access, .fileprivate)
-        if (initializer.modifiers.accessLevel ?? .internal) >= required { hasUsableDefaultInit = true }
+        if (initializer.modifiers.accessLevel ?? .internal) >= required {
+            hasUsableDefaultInit = true
+        } else if access >= .package {
+            diagnose(initializer.initKeyword, .defaultInitNotVisible(className: className, access: access == .public ? "public" : "package"))
+        }
     }
 
     private mutating func analyse(_ variable: VariableDeclSyntax) {
@@ -262,6 +291,10 @@ struct EntityModel {
         }
         guard variable.bindings.count == 1, let binding = variable.bindings.first else {
             diagnose(variable, .multipleBindings)
+            return
+        }
+        if let wrapper = Self.foreignAttribute(of: variable) {
+            diagnose(wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName))
             return
         }
         guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
@@ -344,6 +377,20 @@ struct EntityModel {
         {
             diagnose(identifier, .searchableNotText(name: columnName, type: type.declared))
         }
+    }
+
+    /// The first custom attribute of a stored property that is not
+    /// LiteRecord's: a property wrapper or another macro, whose accessors
+    /// would fight the ones `@Entity` generates. Global actors pass.
+    static func foreignAttribute(of variable: VariableDeclSyntax) -> AttributeSyntax? {
+        let own: Set<String> = ["Attribute", "Relationship", "Transient", "_PersistedProperty", "_RelationshipProperty", "_InferredProperty"]
+        for element in variable.attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let name = attribute.simpleName
+            guard let first = name.first, first.isUppercase, !own.contains(name), !name.hasSuffix("Actor") else { continue }
+            return attribute
+        }
+        return nil
     }
 
     /// Whether a binding has a value before any initializer runs: an initial

@@ -1,3 +1,4 @@
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@Entity` expansions, compared whole.
@@ -787,7 +788,13 @@ import Testing
 
             nonisolated extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
-            """#)
+            """#,
+            // Issue #64, item 7: said at the user's line, not left to be found.
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",
+                    line: 4, column: 5, severity: .warning),
+            ])
     }
 
     @Test func inferredTypesAndUnusualNames() {
