@@ -38,6 +38,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	./scripts/check-snippets.sh
+	./scripts/check-compile.sh
 	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
 	./scripts/check-layout.sh

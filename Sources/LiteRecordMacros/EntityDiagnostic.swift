@@ -11,6 +11,9 @@ enum EntityDiagnostic: DiagnosticMessage {
     case invalidName(label: String)
     case emptyEntityName
     case reservedEntityName(name: String)
+    case sendableEntity(className: String)
+    case nestedInGeneric(className: String, outer: String)
+    case defaultInitNotVisible(className: String, access: String)
 
     // Stored properties
     case storedLet(name: String)
@@ -28,6 +31,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case lazyProperty(name: String)
     case referenceStorage(name: String, kind: String)
     case conditionalMembers
+    case propertyWrapper(name: String, wrapper: String)
 
     // @Attribute and @Transient
     case notOnVariable(macro: String)
@@ -54,7 +58,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case selfInverse(name: String)
     case attributeAndRelationship(name: String)
 
-    static let reservedColumnList = "z_pk, rowid, oid, _rowid_"
+    static var reservedColumnList: String { ReservedNames.columnList }
 
     var message: String {
         switch self {
@@ -70,6 +74,14 @@ enum EntityDiagnostic: DiagnosticMessage {
             "the entity name must not be empty"
         case .reservedEntityName(let name):
             "the entity name '\(name)' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord"
+        case .sendableEntity(let className):
+            "'@Entity' class '\(className)' cannot be 'Sendable': its objects belong to the context that fetched them; pass 'RecordID's or values between tasks"
+        case .nestedInGeneric(let className, let outer):
+            "'@Entity' class '\(className)' cannot be nested in the generic type '\(outer)'; declare it outside"
+        case .defaultInitNotVisible(let className, let access):
+            "'init()' is less visible than the \(access) class '\(className)', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' \(access)"
+        case .propertyWrapper(let name, let wrapper):
+            "stored property '\(name)' cannot use the property wrapper or macro '@\(wrapper)', because '@Entity' generates its accessors; mark it '@Transient' or store the wrapped value"
         case .storedLet(let name):
             "stored property '\(name)' must be a 'var': LiteRecord sets it when it reads a record"
         case .missingTypeAnnotation(let name):
@@ -155,6 +167,10 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .invalidImportKey: id = "invalidImportKey"
         case .emptyEntityName: id = "emptyEntityName"
         case .reservedEntityName: id = "reservedEntityName"
+        case .sendableEntity: id = "sendableEntity"
+        case .nestedInGeneric: id = "nestedInGeneric"
+        case .defaultInitNotVisible: id = "defaultInitNotVisible"
+        case .propertyWrapper: id = "propertyWrapper"
         case .storedLet: id = "storedLet"
         case .missingTypeAnnotation: id = "missingTypeAnnotation"
         case .unsupportedType: id = "unsupportedType"
@@ -196,7 +212,7 @@ enum EntityDiagnostic: DiagnosticMessage {
 
     var severity: DiagnosticSeverity {
         switch self {
-        case .transientOnComputedProperty: .warning
+        case .transientOnComputedProperty, .defaultInitNotVisible: .warning
         default: .error
         }
     }

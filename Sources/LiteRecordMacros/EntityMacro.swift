@@ -18,7 +18,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
         // Generating members for a broken declaration only buries the real
         // error under follow-up errors in code the user never wrote.
@@ -38,7 +38,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             variable.attributes.attribute(named: "_InferredProperty") == nil,
             let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return [] }
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         guard !model.hasErrors else { return [] }
         if let index = model.relationships.firstIndex(where: { $0.propertyName == name }) {
             return ["@_RelationshipProperty(index: \(raw: index))"]
@@ -59,7 +59,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        let model = EntityModel(node: node, declaration: declaration)
+        let model = EntityModel(node: node, declaration: declaration, lexicalContext: context.lexicalContext)
         guard !model.hasErrors else { return [] }
         // `protocols` lists only the conformances the type does not declare yet.
         let missing = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
@@ -70,12 +70,15 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         // Equal when identical (see `Equatable where Self: Entity`), which is
         // what lets a predicate test a relationship: `$0.author == nil`.
-        if missing.contains("Equatable") { conformances.append("Swift.Equatable") }
+        // A class with its own equality (declared `Equatable`, `Hashable` or
+        // `Comparable`, or an `==` of its own) keeps it: adding `Equatable`
+        // again would make the two `==` compete.
+        if missing.contains("Equatable"), !model.declaresEquality { conformances.append("Swift.Equatable") }
         if !missing.isDisjoint(with: ["ObservableRecord", "Observable"]) {
             conformances.append("LiteRecord.ObservableRecord")
         }
         guard !conformances.isEmpty else { return [] }
-        let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
+        let decl: DeclSyntax = "nonisolated extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
         guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }
         return [ext]
     }

@@ -74,6 +74,9 @@ struct EntityModel {
     var saveHooks: [String] = []
     /// The class declares `static var saveHooks` itself.
     var declaresSaveHooks = false
+    /// The class declares its own equality: `Equatable`, `Hashable` or
+    /// `Comparable` among its inherited types, or a `static func ==`.
+    var declaresEquality = false
     var diagnostics: [Diagnostic] = []
 
     var hasErrors: Bool { diagnostics.contains { $0.diagMessage.severity == .error } }
@@ -105,10 +108,10 @@ struct EntityModel {
         return (["\(base)"] + earlier).joined(separator: " + ")
     }
 
-    static let reservedColumnNames: Set<String> = ["z_pk", "rowid", "oid", "_rowid_"]
+    static let reservedColumnNames: Set<String> = ReservedNames.columns
     static let protocolMemberNames: Set<String> = ["recordState", "recordID", "context"]
 
-    init(node: AttributeSyntax, declaration: some DeclGroupSyntax) {
+    init(node: AttributeSyntax, declaration: some DeclGroupSyntax, lexicalContext: [Syntax] = []) {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
             diagnose(node, .notAClass(kind: Self.kindDescription(declaration)))
             return
@@ -124,11 +127,40 @@ struct EntityModel {
         if classDecl.genericParameterClause != nil {
             diagnose(classDecl.name, .genericClass(className: className))
         }
+        let inherited = Set(classDecl.inheritanceClause?.inheritedTypes.map {
+            $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+        } ?? [])
+        declaresEquality = !inherited.isDisjoint(with: ["Equatable", "Hashable", "Comparable"])
+        checkPlacement(classDecl, lexicalContext: lexicalContext)
         for member in classDecl.memberBlock.members {
             analyse(member.decl)
         }
         checkColumnNames()
         checkStorageNames(classDecl.memberBlock.members)
+    }
+
+    /// Refuses a `Sendable` entity and one nested in a generic type, before
+    /// the generated code fails with errors about storage the user never wrote.
+    private mutating func checkPlacement(_ classDecl: ClassDeclSyntax, lexicalContext: [Syntax]) {
+        for inherited in classDecl.inheritanceClause?.inheritedTypes ?? [] {
+            let name = inherited.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+            if name == "Sendable" || name.hasSuffix(" Sendable") {
+                diagnose(inherited.type, .sendableEntity(className: className))
+            }
+        }
+        for outer in lexicalContext {
+            let generic: (name: String, isGeneric: Bool)? =
+                if let type = outer.as(StructDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ClassDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(EnumDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ActorDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
+                else if let type = outer.as(ExtensionDeclSyntax.self) { (type.extendedType.trimmedDescription, type.genericWhereClause != nil) }
+                else { nil }
+            if let generic, generic.isGeneric {
+                diagnose(classDecl.name, .nestedInGeneric(className: className, outer: generic.name))
+                return
+            }
+        }
     }
 
     private static func kindDescription(_ declaration: some DeclGroupSyntax) -> String {
@@ -192,6 +224,7 @@ struct EntityModel {
             noteInitializer(initializer)
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             noteSaveHook(function)
+            if function.name.text == "==", function.modifiers.contains(.static) { declaresEquality = true }
         } else if let conditional = decl.as(IfConfigDeclSyntax.self) {
             // A hook in any branch counts: refusing a set-based write the
             // hook would not have stopped is safe, skipping the hook is not.
@@ -225,14 +258,21 @@ struct EntityModel {
     }
 
     private mutating func noteInitializer(_ initializer: InitializerDeclSyntax) {
-        declaresInitializers = true
         let signature = initializer.signature
+        // A convenience initializer delegates to a designated one (often the
+        // `init()` generated here): only designated ones replace `init()`.
+        if initializer.modifiers.contains(.convenience), !signature.parameterClause.parameters.isEmpty { return }
+        declaresInitializers = true
         guard initializer.optionalMark == nil, signature.parameterClause.parameters.isEmpty,
             signature.effectSpecifiers == nil, initializer.genericParameterClause == nil
         else { return }
         // A protocol requirement's witness must be as visible as the type.
         let required = max(access, .fileprivate)
-        if (initializer.modifiers.accessLevel ?? .internal) >= required { hasUsableDefaultInit = true }
+        if (initializer.modifiers.accessLevel ?? .internal) >= required {
+            hasUsableDefaultInit = true
+        } else if access >= .package {
+            diagnose(initializer.initKeyword, .defaultInitNotVisible(className: className, access: access == .public ? "public" : "package"))
+        }
     }
 
     private mutating func analyse(_ variable: VariableDeclSyntax) {
@@ -251,6 +291,10 @@ struct EntityModel {
         }
         guard variable.bindings.count == 1, let binding = variable.bindings.first else {
             diagnose(variable, .multipleBindings)
+            return
+        }
+        if let wrapper = Self.foreignAttribute(of: variable) {
+            diagnose(wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName))
             return
         }
         guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
@@ -333,6 +377,20 @@ struct EntityModel {
         {
             diagnose(identifier, .searchableNotText(name: columnName, type: type.declared))
         }
+    }
+
+    /// The first custom attribute of a stored property that is not
+    /// LiteRecord's: a property wrapper or another macro, whose accessors
+    /// would fight the ones `@Entity` generates. Global actors pass.
+    static func foreignAttribute(of variable: VariableDeclSyntax) -> AttributeSyntax? {
+        let own: Set<String> = ["Attribute", "Relationship", "Transient", "_PersistedProperty", "_RelationshipProperty", "_InferredProperty"]
+        for element in variable.attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let name = attribute.simpleName
+            guard let first = name.first, first.isUppercase, !own.contains(name), !name.hasSuffix("Actor") else { continue }
+            return attribute
+        }
+        return nil
     }
 
     /// Whether a binding has a value before any initializer runs: an initial

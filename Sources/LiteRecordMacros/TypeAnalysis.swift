@@ -131,6 +131,8 @@ enum TypeAnalysis {
         } else if let identifier = type.as(IdentifierTypeSyntax.self) {
             if ["Any", "AnyObject", "AnyClass"].contains(identifier.name.text) {
                 reason = "an existential type"
+            } else if let known = notStorable[identifier.name.text] {
+                reason = known
             } else {
                 reason = identifier.genericArgumentClause.flatMap { argumentsReason($0) }
                 return reason
@@ -151,6 +153,14 @@ enum TypeAnalysis {
         guard let reason else { return nil }
         return nested ? "it contains \(reason)" : reason
     }
+
+    /// Types whose name says they can never be stored: neither an
+    /// attribute value nor `Codable`.
+    static let notStorable: [String: String] = [
+        "Character": "'Character' is not Codable; store it as a 'String'",
+        "NSNumber": "'NSNumber' is not Codable; use 'Int', 'Double' or 'Decimal'",
+        "NSDecimalNumber": "'NSDecimalNumber' is not Codable; use 'Decimal'",
+    ]
 
     private static func argumentsReason(_ clause: GenericArgumentClauseSyntax) -> String? {
         for argument in clause.arguments {

@@ -33,6 +33,9 @@ public struct TemporaryStoreTrait: TestTrait, SuiteTrait, TestScoping {
         // the -wal and -shm files.
         defer { try? stack.close() }
         try await RecordStack.withDefault(stack) {
+            // Stores the test sets up by name (`setup(storeNamed:)` after a
+            // `cleanUp()`) go in the folder too, and leave with it.
+            RecordStack.locator = folder.locator(applicationName: RecordStack.locator.applicationName)
             // Also closes a stack the test set up itself after a cleanUp().
             defer { try? RecordStack.cleanUp() }
             try await function()
@@ -62,6 +65,19 @@ public struct TemporaryStoreFolder: Sendable {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("LiteRecordTesting-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A locator whose Documents and Application Support directories are
+    /// inside the folder, so that a store set up by name stays in it.
+    ///
+    /// ```swift
+    /// RecordStack.locator = folder.locator(applicationName: "MyApp")
+    /// ```
+    public func locator(applicationName: String) -> StoreLocator {
+        StoreLocator(
+            applicationName: applicationName,
+            documentsDirectory: url.appendingPathComponent("Documents", isDirectory: true),
+            applicationSupportDirectory: url.appendingPathComponent("Application Support", isDirectory: true))
     }
 
     /// Deletes the folder and everything in it.

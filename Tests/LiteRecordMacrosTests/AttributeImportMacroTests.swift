@@ -182,7 +182,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }

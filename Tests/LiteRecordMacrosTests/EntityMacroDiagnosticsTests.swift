@@ -369,6 +369,7 @@ import Testing
                 var Z_PK: Int = 0
                 var oid: Int = 0
                 var _rowid_: Int = 0
+                var z_opt: Int = 0
             }
             """,
             expandedSource: """
@@ -377,21 +378,26 @@ import Testing
                 var Z_PK: Int = 0
                 var oid: Int = 0
                 var _rowid_: Int = 0
+                var z_opt: Int = 0
             }
             """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'rowid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    message: "'rowid' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 3, column: 9),
                 DiagnosticSpec(
-                    message: "'Z_PK' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    message: "'Z_PK' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 4, column: 9),
                 DiagnosticSpec(
-                    message: "'oid' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    message: "'oid' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 5, column: 9),
                 DiagnosticSpec(
-                    message: "'_rowid_' is a column name LiteRecord reserves (z_pk, rowid, oid, _rowid_); rename the property",
+                    message: "'_rowid_' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 6, column: 9),
+                // The model's list: `Z_OPT` is every table's row version (issue #64, item 7).
+                DiagnosticSpec(
+                    message: "'z_opt' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
+                    line: 7, column: 9),
             ])
     }
 
@@ -885,7 +891,7 @@ import Testing
                 }
             }
 
-            extension Shelf: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Shelf: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """)
     }

@@ -1,3 +1,4 @@
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@Entity` expansions, compared whole.
@@ -360,7 +361,7 @@ import Testing
                 }
             }
 
-            extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Person: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -543,7 +544,7 @@ import Testing
                 }
             }
 
-            extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Note: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -686,7 +687,7 @@ import Testing
                 }
             }
 
-            extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Label: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -785,9 +786,15 @@ import Testing
                 }
             }
 
-            extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
-            """#)
+            """#,
+            // Issue #64, item 7: said at the user's line, not left to be found.
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",
+                    line: 4, column: 5, severity: .warning),
+            ])
     }
 
     @Test func inferredTypesAndUnusualNames() {
@@ -1218,7 +1225,7 @@ import Testing
                 }
             }
 
-            extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Sample: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }
@@ -1276,7 +1283,7 @@ import Testing
                 }
             }
 
-            extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Marker: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
     }

@@ -185,7 +185,7 @@ import Testing
                 }
             }
 
-            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """)
     }
@@ -499,7 +499,7 @@ import Testing
                 }
             }
 
-            extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            nonisolated extension Book: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """)
     }

@@ -44,7 +44,7 @@ import Testing
             }
         }
 
-        extension Stamp: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+        nonisolated extension Stamp: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
         }
         """#
 

@@ -6,7 +6,7 @@
 /// ```
 public struct Model: Sendable {
     /// Column names the library uses itself; no attribute may take them.
-    public static let reservedColumnNames: Set<String> = ["z_pk", "z_opt", "rowid", "oid", "_rowid_"]
+    public static let reservedColumnNames: Set<String> = ReservedNames.columns
     /// The primary-key column of every entity table.
     static let primaryKeyColumn = "Z_PK"
     /// The version column of every entity table, for optimistic locking: ``initialVersion`` for
@@ -54,12 +54,20 @@ public struct Model: Sendable {
         var entities: [EntityDescription] = []
         var byType: [ObjectIdentifier: Int] = [:]
         var byName: [String: Int] = [:]
+        // Table names ignore case in SQLite: `Note` and `note` are one table.
+        var byFoldedName: [String: String] = [:]
         for type in types {
             if byType[ObjectIdentifier(type)] != nil { continue }
+            try Self.refuseSuperclass(of: type)
             let entity = EntityDescription(type: type)
             try Self.validate(entity)
             if byName[entity.name] != nil {
                 throw LiteRecordError(.invalidModel, "two entity types are both named '\(entity.name)'; give one a different `@Entity(name:)`")
+            }
+            if let other = byFoldedName.updateValue(entity.name, forKey: entity.name.lowercased()) {
+                throw LiteRecordError(
+                    .invalidModel,
+                    "entity names '\(other)' and '\(entity.name)' differ only in case, and SQLite's table names ignore case; give one a different `@Entity(name:)`")
             }
             byType[ObjectIdentifier(type)] = entities.count
             byName[entity.name] = entities.count
@@ -126,6 +134,18 @@ public struct Model: Sendable {
                     "searchable entities '\(entity.name)' and '\(other)' cannot both be in one model: SQLite's full-text index of '\(entity.name)' keeps a table named like the index of '\(other)' (\(entity.searchTableName + suffix)); rename one with @Entity(name:), or make one not searchable")
             }
         }
+    }
+
+    /// Entity inheritance is not supported: a superclass's stored
+    /// properties are no attributes (`@Entity` sees only the class's own
+    /// declarations), so their values would silently never be stored.
+    /// Whether a superclass stores anything cannot be told from its type, so
+    /// every superclass is refused.
+    private static func refuseSuperclass(of type: any Entity.Type) throws(LiteRecordError) {
+        guard let superclass = _getSuperclass(type) else { return }
+        throw LiteRecordError(
+            .invalidModel,
+            "entity \(type.entityName) inherits from the class \(String(reflecting: superclass)); LiteRecord does not support entity inheritance, and a superclass's stored properties would never be stored. Declare the properties in \(type.entityName) itself (a protocol with default implementations can share behaviour)")
     }
 
     private static func validate(_ entity: EntityDescription) throws(LiteRecordError) {

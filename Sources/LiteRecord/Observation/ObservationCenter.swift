@@ -40,7 +40,8 @@ final class ObservationCenter: Sendable {
     }
 
     /// Reads the writer connection's `PRAGMA data_version`: `nil` when it is
-    /// busy or closed; `wait` waits for a busy writer instead.
+    /// busy or closed; `wait` waits for a busy writer instead (observation
+    /// never asks it to).
     typealias DataVersion = @Sendable (_ wait: Bool) -> Int64?
 
     /// How many observations are subscribed: what a cancelled or ended
@@ -54,8 +55,11 @@ final class ObservationCenter: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Read before the caller's first evaluation, so that a commit made
         // right after it counts as a change; outside the lock, since a commit
-        // holding the store's lock publishes under ours.
-        let version = path == nil ? nil : dataVersion(true)
+        // holding the store's lock publishes under ours. Never waiting for
+        // the writer: starting to observe must not wait for another task's
+        // write to commit (reads never wait behind a write). When the writer
+        // is busy, the poller has no starting version and looks once more.
+        let version = path == nil ? nil : dataVersion(false)
         let token: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
             state.next += 1
@@ -129,7 +133,10 @@ final class ObservationCenter: Sendable {
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
                 guard let version = dataVersion(false) else { continue }
-                if let previous = last, previous != version { self.publishUnknownChange() }
+                // Without a starting version (the writer was busy), another
+                // connection may have committed since: one more evaluation,
+                // which sends nothing when the results are the same.
+                if last != version { self.publishUnknownChange() }
                 last = version
             }
         }

@@ -152,11 +152,12 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
         }
 
         /// Ends the observation after a failed fetch; closing the store while
-        /// observing is a clean end, not a failure.
+        /// observing is a clean end, not a failure — also when the fetch
+        /// meets the reader pool closed and the writer not yet.
         private mutating func fail(_ error: any Error) -> [T]? {
             let failure = (error as? LiteRecordError)
                 ?? LiteRecordError(.sqlite, "observing \(T.entityName) failed: \(error)")
-            if context.store.isOpen || failure.kind != .storeUnavailable {
+            if failure.kind != .storeUnavailable || !context.store.isClosingOrClosed {
                 status.fail(failure)
                 context.store.logger.error(
                     "an observed fetch failed; the observation ended", metadata: ["error": "\(failure)"])

@@ -26,14 +26,28 @@ extension RecordStack {
 
         let state = Locked(State())
 
-        init(stack: RecordStack? = nil) {
-            state.withLock { $0.stack = stack }
+        init(stack: RecordStack? = nil, locator: StoreLocator? = nil) {
+            state.withLock {
+                $0.stack = stack
+                $0.locator = locator
+            }
+        }
+
+        /// A slot for a scope inside this one: its own stack, and the
+        /// locator set here (a scope changes where stores are, it does not
+        /// forget it).
+        func scoped(with stack: RecordStack?) -> Slot {
+            Slot(stack: stack, locator: state.withLock { $0.locator })
         }
     }
 
     @TaskLocal static var taskSlot: Slot?
     static let globalSlot = Slot()
     static var slot: Slot { taskSlot ?? globalSlot }
+    /// How many `withDefault` scopes are running, in any task: when a task
+    /// outside all of them finds no default stack, one of them was probably
+    /// meant (a `Task.detached` in a trait-scoped test), and `.notSetUp` says so.
+    static let runningScopes = Atomic<Int>(0)
 
     /// The locator that `setup(storeNamed:)` and ``storeURL(forStoreNamed:)``
     /// use. Defaults to `StoreLocator()`; replace it to change the directories
@@ -63,6 +77,11 @@ extension RecordStack {
 
     static func notSetUpError(wasCleanedUp: Bool) -> LiteRecordError {
         let advice = "call RecordStack.setup(storeNamed:entities:), setupInMemory(entities:) or setupAutoMigrating(storeNamed:entities:) first"
+        if taskSlot == nil, runningScopes.load(ordering: .relaxed) > 0 {
+            return LiteRecordError(
+                .notSetUp,
+                "LiteRecord is not set up in this task: a default stack installed by RecordStack.withDefault or a LiteRecordTesting trait (.inMemoryStack, .temporaryStore) reaches only the task that runs the scope and its child tasks, and this one runs outside it — a Task.detached (or a task started outside the scope) inherits no task-local values. Use Task { } or async let, which inherit it, or pass the RecordStack to the detached task; otherwise \(advice)")
+        }
         return LiteRecordError(
             .notSetUp,
             wasCleanedUp
@@ -260,7 +279,12 @@ extension RecordStack {
     /// Runs `body` with `stack` as the default stack of this task and its child
     /// tasks, leaving the global default alone. `setup…` and `cleanUp()` inside
     /// `body` act on this scope only. The test traits of `LiteRecordTesting`
-    /// are built on this.
+    /// are built on this. The scope starts with the enclosing ``locator``;
+    /// setting `locator` inside it changes nothing outside.
+    ///
+    /// A `Task.detached` started in `body` is outside the scope (task-local
+    /// values are not inherited by detached tasks): there the facade uses the
+    /// global default, and `.notSetUp` says why when there is none.
     ///
     /// ```swift
     /// try await RecordStack.withDefault(try RecordStack(inMemoryWith: [Note.self])) {
@@ -272,14 +296,18 @@ extension RecordStack {
     public static func withDefault<T>(
         _ stack: RecordStack?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
-        try await $taskSlot.withValue(Slot(stack: stack), operation: body, isolation: isolation)
+        runningScopes.add(1, ordering: .relaxed)
+        defer { runningScopes.subtract(1, ordering: .relaxed) }
+        return try await $taskSlot.withValue(slot.scoped(with: stack), operation: body, isolation: isolation)
     }
 
     /// The synchronous form of ``withDefault(_:_:)-(_,()->T)``.
     ///
     /// - Throws: what `body` throws, unchanged.
     public static func withDefault<T>(_ stack: RecordStack?, _ body: () throws -> T) rethrows -> T {
-        try $taskSlot.withValue(Slot(stack: stack)) { try body() }
+        runningScopes.add(1, ordering: .relaxed)
+        defer { runningScopes.subtract(1, ordering: .relaxed) }
+        return try $taskSlot.withValue(slot.scoped(with: stack)) { try body() }
     }
 }
 

@@ -133,7 +133,7 @@ extension RecordContext {
     /// by exactly those writes, takes the new version too — the edits are of
     /// other properties, which no save overwrites.
     func merge(_ changes: ChangeSet, columns: [RecordID: WrittenColumns] = [:]) {
-        if store.model.hasRelationships { forgetToManys(touching: changes.entityNames) }
+        if store.model.hasRelationships { forgetToManys(changedBy: changes) }
         for id in changes.deleted {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID)

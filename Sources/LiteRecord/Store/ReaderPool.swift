@@ -97,6 +97,13 @@ final class ReaderPool: @unchecked Sendable {
         if held > 1 { holders[thread] = held - 1 } else { holders[thread] = nil }
     }
 
+    /// Whether ``close(waitingUpTo:)`` has begun: the pool refuses readers.
+    var isClosing: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isClosed
+    }
+
     /// Refuses new readers, closes idle ones, and waits up to `timeout` for
     /// busy ones to be released (and closed); readers the calling thread
     /// holds (a read that closes its store) are not waited for.

@@ -8,6 +8,13 @@ extension Store {
         return connection != nil
     }
 
+    /// Whether the store is closed or closing: its reader pool refuses
+    /// readers from the start of ``close()``, before the writer closes, so a
+    /// read refused then is part of closing, not a failure.
+    var isClosingOrClosed: Bool {
+        readers?.isClosing == true || !isOpen
+    }
+
     /// How long ``close()`` waits for reads in flight before it closes the
     /// store without them.
     static let readDrainTimeout: Duration = .seconds(10)

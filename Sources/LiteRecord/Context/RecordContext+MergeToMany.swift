@@ -1,0 +1,68 @@
+extension RecordContext {
+    /// Before a merge re-reads the changed records: forgets each loaded
+    /// to-many whose membership the committed changes altered, telling its
+    /// observers. The other loaded lists stay as they are and say nothing:
+    /// a note in another folder that only changed its title does not make
+    /// every folder's list re-render (issue #64).
+    ///
+    /// One statement per to-many whose destination the commit touched and
+    /// that is loaded here: where each changed destination record belongs
+    /// now. A list changed when a changed record left it or joined it; one
+    /// that cannot be told (the read failed) is forgotten, as before.
+    func forgetToManys(changedBy changes: ChangeSet) {
+        let changed = Dictionary(grouping: changes.inserted + changes.updated + changes.deleted, by: \.entityName)
+        let deleted = Set(changes.deleted)
+        for entity in model.entities where entity.hasRelationships {
+            for relationship in entity.relationships where relationship.isToMany {
+                guard let ids = changed[relationship.destinationName] else { continue }
+                let owners = identityMap.table(for: entity.type).objects.filter { owner in
+                    guard owner.recordState.phase == .managed, case .toMany = RelationGraph.slot(owner, relationship.index)
+                    else { return false }
+                    return true
+                }
+                guard !owners.isEmpty else { continue }
+                let links = storedOwners(of: deleted.isEmpty ? ids : ids.filter { !deleted.contains($0) }, relationship)
+                for owner in owners where links.map({ membershipChanged(owner, relationship.index, ids, $0) }) ?? true {
+                    RelationGraph.forget(relationship.index, of: owner)
+                }
+            }
+        }
+    }
+
+    /// Whether one of `ids` left or joined the owner's loaded list: it is
+    /// in the list and the store no longer relates it to the owner, or the
+    /// other way round.
+    private func membershipChanged(_ owner: any Entity, _ index: Int, _ ids: [RecordID], _ links: [Int64: Set<Int64>]) -> Bool {
+        guard let ownerRowID = owner.recordState.rowID, case .toMany(let members) = RelationGraph.slot(owner, index) else { return true }
+        let listed = Set(members.compactMap { $0.recordState.rowID })
+        return ids.contains { id in
+            listed.contains(id.rowID) != (links[id.rowID]?.contains(ownerRowID) ?? false)
+        }
+    }
+
+    /// For each of `ids` (records of the relationship's destination), the
+    /// row ids of the records whose to-many holds it now; `nil` when the
+    /// store cannot be read.
+    private func storedOwners(of ids: [RecordID], _ relationship: ResolvedRelationship) -> [Int64: Set<Int64>]? {
+        guard !ids.isEmpty else { return [:] }
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            sql = "SELECT \(SQLIdentifier.rowID), \(SQLIdentifier(column)) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues))"
+        case .joinTable(let table):
+            let member = SQLIdentifier(table.destinationColumn)
+            sql = "SELECT \(member), \(SQLIdentifier(table.sourceColumn)) FROM \(SQLIdentifier(table.name)) WHERE \(member) IN (\(WhereClause.jsonArrayValues))"
+        case .foreignKey:
+            return nil
+        }
+        let list = "[" + ids.map { String($0.rowID) }.joined(separator: ",") + "]"
+        guard let rows = try? reading("merging \(relationship.qualifiedName)", { connection in try connection.rows(sql, [.text(list)]) })
+        else { return nil }
+        var owners: [Int64: Set<Int64>] = [:]
+        for row in rows {
+            guard row.count == 2, case .integer(let member) = row[0], case .integer(let owner) = row[1] else { continue }
+            owners[member, default: []].insert(owner)
+        }
+        return owners
+    }
+}

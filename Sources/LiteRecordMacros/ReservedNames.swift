@@ -1,0 +1,1 @@
+../LiteRecord/Model/ReservedNames.swift

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Typechecks what an app developer writes on day one (Tests/CompileChecks/*.swift)
+# against the built library, under Swift 6's default isolation and under
+# `-default-isolation MainActor` (issue #64, items 1-3 and 7): the `@Entity`
+# macro's output must compile in both, and its refusals must fail with their
+# message. `make test` runs it after building; it prints
+# `[compile-checks] N files typechecked under 2 isolations`, or names each
+# file that did not behave (scripts/lib/compile_checks.py does the work).
+#
+#   scripts/check-compile.sh [--verbose] [FILE...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 scripts/lib/compile_checks.py "$@"
