@@ -39,6 +39,6 @@ import Testing
         #expect(Set(gadgets.map(\.token)).count == 3)
         #expect(Set(gadgets.map(\.kind)) == ["plain"])
         let report = try #require(stack.lastMigrationReport)
-        #expect(report.actions.contains { $0.contains("its own default identifier") })
+        #expect(report.actions.contains { $0.contains("their own default value of identifier") })
     }
 }

@@ -186,40 +186,15 @@ extension Migrator {
                 log(transform.describe(alteration), &report)
             }
             report.note(\.alteredTables, transform.table)
-        } else {
-            try performing("rebuilding table \(transform.table)") {
-                for (sql, arguments) in transform.rebuildStatements() {
-                    try connection.executeOnce(sql, arguments)
-                }
-            }
-            report.note(\.rebuiltTables, transform.table)
-            log("rebuilt table \(transform.table) (\(transform.target.count) columns, rows and record IDs kept)", &report)
+            return
         }
-        try fillPerRecordDefaults(transform, &report)
-    }
-
-    /// Gives each stored record its own value of a column just added with a
-    /// default that differs at each call (`UUID()`, `Date()`), as each object
-    /// created in code gets its own: the transform filled the column with
-    /// one value for every row (issue #64). Runs before indexes are built,
-    /// so a `.unique` attribute added with `= UUID()` does not meet
-    /// duplicates LiteRecord made.
-    private func fillPerRecordDefaults(_ transform: TableTransform, _ report: inout MigrationReport) throws {
-        guard let entity = to.entity(named: transform.table) else { return }
-        for column in transform.target {
-            guard case .value(let filled) = column.source, !filled.isNull,
-                let makeDefault = entity.attributes.first(where: { $0.name == column.spec.name })?.defaultValue,
-                let another = try? makeDefault(), another != filled
-            else { continue }
-            let table = SQLIdentifier(transform.table)
-            let update = "UPDATE \(table) SET \(SQLIdentifier(column.spec.name)) = ? WHERE \(SQLIdentifier.rowID) = ?"
-            let count = try performing("giving each record of \(transform.table) its own \(column.spec.name)") {
-                let rowIDs = try connection.rows("SELECT \(SQLIdentifier.rowID) FROM \(table)").compactMap(\.first)
-                for rowID in rowIDs { try connection.execute(update, [try makeDefault(), rowID]) }
-                return rowIDs.count
+        try performing("rebuilding table \(transform.table)") {
+            for (sql, arguments) in transform.rebuildStatements() {
+                try connection.executeOnce(sql, arguments)
             }
-            log("gave each of \(count) record(s) of \(transform.table) its own default \(column.spec.name)", &report)
         }
+        report.note(\.rebuiltTables, transform.table)
+        log("rebuilt table \(transform.table) (\(transform.target.count) columns, rows and record IDs kept)", &report)
     }
 
     // MARK: Checks after custom steps
