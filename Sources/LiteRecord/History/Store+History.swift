@@ -276,7 +276,9 @@ extension Store {
             logger.warning("another connection disabled history; this stack enabled it again", metadata: ["store": "\(displayName)"])
             storeID = try connection.metadata(HistoryLog.storeIDKey)
         }
-        if history.options.mode == .disabled { storeID = nil }
+        // History is the file's: a stack opened `.disabled` turned it off at
+        // open, but records like every other writer once another stack
+        // enables it again, so no writer leaves a silent gap in it.
         history.schemaVersion = version
         history.storeID = storeID
         guard storeID != nil else { return }
