@@ -527,6 +527,15 @@ extension Store {
                 .historyExpired,
                 "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
         }
+        // The newest transaction is never deleted, so a token past it names
+        // one this file never recorded: the store was put back from an older
+        // copy, whose next transactions would take the token's numbers again.
+        let newest = try newestHistoryNumber(on: connection)
+        guard token.transactionNumber <= newest else {
+            throw LiteRecordError(
+                .historyExpired,
+                "history token \(token) is newer than what \(displayName) has recorded (its newest transaction is \(newest)): the store was restored from an older copy. Read the store's state again, and continue from a new token")
+        }
     }
 
     /// The history table's `SELECT` for `readHistory`, oldest first, and its
