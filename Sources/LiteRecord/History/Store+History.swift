@@ -530,6 +530,8 @@ extension Store {
         // The newest transaction is never deleted, so a token past it names
         // one this file never recorded: the store was put back from an older
         // copy, whose next transactions would take the token's numbers again.
+        // (A read replica may only be behind its primary: it waits instead.)
+        guard replicaURL == nil else { return }
         let newest = try newestHistoryNumber(on: connection)
         guard token.transactionNumber <= newest else {
             throw LiteRecordError(

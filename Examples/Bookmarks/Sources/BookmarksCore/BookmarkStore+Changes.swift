@@ -45,6 +45,11 @@ extension BookmarkStore {
             do {
                 transactions = try stack.fetchHistory(after: query.since, matching: .entity(Bookmark.self), limit: query.limit)
             } catch let error as LiteRecordError where error.kind == .historyExpired {
+                if let since = query.since, let newest, since > newest {
+                    // LiteRecord refuses a token past the file's newest transaction.
+                    throw ChangesTokenExpired(
+                        reason: "token \(since) is newer than this store's newest change (\(newest)): the store was put back from an older copy")
+                }
                 throw ChangesTokenExpired(
                     reason: "the changes after token \(query.since.map { "\($0)" } ?? "") are no longer kept (the history's retention or a cleanup deleted them), or the token is another store's")
             }
