@@ -6,12 +6,16 @@ extension RecordContext {
     func deleteAllApplyingRules(
         _ entity: EntityDescription, whereSQL: String?, arguments: [SQLValue]
     ) throws(LiteRecordError) -> Int {
-        let (doomed, nullified, changes) = try store.write("deleting \(entity.name) records") { connection in
+        let (doomed, nullified, changes, strays) = try store.write("deleting \(entity.name) records") { connection in
             let select = SelectStatement([.rowID], from: entity.table, where: whereSQL.map(WhereClause.init(sql:)))
             let matching = try connection.rows(select.sql, arguments).compactMap(\.first?.integerValue)
             let (doomed, order) = try doomedRows(entity, matching, connection)
             try checkCountedLists(losing: doomed, connection)
-            try checkUnsavedDenyRules(unsavedReferences(to: doomed))
+            // This context's unsaved objects that name a deleted row meet the
+            // rule the object path would apply: `.deny` refuses here, before
+            // anything is written; `.cascade` deletes them below.
+            let strays = unsavedReferences(to: doomed)
+            try checkUnsavedDenyRules(strays)
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
             let changes = ChangeSet(updated: nullified.map(\.id), deleted: deleted)
@@ -22,19 +26,15 @@ extension RecordContext {
                 }
                 return names
             }
-            return (doomed, nullified, changes)
+            return (doomed, nullified, changes, strays)
         }
-        // This context's unsaved objects that name a deleted row meet the
-        // rule the object path would apply: cascade deletes them here too.
-        // (Found before the deleted objects are forgotten, with their row ids.)
-        let strays = unsavedReferences(to: doomed)
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
         }
         recordNullified(nullified)
         forgetDeletedReferences(doomed)
-        for (object, rule) in strays where rule == .cascade { deleteOpened(object) }
+        for (object, rule) in strays where rule == .cascade { delete(object) }
         if !changes.isEmpty { didSave?(changes) }
         return doomed[entity.name]?.count ?? 0
     }
@@ -170,11 +170,6 @@ extension RecordContext {
         throw LiteRecordError(
             .validationFailed,
             "the deletion was refused: \(Self.describe(object)), unsaved in this context, still names a record it deletes through a relationship whose inverse has the delete rule .deny; nothing was deleted")
-    }
-
-    /// `delete(_:)` for an object known only as `any Entity`.
-    private func deleteOpened(_ object: any Entity) {
-        delete(object)
     }
 
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that

@@ -549,13 +549,12 @@ extension SaveTransaction {
     private mutating func detachFromDeletedRows(_ entity: EntityDescription, _ rowID: Int64) throws {
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
-            let column = SQLIdentifier(relationship.name).quoted
             guard let destination = context.store.model.entity(named: relationship.destinationName)?.quotedTable else { continue }
-            let sql = """
-                UPDATE \(entity.quotedTable) SET \(column) = NULL, \(SQLIdentifier.version.quoted) = \(SQLIdentifier.version.quoted) + 1 \
-                WHERE \(SQLIdentifier.rowID.quoted) = ? AND \(column) IS NOT NULL \
-                AND NOT EXISTS (SELECT 1 FROM \(destination) WHERE \(destination).\(SQLIdentifier.rowID.quoted) = \(entity.quotedTable).\(column))
-                """
+            let column = SQLIdentifier(relationship.name)
+            let named = "\(entity.quotedTable).\(column.quoted)"
+            let dangling = WhereClause(
+                sql: "\(column.quoted) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(destination) WHERE \(destination).\(SQLIdentifier.rowID.quoted) = \(named))")
+            let sql = UpdateStatement(entity.table, set: [.null(column), .nextVersion], where: .rowID && dangling).sql
             try connection.execute(sql, [.integer(rowID)])
             if connection.changes > 0 {
                 cascaded?.detached.append((RecordID(entityName: entity.name, rowID: rowID), relationship.name))
