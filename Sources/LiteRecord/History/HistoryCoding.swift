@@ -105,12 +105,38 @@ enum HistoryCoding {
         }
     }
 
+    /// `data`'s blob with its entities renamed by `names` (old name → new
+    /// name), and its entity names after that; only the blob's list of
+    /// entities is read and written again, the changes are copied as they are.
+    static func renamingEntities(in data: Data, _ names: [String: String]) throws(LiteRecordError) -> (blob: Data, entityNames: [String]) {
+        var reader = Reader(bytes: [UInt8](data))
+        try checkFormat(try reader.byte())
+        var entities: [String] = []
+        for _ in 0..<(try reader.count()) {
+            let name = try reader.string()
+            entities.append(names[name] ?? name)
+        }
+        var writer = Writer()
+        writer.bytes.append(format)
+        writer.varint(UInt64(entities.count))
+        for name in entities { writer.string(name) }
+        writer.bytes.append(contentsOf: reader.bytes[reader.position...])
+        return (Data(writer.bytes), entities)
+    }
+
+    /// Throws unless `byte` is the format this release reads.
+    private static func checkFormat(_ byte: UInt8) throws(LiteRecordError) {
+        guard byte == format else {
+            throw LiteRecordError(
+                .corruptStore,
+                "a history transaction is in format \(byte), which this release of LiteRecord cannot read (it reads format \(format)): the store was written by a newer LiteRecord, or the history is damaged. Read it with the newer release, or delete the history (history: .disabled)")
+        }
+    }
+
     /// The changes of a blob ``encode(_:)`` wrote, those of `entityNames` only when given.
     static func decode(_ data: Data, entityNames: Set<String>?) throws(LiteRecordError) -> [HistoryChange] {
         var reader = Reader(bytes: [UInt8](data))
-        guard try reader.byte() == format else {
-            throw LiteRecordError(.corruptStore, "a history transaction is in an unknown format (written by a newer LiteRecord?)")
-        }
+        try checkFormat(try reader.byte())
         var entities: [String] = []
         for _ in 0..<(try reader.count()) { entities.append(try reader.string()) }
         var sets: [[String]] = []

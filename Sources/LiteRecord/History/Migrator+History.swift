@@ -29,6 +29,7 @@ struct MigrationStepCapture {
     private mutating func install() throws {
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQLIdentifier.quote(Self.table)) (seq INTEGER PRIMARY KEY, entity TEXT, row INTEGER, kind INTEGER, names TEXT)")
         try HistoryLog.createTombstoneTable(on: connection)
+        let preserved = try HistoryLog.preservedAttributes(of: model, on: connection)
         for entity in model.entities {
             let columns = Set(try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
                 if case .text(let name) = row[0] { name } else { nil }
@@ -52,7 +53,8 @@ struct MigrationStepCapture {
                 triggers.append(trigger)
             }
             let trigger = Self.triggerPrefix + "tombstone:" + entity.name
-            if let sql = HistoryLog.tombstoneTriggerSQL(entity, name: trigger, columns: columns) {
+            if let sql = HistoryLog.tombstoneTriggerSQL(
+                entity, preserving: preserved[entity.name] ?? [], name: trigger, columns: columns) {
                 try connection.execute(sql)
                 triggers.append(trigger)
             }
@@ -95,5 +97,31 @@ extension Migrator {
             try connection.setMetadata(HistoryLog.storeIDKey, HistoryLog.newStoreID())
         }
         log("expired every history token: the migration rewrote stored values, which the history does not list", &report)
+    }
+
+    /// Renames the entities of `renames` in every history transaction that
+    /// names them, so that `.entity(_:)` filters and `merge(history:)` find
+    /// their older changes under the new name. Attribute names in older
+    /// transactions stay as they were recorded.
+    func renameEntitiesInHistory(_ renames: [MigrationReport.TableRename]) throws {
+        guard !renames.isEmpty else { return }
+        let keeps = try performing("reading the history's identifier") {
+            try connection.tableNames().contains(HistoryLog.table)
+        }
+        guard keeps else { return }
+        let names = Dictionary(renames.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+        try performing("renaming \(renames.map(\.description).joined(separator: ", ")) in the history") {
+            let table = SQLIdentifier(HistoryLog.table)
+            let named = names.keys.sorted().map { _ in "instr(entities, ?) > 0" }.joined(separator: " OR ")
+            let rows = try connection.rows(
+                "SELECT token, changes FROM \(table) WHERE \(named)", names.keys.sorted().map { .text("," + $0 + ",") })
+            for row in rows {
+                guard case .integer(let token) = row[0], case .blob(let blob) = row[1] else { continue }
+                let (renamed, entities) = try HistoryCoding.renamingEntities(in: blob, names)
+                try connection.execute(
+                    "UPDATE \(table) SET changes = ?, entities = ? WHERE token = ?",
+                    [.blob(renamed), .text("," + entities.sorted().joined(separator: ",") + ","), .integer(token)])
+            }
+        }
     }
 }

@@ -60,13 +60,13 @@ enum HistoryLog {
     }
 
     /// The `TEMP` trigger keeping the preserved values of `entity`'s deleted
-    /// rows (those of its columns in `columns`, when given), or `nil` when it
-    /// has no `.preserveValueOnDeletion` attribute there.
+    /// rows — its attributes named in `preserving` (those of its columns in
+    /// `columns`, when given) — or `nil` when none is there.
     static func tombstoneTriggerSQL(
-        _ entity: EntityDescription, name: String? = nil, columns: Set<String>? = nil
+        _ entity: EntityDescription, preserving: Set<String>, name: String? = nil, columns: Set<String>? = nil
     ) -> String? {
         let preserved = entity.attributes.filter {
-            $0.options.contains(.preserveValueOnDeletion) && (columns?.contains($0.name) ?? true)
+            preserving.contains($0.name) && (columns?.contains($0.name) ?? true)
         }
         guard !preserved.isEmpty else { return nil }
         let entityName = SQLValue.text(entity.name).sqlLiteral
@@ -240,6 +240,7 @@ extension Store {
                 try connection.transaction(.immediate) {
                     guard try connection.tableNames().contains(HistoryLog.table) else { return }
                     try connection.execute("DROP TABLE \(SQLIdentifier(HistoryLog.table))")
+                    try connection.execute("DROP VIEW IF EXISTS \(SQLIdentifier(HistoryLog.preservedView))")
                     let keys = DeleteStatement(from: SQLIdentifier(Model.metadataTable), where: .column(SQLIdentifier(bare: "key"), in: "?, ?"))
                     try connection.execute(
                         keys.sql,
@@ -250,6 +251,9 @@ extension Store {
                 break
             }
             try refreshHistoryRecording(on: connection)
+            if history.isRecording, !isReadOnly {
+                try HistoryLog.recordPreservedAttributes(of: model, on: connection)
+            }
         }
     }
 
@@ -286,9 +290,10 @@ extension Store {
         // (made again whenever the schema changed: a rolled-back transaction
         // takes the ones it made with it).
         try HistoryLog.createTombstoneTable(on: connection)
+        let preserved = try HistoryLog.preservedAttributes(of: model, on: connection)
         var preserving: Set<String> = []
         for entity in model.entities {
-            guard let sql = HistoryLog.tombstoneTriggerSQL(entity) else { continue }
+            guard let sql = HistoryLog.tombstoneTriggerSQL(entity, preserving: preserved[entity.name] ?? []) else { continue }
             try connection.execute(sql)
             preserving.insert(entity.name)
         }
@@ -344,8 +349,11 @@ extension Store {
             try Self.attachTombstones(&batch, connection)
         }
         if !batch.isEmpty {
-            let note = notes.first { $0.author != nil || $0.contextName != nil }
-            try HistoryLog.append(batch, author: note?.author, contextName: note?.contextName, on: connection)
+            // Each taken from the first write that had one: an author set
+            // partway through a `write {}` names the transaction too.
+            let author = notes.lazy.compactMap(\.author).first
+            let contextName = notes.lazy.compactMap(\.contextName).first
+            try HistoryLog.append(batch, author: author, contextName: contextName, on: connection)
         }
         if let retention = history.options.retention {
             let now = ContinuousClock.now

@@ -47,6 +47,7 @@ extension Migrator {
         for rename in work.renamed {
             try renameTable(rename, &report)
         }
+        try renameEntitiesInHistory(work.renamed)
         for entity in work.created {
             try performing("creating table \(entity.name)") { try connection.executeOnce(entity.createTableSQL) }
             report.note(\.createdTables, entity.name)
@@ -332,6 +333,11 @@ extension Migrator {
             defer { reader.close() }
             // The target is an expression, so the path is bound like any value.
             try reader.executeOnce("VACUUM INTO ?", [.text(backup.path)])
+            // Restored, the copy would give out this store's next transaction
+            // numbers again: its history gets an identity of its own.
+            let copy = try Connection(path: backup.path, options: Connection.OpenOptions(create: false))
+            defer { copy.close() }
+            try HistoryLog.giveCopyItsOwnIdentity(on: copy)
         } catch {
             removeFiles(of: backup)
             let reason = (error as? SQLiteError)?.message ?? "\(error)"

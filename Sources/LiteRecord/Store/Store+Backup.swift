@@ -175,6 +175,9 @@ enum BackupFile {
         defer { target.close() }
         try copy(target)
         try withErrorContext(operation) {
+            // A copy's history goes its own way from here (a restored copy
+            // gives out the original's next numbers again): its own identity.
+            try HistoryLog.giveCopyItsOwnIdentity(on: target)
             // The source's header decides the copy's journal mode (a WAL file
             // store's says WAL, an in-memory store's does not): make it the
             // same for every backup.

@@ -27,7 +27,7 @@ import Testing
         let restored = try RecordStack(storeAt: copy, entities: [Memo.self], history: .enabled)
         defer { try? restored.close() }
         let error = expectError(.historyExpired) { _ = try restored.fetchHistory(after: held) }
-        #expect(error?.message.contains("restored from an older copy") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("is not from") == true, "\(String(describing: error))")
         #expect(try restored.fetchHistory(after: nil).count == 1)
     }
 }
