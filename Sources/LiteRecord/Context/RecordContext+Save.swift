@@ -231,7 +231,7 @@ extension RecordContext {
     /// of the save wrote, by record.
     private func historyNames(_ plan: SavePlan, _ outcome: SaveOutcome) -> UpdatedNames {
         var names: UpdatedNames
-        if outcome.relinked.isEmpty, let first = plan.updates.first,
+        if outcome.relinked.isEmpty, outcome.resolved.isEmpty, let first = plan.updates.first,
             !plan.updates.contains(where: { $0.entity != first.entity || $0.changes != first.changes }),
             let entity = model.entity(named: type(of: first.object).entityName)
         {
@@ -244,6 +244,14 @@ extension RecordContext {
             // list is looked up again only when the entity or the attributes change.
             var current: (entity: ObjectIdentifier, changes: AttributeMask, name: String, list: Int)?
             for update in plan.updates {
+                if !outcome.resolved.isEmpty, let resolution = outcome.resolved[ObjectIdentifier(update.object)]?.resolution {
+                    // A resolved conflict wrote what its merge policy left.
+                    guard case .reread(true, let columns) = resolution,
+                        let entity = model.entity(named: type(of: update.object).entityName)
+                    else { continue }
+                    names.add(columns.map { entity.columnName($0) }, to: RecordID(entityName: entity.name, rowID: update.rowID))
+                    continue
+                }
                 if current?.entity != update.entity || current?.changes != update.changes {
                     guard let entity = model.entity(named: type(of: update.object).entityName) else {
                         current = nil

@@ -15,8 +15,10 @@ struct SaveConflicts {
 /// merge policy resolved.
 enum ConflictResolution {
     /// Read the object again: the store holds the merged values. `wrote`
-    /// says whether the save wrote its row.
-    case reread(wrote: Bool)
+    /// says whether the save wrote its row, `columns` which of its columns
+    /// (``EntityDescription/columnName(_:)`` indexes) it wrote: under
+    /// `.storeTrumps`, only those the store did not change.
+    case reread(wrote: Bool, columns: [Int])
     /// Forget the object: its row was deleted in the store.
     case forget
     /// Take the object's deletion back and read it again: the store's change
@@ -24,7 +26,7 @@ enum ConflictResolution {
     case keep
 
     var wrote: Bool {
-        if case .reread(let wrote) = self { wrote } else { false }
+        if case .reread(let wrote, _) = self { wrote } else { false }
     }
 }
 
@@ -127,7 +129,7 @@ extension SaveTransaction {
             try statement.run()
             wrote = connection.changes > 0
         }
-        resolved[id] = (object, .reread(wrote: wrote))
+        resolved[id] = (object, .reread(wrote: wrote, columns: wrote ? columns : []))
     }
 
     /// The value the save writes for the column at `index`.
