@@ -23,6 +23,10 @@ extension RecordStack {
     /// The copy is an ordinary store in WAL mode, one file (no `-wal`
     /// beside it): open it with the same entities, or check it with
     /// `literecord check`. An in-memory stack saved this way becomes a file store.
+    /// A store that keeps history gives the copy a history identifier of its
+    /// own (`Docs/History.md`): restored, the copy numbers its next
+    /// transactions as the original did, so the original's tokens are
+    /// `.historyExpired` there rather than read as the copy's.
     ///
     /// - Parameter destination: the new file. It must not exist, nor its
     ///   `-wal`, `-shm` or `-journal`; its folder must exist.
