@@ -12,6 +12,7 @@ enum EntityDiagnostic: DiagnosticMessage {
     case emptyEntityName
     case reservedEntityName(name: String)
     case sendableEntity(className: String)
+    case equatableNotNamed(className: String, conformance: String)
     case nestedInGeneric(className: String, outer: String)
     case defaultInitNotVisible(className: String, access: String)
 
@@ -76,6 +77,8 @@ enum EntityDiagnostic: DiagnosticMessage {
             "the entity name '\(name)' is reserved: names starting with 'sqlite_' or 'literecord_' belong to SQLite and LiteRecord"
         case .sendableEntity(let className):
             "'@Entity' class '\(className)' cannot be 'Sendable': its objects belong to the context that fetched them; pass 'RecordID's or values between tasks"
+        case .equatableNotNamed(let className, let conformance):
+            "'@Entity' class '\(className)' is '\(conformance)' but does not name 'Equatable': write '\(className): Equatable, \(conformance)' so that its own '==' is kept (with '@Entity' attached, Swift cannot find it for an 'Equatable' that '\(conformance)' only implies)"
         case .nestedInGeneric(let className, let outer):
             "'@Entity' class '\(className)' cannot be nested in the generic type '\(outer)'; declare it outside"
         case .defaultInitNotVisible(let className, let access):
@@ -168,6 +171,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         case .emptyEntityName: id = "emptyEntityName"
         case .reservedEntityName: id = "reservedEntityName"
         case .sendableEntity: id = "sendableEntity"
+        case .equatableNotNamed: id = "equatableNotNamed"
         case .nestedInGeneric: id = "nestedInGeneric"
         case .defaultInitNotVisible: id = "defaultInitNotVisible"
         case .propertyWrapper: id = "propertyWrapper"
@@ -228,6 +232,7 @@ enum EntityFixIt: FixItMessage {
     case makeOptional(type: String)
     case removeAttribute(macro: String)
     case addDefaultValue
+    case nameEquatable
 
     var message: String {
         switch self {
@@ -239,6 +244,7 @@ enum EntityFixIt: FixItMessage {
         case .makeOptional(let type): "Declare it as '\(type)?'"
         case .removeAttribute(let macro): "Remove '@\(macro)'"
         case .addDefaultValue: "Add a default value"
+        case .nameEquatable: "Add 'Equatable'"
         }
     }
 
@@ -253,6 +259,7 @@ enum EntityFixIt: FixItMessage {
         case .makeOptional: id = "makeOptional"
         case .removeAttribute: id = "removeAttribute"
         case .addDefaultValue: id = "addDefaultValue"
+        case .nameEquatable: id = "nameEquatable"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

@@ -148,6 +148,7 @@ struct EntityModel {
                 diagnose(inherited.type, .sendableEntity(className: className))
             }
         }
+        diagnoseImpliedEquatable(classDecl)
         for outer in lexicalContext {
             let generic: (name: String, isGeneric: Bool)? =
                 if let type = outer.as(StructDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
@@ -202,6 +203,23 @@ struct EntityModel {
                 break
             }
         }
+    }
+
+    /// Refuses a class that is `Hashable` or `Comparable` without naming
+    /// `Equatable`: the macro's conformance list names `Equatable`, and Swift
+    /// then looks for the implied conformance's `==` where the class does not
+    /// declare it, failing with "does not conform to protocol 'Equatable'".
+    private mutating func diagnoseImpliedEquatable(_ classDecl: ClassDeclSyntax) {
+        let inherited = classDecl.inheritanceClause?.inheritedTypes ?? []
+        let names = inherited.map { $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" }
+        guard !names.contains("Equatable"), let position = names.firstIndex(where: { $0 == "Hashable" || $0 == "Comparable" })
+        else { return }
+        let implying = Array(inherited)[position]
+        let named = implying.type.with(
+            \.leadingTrivia, implying.type.leadingTrivia + Trivia(pieces: [.unexpectedText("Equatable,"), .spaces(1)]))
+        diagnose(
+            implying.type, .equatableNotNamed(className: className, conformance: names[position]),
+            fixIt: FixIt(message: EntityFixIt.nameEquatable, changes: [.replace(oldNode: Syntax(implying.type), newNode: Syntax(named))]))
     }
 
     private mutating func diagnoseNotFinal(_ classDecl: ClassDeclSyntax) {

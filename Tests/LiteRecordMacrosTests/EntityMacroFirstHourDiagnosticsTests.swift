@@ -95,4 +95,27 @@ import Testing
                     line: 3, column: 17),
             ])
     }
+
+    /// A class that is only `Hashable` gets one error with a fix-it naming
+    /// `Equatable`, instead of Swift's bare "does not conform to protocol
+    /// 'Equatable'" (issue #64, item 2).
+    @Test func aHashableEntityThatDoesNotNameEquatable() {
+        assertExpansion(
+            """
+            @Entity
+            final class Tag: Hashable {
+                var label = ""
+            }
+            """,
+            expandedSource: """
+            final class Tag: Hashable {
+                var label = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Entity' class 'Tag' is 'Hashable' but does not name 'Equatable': write 'Tag: Equatable, Hashable' so that its own '==' is kept (with '@Entity' attached, Swift cannot find it for an 'Equatable' that 'Hashable' only implies)",
+                    line: 2, column: 18, fixIts: [FixItSpec(message: "Add 'Equatable'")]),
+            ])
+    }
 }
