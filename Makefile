@@ -42,6 +42,7 @@ test: deps
 	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
 	./scripts/check-layout.sh
+	./scripts/check-platforms.sh
 	./scripts/check-text-index.sh
 	./scripts/check-doc-coverage.sh
 	./scripts/check-function-length.sh

@@ -27,7 +27,10 @@ let package = Package(
         .executable(name: "literecord", targets: ["literecord"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        // A range, so that an app with another macro package can resolve:
+        // 602 is the first release for Swift 6.2 (the tools version above);
+        // 603.0.1 is the one built and tested here (Docs/Platforms.md).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Tests only: the property-based hostile-value checks of the reliability suite.

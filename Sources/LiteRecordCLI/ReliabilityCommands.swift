@@ -98,15 +98,23 @@ struct Lifecycle: ParsableCommand {
         try reader.close()
     }
 
+    /// The process's open file descriptors; -1 where `/proc` does not say (not Linux).
     static func openDescriptors() -> Int {
+        #if os(Linux)
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        #else
+        -1
+        #endif
     }
 
+    /// The process's resident memory in KiB; -1 where `/proc` does not say (not Linux).
     static func residentKilobytes() -> Int {
+        #if os(Linux)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
         }
+        #endif
         return -1
     }
 }

@@ -46,7 +46,7 @@ import LiteRecord
         environment["HOME"] = nil
         environment["XDG_DATA_HOME"] = nil
         let output = try run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let home = FileManager.default.homeDirectoryForCurrentUser.path  // platform-audit: the CLI tests run on Linux and macOS only
         #expect(output.status == 0)
         #expect(output.text.hasPrefix("\(home)/.local/share/CLITestApp/Notes.sqlite"), "\(output.text)")
         environment["XDG_DATA_HOME"] = "relative/data"
