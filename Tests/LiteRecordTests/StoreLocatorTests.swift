@@ -54,6 +54,17 @@ import LiteRecord
         #expect(locator.defaultStoreName == "MyApp.sqlite")
     }
 
+    /// An app's name is its bundle identifier: its last part is no file
+    /// extension, so the default store is `com.acme.Notes.sqlite` (it was
+    /// `com.acme.Notes`, without `.sqlite`).
+    @Test func aBundleIdentifierIsNoFileExtension() {
+        let app = StoreLocator(
+            applicationName: "com.acme.Notes", documentsDirectory: folder.file("Documents"),
+            applicationSupportDirectory: folder.file("Support"))
+        #expect(app.defaultStoreName == "com.acme.Notes.sqlite")
+        #expect(app.url(forStoreNamed: app.defaultStoreName) == folder.file("Support/com.acme.Notes/com.acme.Notes.sqlite"))
+    }
+
     @Test func applicationNameDefaultsToTheProcess() {
         let defaults = StoreLocator()
         #expect(!defaults.applicationName.isEmpty)

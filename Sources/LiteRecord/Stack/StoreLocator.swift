@@ -80,7 +80,9 @@ public struct StoreLocator: Sendable {
         self.applicationSupportDirectory = applicationSupportDirectory ?? Self.linuxDataHome(home: home)
         #else
         let fileManager = FileManager.default
-        let home = fileManager.homeDirectoryForCurrentUser
+        // `homeDirectoryForCurrentUser` is macOS-only; this is everywhere
+        // (an iOS app's home is its container).
+        let home = URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
         self.documentsDirectory = documentsDirectory
             ?? fileManager.urls(for: .documentDirectory, in: .userDomainMask).first
             ?? home.appendingPathComponent("Documents", isDirectory: true)
@@ -129,8 +131,10 @@ public struct StoreLocator: Sendable {
         (name as NSString).pathExtension.isEmpty ? name + ".sqlite" : name
     }
 
-    /// The default store name: `<applicationName>.sqlite`.
-    public var defaultStoreName: String { Self.fileName(forStoreNamed: applicationName) }
+    /// The default store name: `<applicationName>.sqlite`, always — an
+    /// application name is no file name, so a bundle identifier's last part
+    /// (`com.acme.Notes`) is not taken for an extension.
+    public var defaultStoreName: String { applicationName + ".sqlite" }
 
     /// The URL a store called `name` resolves to (see ``resolve(storeNamed:)``).
     public func url(forStoreNamed name: String) -> URL {
