@@ -74,9 +74,6 @@ public struct BookmarkQuery: Sendable, Equatable {
                 let names = Sort.allCases.map(\.rawValue).joined(separator: ", ")
                 throw HTTPError(.badRequest, message: "parameter 'sort' must be one of \(names), with an optional leading '-'")
             }
-            if sort == .id, descending {
-                throw HTTPError(.badRequest, message: "parameter 'sort' cannot be '-id': id sorts ascending only")
-            }
             self.sort = sort
         }
         if let limitText = value("limit") {
@@ -133,7 +130,8 @@ public struct BookmarkQuery: Sendable, Equatable {
         case .title: return [SortDescriptor(\.title, order: order)]
         case .visits: return [SortDescriptor(\.visits, order: order)]
         // The row id: the primary key is every request's final tie-breaker,
-        // so no descriptor means insertion order.
+        // so no descriptor means ascending ids (BookmarkStore.list reads
+        // `-id` from the other end).
         case .id: return []
         }
     }

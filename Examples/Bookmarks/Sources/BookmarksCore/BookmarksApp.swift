@@ -27,8 +27,9 @@ public struct BookmarksOptions: Sendable {
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level = .info
     /// On a read replica (a stack opened with `RecordStack(replicaAt:)`),
-    /// the primary service's base URL: a refused write's `Location` names
-    /// the same path and query there. Ignored on a primary.
+    /// the primary service's base URL: a write is redirected there (307,
+    /// `Location` naming the same path and query); without it a write is
+    /// 421. Ignored on a primary.
     public var primary: URL?
 
     /// The defaults: no authentication, 1,000 event clients, a heartbeat
@@ -62,18 +63,22 @@ public enum BookmarksApp {
     public static func makeRouter(
         store: BookmarkStore, options: BookmarksOptions = .init()
     ) -> (router: Router<BookmarksRequestContext>, hub: EventHub) {
-        let router = Router(context: BookmarksRequestContext.self)
+        // HEAD for every GET (RFC 9110 §9.1: a server answering GET must
+        // answer HEAD), and so `Allow` lists it.
+        let routerOptions: RouterOptions = [.autoGenerateHeadEndpoints]
+        let router = Router(context: BookmarksRequestContext.self, options: routerOptions)
         let hub = EventHub(store: store, maximumClients: options.maximumEventClients, heartbeat: options.heartbeat)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
+        // Before the routes (Hummingbird wraps each route in the middleware
+        // added before it) and the tokens' check, so that every error,
+        // a 401 included, is answered as problem details.
+        router.add(middleware: StoreErrorMiddleware<BookmarksRequestContext>())
         if !options.tokens.isEmpty { router.add(middleware: BearerTokenMiddleware(tokens: options.tokens)) }
-        // Before the routes: Hummingbird wraps each route in the middleware
-        // added before it.
-        let errors = StoreErrorMiddleware<BookmarksRequestContext>()
-        router.add(middleware: errors)
-        // A replica answers every write 503 before reading its body (the
-        // library would refuse it only inside `write {}`, after validation).
+        // A replica redirects every write to the primary (421 when it does
+        // not know it) before reading its body (the library would refuse it
+        // only inside `write {}`, after validation).
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
@@ -96,8 +101,9 @@ public enum BookmarksApp {
         router.get("/changes") { request, context in
             try await changes(request: request, context: context, store: store)
         }
-        // Now that every route is added: 405 with their methods.
-        errors.allowMethods(of: router)
+        // After every route, so around the router's "no route" answer only:
+        // 405 with the path's methods, or 404.
+        router.add(middleware: UnmatchedRouteMiddleware(router: router, options: routerOptions))
         return (router, hub)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPTypes
 public import Hummingbird
+import LiteRecordHummingbird
 
 /// Gives every request an id: the client's `X-Request-ID` when it sends a
 /// sane one (at most 128 letters, digits, `-`, `_`, `.`), else Hummingbird's
@@ -26,6 +27,9 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try await next(request, context)
             response.headers[Self.header] = id
             return response
+        } catch var error as ProblemDetails {
+            error.headers[Self.header] = id
+            throw error
         } catch let error as HTTPError {
             var headers = error.headers
             headers[Self.header] = id
@@ -41,7 +45,9 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// Requires `Authorization: Bearer <token>` with one of `tokens` on every
 /// request that changes something (any method but `GET`, `HEAD` and
-/// `OPTIONS`): 401 with `WWW-Authenticate: Bearer` otherwise. Tokens are
+/// `OPTIONS`): 401 with `WWW-Authenticate: Bearer` otherwise, with
+/// `error="invalid_token"` when a token was sent and is not one of them
+/// (RFC 6750 §3). Tokens are
 /// compared in constant time, so the answer's timing does not reveal how
 /// much of a guess was right.
 ///
@@ -82,12 +88,18 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         case .get, .head, .options:
             return try await next(request, context)
         default:
-            guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer "),
-                  accepts(Array(value.utf8.dropFirst(7)))
-            else {
+            guard let value = request.headers[.authorization] else {
+                // No credentials: no error code (RFC 6750 §3.1).
                 throw HTTPError(
                     .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\""],
                     message: "\(request.method) needs an Authorization: Bearer header with a valid token"
+                )
+            }
+            guard value.lowercased().hasPrefix("bearer "), accepts(Array(value.utf8.dropFirst(7))) else {
+                throw HTTPError(
+                    .unauthorized,
+                    headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\", error=\"invalid_token\", error_description=\"the token is not one this server accepts\""],
+                    message: "\(request.method) needs an Authorization: Bearer header with a valid token; this one is not"
                 )
             }
             return try await next(request, context)
@@ -124,10 +136,14 @@ extension UInt8 {
     }
 }
 
-/// Refuses every write on a read replica before anything of it is read:
-/// 503 with the service's JSON error body, and, when the primary is known,
-/// `Location` naming the same path and query on the primary. A replica
-/// takes no writes; the client sends them to the primary.
+/// Sends every write on a read replica to the primary before anything of
+/// it is read: **307 Temporary Redirect** with `Location` naming the same
+/// path and query on the primary, so that a client following it repeats the
+/// same method and body there (a 307 keeps both, RFC 9110 §15.4.8; temporary,
+/// because which server is the primary can change). When the primary is not
+/// known, **421 Misdirected Request** (RFC 9110 §15.5.20): this server cannot
+/// answer the write, and trying it again here will not help. Both carry the
+/// service's JSON error body.
 ///
 /// ```swift
 /// router.add(middleware: ReadReplicaMiddleware(primary: URL(string: "http://10.0.0.5:8080")))
@@ -141,9 +157,9 @@ public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The primary's base URL without a trailing `/`, or `nil`.
     let primary: String?
 
-    /// A middleware refusing writes; `primary` is the primary service's base
-    /// URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when not
-    /// known (no `Location` then).
+    /// A middleware redirecting writes; `primary` is the primary service's
+    /// base URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when
+    /// not known (421 then).
     public init(primary: URL?) {
         self.primary = primary.map { url in
             var text = url.absoluteString
@@ -162,12 +178,12 @@ public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
             guard context.endpointPath != nil else { return try await next(request, context) }
             guard let location = location(of: request) else {
                 throw HTTPError(
-                    .serviceUnavailable,
+                    .misdirectedRequest,
                     message: "this server is a read replica and takes no writes; send \(request.method) to the primary")
             }
             throw HTTPError(
-                .serviceUnavailable, headers: [.location: location],
-                message: "this server is a read replica and takes no writes; send \(request.method) to the primary, \(location)")
+                .temporaryRedirect, headers: [.location: location],
+                message: "this server is a read replica and takes no writes; \(request.method) \(location) on the primary")
         }
     }
 
