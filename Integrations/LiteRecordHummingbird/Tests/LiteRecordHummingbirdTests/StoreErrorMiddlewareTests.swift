@@ -54,7 +54,8 @@ import Testing
         router.get("/expired") { _, _ in
             // A token of another store's history: as expired as an old one.
             let other = try RecordStack(inMemoryWith: [Todo.self], history: .enabled)
-            _ = try other.fetchHistory(after: try #require(HistoryToken("1-abc")))
+            let token = try #require(HistoryToken("1-abc"))
+            _ = try other.fetchHistory(after: token)
             return HTTPResponse.Status.ok
         }
         router.get("/closed") { _, _ in
