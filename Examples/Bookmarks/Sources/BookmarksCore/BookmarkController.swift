@@ -55,11 +55,8 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
     /// preconditions evaluated in RFC 9110's order (304 for an
     /// `If-None-Match` naming it, 412 for an `If-Match` that does not).
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let id = try Self.id(context)
-        let preconditions = try Preconditions(request)
-        let bookmark = try await store.bookmark(id)
-        if let notModified = try preconditions.evaluate(current: bookmark.entityTag) { return notModified }
-        return try EditedResponse(headers: [.eTag: bookmark.etag], response: bookmark).response(from: request, context: context)
+        let bookmark = try await store.bookmark(try Self.id(context))
+        return try request.taggedResponse(bookmark, tag: bookmark.entityTag, context: context)
     }
 
     /// `PUT /bookmarks/{id}`: replaces every field (as `POST` takes them);

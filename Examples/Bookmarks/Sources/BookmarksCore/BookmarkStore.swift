@@ -130,12 +130,8 @@ public struct BookmarkStore: Sendable {
 
     /// Bookmark `id`, when it exists and `preconditions` hold for it.
     static func existing(_ id: Int64, meeting preconditions: Preconditions, in context: RecordContext) throws -> Bookmark {
-        guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
-            throw HTTPError(.notFound, message: "no bookmark \(id)")
-        }
-        // A write never gets a 304: a false condition throws 412.
-        _ = try preconditions.evaluate(current: BookmarkDTO.entityTag(id: id, version: bookmark.recordVersion ?? 0))
-        return bookmark
+        // 404, then 412 for a false condition (a write never gets a 304).
+        try preconditions.existing(Bookmark.self, rowID: id, in: context)
     }
 
     /// Imports a JSON array (or object) of bookmarks in MagicalRecord's shape
