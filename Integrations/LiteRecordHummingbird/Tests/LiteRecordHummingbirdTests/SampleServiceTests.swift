@@ -90,3 +90,34 @@ import Testing
         }
     }
 }
+
+/// A request's writes are recorded under the author its middleware chose,
+/// without a line in each write (issue #63 item 18).
+@Suite struct TransactionAuthorTests {
+    @Test func theMiddlewaresAuthorIsRecordedInTheHistory() async throws {
+        let stack = try RecordStack(inMemoryWith: [Todo.self], history: .enabled)
+        let router = Router()
+        router.add(middleware: StoreErrorMiddleware())
+        router.add(middleware: TransactionAuthorMiddleware { request, _ in request.headers[.userAgent] ?? "anonymous" })
+        router.post("/todos/:title") { _, context -> HTTPResponse.Status in
+            let title = try context.parameters.require("title")
+            try await stack.authoredWrite { store in
+                let todo = Todo()
+                store.insert(todo)
+                todo.title = title
+            }
+            return .created
+        }
+        try await Application(router: router).test(.router) { client in
+            let named = try await client.execute(uri: "/todos/a", method: .post, headers: [.userAgent: "ann"])
+            #expect(named.status == .created)
+            let anonymous = try await client.execute(uri: "/todos/b", method: .post)
+            #expect(anonymous.status == .created)
+        }
+        // Outside a request: no author.
+        try await stack.authoredWrite { store in store.insert(Todo()) }
+        let authors = try stack.fetchHistory(after: nil).map(\.author)
+        #expect(authors == ["ann", "anonymous", nil])
+        try stack.close()
+    }
+}
