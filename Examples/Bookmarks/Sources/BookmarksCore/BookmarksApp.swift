@@ -15,6 +15,10 @@ public struct BookmarksOptions: Sendable {
     /// Bearer tokens that writes must carry; empty: no authentication (the
     /// README's curl lines). Docs/Server.md's production recipe sets them.
     public var tokens: [String] = []
+    /// Bearer tokens that the feeds need, `GET /events`, `/changes` and
+    /// `/metrics` (which show deleted URLs, who wrote what, and load), on
+    /// top of `tokens`, which are taken there too; empty: the feeds are open.
+    public var readTokens: [String] = []
     /// The most `/events` clients at once; one more is answered 503.
     public var maximumEventClients = 1_000
     /// How often an `/events` stream sends a heartbeat comment.
@@ -82,8 +86,13 @@ public enum BookmarksApp {
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
+        // The feeds: behind read tokens when there are some.
+        let feeds = router.group()
+        if !options.readTokens.isEmpty {
+            feeds.add(middleware: BearerTokenMiddleware(tokens: options.readTokens + options.tokens, guardingReads: true))
+        }
         if let metrics = options.metrics {
-            router.get("/metrics") { _, _ in
+            feeds.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                          body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
             }
@@ -95,10 +104,10 @@ public enum BookmarksApp {
                 let buffer = try await request.body.collect(upTo: context.maxUploadSize)
                 return try await store.importBookmarks(Data(buffer.readableBytesView))
             }
-        router.get("/events") { request, _ in
+        feeds.get("/events") { request, _ in
             try events(request: request, hub: hub, limit: try eventLimit(request))
         }
-        router.get("/changes") { request, context in
+        feeds.get("/changes") { request, context in
             try await changes(request: request, context: context, store: store)
         }
         // After every route, so around the router's "no route" answer only:

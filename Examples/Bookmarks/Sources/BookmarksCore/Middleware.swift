@@ -56,10 +56,15 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 /// ```
 public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let tokens: [[UInt8]]
+    /// Whether reads need a token too.
+    let guardingReads: Bool
 
-    /// A middleware accepting any of `tokens` (each non-empty).
-    public init(tokens: [String]) {
+    /// A middleware accepting any of `tokens` (each non-empty), on writes
+    /// only, or on every request when `guardingReads` (the feeds' read
+    /// tokens).
+    public init(tokens: [String], guardingReads: Bool = false) {
         self.tokens = tokens.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        self.guardingReads = guardingReads
     }
 
     /// Tokens from a file (one per line, `#` comments and blank lines
@@ -84,26 +89,23 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch request.method {
-        case .get, .head, .options:
-            return try await next(request, context)
-        default:
-            guard let value = request.headers[.authorization] else {
-                // No credentials: no error code (RFC 6750 §3.1).
-                throw HTTPError(
-                    .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\""],
-                    message: "\(request.method) needs an Authorization: Bearer header with a valid token"
-                )
-            }
-            guard value.lowercased().hasPrefix("bearer "), accepts(Array(value.utf8.dropFirst(7))) else {
-                throw HTTPError(
-                    .unauthorized,
-                    headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\", error=\"invalid_token\", error_description=\"the token is not one this server accepts\""],
-                    message: "\(request.method) needs an Authorization: Bearer header with a valid token; this one is not"
-                )
-            }
-            return try await next(request, context)
+        let isRead = request.method == .get || request.method == .head || request.method == .options
+        if isRead && !guardingReads { return try await next(request, context) }
+        guard let value = request.headers[.authorization] else {
+            // No credentials: no error code (RFC 6750 §3.1).
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\""],
+                message: "\(request.method) needs an Authorization: Bearer header with a valid token"
+            )
         }
+        guard value.lowercased().hasPrefix("bearer "), accepts(Array(value.utf8.dropFirst(7))) else {
+            throw HTTPError(
+                .unauthorized,
+                headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\", error=\"invalid_token\", error_description=\"the token is not one this server accepts\""],
+                message: "\(request.method) needs an Authorization: Bearer header with a valid token; this one is not"
+            )
+        }
+        return try await next(request, context)
     }
 
     /// Whether `candidate` equals one of the tokens, looking at every byte of

@@ -193,3 +193,38 @@ import Testing
         }
     }
 }
+
+/// The feeds can be closed to the public, and a query's work is bounded
+/// (issue #63 item 7, in part).
+@Suite struct ReadLimitTests {
+    @Test func readTokensGuardTheFeedsOnly() async throws {
+        var options = BookmarksOptions()
+        options.readTokens = ["reader"]
+        options.tokens = ["writer"]
+        try await withService(options: options) { client, _ in
+            for path in ["/changes", "/events?count=1"] {
+                let open = try await client.send(uri: path, method: .get)
+                #expect(open.status == .unauthorized, "\(path)")
+                let read = try await client.send(uri: path, method: .get, headers: [.authorization: "Bearer reader"])
+                #expect(read.status == .ok, "\(path)")
+            }
+            let writer = try await client.send(uri: "/changes", method: .get, headers: [.authorization: "Bearer writer"])
+            #expect(writer.status == .ok)
+            // The bookmarks and the health check stay open to reads.
+            #expect(try await client.send(uri: "/bookmarks", method: .get).status == .ok)
+            #expect(try await client.send(uri: "/health", method: .get).status == .ok)
+        }
+    }
+
+    @Test func offsetAndSearchTextAreBounded() async throws {
+        try await withService { client, _ in
+            let far = try await client.send(uri: "/bookmarks?offset=100001", method: .get)
+            #expect(far.status == .badRequest)
+            #expect(errorMessage(far).contains("'offset'"))
+            let long = try await client.send(uri: "/bookmarks?q=" + String(repeating: "a", count: 201), method: .get)
+            #expect(long.status == .badRequest)
+            #expect(errorMessage(long).contains("'q'"))
+            #expect(try await client.send(uri: "/bookmarks?offset=100000&q=" + String(repeating: "a", count: 200), method: .get).status == .ok)
+        }
+    }
+}
