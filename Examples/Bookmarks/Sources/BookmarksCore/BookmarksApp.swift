@@ -21,6 +21,9 @@ public struct BookmarksOptions: Sendable {
     public var readTokens: [String] = []
     /// The most `/events` clients at once; one more is answered 503.
     public var maximumEventClients = 1_000
+    /// The most `/events` clients of one address at once (503 past it), so
+    /// that one client cannot take the places of all.
+    public var maximumEventClientsPerAddress = 16
     /// How often an `/events` stream sends a heartbeat comment.
     public var heartbeat: Duration = .seconds(15)
     /// How long an HTTP/1 connection may stay idle before the server closes it.
@@ -71,7 +74,8 @@ public enum BookmarksApp {
         // answer HEAD), and so `Allow` lists it.
         let routerOptions: RouterOptions = [.autoGenerateHeadEndpoints]
         let router = Router(context: BookmarksRequestContext.self, options: routerOptions)
-        let hub = EventHub(store: store, maximumClients: options.maximumEventClients, heartbeat: options.heartbeat)
+        let hub = EventHub(store: store, maximumClients: options.maximumEventClients,
+                           maximumClientsPerAddress: options.maximumEventClientsPerAddress, heartbeat: options.heartbeat)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
@@ -104,8 +108,8 @@ public enum BookmarksApp {
                 let buffer = try await request.body.collect(upTo: context.maxUploadSize)
                 return try await store.importBookmarks(Data(buffer.readableBytesView))
             }
-        feeds.get("/events") { request, _ in
-            try events(request: request, hub: hub, limit: try eventLimit(request))
+        feeds.get("/events") { request, context in
+            try events(request: request, hub: hub, limit: try eventLimit(request), address: context.channel?.remoteAddress?.ipAddress)
         }
         feeds.get("/changes") { request, context in
             try await changes(request: request, context: context, store: store)
@@ -217,10 +221,10 @@ public enum BookmarksApp {
     /// gracefully, or the stack closes.
     ///
     /// - Throws: 503 past the hub's client limit.
-    static func events(request: Request, hub: EventHub, limit: Int?) throws -> Response {
+    static func events(request: Request, hub: EventHub, limit: Int?, address: String? = nil) throws -> Response {
         // Released with the response if its head is never written (the
         // client left first): the place goes back to the hub then too.
-        let subscription = try hub.subscribe()
+        let subscription = try hub.subscribe(address: address)
         let body = ResponseBody { writer in
             defer { subscription.cancel() }
             let mailbox = subscription.mailbox

@@ -65,12 +65,13 @@ struct BookmarksServer: AsyncParsableCommand {
     @Option(help: "Seconds an idle HTTP connection stays open.") var idleTimeout = 60
     @Option(help: "Seconds between heartbeats on /events.") var heartbeat: Double = 15
     @Option(help: "The most /events clients at once.") var maxEventClients = 1_000
+    @Option(help: "The most /events clients of one address at once.") var maxEventClientsPerAddress = 16
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel = "notice"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
-        guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0 else {
-            throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat and --max-event-clients must be positive")
+        guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0, maxEventClientsPerAddress > 0 else {
+            throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat, --max-event-clients and --max-event-clients-per-address must be positive")
         }
         if let historyRetention, historyRetention <= 0 {
             throw ValidationError("--history-retention must be a positive number of seconds; leave it out to keep every transaction")
@@ -125,6 +126,7 @@ struct BookmarksServer: AsyncParsableCommand {
         options.idleTimeout = .seconds(idleTimeout)
         options.heartbeat = .seconds(heartbeat)
         options.maximumEventClients = maxEventClients
+        options.maximumEventClientsPerAddress = maxEventClientsPerAddress
         options.primary = primary.flatMap(primaryURL)
 
         let stack = try openStack()
