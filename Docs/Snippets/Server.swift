@@ -21,3 +21,4 @@ let id: Int64 = 7
 let bookmark = Bookmark()
 let newTitle = "Swift.org"
 let condition = try EntityTagCondition(fieldValues: [#""7.3""#], field: "If-Match")
+let request = Request(head: .init(method: .put, scheme: "http", authority: "localhost", path: "/bookmarks/7"), body: .init(buffer: ByteBuffer()))

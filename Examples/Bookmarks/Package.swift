@@ -30,9 +30,9 @@ let package = Package(
         .package(name: "LiteRecordHummingbird", path: "../../Integrations/LiteRecordHummingbird"),
         // Traits off: the service decodes its own JSON and reads no
         // swift-configuration, so neither is built.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Already built for Hummingbird's MetricsMiddleware; named for /metrics.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),

@@ -16,8 +16,8 @@ let package = Package(
         // whatever the checkout's folder is called.
         .package(name: "LiteRecord", path: "../.."),
         // Traits off: nothing here reads swift-configuration.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(

@@ -76,6 +76,12 @@ end
 
 function response(status, headers, body)
   local etag = headers["ETag"] or headers["etag"] or headers["Etag"]
+  if etag == nil and status == 200 and body and string.sub(body, 1, 1) == "{" then
+    -- A PUT answer carries no ETag (RFC 9110 §9.3.4): its body's id and
+    -- version name the new one.
+    local id, version = string.match(body, '"id":(%d+).*"version":(%d+)')
+    if id then etag = '"' .. id .. '.' .. version .. '"' end
+  end
   if etag then
     local id = tonumber(string.match(etag, '^"(%d+)%.'))
     if id then

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 public import Hummingbird
 import LiteRecord
 import LiteRecordHummingbird
@@ -11,8 +12,9 @@ import LiteRecordHummingbird
 /// router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")
 /// ```
 ///
-/// Every route that changes a bookmark compares its `If-Match` inside the
-/// write transaction; reads answer `If-None-Match` with 304.
+/// Every route of one bookmark evaluates the request's preconditions with
+/// LiteRecordHummingbird's `Preconditions` in RFC 9110 §13.2.2's order;
+/// a write does it inside its transaction and needs `If-Match` (428).
 public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Sendable {
     /// The store the routes read and write.
     public let store: BookmarkStore
@@ -33,11 +35,14 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
             .delete(":id", use: delete)
     }
 
-    /// `POST /bookmarks`: 201 with the bookmark, its `ETag` and `Location`.
+    /// `POST /bookmarks`: 201 with the bookmark, its `ETag` and `Location`,
+    /// the bookmark's URI under the path the routes are mounted at.
     @Sendable func create(_ request: Request, context: Context) async throws -> EditedResponse<BookmarkDTO> {
         let input = try await request.decode(as: BookmarkInput.self, context: context)
         let created = try await store.create(input)
-        return EditedResponse(status: .created, headers: [.eTag: created.etag, .location: "/bookmarks/\(created.id)"],
+        var collection = request.uri.path
+        while collection.hasSuffix("/") { collection.removeLast() }
+        return EditedResponse(status: .created, headers: [.eTag: created.etag, .location: "\(collection)/\(created.id)"],
                               response: created)
     }
 
@@ -46,42 +51,51 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
         try await store.list(try BookmarkQuery(parameters: request.uri.queryParameters))
     }
 
-    /// `GET /bookmarks/{id}`: the bookmark and its `ETag`, or 304 when
-    /// `If-None-Match` names it.
+    /// `GET /bookmarks/{id}` (and `HEAD`): the bookmark and its `ETag`; its
+    /// preconditions evaluated in RFC 9110's order (304 for an
+    /// `If-None-Match` naming it, 412 for an `If-Match` that does not).
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let bookmark = try await store.bookmark(try Self.id(context))
-        if try request.isNotModified(current: bookmark.entityTag) { return Response.notModified(bookmark.entityTag) }
-        return try EditedResponse(headers: [.eTag: bookmark.etag], response: bookmark).response(from: request, context: context)
+        return try request.taggedResponse(bookmark, tag: bookmark.entityTag, context: context)
     }
 
     /// `PUT /bookmarks/{id}`: replaces every field (as `POST` takes them);
-    /// needs `If-Match` (428 without, 412 when stale).
-    @Sendable func replace(_ request: Request, context: Context) async throws -> EditedResponse<BookmarkDTO> {
-        try await update(request, context: context, replacing: true)
+    /// needs `If-Match` (428 without, 412 when stale). The answer is the
+    /// bookmark as `GET` serves it, without `ETag`: the stored bookmark is not
+    /// the body sent (RFC 9110 §9.3.4), its `version` says which it is.
+    @Sendable func replace(_ request: Request, context: Context) async throws -> Response {
+        let updated = try await update(request, context: context, replacing: true)
+        return try updated.response(from: request, context: context)
     }
 
     /// `PATCH /bookmarks/{id}`: changes the fields the body has; needs
-    /// `If-Match` like `PUT`.
+    /// `If-Match` like `PUT`; answers the bookmark with its new `ETag`.
     @Sendable func patch(_ request: Request, context: Context) async throws -> EditedResponse<BookmarkDTO> {
-        try await update(request, context: context, replacing: false)
-    }
-
-    func update(_ request: Request, context: Context, replacing: Bool) async throws -> EditedResponse<BookmarkDTO> {
-        let id = try Self.id(context)
-        guard let condition = try request.ifMatch() else {
-            throw HTTPError(
-                .preconditionRequired,
-                message: "\(request.method) /bookmarks/\(id) needs an If-Match header with the bookmark's ETag"
-            )
-        }
-        let input = try await request.decode(as: BookmarkInput.self, context: context)
-        let updated = try await store.update(id, ifMatch: condition, input, replacing: replacing)
+        let updated = try await update(request, context: context, replacing: false)
         return EditedResponse(headers: [.eTag: updated.etag], response: updated)
     }
 
-    /// `DELETE /bookmarks/{id}`: 204; 412 when an `If-Match` is stale.
+    func update(_ request: Request, context: Context, replacing: Bool) async throws -> BookmarkDTO {
+        let id = try Self.id(context)
+        let preconditions = try Preconditions(request)
+        try preconditions.requireIfMatch()
+        let contentType = request.headers[.contentType] ?? ""
+        if !replacing, !BookmarkRequestDecoder.isJSON(contentType) {
+            // RFC 5789 §2.2: a 415 to PATCH says which patch documents it takes.
+            throw HTTPError(.unsupportedMediaType, headers: [HTTPField.Name("Accept-Patch")!: "application/json"],
+                            message: "PATCH takes application/json (a merge of the fields sent), not \(contentType.isEmpty ? "no Content-Type" : "Content-Type '\(contentType)'")")
+        }
+        let input = try await request.decode(as: BookmarkInput.self, context: context)
+        return try await store.update(id, preconditions, input, replacing: replacing)
+    }
+
+    /// `DELETE /bookmarks/{id}`: 204; needs `If-Match` as `PUT` does (428
+    /// without, 412 when stale).
     @Sendable func delete(_ request: Request, context: Context) async throws -> HTTPResponse.Status {
-        try await store.delete(try Self.id(context), ifMatch: try request.ifMatch())
+        let id = try Self.id(context)
+        let preconditions = try Preconditions(request)
+        try preconditions.requireIfMatch()
+        try await store.delete(id, preconditions)
         return .noContent
     }
 

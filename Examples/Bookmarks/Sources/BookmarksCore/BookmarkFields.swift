@@ -17,14 +17,17 @@ struct BookmarkFields: Sendable {
     /// `folder` required; a missing `note` or `tags` is none, missing
     /// `visits` is 0.
     ///
+    /// `/import` checks each element with this too, naming its fields by
+    /// `names` (`[3].folder.name`).
+    ///
     /// - Throws: 400 naming the field.
-    init(replacing input: BookmarkInput) throws {
-        url = try BookmarkValidation.url(input.url, "url")
-        title = try BookmarkValidation.required(input.title, "title")
-        folder = try BookmarkValidation.required(input.folder, "folder")
-        tags = try BookmarkValidation.labels(input.tags ?? [], "tags")
+    init(replacing input: BookmarkInput, names: BookmarkFieldNames = .init()) throws {
+        url = try BookmarkValidation.url(input.url, names("url"))
+        title = try BookmarkValidation.required(input.title, names("title"))
+        folder = try BookmarkValidation.required(input.folder, names.folder)
+        tags = try BookmarkValidation.labels(input.tags ?? [], names("tags"), element: names.tag)
         note = .some(input.note ?? nil)
-        visits = try BookmarkValidation.visits(input.visits, "visits") ?? 0
+        visits = try BookmarkValidation.visits(input.visits, names("visits")) ?? 0
     }
 
     /// The fields `input` has, as `PATCH` takes them.
@@ -34,7 +37,7 @@ struct BookmarkFields: Sendable {
         url = try input.url.map { try BookmarkValidation.url($0, "url") }
         title = try input.title.map { try BookmarkValidation.required($0, "title") }
         folder = try input.folder.map { try BookmarkValidation.required($0, "folder") }
-        tags = try input.tags.map { try BookmarkValidation.labels($0, "tags") }
+        tags = try input.tags.map { try BookmarkValidation.labels($0, "tags") { "tags[\($0)]" } }
         note = input.note
         visits = try BookmarkValidation.visits(input.visits, "visits")
     }
@@ -59,4 +62,22 @@ struct BookmarkFields: Sendable {
             bookmark.tags = try tags.map { try Tag.findFirstOrCreate(byAttribute: "label", withValue: $0, in: context) }
         }
     }
+}
+
+/// How a 400 names a bookmark's fields: `url` in a `POST`, `[3].url` for the
+/// fourth element of an import, `[3].folder.name` and `[3].tags[1].label`
+/// where the import sent the folder or a tag as an object.
+struct BookmarkFieldNames: Sendable {
+    /// Put before every name: `[3].`, or nothing.
+    var prefix = ""
+    /// The folder's name after the prefix: `folder` or `folder.name`.
+    var folderKey = "folder"
+    /// The indexes of the tags sent as `{"label": …}`.
+    var labelObjects: Set<Int> = []
+
+    func callAsFunction(_ name: String) -> String { prefix + name }
+
+    var folder: String { prefix + folderKey }
+
+    func tag(_ index: Int) -> String { prefix + "tags[\(index)]" + (labelObjects.contains(index) ? ".label" : "") }
 }

@@ -13,6 +13,7 @@ public struct BookmarkDTO: Codable, Sendable, Equatable {
     public var visits: Int
     public var createdAt: Date
     public var folder: String?
+    /// The tags' labels, sorted.
     public var tags: [String]
     /// The row version; the `ETag` is the id and the version.
     public var version: Int64
@@ -35,7 +36,9 @@ public struct BookmarkDTO: Codable, Sendable, Equatable {
         visits = bookmark.visits
         createdAt = bookmark.createdAt
         folder = bookmark.folder?.name
-        tags = bookmark.tags.map(\.label)
+        // Sorted: a defined order, the same whether the answer is made from
+        // the objects a write changed or from a read of the store.
+        tags = bookmark.tags.map(\.label).sorted()
         self.version = version
     }
 
@@ -72,7 +75,7 @@ public struct BookmarkDTO: Codable, Sendable, Equatable {
     /// ```swift
     /// BookmarkDTO.entityTag(id: 7, version: 3).description   // "\"7.3\""
     /// ```
-    public static func entityTag(id: Int64, version: Int64) -> EntityTag { EntityTag("\(id).\(version)") }
+    public static func entityTag(id: Int64, version: Int64) -> EntityTag { EntityTag(id: id, version: version) }
 }
 
 extension BookmarkDTO: ResponseEncodable {}
@@ -104,6 +107,7 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
     public var url: String?
     public var title: String?
     public var folder: String?
+    /// The tags' labels, sorted.
     public var tags: [String]?
     /// Absent: unchanged (or none, for a new bookmark); `null` clears it.
     public var note: String??
@@ -130,7 +134,7 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
         } else {
             note = .none
         }
-        visits = try container.decodeIfPresent(Int.self, forKey: .visits)
+        visits = try BookmarkJSON.integer(in: container, forKey: .visits, at: decoder.codingPath)
     }
 
     /// An input with the given fields, for tests and callers in Swift.
@@ -172,6 +176,19 @@ public enum BookmarkJSON {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw HTTPError(.badRequest, message: describe(error))
+        }
+    }
+
+    /// An optional integer: anything else (`"4"`, `1.5`, `1e30`) is a 400
+    /// naming the field (the decoder's own error for a number that is no
+    /// `Int` names no field).
+    static func integer<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key, at path: [any CodingKey]) throws -> Int? {
+        do {
+            return try container.decodeIfPresent(Int.self, forKey: key)
+        } catch {
+            // A string, `1.5`, or a number past Int: the decoder's error for
+            // the last two is not even a DecodingError.
+            throw HTTPError(.badRequest, message: "field '\(self.path(path + [key]))' must be an integer")
         }
     }
 

@@ -34,6 +34,11 @@ public struct BookmarkQuery: Sendable, Equatable {
 
     /// The largest `limit` a request may ask for.
     public static let maximumLimit = 500
+    /// The largest `offset`: past it, paging by offset costs a scan of every
+    /// row skipped; page by `sort=id` and the last id's `offset` instead.
+    public static let maximumOffset = 100_000
+    /// The longest `q` (in characters): a text match runs per row.
+    public static let maximumTextLength = 200
 
     /// A query with the given filters.
     ///
@@ -67,15 +72,15 @@ public struct BookmarkQuery: Sendable, Equatable {
         folder = value("folder")
         tag = value("tag")
         text = value("q")
+        if let text, text.count > Self.maximumTextLength {
+            throw HTTPError(.badRequest, message: "parameter 'q' must be at most \(Self.maximumTextLength) characters")
+        }
         if var sortText = value("sort") {
             descending = sortText.hasPrefix("-")
             if descending { sortText.removeFirst() }
             guard let sort = Sort(rawValue: sortText) else {
                 let names = Sort.allCases.map(\.rawValue).joined(separator: ", ")
                 throw HTTPError(.badRequest, message: "parameter 'sort' must be one of \(names), with an optional leading '-'")
-            }
-            if sort == .id, descending {
-                throw HTTPError(.badRequest, message: "parameter 'sort' cannot be '-id': id sorts ascending only")
             }
             self.sort = sort
         }
@@ -86,8 +91,8 @@ public struct BookmarkQuery: Sendable, Equatable {
             self.limit = limit
         }
         if let offsetText = value("offset") {
-            guard let offset = Int(offsetText), offset >= 0 else {
-                throw HTTPError(.badRequest, message: "parameter 'offset' must be a non-negative integer")
+            guard let offset = Int(offsetText), (0...Self.maximumOffset).contains(offset) else {
+                throw HTTPError(.badRequest, message: "parameter 'offset' must be an integer from 0 to \(Self.maximumOffset)")
             }
             self.offset = offset
         }
@@ -133,7 +138,8 @@ public struct BookmarkQuery: Sendable, Equatable {
         case .title: return [SortDescriptor(\.title, order: order)]
         case .visits: return [SortDescriptor(\.visits, order: order)]
         // The row id: the primary key is every request's final tie-breaker,
-        // so no descriptor means insertion order.
+        // so no descriptor means ascending ids (BookmarkStore.list reads
+        // `-id` from the other end).
         case .id: return []
         }
     }

@@ -58,28 +58,30 @@ public struct BookmarkStore: Sendable {
         }
     }
 
-    /// Changes bookmark `id` when `condition` (its `If-Match`) names its
+    /// Changes bookmark `id` when the request's `preconditions` hold for its
     /// current ETag: `replacing` sets every field from `input` (`PUT`: a
     /// missing `note` or `tags` clears them, `visits` becomes 0); otherwise
     /// only the fields `input` has change (`PATCH`).
     ///
     /// ```swift
-    /// let updated = try await store.update(7, ifMatch: .tags([EntityTag("7.2")]), BookmarkInput(title: "Renamed"))
+    /// let updated = try await store.update(7, try Preconditions(request), BookmarkInput(title: "Renamed"))
     /// ```
     ///
-    /// The ETag is compared inside the write transaction, where no other
-    /// writer can move it; the save's own optimistic-locking check still guards against a writer in another process.
+    /// The preconditions are evaluated inside the write transaction, where
+    /// no other writer can move the version; the save's own
+    /// optimistic-locking check still guards against a writer in another
+    /// process.
     ///
-    /// - Throws: 404, 412 carrying the current ETag when `condition` does not
-    ///   name it (checked before the fields), 409 for a taken URL, 400 naming
+    /// - Throws: 404, 412 carrying the current ETag when a precondition is
+    ///   false (checked before the fields), 409 for a taken URL, 400 naming
     ///   a bad field; nothing is stored then.
-    public func update(_ id: Int64, ifMatch condition: EntityTagCondition?, _ input: BookmarkInput,
+    public func update(_ id: Int64, _ preconditions: Preconditions, _ input: BookmarkInput,
                        replacing: Bool = false) async throws -> BookmarkDTO {
         try await stack.write { context in
             context.transactionAuthor = Self.apiAuthor
-            // The precondition first (RFC 9110 §13.2.1): a stale or weak
+            // The preconditions first (RFC 9110 §13.2.1): a stale or weak
             // If-Match is 412 whatever the body holds.
-            let bookmark = try Self.existing(id, matching: condition, in: context)
+            let bookmark = try Self.existing(id, meeting: preconditions, in: context)
             let fields = try replacing ? BookmarkFields(replacing: input) : BookmarkFields(patching: input)
             try fields.apply(to: bookmark, in: context)
             try context.save()
@@ -87,30 +89,49 @@ public struct BookmarkStore: Sendable {
         }
     }
 
-    /// Deletes bookmark `id` when `condition` (its `If-Match`, if sent) names
-    /// its current ETag.
+    /// Deletes bookmark `id` when the request's `preconditions` hold for its
+    /// current ETag.
     ///
     /// ```swift
-    /// try await store.delete(7, ifMatch: nil)
+    /// try await store.delete(7, try Preconditions(request))
     /// ```
     ///
     /// - Throws: 404 when there is none, 412 carrying the current ETag when
-    ///   it moved.
-    public func delete(_ id: Int64, ifMatch condition: EntityTagCondition? = nil) async throws {
+    ///   a precondition is false.
+    public func delete(_ id: Int64, _ preconditions: Preconditions) async throws {
         try await stack.write { context in
             context.transactionAuthor = Self.apiAuthor
-            context.delete(try Self.existing(id, matching: condition, in: context))
+            context.delete(try Self.existing(id, meeting: preconditions, in: context))
         }
     }
 
-    /// Bookmark `id`, when it exists and `condition` names its current ETag.
-    static func existing(_ id: Int64, matching condition: EntityTagCondition?, in context: RecordContext) throws -> Bookmark {
-        guard let bookmark = try Bookmark.find(rowID: id, in: context) else {
-            throw HTTPError(.notFound, message: "no bookmark \(id)")
-        }
-        let current = BookmarkDTO.entityTag(id: id, version: bookmark.recordVersion ?? 0)
-        try condition?.requireMatch(current, message: "bookmark \(id) has changed: its ETag is now \(current)")
-        return bookmark
+    /// ``update(_:_:_:replacing:)`` with an `If-Match` condition only.
+    ///
+    /// ```swift
+    /// let updated = try await store.update(7, ifMatch: .tags([EntityTag(id: 7, version: 2)]), BookmarkInput(title: "Renamed"))
+    /// ```
+    ///
+    /// - Throws: as ``update(_:_:_:replacing:)``.
+    public func update(_ id: Int64, ifMatch condition: EntityTagCondition?, _ input: BookmarkInput,
+                       replacing: Bool = false) async throws -> BookmarkDTO {
+        try await update(id, Preconditions(method: replacing ? .put : .patch, ifMatch: condition), input, replacing: replacing)
+    }
+
+    /// ``delete(_:_:)`` with an `If-Match` condition only, or none.
+    ///
+    /// ```swift
+    /// try await store.delete(7)
+    /// ```
+    ///
+    /// - Throws: as ``delete(_:_:)``.
+    public func delete(_ id: Int64, ifMatch condition: EntityTagCondition? = nil) async throws {
+        try await delete(id, Preconditions(method: .delete, ifMatch: condition))
+    }
+
+    /// Bookmark `id`, when it exists and `preconditions` hold for it.
+    static func existing(_ id: Int64, meeting preconditions: Preconditions, in context: RecordContext) throws -> Bookmark {
+        // 404, then 412 for a false condition (a write never gets a 304).
+        try preconditions.existing(Bookmark.self, rowID: id, in: context)
     }
 
     /// Imports a JSON array (or object) of bookmarks in MagicalRecord's shape
@@ -119,31 +140,47 @@ public struct BookmarkStore: Sendable {
     /// labels. Returns how many bookmarks were new and how many updated.
     ///
     /// ```swift
-    /// let counts = try await store.importBookmarks(Data(#"[{"url": "https://a.example", "title": "A"}]"#.utf8))
+    /// let counts = try await store.importBookmarks(Data(#"[{"url": "https://a.example", "title": "A", "folder": "F"}]"#.utf8))
     /// ```
     ///
-    /// Every element is checked first with the rules of ``create(_:)`` (an
-    /// absolute http(s) URL, a title, a folder, `visits` not negative, tag
-    /// labels not empty, at most 32 tags) and at most 10,000 elements are
-    /// taken; nothing is written unless all pass.
+    /// Every element is read and checked first as ``create(_:)`` reads and
+    /// checks a bookmark (an absolute http(s) URL, a title, a folder, a
+    /// string or null `note`, an integer `visits` not negative, tag labels
+    /// not empty, at most 32 tags), only the documented keys are taken at
+    /// every level, and at most 10,000 elements; nothing is written unless
+    /// all pass. An element whose `url` is stored replaces that bookmark as
+    /// `PUT` does: its tags become the element's (none when it has none),
+    /// a missing `note` clears it and a missing `visits` is 0.
     ///
     /// - Throws: 400 naming the element and key path of a bad value; the
     ///   whole import is rolled back then.
     public func importBookmarks(_ data: Data) async throws -> ImportCounts {
-        let checked = try ImportValidation.validated(data)
+        let elements = try ImportValidation.validated(data)
+        // The last element with a url wins, as in importObjects.
+        var labels: [String: [String]] = [:]
+        for element in elements { labels[element.fields.url ?? ""] = element.fields.tags ?? [] }
+        let wanted = labels
         return try await stack.write { context in
             context.transactionAuthor = Self.importAuthor
             let before = try Bookmark.count(in: context)
             let imported: [Bookmark]
             do {
-                imported = try Bookmark.importObjects(from: checked, in: context)
+                imported = try Bookmark.importObjects(from: elements.map(\.object), in: context)
             } catch let error as LiteRecordError where error.kind == .validationFailed || error.kind == .decodingFailed {
                 throw HTTPError(.badRequest, message: error.message)
             }
+            // importObjects adds to a to-many: keep the element's tags only.
+            for bookmark in imported {
+                let keep = wanted[bookmark.url] ?? []
+                guard bookmark.tags.map(\.label) != keep else { continue }
+                let byLabel = Dictionary(bookmark.tags.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+                bookmark.tags = keep.compactMap { byLabel[$0] }
+            }
             try context.save()
-            let distinct = Set(imported.map { ObjectIdentifier($0) }).count
+            // Only top-level bookmarks are imported (no nested key is
+            // taken), so every new row is one of `imported`.
             let inserted = try Bookmark.count(in: context) - before
-            return ImportCounts(inserted: inserted, updated: distinct - inserted)
+            return ImportCounts(inserted: inserted, updated: imported.count - inserted)
         }
     }
 
@@ -174,9 +211,23 @@ public struct BookmarkStore: Sendable {
     ///
     /// - Throws: the store's error.
     public func list(_ query: BookmarkQuery) async throws -> [BookmarkDTO] {
-        let request = query.fetchRequest()
+        let ascending = query.fetchRequest()
+        let reversed = query.sort == .id && query.descending
         return try await stack.read { context in
-            try Bookmark.fetch(request, in: context).map(BookmarkDTO.init)
+            var request = ascending
+            if reversed {
+                // A SortDescriptor cannot name the row id, which orders the
+                // rows when there is none: read the page ascending from the
+                // other end of the same snapshot, then turn it round.
+                var all = request
+                (all.fetchLimit, all.fetchOffset) = (nil, 0)
+                let end = max(0, try context.count(all) - query.offset)
+                guard end > 0 else { return [] }
+                request.fetchOffset = max(0, end - query.limit)
+                request.fetchLimit = end - request.fetchOffset
+            }
+            let page = try Bookmark.fetch(request, in: context).map(BookmarkDTO.init)
+            return reversed ? page.reversed() : page
         }
     }
 

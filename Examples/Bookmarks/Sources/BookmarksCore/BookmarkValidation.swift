@@ -16,17 +16,16 @@ enum BookmarkValidation {
         return trimmed
     }
 
-    /// `value`, trimmed, when it is an absolute `http` or `https` URL with a
-    /// host; 400 otherwise.
+    /// `value`, trimmed, when it is an absolute `http` or `https` URI as RFC
+    /// 3986 writes one (``HTTPURL``), with its scheme and host in lower case;
+    /// 400 otherwise.
     static func url(_ value: String?, _ field: String) throws -> String {
         let text = try required(value, field)
-        guard let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
-        else {
-            throw HTTPError(.badRequest, message: "field '\(field)' must be an absolute http or https URL, not '\(text)'")
+        do {
+            return try HTTPURL.normalized(text)
+        } catch let error as HTTPURL.Refusal {
+            throw HTTPError(.badRequest, message: "field '\(field)' must be an absolute http or https URL (RFC 3986), not '\(text)': \(error.reason)")
         }
-        return text
     }
 
     /// 400 for more than ``maximumTags`` tags.
@@ -43,13 +42,14 @@ enum BookmarkValidation {
     }
 
     /// Trimmed labels without duplicates, in the order given; 400 for an empty
-    /// label or more than ``maximumTags``.
-    static func labels(_ tags: [String], _ field: String) throws -> [String] {
+    /// label or more than ``maximumTags``. `element` names the field of one
+    /// label (`tags[1]`, `[3].tags[1].label`).
+    static func labels(_ tags: [String], _ field: String, element: (Int) -> String) throws -> [String] {
         try tagCount(tags.count, field)
         var seen = Set<String>()
         var labels: [String] = []
         for (index, tag) in tags.enumerated() {
-            let label = try required(tag, "\(field)[\(index)]")
+            let label = try required(tag, element(index))
             if seen.insert(label).inserted { labels.append(label) }
         }
         return labels

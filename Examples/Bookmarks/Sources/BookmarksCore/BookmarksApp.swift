@@ -15,8 +15,15 @@ public struct BookmarksOptions: Sendable {
     /// Bearer tokens that writes must carry; empty: no authentication (the
     /// README's curl lines). Docs/Server.md's production recipe sets them.
     public var tokens: [String] = []
+    /// Bearer tokens that the feeds need, `GET /events`, `/changes` and
+    /// `/metrics` (which show deleted URLs, who wrote what, and load), on
+    /// top of `tokens`, which are taken there too; empty: the feeds are open.
+    public var readTokens: [String] = []
     /// The most `/events` clients at once; one more is answered 503.
     public var maximumEventClients = 1_000
+    /// The most `/events` clients of one address at once (503 past it), so
+    /// that one client cannot take the places of all.
+    public var maximumEventClientsPerAddress = 16
     /// How often an `/events` stream sends a heartbeat comment.
     public var heartbeat: Duration = .seconds(15)
     /// How long an HTTP/1 connection may stay idle before the server closes it.
@@ -27,8 +34,9 @@ public struct BookmarksOptions: Sendable {
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level = .info
     /// On a read replica (a stack opened with `RecordStack(replicaAt:)`),
-    /// the primary service's base URL: a refused write's `Location` names
-    /// the same path and query there. Ignored on a primary.
+    /// the primary service's base URL: a write is redirected there (307,
+    /// `Location` naming the same path and query); without it a write is
+    /// 421. Ignored on a primary.
     public var primary: URL?
 
     /// The defaults: no authentication, 1,000 event clients, a heartbeat
@@ -62,23 +70,33 @@ public enum BookmarksApp {
     public static func makeRouter(
         store: BookmarkStore, options: BookmarksOptions = .init()
     ) -> (router: Router<BookmarksRequestContext>, hub: EventHub) {
-        let router = Router(context: BookmarksRequestContext.self)
-        let hub = EventHub(store: store, maximumClients: options.maximumEventClients, heartbeat: options.heartbeat)
+        // HEAD for every GET (RFC 9110 §9.1: a server answering GET must
+        // answer HEAD), and so `Allow` lists it.
+        let routerOptions: RouterOptions = [.autoGenerateHeadEndpoints]
+        let router = Router(context: BookmarksRequestContext.self, options: routerOptions)
+        let hub = EventHub(store: store, maximumClients: options.maximumEventClients,
+                           maximumClientsPerAddress: options.maximumEventClientsPerAddress, heartbeat: options.heartbeat)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
+        // Before the routes (Hummingbird wraps each route in the middleware
+        // added before it) and the tokens' check, so that every error,
+        // a 401 included, is answered as problem details.
+        router.add(middleware: StoreErrorMiddleware<BookmarksRequestContext>())
         if !options.tokens.isEmpty { router.add(middleware: BearerTokenMiddleware(tokens: options.tokens)) }
-        // Before the routes: Hummingbird wraps each route in the middleware
-        // added before it.
-        let errors = StoreErrorMiddleware<BookmarksRequestContext>()
-        router.add(middleware: errors)
-        // A replica answers every write 503 before reading its body (the
-        // library would refuse it only inside `write {}`, after validation).
+        // A replica redirects every write to the primary (421 when it does
+        // not know it) before reading its body (the library would refuse it
+        // only inside `write {}`, after validation).
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
+        // The feeds: behind read tokens when there are some.
+        let feeds = router.group()
+        if !options.readTokens.isEmpty {
+            feeds.add(middleware: BearerTokenMiddleware(tokens: options.readTokens + options.tokens, guardingReads: true))
+        }
         if let metrics = options.metrics {
-            router.get("/metrics") { _, _ in
+            feeds.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                          body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
             }
@@ -90,14 +108,15 @@ public enum BookmarksApp {
                 let buffer = try await request.body.collect(upTo: context.maxUploadSize)
                 return try await store.importBookmarks(Data(buffer.readableBytesView))
             }
-        router.get("/events") { request, _ in
-            try events(request: request, hub: hub, limit: try eventLimit(request))
+        feeds.get("/events") { request, context in
+            try events(request: request, hub: hub, limit: try eventLimit(request), address: context.channel?.remoteAddress?.ipAddress)
         }
-        router.get("/changes") { request, context in
+        feeds.get("/changes") { request, context in
             try await changes(request: request, context: context, store: store)
         }
-        // Now that every route is added: 405 with their methods.
-        errors.allowMethods(of: router)
+        // After every route, so around the router's "no route" answer only:
+        // 405 with the path's methods, or 404.
+        router.add(middleware: UnmatchedRouteMiddleware(router: router, options: routerOptions))
         return (router, hub)
     }
 
@@ -202,10 +221,10 @@ public enum BookmarksApp {
     /// gracefully, or the stack closes.
     ///
     /// - Throws: 503 past the hub's client limit.
-    static func events(request: Request, hub: EventHub, limit: Int?) throws -> Response {
+    static func events(request: Request, hub: EventHub, limit: Int?, address: String? = nil) throws -> Response {
         // Released with the response if its head is never written (the
         // client left first): the place goes back to the hub then too.
-        let subscription = try hub.subscribe()
+        let subscription = try hub.subscribe(address: address)
         let body = ResponseBody { writer in
             defer { subscription.cancel() }
             let mailbox = subscription.mailbox

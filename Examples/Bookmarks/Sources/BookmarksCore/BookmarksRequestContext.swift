@@ -53,6 +53,14 @@ public struct BookmarkRequestDecoder: RequestDecoder {
         return try BookmarkJSON.decode(type, from: Data(buffer.readableBytesView))
     }
 
+    /// Whether a `Content-Type` value is `application/json` or a `+json`
+    /// type, with any parameters.
+    static func isJSON(_ value: String) -> Bool {
+        let mediaType = value.split(separator: ";", maxSplits: 1).first?
+            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
     /// Checks the `Content-Type`: `application/json` or a `+json` type, with
     /// any parameters. A cross-site form or `text/plain` POST from a browser
     /// never gets past this.
@@ -60,9 +68,7 @@ public struct BookmarkRequestDecoder: RequestDecoder {
     /// - Throws: `HTTPError(.unsupportedMediaType)` naming what was sent.
     public static func requireJSON(_ request: Request) throws {
         let value = request.headers[.contentType] ?? ""
-        let mediaType = value.split(separator: ";", maxSplits: 1).first?
-            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+        guard isJSON(value) else {
             let sent = value.isEmpty ? "no Content-Type" : "Content-Type '\(value)'"
             throw HTTPError(.unsupportedMediaType, message: "the body must be application/json, not \(sent)")
         }
@@ -100,10 +106,11 @@ public struct BodyLimitMiddleware<Context: BookmarksRequestContextProtocol>: Rou
     /// after two seconds of discarding what still arrives, the rest.
     static func refuse(declared: Int, limit: Int, channel: (any Channel)?) -> Response {
         let message = "the body is \(declared) bytes; this route takes at most \(limit)"
-        let body = ByteBuffer(string: #"{"error":{"message":"\#(message)"}}"#)
+        // The problem details every other error is (RFC 9457).
+        let body = ByteBuffer(string: #"{"detail":"\#(message)","error":{"message":"\#(message)"},"status":413,"title":"Content Too Large","type":"about:blank"}"#)
         return Response(
             status: .contentTooLarge,
-            headers: [.contentType: "application/json; charset=utf-8", .connection: "close"],
+            headers: [.contentType: "application/problem+json", .connection: "close"],
             body: ResponseBody(contentLength: body.readableBytes) { writer in
                 try await writer.write(body)
                 try await writer.finish(nil)

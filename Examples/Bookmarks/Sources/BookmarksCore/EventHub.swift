@@ -32,11 +32,17 @@ public final class EventHub: Sendable {
     public let store: BookmarkStore
     /// The most clients at once; one more is answered 503.
     public let maximumClients: Int
+    /// The most clients at once from one address, so that one client
+    /// cannot take every place; one more from it is answered 503.
+    public let maximumClientsPerAddress: Int
     /// How often each client gets a heartbeat comment.
     public let heartbeat: Duration
 
     struct State {
         var clients: [ObjectIdentifier: EventMailbox] = [:]
+        /// The address of each client that has one, and how many each has.
+        var addresses: [ObjectIdentifier: String] = [:]
+        var perAddress: [String: Int] = [:]
         var follower: Task<Void, Never>?
         var latest: Event?
         var sequence = 0
@@ -61,9 +67,11 @@ public final class EventHub: Sendable {
     /// ```swift
     /// let hub = EventHub(store: store, maximumClients: 100, heartbeat: .seconds(15))
     /// ```
-    public init(store: BookmarkStore, maximumClients: Int = 1_000, heartbeat: Duration = .seconds(15)) {
+    public init(store: BookmarkStore, maximumClients: Int = 1_000, maximumClientsPerAddress: Int = 16,
+                heartbeat: Duration = .seconds(15)) {
         self.store = store
         self.maximumClients = maximumClients
+        self.maximumClientsPerAddress = maximumClientsPerAddress
         self.heartbeat = heartbeat
     }
 
@@ -76,13 +84,15 @@ public final class EventHub: Sendable {
     /// the subscription is released — so a response that is never written
     /// (its client gone first) gives its place back too.
     ///
+    /// - Parameter address: the client's address (`nil` when unknown), for
+    ///   ``maximumClientsPerAddress``.
     /// - Throws: 503 with `Retry-After` when ``maximumClients`` are
-    ///   subscribed.
-    public func subscribe() throws -> EventSubscription {
-        EventSubscription(hub: self, mailbox: try register())
+    ///   subscribed, or ``maximumClientsPerAddress`` from `address`.
+    public func subscribe(address: String? = nil) throws -> EventSubscription {
+        EventSubscription(hub: self, mailbox: try register(address: address))
     }
 
-    func register() throws -> EventMailbox {
+    func register(address: String?) throws -> EventMailbox {
         let mailbox = EventMailbox()
         try state.withLock { state in
             guard state.clients.count < maximumClients else {
@@ -90,6 +100,16 @@ public final class EventHub: Sendable {
                     .serviceUnavailable, headers: [.retryAfter: "5"],
                     message: "this server streams events to at most \(maximumClients) clients at once"
                 )
+            }
+            if let address {
+                guard state.perAddress[address, default: 0] < maximumClientsPerAddress else {
+                    throw HTTPError(
+                        .serviceUnavailable, headers: [.retryAfter: "5"],
+                        message: "this server streams events to at most \(maximumClientsPerAddress) clients of one address at once"
+                    )
+                }
+                state.perAddress[address, default: 0] += 1
+                state.addresses[ObjectIdentifier(mailbox)] = address
             }
             state.clients[ObjectIdentifier(mailbox)] = mailbox
             if let latest = state.latest { mailbox.post(latest) }
@@ -100,7 +120,13 @@ public final class EventHub: Sendable {
 
     /// Removes `mailbox`; its stream ends.
     public func unsubscribe(_ mailbox: EventMailbox) {
-        state.withLock { _ = $0.clients.removeValue(forKey: ObjectIdentifier(mailbox)) }
+        state.withLock { state in
+            // Cancelled and then released: counted once.
+            guard state.clients.removeValue(forKey: ObjectIdentifier(mailbox)) != nil,
+                  let address = state.addresses.removeValue(forKey: ObjectIdentifier(mailbox)) else { return }
+            state.perAddress[address, default: 1] -= 1
+            if state.perAddress[address] == 0 { state.perAddress[address] = nil }
+        }
         mailbox.finish()
     }
 
@@ -137,6 +163,8 @@ public final class EventHub: Sendable {
         let clients = state.withLock { state in
             defer {
                 state.clients = [:]
+                state.addresses = [:]
+                state.perAddress = [:]
                 state.follower = nil
                 state.latest = nil
             }

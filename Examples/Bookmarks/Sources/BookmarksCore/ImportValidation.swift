@@ -1,95 +1,134 @@
 import Foundation
 import Hummingbird
 
-/// Checks a `POST /import` body element by element with the rules of
-/// `POST /bookmarks`, before anything is written, and hands `importObjects`
-/// the same JSON with its texts trimmed.
+/// Reads a `POST /import` body and checks every element with the rules of
+/// `POST /bookmarks` (``BookmarkFields/init(replacing:names:)``, the same
+/// decoder and the same checks), before anything is written.
+///
+/// Only the keys the route documents are taken, at every level: a bookmark
+/// has `url`, `title`, `folder`, `tags`, `note`, `visits` and `createdAt`; a
+/// folder sent as an object has `name` only, a tag sent as an object `label`
+/// only. Anything else is a 400 naming it, so no nested object reaches
+/// `importObjects` (which would follow a folder's `bookmarks` and import
+/// them unchecked).
 enum ImportValidation {
     /// At most this many bookmarks in one import.
     static let maximumElements = 10_000
 
-    /// The body with every element checked and its texts trimmed.
+    /// One checked element: the fields as `PUT` sets them, and `createdAt`
+    /// when it was sent.
+    struct Element: Sendable {
+        var fields: BookmarkFields
+        var createdAt: String?
+
+        /// What `importObjects` gets: every field (a missing `note` is
+        /// `null`, `visits` 0, `tags` none, as for `PUT`), the folder and
+        /// tags as bare keys.
+        var object: [String: Any] {
+            var object: [String: Any] = [
+                "url": fields.url ?? "", "title": fields.title ?? "", "folder": fields.folder ?? "",
+                "visits": fields.visits ?? 0, "tags": fields.tags ?? [],
+            ]
+            if case .some(let note) = fields.note { object["note"] = note ?? NSNull() }
+            if let createdAt { object["createdAt"] = createdAt }
+            return object
+        }
+    }
+
+    /// The body's elements, each checked.
     ///
     /// - Throws: `HTTPError(.badRequest)` naming the element and field
-    ///   (`[3].url`), for malformed JSON, or for more than ``maximumElements``.
-    static func validated(_ data: Data) throws -> Data {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw HTTPError(.badRequest, message: "the body is not valid JSON")
-        }
-        let elements: [Any]
-        let single: Bool
-        switch root {
-        case let array as [Any]: (elements, single) = (array, false)
-        case let object as [String: Any]: (elements, single) = ([object], true)
+    ///   (`[3].url`, `[3].folder.bookmarks`), for malformed JSON, or for more
+    ///   than ``maximumElements``.
+    static func validated(_ data: Data) throws -> [Element] {
+        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let decoded: [ImportElement]
+        switch first {
+        case UInt8(ascii: "["): decoded = try BookmarkJSON.decode([ImportElement].self, from: data)
+        case UInt8(ascii: "{"): decoded = [try BookmarkJSON.decode(ImportElement.self, from: data)]
+        case nil: throw HTTPError(.badRequest, message: "the body is not valid JSON")
         default: throw HTTPError(.badRequest, message: "the body must be a bookmark object or an array of them")
         }
-        guard elements.count <= maximumElements else {
-            throw HTTPError(.badRequest, message: "the import has \(elements.count) bookmarks; one import takes at most \(maximumElements)")
+        guard decoded.count <= maximumElements else {
+            throw HTTPError(.badRequest, message: "the import has \(decoded.count) bookmarks; one import takes at most \(maximumElements)")
         }
-        var checked: [[String: Any]] = []
-        checked.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            let prefix = single ? "" : "[\(index)]."
-            guard let object = element as? [String: Any] else {
-                throw HTTPError(.badRequest, message: "element '[\(index)]' must be an object")
+        return try decoded.map { element in
+            Element(fields: try BookmarkFields(replacing: element.input, names: element.names), createdAt: element.createdAt)
+        }
+    }
+}
+
+/// One element of an import as sent, before its fields are checked: the
+/// JSON types of `POST /bookmarks` (a `note` of `0` is refused, `visits`
+/// takes any integer), plus the shapes MagicalRecord's import takes.
+struct ImportElement: Decodable {
+    var input = BookmarkInput()
+    var createdAt: String?
+    var names = BookmarkFieldNames()
+
+    static let keys = ["url", "title", "folder", "tags", "note", "visits", "createdAt"]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        names.prefix = decoder.codingPath.isEmpty ? "" : BookmarkJSON.path(decoder.codingPath) + "."
+        try AnyKey.refuseOthers(container, allowing: Self.keys, at: decoder.codingPath)
+        func key(_ name: String) -> AnyKey { AnyKey(name) }
+        input.url = try container.decodeIfPresent(String.self, forKey: key("url"))
+        input.title = try container.decodeIfPresent(String.self, forKey: key("title"))
+        if let folder = try container.decodeIfPresent(Named.self, forKey: key("folder")) {
+            input.folder = folder.text
+            if folder.wasObject { names.folderKey = "folder.name" }
+        }
+        if let tags = try container.decodeIfPresent([Named].self, forKey: key("tags")) {
+            input.tags = tags.map(\.text)
+            names.labelObjects = Set(tags.indices.filter { tags[$0].wasObject })
+        }
+        if container.contains(key("note")) {
+            input.note = .some(try container.decodeNil(forKey: key("note")) ? nil : try container.decode(String.self, forKey: key("note")))
+        }
+        input.visits = try BookmarkJSON.integer(in: container, forKey: key("visits"), at: decoder.codingPath)
+        createdAt = try container.decodeIfPresent(String.self, forKey: key("createdAt"))
+    }
+
+    /// A folder or a tag: a bare string, or an object with one key,
+    /// `name` for a folder and `label` for a tag.
+    struct Named: Decodable {
+        var text: String
+        var wasObject: Bool
+
+        init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                (self.text, wasObject) = (text, false)
+                return
             }
-            checked.append(try bookmark(object, prefix))
-        }
-        return try JSONSerialization.data(withJSONObject: single ? checked[0] : checked)
-    }
-
-    /// One element, checked and trimmed.
-    static func bookmark(_ object: [String: Any], _ prefix: String) throws -> [String: Any] {
-        var result = object
-        result["url"] = try BookmarkValidation.url(try text(object["url"], prefix + "url"), prefix + "url")
-        result["title"] = try BookmarkValidation.required(try text(object["title"], prefix + "title"), prefix + "title")
-        if let visits = object["visits"], !(visits is NSNull) {
-            // A number, or a string of one (importObjects converts it).
-            let integer = (visits as? String).flatMap { Int($0) } ?? (visits as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
-            guard let integer else { throw HTTPError(.badRequest, message: "field '\(prefix)visits' must be an integer") }
-            _ = try BookmarkValidation.visits(integer, prefix + "visits")
-        }
-        result["folder"] = try folder(object["folder"], prefix + "folder")
-        if let tags = object["tags"], !(tags is NSNull) {
-            result["tags"] = try self.tags(tags, prefix + "tags")
-        }
-        return result
-    }
-
-    /// A folder as a bare name or `{"name": …}`; required.
-    static func folder(_ value: Any?, _ field: String) throws -> Any {
-        if let object = value as? [String: Any] {
-            var folder = object
-            folder["name"] = try BookmarkValidation.required(try text(object["name"], field + ".name"), field + ".name")
-            return folder
-        }
-        return try BookmarkValidation.required(try text(value, field), field)
-    }
-
-    /// Tags as bare labels or `[{"label": …}]`.
-    static func tags(_ value: Any, _ field: String) throws -> [Any] {
-        guard let array = value as? [Any] else { throw HTTPError(.badRequest, message: "field '\(field)' must be an array") }
-        try BookmarkValidation.tagCount(array.count, field)
-        return try array.enumerated().map { index, tag -> Any in
-            let path = "\(field)[\(index)]"
-            if let object = tag as? [String: Any] {
-                var result = object
-                result["label"] = try BookmarkValidation.required(try text(object["label"], path + ".label"), path + ".label")
-                return result
+            let key = decoder.codingPath.last?.intValue == nil ? "name" : "label"
+            let container: KeyedDecodingContainer<AnyKey>
+            do {
+                container = try decoder.container(keyedBy: AnyKey.self)
+            } catch {
+                throw HTTPError(.badRequest, message: "field '\(BookmarkJSON.path(decoder.codingPath))' must be a string or an object with '\(key)'")
             }
-            return try BookmarkValidation.required(try text(tag, path), path)
+            try AnyKey.refuseOthers(container, allowing: [key], at: decoder.codingPath)
+            // Missing or empty: BookmarkFields says so, naming `….\(key)`.
+            (text, wasObject) = (try container.decodeIfPresent(String.self, forKey: AnyKey(key)) ?? "", true)
         }
     }
+}
 
-    /// A string value; `nil` when absent or null; 400 for another type.
-    static func text(_ value: Any?, _ field: String) throws -> String? {
-        switch value {
-        case nil, is NSNull: return nil
-        case let string as String: return string
-        default: throw HTTPError(.badRequest, message: "field '\(field)' must be a string")
-        }
+/// Any key of a JSON object, to see every key an element has.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// 400 naming the first key of `container` that is not in `allowed`.
+    static func refuseOthers(_ container: KeyedDecodingContainer<AnyKey>, allowing allowed: [String], at path: [any CodingKey]) throws {
+        guard let other = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) else { return }
+        throw HTTPError(
+            .badRequest,
+            message: "field '\(BookmarkJSON.path(path + [AnyKey(other)]))' is not one /import takes here (\(allowed.joined(separator: ", ")))")
     }
 }

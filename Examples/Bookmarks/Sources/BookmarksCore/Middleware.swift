@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPTypes
 public import Hummingbird
+import LiteRecordHummingbird
 
 /// Gives every request an id: the client's `X-Request-ID` when it sends a
 /// sane one (at most 128 letters, digits, `-`, `_`, `.`), else Hummingbird's
@@ -26,6 +27,9 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try await next(request, context)
             response.headers[Self.header] = id
             return response
+        } catch var error as ProblemDetails {
+            error.headers[Self.header] = id
+            throw error
         } catch let error as HTTPError {
             var headers = error.headers
             headers[Self.header] = id
@@ -41,7 +45,9 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// Requires `Authorization: Bearer <token>` with one of `tokens` on every
 /// request that changes something (any method but `GET`, `HEAD` and
-/// `OPTIONS`): 401 with `WWW-Authenticate: Bearer` otherwise. Tokens are
+/// `OPTIONS`): 401 with `WWW-Authenticate: Bearer` otherwise, with
+/// `error="invalid_token"` when a token was sent and is not one of them
+/// (RFC 6750 §3). Tokens are
 /// compared in constant time, so the answer's timing does not reveal how
 /// much of a guess was right.
 ///
@@ -50,10 +56,15 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 /// ```
 public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let tokens: [[UInt8]]
+    /// Whether reads need a token too.
+    let guardingReads: Bool
 
-    /// A middleware accepting any of `tokens` (each non-empty).
-    public init(tokens: [String]) {
+    /// A middleware accepting any of `tokens` (each non-empty), on writes
+    /// only, or on every request when `guardingReads` (the feeds' read
+    /// tokens).
+    public init(tokens: [String], guardingReads: Bool = false) {
         self.tokens = tokens.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        self.guardingReads = guardingReads
     }
 
     /// Tokens from a file (one per line, `#` comments and blank lines
@@ -78,20 +89,23 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch request.method {
-        case .get, .head, .options:
-            return try await next(request, context)
-        default:
-            guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer "),
-                  accepts(Array(value.utf8.dropFirst(7)))
-            else {
-                throw HTTPError(
-                    .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\""],
-                    message: "\(request.method) needs an Authorization: Bearer header with a valid token"
-                )
-            }
-            return try await next(request, context)
+        let isRead = request.method == .get || request.method == .head || request.method == .options
+        if isRead && !guardingReads { return try await next(request, context) }
+        guard let value = request.headers[.authorization] else {
+            // No credentials: no error code (RFC 6750 §3.1).
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\""],
+                message: "\(request.method) needs an Authorization: Bearer header with a valid token"
+            )
         }
+        guard value.lowercased().hasPrefix("bearer "), accepts(Array(value.utf8.dropFirst(7))) else {
+            throw HTTPError(
+                .unauthorized,
+                headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\", error=\"invalid_token\", error_description=\"the token is not one this server accepts\""],
+                message: "\(request.method) needs an Authorization: Bearer header with a valid token; this one is not"
+            )
+        }
+        return try await next(request, context)
     }
 
     /// Whether `candidate` equals one of the tokens, looking at every byte of
@@ -121,59 +135,5 @@ extension UInt8 {
     fileprivate var isASCIILetterOrDigit: Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
-    }
-}
-
-/// Refuses every write on a read replica before anything of it is read:
-/// 503 with the service's JSON error body, and, when the primary is known,
-/// `Location` naming the same path and query on the primary. A replica
-/// takes no writes; the client sends them to the primary.
-///
-/// ```swift
-/// router.add(middleware: ReadReplicaMiddleware(primary: URL(string: "http://10.0.0.5:8080")))
-/// ```
-///
-/// Add it before the routes: it acts only on a request that matched a route
-/// with its method (Hummingbird sets `context.endpointPath` then), so a
-/// method a route does not have stays 405 and an unknown path 404. Reads
-/// (`GET`, `HEAD`, `OPTIONS`) pass.
-public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The primary's base URL without a trailing `/`, or `nil`.
-    let primary: String?
-
-    /// A middleware refusing writes; `primary` is the primary service's base
-    /// URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when not
-    /// known (no `Location` then).
-    public init(primary: URL?) {
-        self.primary = primary.map { url in
-            var text = url.absoluteString
-            while text.hasSuffix("/") { text.removeLast() }
-            return text
-        }
-    }
-
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch request.method {
-        case .get, .head, .options:
-            return try await next(request, context)
-        default:
-            // No route for this path and method: the 404 or 405 it would be
-            // on the primary.
-            guard context.endpointPath != nil else { return try await next(request, context) }
-            guard let location = location(of: request) else {
-                throw HTTPError(
-                    .serviceUnavailable,
-                    message: "this server is a read replica and takes no writes; send \(request.method) to the primary")
-            }
-            throw HTTPError(
-                .serviceUnavailable, headers: [.location: location],
-                message: "this server is a read replica and takes no writes; send \(request.method) to the primary, \(location)")
-        }
-    }
-
-    /// The primary's URL for the request's path and query.
-    func location(of request: Request) -> String? {
-        guard let primary else { return nil }
-        return primary + request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
     }
 }

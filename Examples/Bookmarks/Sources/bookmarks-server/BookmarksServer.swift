@@ -56,19 +56,22 @@ struct BookmarksServer: AsyncParsableCommand {
     var historyRetention: Int?
     @Option(help: "Serve this Litestream replica read-only instead of a store (file:///…, s3://…).") var replica: String?
     @Option(help: "The path of litestream-vfs.so, for --replica (default: $LITERECORD_LITESTREAM_VFS).") var vfsExtension: String?
-    @Option(help: "The primary's base URL (http://10.0.0.5:8080), named in Location when --replica refuses a write.")
+    @Option(help: "The primary's base URL (http://10.0.0.5:8080), where --replica redirects a write (307).")
     var primary: String?
     @Option(help: "A file of bearer tokens that writes must carry, one per line.") var tokensFile: String?
+    @Option(help: "A file of bearer tokens that /events, /changes and /metrics need (write tokens work too).")
+    var readTokensFile: String?
     @Option(help: "Seconds a graceful shutdown may take before the rest is cancelled.") var shutdownTimeout = 30
     @Option(help: "Seconds an idle HTTP connection stays open.") var idleTimeout = 60
     @Option(help: "Seconds between heartbeats on /events.") var heartbeat: Double = 15
     @Option(help: "The most /events clients at once.") var maxEventClients = 1_000
+    @Option(help: "The most /events clients of one address at once.") var maxEventClientsPerAddress = 16
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel = "notice"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
-        guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0 else {
-            throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat and --max-event-clients must be positive")
+        guard shutdownTimeout > 0, idleTimeout > 0, heartbeat > 0, maxEventClients > 0, maxEventClientsPerAddress > 0 else {
+            throw ValidationError("--shutdown-timeout, --idle-timeout, --heartbeat, --max-event-clients and --max-event-clients-per-address must be positive")
         }
         if let historyRetention, historyRetention <= 0 {
             throw ValidationError("--history-retention must be a positive number of seconds; leave it out to keep every transaction")
@@ -118,10 +121,12 @@ struct BookmarksServer: AsyncParsableCommand {
 
         var options = BookmarksOptions()
         options.tokens = try tokens()
+        options.readTokens = try readTokens()
         options.metrics = metrics
         options.idleTimeout = .seconds(idleTimeout)
         options.heartbeat = .seconds(heartbeat)
         options.maximumEventClients = maxEventClients
+        options.maximumEventClientsPerAddress = maxEventClientsPerAddress
         options.primary = primary.flatMap(primaryURL)
 
         let stack = try openStack()
@@ -184,5 +189,16 @@ struct BookmarksServer: AsyncParsableCommand {
             return tokens
         }
         return BearerTokenMiddleware<BookmarksRequestContext>.tokens(in: ProcessInfo.processInfo.environment["BOOKMARKS_TOKENS"] ?? "")
+    }
+
+    /// The tokens of --read-tokens-file, else of BOOKMARKS_READ_TOKENS;
+    /// none: the feeds are open.
+    func readTokens() throws -> [String] {
+        if let readTokensFile {
+            let tokens = try BearerTokenMiddleware<BookmarksRequestContext>.tokens(fromFile: readTokensFile)
+            guard !tokens.isEmpty else { throw ValidationError("--read-tokens-file \(readTokensFile) has no token") }
+            return tokens
+        }
+        return BearerTokenMiddleware<BookmarksRequestContext>.tokens(in: ProcessInfo.processInfo.environment["BOOKMARKS_READ_TOKENS"] ?? "")
     }
 }

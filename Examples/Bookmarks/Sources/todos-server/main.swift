@@ -36,12 +36,15 @@ let url = URL(fileURLWithPath: arguments.first ?? "todos.sqlite")
 let port = arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
 let stack = try RecordStack(storeAt: url, entities: [Todo.self], migration: .automatic)
 
-let router = Router()
+// HEAD is answered for every GET.
+let options: RouterOptions = [.autoGenerateHeadEndpoints]
+let router = Router(options: options)
 // Before the routes: store errors become statuses (409, 412, 503, 507, 500).
-let errors = StoreErrorMiddleware<BasicRequestContext>()
-router.add(middleware: errors)
+router.add(middleware: StoreErrorMiddleware())
 
 router.post("/todos") { request, context -> EditedResponse<TodoOutput> in
+    // 415 for anything but JSON: no cross-site form or text/plain POST.
+    try request.requireJSONContent()
     let input = try await request.decode(as: TodoInput.self, context: context)
     let created = try await stack.write { context in
         let todo = Todo()
@@ -52,7 +55,7 @@ router.post("/todos") { request, context -> EditedResponse<TodoOutput> in
         try context.save()
         return TodoOutput(todo)
     }
-    return EditedResponse(status: .created, response: created)
+    return EditedResponse(status: .created, headers: [.location: "/todos/\(created.id)"], response: created)
 }
 
 router.get("/todos") { _, _ -> [TodoOutput] in
@@ -71,7 +74,8 @@ router.delete("/todos/:id") { _, context -> HTTPResponse.Status in
     }
     return .noContent
 }
-errors.allowMethods(of: router)
+// After the routes: 405 with Allow for a path served with other methods, 404.
+router.add(middleware: UnmatchedRouteMiddleware(router: router, options: options))
 
 let app = Application(
     router: router,

@@ -44,6 +44,7 @@ import Testing
                 (#"{"url": "https://x.example", "title": "T", "folder": "F", "tags": "swift"}"#, "'tags'"),
                 (#"{"url": "https://x.example", "title": "T", "folder": "F", "tags": ["a", 2]}"#, "'tags[1]'"),
                 (#"{"url": "https://x.example", "title": "T", "folder": "F", "visits": "many"}"#, "'visits'"),
+                (#"{"url": "https://x.example", "title": "T", "folder": "F", "visits": 1.5}"#, "'visits'"),
                 (#"{"url": "https://x.example", "title": "T", "folder": "F", "note": 1}"#, "'note'"),
                 (#"{"url": "https://x.example", "folder": "F"}"#, "'title'"),
                 (#"{"url": "https://x.example", "title": "  ", "folder": "F"}"#, "'title'"),

@@ -98,6 +98,33 @@ import Testing
         }
     }
 
+    /// One address cannot take every place (issue #63 item 7).
+    @Test(.timeLimit(.minutes(1)))
+    func clientsOfOneAddressPastItsLimitAre503() async throws {
+        var options = BookmarksOptions()
+        options.maximumEventClientsPerAddress = 2
+        try await withLiveServer(options: options) { port, hub, _ in
+            var open: [RawConnection] = []
+            for _ in 0..<2 {
+                let stream = try await openStream(port)
+                try await stream.read { $0.contains("event: snapshot") }
+                open.append(stream)
+            }
+            let third = try await openStream(port)
+            let refused = try await third.read { $0.contains("\r\n\r\n") && $0.contains("}") }
+            #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused)")
+            #expect(refused.contains("of one address"), "\(refused)")
+            #expect(hub.clientCount == 2)
+            // A place given back is taken again.
+            open.removeLast()
+            #expect(try await eventually { hub.clientCount == 1 })
+            let again = try await openStream(port)
+            try await again.read { $0.contains("event: snapshot") }
+            #expect(hub.clientCount == 2)
+            _ = open
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func anotherWritersCommitsArriveWithinAHeartbeat() async throws {
         var options = BookmarksOptions()

@@ -5,7 +5,7 @@ import Testing
 /// with `--checkpoints replicator`, `litestream replicate` copying its store
 /// into a `file` replica every 200 ms, and a replica server reading that
 /// replica through Litestream's VFS. Reads reach the replica; writes to it
-/// are 503 with the primary's URL in `Location`, whatever their body.
+/// are 307 redirects to the primary's URL in `Location`, whatever their body.
 @Suite struct ReadReplicaTests {
     typealias Server = ServerProcessTests.Server
 
@@ -99,7 +99,7 @@ import Testing
         let metrics = try await HTTP.exchange(replica.port, ServerProcessTests.request("GET", "/metrics"))
         #expect(metrics.status == 200 && metrics.text.contains("hb_requests"))
 
-        // Every write is 503 with the primary's URL for the same path and
+        // Every write is a 307 to the primary's URL for the same path and
         // query — decided before the body is read, so a bad body, a missing
         // If-Match or a body of the wrong type changes nothing.
         let bookmark = #"{"url": "https://refused.example", "title": "T", "folder": "F"}"#
@@ -115,18 +115,18 @@ import Testing
         for write in writes {
             let answer = try await HTTP.exchange(replica.port, ServerProcessTests.request(
                 write.method, write.path, body: write.body, headers: write.headers))
-            #expect(answer.status == 503, "\(write.method) \(write.path): \(answer.text)")
+            #expect(answer.status == 307, "\(write.method) \(write.path): \(answer.text)")
             #expect(answer.header("Location") == primaryBase + write.path, "\(write.method) \(write.path)")
             #expect(answer.errorMessage?.contains("read replica") == true, "\(answer.text)")
             #expect(answer.header("Retry-After") == nil)
         }
-        // Not JSON at all: still 503, not 415.
+        // Not JSON at all: still 307, not 415.
         let plain = try await HTTP.exchange(replica.port,
             "POST /bookmarks HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello")
-        #expect(plain.status == 503, "\(plain.text)")
+        #expect(plain.status == 307, "\(plain.text)")
         // A method no route has stays 405, an unknown path 404.
         let patchList = try await HTTP.exchange(replica.port, ServerProcessTests.request("PATCH", "/bookmarks", body: "{}"))
-        #expect(patchList.status == 405 && patchList.header("Allow") == "GET, POST", "\(patchList.text)")
+        #expect(patchList.status == 405 && patchList.header("Allow") == "GET, HEAD, POST", "\(patchList.text)")
         let deleteHealth = try await HTTP.exchange(replica.port, ServerProcessTests.request("DELETE", "/health"))
         #expect(deleteHealth.status == 405, "\(deleteHealth.text)")
         let unknown = try await HTTP.exchange(replica.port, ServerProcessTests.request("POST", "/nothing-here"))

@@ -85,7 +85,7 @@ import Testing
             #expect(ServerProcessTests.status(try await refused.read()) == 401)
             let accepted = try RawConnection(port: server.port)
             try await accepted.send(ServerProcessTests.request(
-                "DELETE", "/bookmarks/999", headers: "Authorization: Bearer \(token)\r\n"))
+                "DELETE", "/bookmarks/999", headers: "Authorization: Bearer \(token)\r\nIf-Match: *\r\n"))
             #expect(ServerProcessTests.status(try await accepted.read()) == 404)
             server.terminate()
             #expect(await server.waitForExit() == 0)

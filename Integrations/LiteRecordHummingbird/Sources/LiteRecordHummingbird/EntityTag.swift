@@ -1,11 +1,12 @@
 public import Hummingbird
+public import LiteRecord
 import Foundation
 
 /// An entity tag (RFC 9110 §8.8.3): the value of an `ETag` header, and one
 /// element of an `If-Match` or `If-None-Match` list.
 ///
 /// ```swift
-/// let tag = EntityTag("7.3")           // sent as "7.3"
+/// let tag = EntityTag(id: 7, version: 3)      // sent as "7.3"
 /// response.headers[.eTag] = tag.description
 /// ```
 public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
@@ -14,15 +15,44 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
     /// Whether the tag was sent with the `W/` prefix.
     public let isWeak: Bool
 
-    /// A tag with `opaqueTag` between its quotes. The text must be entity-tag
-    /// characters: no double quote, no space, no control character.
+    /// A tag with `opaqueTag` between its quotes, or `nil` when the text is
+    /// not entity-tag characters (RFC 9110 `etagc`: a double quote, a space
+    /// or a control character), which no header could carry.
     ///
     /// ```swift
-    /// let strong = EntityTag("7.3")
-    /// let weak = EntityTag("7.3", weak: true)   // W/"7.3"
+    /// let strong = EntityTag("7.3")              // Optional("7.3")
+    /// let weak = EntityTag("7.3", weak: true)    // W/"7.3"
+    /// EntityTag("two words")                     // nil
     /// ```
-    public init(_ opaqueTag: String, weak: Bool = false) {
-        precondition(opaqueTag.utf8.allSatisfy(Self.isTagByte), "an entity tag has no quote, space or control character")
+    public init?(_ opaqueTag: String, weak: Bool = false) {
+        guard opaqueTag.utf8.allSatisfy(Self.isTagByte) else { return nil }
+        self.init(checked: opaqueTag, weak: weak)
+    }
+
+    /// The strong tag of a row's id and version, `"7.3"` for version 3 of
+    /// row 7: never equal for two rows, and new at every save that changes
+    /// the row (a version is ``LiteRecord/Entity/recordVersion``, an `Int64`).
+    ///
+    /// ```swift
+    /// let tag = EntityTag(id: 7, version: 3)     // "7.3"
+    /// ```
+    public init(id: Int64, version: Int64) {
+        self.init(checked: "\(id).\(version)", weak: false)
+    }
+
+    /// The strong tag of a saved object, ``init(id:version:)`` of its row id
+    /// and version; `nil` for an object not saved yet (it has neither).
+    ///
+    /// ```swift
+    /// try await stack.read { context in try Todo.find(rowID: 7, in: context).flatMap { EntityTag(for: $0) } }
+    /// ```
+    public init?(for object: some Entity) {
+        guard let id = object.recordID?.rowID, let version = object.recordVersion else { return nil }
+        self.init(id: id, version: version)
+    }
+
+    /// A tag whose text is known to be entity-tag characters.
+    init(checked opaqueTag: String, weak: Bool) {
         self.opaqueTag = opaqueTag
         self.isWeak = weak
     }
@@ -34,7 +64,7 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
     /// tags strong and their texts equal.
     ///
     /// ```swift
-    /// EntityTag("1").strongMatches(EntityTag("1", weak: true))   // false
+    /// EntityTag(id: 1, version: 2).strongMatches(EntityTag(id: 1, version: 2))   // true
     /// ```
     public func strongMatches(_ other: EntityTag) -> Bool {
         !isWeak && !other.isWeak && opaqueTag == other.opaqueTag
@@ -44,7 +74,7 @@ public struct EntityTag: Hashable, Sendable, CustomStringConvertible {
     /// whichever tag is weak.
     ///
     /// ```swift
-    /// EntityTag("1").weakMatches(EntityTag("1", weak: true))   // true
+    /// EntityTag("1")?.weakMatches(EntityTag("1", weak: true)!)   // true
     /// ```
     public func weakMatches(_ other: EntityTag) -> Bool {
         opaqueTag == other.opaqueTag
@@ -98,7 +128,7 @@ public enum EntityTagCondition: Hashable, Sendable {
     /// comparison (`If-None-Match`, which passes when this is false).
     ///
     /// ```swift
-    /// EntityTagCondition.tags([EntityTag("2")]).matches(EntityTag("2"), weakly: false)   // true
+    /// EntityTagCondition.tags([EntityTag(id: 1, version: 2)]).matches(EntityTag(id: 1, version: 2), weakly: false)   // true
     /// ```
     public func matches(_ current: EntityTag?, weakly: Bool) -> Bool {
         guard let current else { return false }
@@ -115,7 +145,7 @@ public enum EntityTagCondition: Hashable, Sendable {
     /// carrying the current `ETag` so the client can read again.
     ///
     /// ```swift
-    /// try condition.requireMatch(EntityTag("7.3"))
+    /// try condition.requireMatch(EntityTag(id: 7, version: 3))
     /// ```
     ///
     /// - Throws: `HTTPError(.preconditionFailed)` with `message`, or a
@@ -153,7 +183,7 @@ public enum EntityTagCondition: Hashable, Sendable {
                 end += 1
             }
             guard end < bytes.count else { return nil }
-            tags.append(EntityTag(String(decoding: bytes[start..<end], as: UTF8.self), weak: weak))
+            tags.append(EntityTag(checked: String(decoding: bytes[start..<end], as: UTF8.self), weak: weak))
             index = end + 1
             // After a tag: only white space, then a comma or the end.
             while index < bytes.count, bytes[index] == space || bytes[index] == tab { index += 1 }
@@ -194,7 +224,7 @@ extension Request {
     /// header passes unless `required`.
     ///
     /// ```swift
-    /// try request.checkIfMatch(current: EntityTag("\(id).\(version)"), required: true)
+    /// try request.checkIfMatch(current: EntityTag(id: id, version: version), required: true)
     /// ```
     ///
     /// - Throws: `HTTPError(.preconditionRequired)` (428) when `required` and
@@ -231,7 +261,7 @@ extension Response {
     /// A 304 Not Modified carrying `tag` as its `ETag`, and no body.
     ///
     /// ```swift
-    /// return Response.notModified(EntityTag("7.3"))
+    /// return Response.notModified(EntityTag(id: 7, version: 3))
     /// ```
     public static func notModified(_ tag: EntityTag) -> Response {
         Response(status: .notModified, headers: [.eTag: tag.description])

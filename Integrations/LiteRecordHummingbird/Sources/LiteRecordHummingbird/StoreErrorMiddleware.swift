@@ -1,5 +1,6 @@
 public import Hummingbird
 public import LiteRecord
+import Foundation
 import Logging
 import Synchronization
 
@@ -30,14 +31,36 @@ extension LiteRecordError {
     }
 }
 
-/// Answers every error a route throws with the same JSON body,
-/// `{"error":{"message":"…"}}`, and the status it means:
+extension LiteRecordError {
+    /// The `Entity.attribute` names of the unique constraint a
+    /// `.constraintViolation` broke, as SQLite reports them
+    /// (`UNIQUE constraint failed: Product.sku`): `["Product.sku"]`, several
+    /// for a constraint over several attributes; `nil` for another error or
+    /// constraint. Names of the model only, never a stored value.
+    ///
+    /// ```swift
+    /// catch let error as LiteRecordError where error.kind == .constraintViolation {
+    ///     print(error.violatedColumns ?? [])      // ["Product.sku"]
+    /// }
+    /// ```
+    public var violatedColumns: [String]? {
+        let prefix = "UNIQUE constraint failed: "
+        guard kind == .constraintViolation, let sqliteMessage, sqliteMessage.hasPrefix(prefix) else { return nil }
+        let columns = sqliteMessage.dropFirst(prefix.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return columns.isEmpty ? nil : columns
+    }
+}
+
+/// Answers every error a route throws as RFC 9457 problem details
+/// (``ProblemDetails``, `application/problem+json`: `type`, `title`,
+/// `status`, `detail`, and the same sentence as `error.message`, the body
+/// earlier versions sent), with the status it means:
 ///
 /// - a `LiteRecordError` with ``LiteRecord/LiteRecordError/httpStatus`` and
-///   a sentence of its own: the library's message, which can name the file,
-///   the columns and the SQL, goes to the log only;
-/// - a route that exists for other methods: 405 with `Allow`;
-/// - no route at all: 404 naming the path;
+///   a sentence of its own (a 409 names the unique attributes,
+///   ``LiteRecord/LiteRecordError/violatedColumns``): the library's message,
+///   which can name the file and the SQL, goes to the log only; the
+///   problem's `type` is one of ``ProblemDetails/StoreProblem``;
 /// - an `HTTPError` without a message, or another framework error: its
 ///   status, with the reason phrase;
 /// - anything else: 500 with a generic message.
@@ -47,15 +70,14 @@ extension LiteRecordError {
 /// request id, which the answer quotes so a client's report finds the line.
 ///
 /// Add it to the router **before** the routes (Hummingbird wraps a route in
-/// the middleware added before it), and hand it the routes once they are all
-/// added, so it knows their methods:
+/// the middleware added before it). A request no route takes is
+/// ``UnmatchedRouteMiddleware``'s, added after the routes:
 ///
 /// ```swift
 /// let router = Router()
-/// let errors = StoreErrorMiddleware<BasicRequestContext>()
-/// router.add(middleware: errors)
+/// router.add(middleware: StoreErrorMiddleware())
 /// router.get("/todos") { _, _ in "[]" }
-/// errors.allowMethods(of: router)      // DELETE /todos: 405, Allow: GET
+/// router.add(middleware: UnmatchedRouteMiddleware(router: router))   // DELETE /todos: 405, Allow: GET
 /// ```
 public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The router's routes (path segments and method), once
@@ -72,6 +94,7 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// ```swift
     /// errors.allowMethods(of: router)
     /// ```
+    @available(*, deprecated, message: "add UnmatchedRouteMiddleware(router:options:) after the routes: it matches paths as the router does and lists generated HEAD routes")
     public func allowMethods(of router: Router<Context>) {
         routes.set(router.routes.map { (Self.segments($0.path.description), $0.method) })
     }
@@ -80,11 +103,47 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {
+            return try await mapped(request, context: context, next: next)
+        } catch let error as StoreAnswer {
+            throw ProblemDetails(error.answer.status, type: error.type, detail: error.answer.body ?? error.answer.status.reasonPhrase,
+                                 headers: error.answer.headers)
+        } catch let error as HTTPError {
+            // 1xx, 204 and 304 have no body.
+            guard error.status.code >= 200, error.status != .noContent, error.status != .notModified else { throw error }
+            throw ProblemDetails(error.status, detail: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        }
+    }
+
+    /// A store error's answer and its problem type.
+    struct StoreAnswer: Error {
+        var answer: HTTPError
+        var type: String
+    }
+
+    /// A store error's problem type by its status, or `about:blank`.
+    static func problemType(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 409: return ProblemDetails.StoreProblem.uniqueViolation
+        case 412: return ProblemDetails.StoreProblem.conflict
+        case 410: return ProblemDetails.StoreProblem.historyExpired
+        case 503: return ProblemDetails.StoreProblem.storeUnavailable
+        case 507: return ProblemDetails.StoreProblem.diskFull
+        default: return ProblemDetails.blank
+        }
+    }
+
+    func mapped(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
             return try await next(request, context)
         } catch let error as LiteRecordError {
-            throw answer(error, request: request, context: context)
+            let answer = answer(error, request: request, context: context)
+            throw StoreAnswer(answer: answer, type: Self.problemType(answer.status))
         } catch let error as HTTPError {
             throw answer(error, request: request)
+        } catch let error as ProblemDetails {
+            throw error
         } catch let error as any HTTPResponseError {
             // Another framework error (a body over the limit, say): the same
             // JSON body as the rest, with its status and headers.
@@ -108,7 +167,11 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The library's message names the file and the columns: the log
             // gets it, the client a sentence of its own.
             context.logger.notice("\(request.method) \(request.uri.path): \(error)")
-            return HTTPError(status, message: "the change conflicts with a stored record: a value that must be unique is taken")
+            guard let columns = error.violatedColumns else {
+                return HTTPError(status, message: "the change conflicts with a stored record: a value that must be unique is taken")
+            }
+            let what = columns.count == 1 ? "the value of \(columns[0]) must be unique" : "the values of \(columns.joined(separator: ", ")) must be unique together"
+            return HTTPError(status, message: "the change conflicts with a stored record: \(what), and it is taken")
         case .preconditionFailed:
             context.logger.notice("\(request.method) \(request.uri.path): \(error)")
             return HTTPError(status, message: "the record changed since it was read; read it again")
@@ -129,7 +192,8 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func answer(_ error: HTTPError, request: Request) -> HTTPError {
         if error.body != nil { return error }
-        if error.status == .notFound {
+        // Only for allowMethods(of:), which UnmatchedRouteMiddleware replaces.
+        if error.status == .notFound, !routes.all.isEmpty {
             let allowed = allowedMethods(path: request.uri.path)
             // A route exists for the path, not for this method: 405. (A
             // route's own bare 404 — no such record — stays a 404.)

@@ -24,8 +24,7 @@ import Testing
         try closed.close()
         let log = CapturedLog()
         let router = Router()
-        let errors = StoreErrorMiddleware<BasicRequestContext>()
-        router.add(middleware: errors)
+        router.add(middleware: StoreErrorMiddleware<BasicRequestContext>())
         router.post("/todos/:title") { _, context in
             let title = context.parameters.get("title") ?? ""
             try await stack.write { context in
@@ -55,7 +54,8 @@ import Testing
         router.get("/expired") { _, _ in
             // A token of another store's history: as expired as an old one.
             let other = try RecordStack(inMemoryWith: [Todo.self], history: .enabled)
-            _ = try other.fetchHistory(after: try #require(HistoryToken("1-abc")))
+            let token = try #require(HistoryToken("1-abc"))
+            _ = try other.fetchHistory(after: token)
             return HTTPResponse.Status.ok
         }
         router.get("/closed") { _, _ in
@@ -69,7 +69,7 @@ import Testing
         router.get("/boom") { _, _ -> HTTPResponse.Status in throw Boom() }
         router.get("/missing/:id") { _, _ -> HTTPResponse.Status in throw HTTPError(.notFound) }
         router.get("/todos") { _, _ in "[]" }
-        errors.allowMethods(of: router)
+        router.add(middleware: UnmatchedRouteMiddleware(router: router))
         let app = Application(router: router, logger: log.logger())
         do {
             try await app.test(.router) { client in try await body(client, stack, log) }
@@ -80,15 +80,23 @@ import Testing
         try stack.close()
     }
 
-    @Test func uniqueConstraintIs409WithTheLibrarysMessage() async throws {
+    @Test func uniqueConstraintIs409NamingTheAttribute() async throws {
         try await withRouter { client, _, _ in
             #expect(try await client.execute(uri: "/todos/a", method: .post).status == .created)
             let again = try await client.execute(uri: "/todos/a", method: .post)
             #expect(again.status == .conflict)
             let message = try #require(errorMessage(again))
             #expect(message.contains("unique"))
-            // Nothing of the file, the table or the SQL reaches the client.
-            for secret in [".sqlite", "ZTODO", "Todo", "UNIQUE constraint"] {
+            // The attribute, so the client knows which value to change.
+            #expect(message.contains("Todo.title"), "\(message)")
+            // RFC 9457 problem details with a type a program can match.
+            #expect(again.headers[.contentType] == "application/problem+json")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(again.body.readableBytesView)) as? [String: Any])
+            #expect(object["type"] as? String == ProblemDetails.StoreProblem.uniqueViolation)
+            #expect(object["status"] as? Int == 409)
+            #expect(object["detail"] as? String == message)
+            // Nothing of the file, the value or the SQL reaches the client.
+            for secret in [".sqlite", "INSERT", "UNIQUE constraint", "'a'"] {
                 #expect(!message.contains(secret), "\(message)")
             }
         }

@@ -1,0 +1,61 @@
+public import Foundation
+public import Hummingbird
+
+/// Sends every write on a read replica to the primary before anything of
+/// it is read: **307 Temporary Redirect** with `Location` naming the same
+/// path and query on the primary, so that a client following it repeats the
+/// same method and body there (a 307 keeps both, RFC 9110 §15.4.8; temporary,
+/// because which server is the primary can change). When the primary is not
+/// known, **421 Misdirected Request** (RFC 9110 §15.5.20): this server cannot
+/// answer the write, and trying it again here will not help. Both carry the
+/// service's JSON error body.
+///
+/// ```swift
+/// if stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: URL(string: "http://10.0.0.5:8080"))) }
+/// ```
+///
+/// Add it before the routes: it acts only on a request that matched a route
+/// with its method (Hummingbird sets `context.endpointPath` then), so a
+/// method a route does not have stays 405 and an unknown path 404. Reads
+/// (`GET`, `HEAD`, `OPTIONS`) pass.
+public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The primary's base URL without a trailing `/`, or `nil`.
+    let primary: String?
+
+    /// A middleware redirecting writes; `primary` is the primary service's
+    /// base URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when
+    /// not known (421 then).
+    public init(primary: URL?) {
+        self.primary = primary.map { url in
+            var text = url.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+    }
+
+    /// Passes reads and requests no route takes; redirects (or refuses) writes.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch request.method {
+        case .get, .head, .options:
+            return try await next(request, context)
+        default:
+            // No route for this path and method: the 404 or 405 it would be
+            // on the primary.
+            guard context.endpointPath != nil else { return try await next(request, context) }
+            guard let location = location(of: request) else {
+                throw HTTPError(
+                    .misdirectedRequest,
+                    message: "this server is a read replica and takes no writes; send \(request.method) to the primary")
+            }
+            throw HTTPError(
+                .temporaryRedirect, headers: [.location: location],
+                message: "this server is a read replica and takes no writes; \(request.method) \(location) on the primary")
+        }
+    }
+
+    /// The primary's URL for the request's path and query.
+    func location(of request: Request) -> String? {
+        guard let primary else { return nil }
+        return primary + request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+    }
+}
