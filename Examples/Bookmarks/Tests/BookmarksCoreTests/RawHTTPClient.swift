@@ -5,6 +5,14 @@ import Glibc
 import Darwin
 #endif
 
+/// `SOCK_STREAM` as `socket(2)` takes it: Glibc imports it as an enum case,
+/// Darwin as an `Int32`.
+#if canImport(Glibc)
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#else
+private let streamSocket = SOCK_STREAM
+#endif
+
 /// A plain TCP connection to 127.0.0.1 that writes bytes and reads what
 /// arrives, for tests that must control timing an HTTP client hides: send
 /// part of a request, read an event stream as it comes. Every blocking
@@ -17,7 +25,7 @@ final class RawConnection: @unchecked Sendable {
     private(set) var received = Data()
 
     init(port: Int, timeout: Int = 30) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw RawError("socket() failed") }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
