@@ -63,6 +63,9 @@ let package = Package(
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ] + (prebuiltMacroPlugin == nil ? ["LiteRecordMacros"] : []),
+            // The App Store's privacy manifest: why the library reads file
+            // metadata (its stores' sizes and dates). Nothing reads it at run time.
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
