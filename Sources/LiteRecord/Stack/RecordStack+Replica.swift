@@ -80,7 +80,9 @@ extension RecordStack {
     /// ```
     ///
     /// Waits while another read of the replica runs. When the replica cannot
-    /// be asked (the stack is closed), the answer is txid 0.
+    /// be asked (the stack is closed), the answer is txid 0. A replica that
+    /// stopped following its primary says why in
+    /// ``ReplicaPosition/staleReason``.
     public var replicaPosition: ReplicaPosition {
         (try? store.replicaPosition()) ?? ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil)
     }
