@@ -194,7 +194,7 @@ bench-history: deps
 ## the query workload on the primary vs the replica (cold and warm page
 ## cache; cold needs root to drop the kernel's cache), and 10,000 commits read
 ## for torn states while the primary's litestream is killed and restarted.
-## One process per sync interval: the VFS serves one replica per process.
+## One process per sync interval, so that each run's figures stand alone.
 bench-replica: deps litestream
 	$(SWIFT) build --product LiteRecordMacros
 	cd Benchmarks/Replica && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \

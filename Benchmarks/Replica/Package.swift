@@ -12,8 +12,8 @@ import PackageDescription
 //   LITERECORD_MACRO_PLUGIN="$(cd ../.. && swift build --show-bin-path)/LiteRecordMacros-tool" swift build -c release
 //   .build/release/Replica --litestream PATH --vfs PATH --sync-interval 200ms --torn-commits 10000
 //
-// (`make bench-replica` does this, once per sync interval: Litestream's VFS
-// serves one replica per process.) Its own package, like Search/ and
+// (`make bench-replica` does this, once per sync interval, in a process of
+// its own so that each run's figures stand alone.) Its own package, like Search/ and
 // Import/; the plugin setting keeps swift-syntax out of the release build.
 let plugin = Context.environment["LITERECORD_MACRO_PLUGIN"].flatMap { $0.isEmpty ? nil : $0 }
 let package = Package(

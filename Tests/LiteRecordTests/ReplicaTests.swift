@@ -8,8 +8,9 @@ import Testing
 /// that replica through `litestream-vfs.so` — both installed by
 /// `make litestream`. Skipped, with the reason, where they are not.
 ///
-/// The VFS serves one replica per process, so every test here reads the
-/// fixture's one replica (``ReplicaFixture``), each with rows of its own tag.
+/// Every test here reads the fixture's replica (``ReplicaFixture``), each
+/// with rows of its own tag; `ReplicaLocationTests` and
+/// `ReplicaRecoveryTests` start replicas of their own.
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))
 struct ReplicaTests {
     static func report(_ line: String) { print("[replica] \(line)") }
@@ -269,17 +270,6 @@ struct ReplicaTests {
         #expect(error?.message.contains("never migrated") == true, "\(error?.message ?? "")")
     }
 
-    @Test func asecondReplicaLocationIsRefused() async throws {
-        let fixture = try await ReplicaFixture.shared.start()
-        _ = try openReplica(fixture)  // the VFS now serves the fixture's replica
-        let other = fixture.folder.appendingPathComponent("elsewhere", isDirectory: true)
-        let error = #expect(throws: LiteRecordError.self) {
-            try RecordStack(replicaAt: other, entities: replicaEntities, vfsExtension: fixture.vfs)
-        }
-        #expect(error?.kind == .storeUnavailable)
-        #expect(error?.message.contains("one replica per process") == true, "\(error?.message ?? "")")
-    }
-
     /// A writer commits 200 times — three notes and the counter's new value
     /// each time — while the replica reads both in one read: every read must
     /// see a whole commit (notes = 3 × counter), never part of one.
@@ -326,8 +316,9 @@ struct ReplicaTests {
     }
 }
 
-/// What needs no replica: a missing extension, and a `file` replica with no
-/// snapshot yet, are clear errors (never a search of the disk, never a hang).
+/// What needs no replica: a missing extension is a clear error (never a
+/// search of the disk); `ReplicaSnapshotTimeoutTests` has the replica with
+/// no snapshot.
 @Suite struct ReplicaRefusalTests {
     @Test func aMissingExtensionSaysWhatToInstall() throws {
         let error = #expect(throws: LiteRecordError.self) {
@@ -338,12 +329,5 @@ struct ReplicaTests {
         #expect(error?.kind == .storeUnavailable)
         #expect(error?.message.contains("/nonexistent/litestream-vfs.so") == true)
         #expect(error?.message.contains("pip install litestream-vfs") == true, "\(error?.message ?? "")")
-    }
-
-    @Test func aReplicaFolderWithoutASnapshotIsRefusedNotAwaited() throws {
-        let folder = try TemporaryDirectory()
-        let error = #expect(throws: LiteRecordError.self) { try Store.requireSnapshot(folder.url) }
-        #expect(error?.kind == .storeUnavailable)
-        #expect(error?.message.contains("no snapshot") == true)
     }
 }

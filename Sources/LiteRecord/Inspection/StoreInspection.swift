@@ -155,8 +155,9 @@ public struct StoreInspection: Sendable {
 
     /// Reads what a Litestream replica holds, through Litestream's VFS, as
     /// it is now or as it was at `asOf`: what `literecord inspect --replica`
-    /// prints. The VFS serves one replica per process, as for
-    /// ``RecordStack/init(replicaAt:entities:vfsExtension:)``.
+    /// prints. Like ``RecordStack/init(replicaAt:entities:vfsExtension:snapshotTimeout:)``,
+    /// it names its replica in its own connection, so any number of
+    /// replicas can be inspected in one process.
     ///
     /// ```swift
     /// let report = try StoreInspection(replicaAt: URL(string: "file:///srv/replicas/notes")!, vfsExtension: vfsURL)
@@ -167,39 +168,45 @@ public struct StoreInspection: Sendable {
     /// rollback-journal header, whatever the primary uses); `sizeInBytes` is
     /// the replica's pages; `replicaPosition` names the commit described.
     ///
+    /// - Parameter snapshotTimeout: how long to wait for the replica's first
+    ///   snapshot (Litestream's VFS would wait without end).
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no
-    ///   extension, another replica open in this process, a `file` replica
-    ///   without a snapshot, `asOf` before its first snapshot).
-    public init(replicaAt replica: URL, asOf: Date? = nil, vfsExtension: URL? = nil) throws {
-        let exports = try LitestreamVFS.prepare(replica: replica, extensionURL: vfsExtension)
-        try Store.requireSnapshot(replica)
-        let name = "inspecting the replica at \(replica.absoluteString)"
+    ///   extension, a replica without a snapshot within `snapshotTimeout`,
+    ///   `asOf` before its first snapshot).
+    public init(replicaAt replica: URL, asOf: Date? = nil, vfsExtension: URL? = nil, snapshotTimeout: Duration = .seconds(10)) throws {
+        let exports = try LitestreamVFS.prepare(extensionURL: vfsExtension)
+        let location = try LitestreamVFS.location(replica)
+        let name = "inspecting the replica at \(LitestreamVFS.spelling(location))"
+        // Never polling: the facts and the txid are of one commit.
+        let options = Connection.OpenOptions(
+            readOnly: true, create: false, vfs: LitestreamVFS.name,
+            uriParameters: LitestreamVFS.uriParameters(replica: location, pollInterval: Store.pinnedPollInterval))
         let connection: Connection
         do {
-            connection = try Connection(
-                path: Store.replicaFileName, options: Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name))
+            connection = try ReplicaOpen.open(location, timeout: snapshotTimeout) {
+                try Connection(path: Store.replicaFileName, options: options)
+            }
             try connection.registerWithLitestream(exports)
         } catch {
             throw LiteRecordError.wrap(error, name)
         }
         defer { connection.close() }
-        // Pinned at a time (the far future for the newest), the connection
-        // reads the whole state Litestream's restore plan gives, and stops
-        // following new commits: the facts and the txid are of one commit.
-        let stamp = asOf.map(ReplicaTime.format) ?? Store.newestTime
-        do {
-            try connection.setLitestreamTime(stamp)
-        } catch let error as SQLiteError where Store.holdsNoStateThen(error) {
-            throw LiteRecordError(
-                .storeUnavailable,
-                "\(name) as of \(stamp) failed: the replica holds no state of that time: it is before the replica's first snapshot, or older than its retention keeps (\(error.message))")
-        } catch {
-            throw LiteRecordError.wrap(error, name)
+        if let asOf {
+            let stamp = ReplicaTime.format(asOf)
+            do {
+                try connection.setLitestreamTime(stamp)
+            } catch let error as SQLiteError where Store.holdsNoStateThen(error) {
+                throw LiteRecordError(
+                    .storeUnavailable,
+                    "\(name) as of \(stamp) failed: the replica holds no state of that time: it is before the replica's first snapshot, or older than its retention keeps (\(error.message))")
+            } catch {
+                throw LiteRecordError.wrap(error, name)
+            }
         }
         let (facts, position) = try withErrorContext(name) { () -> (Facts, ReplicaPosition) in
             let facts = try connection.transaction(.deferred) { try Facts(connection) }
             let txid = UInt64(try connection.litestreamTXID(), radix: 16) ?? 0
-            let commitTime = replica.isFileURL ? LTXFiles.commitTime(of: txid, in: replica) : nil
+            let commitTime = location.isFileURL ? LTXFiles.commitTime(of: txid, in: location) : nil
             return (facts, ReplicaPosition(txid: txid, commitTime: commitTime, sinceLastPoll: nil))
         }
         // The VFS shows SQLite a rollback-journal header whatever the primary

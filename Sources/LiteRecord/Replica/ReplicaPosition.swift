@@ -25,21 +25,37 @@ public struct ReplicaPosition: Sendable, Hashable, CustomStringConvertible {
     /// replica is behind its primary by at most the primary's sync interval
     /// plus this.
     public let sinceLastPoll: Duration?
+    /// Why the replica stopped following its primary, or `nil` while it
+    /// follows: for 10 s, Litestream's VFS has polled the replica's storage
+    /// without success (storage unreachable), or — for a `file` replica —
+    /// has not followed commits that its folder holds (files it needed were
+    /// removed while the process was suspended). The stack then re-reads
+    /// the replica's restore plan every 10 s until it follows again; reads
+    /// keep the commit they had meanwhile.
+    ///
+    /// ```swift
+    /// if let reason = replica.replicaPosition.staleReason { logger.error("replica stale: \(reason)") }
+    /// ```
+    public let staleReason: String?
+
+    /// Whether the replica stopped following its primary (``staleReason``).
+    public var isStale: Bool { staleReason != nil }
 
     /// A position, as ``RecordStack/replicaPosition`` reports it.
     ///
     /// ```swift
     /// let start = ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil)
     /// ```
-    public init(txid: UInt64, commitTime: Date?, sinceLastPoll: Duration?) {
+    public init(txid: UInt64, commitTime: Date?, sinceLastPoll: Duration?, staleReason: String? = nil) {
         self.txid = txid
         self.commitTime = commitTime
         self.sinceLastPoll = sinceLastPoll
+        self.staleReason = staleReason
     }
 
     public var description: String {
         let time = commitTime.map { ReplicaTime.format($0) } ?? "time unknown"
-        return "txid \(txid) (\(time))"
+        return "txid \(txid) (\(time))" + (staleReason.map { ", stale: \($0)" } ?? "")
     }
 }
 
@@ -78,6 +94,22 @@ enum LTXFiles {
             return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         }
         return nil
+    }
+
+    /// The newest transaction id any LTX file of the replica ends with; 0
+    /// when there is none.
+    static func newestTXID(in replica: URL) -> UInt64 {
+        let levels = replica.appendingPathComponent("ltx", isDirectory: true)
+        let fileManager = FileManager.default
+        var newest: UInt64 = 0
+        for level in (try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? [] {
+            for name in (try? fileManager.contentsOfDirectory(atPath: levels.appendingPathComponent(level).path)) ?? []
+            where name.hasSuffix(".ltx") {
+                let range = name.dropLast(4).split(separator: "-")
+                if range.count == 2, let max = UInt64(range[1], radix: 16) { newest = Swift.max(newest, max) }
+            }
+        }
+        return newest
     }
 
     static func hex(_ txid: UInt64) -> String {

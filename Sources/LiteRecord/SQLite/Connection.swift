@@ -41,6 +41,10 @@ final class Connection {
         /// The SQLite VFS to open the database through, by its registered
         /// name (`nil`: the default VFS). A read replica names `litestream`.
         var vfs: String? = nil
+        /// Query parameters of the open's URI (https://sqlite.org/uri.html),
+        /// in order: SQLite hands the ones it does not know to the VFS, as
+        /// Litestream's reads `replica_url` and `poll_interval`.
+        var uriParameters: [(name: String, value: String)] = []
     }
 
     /// Opens `path` (or a private in-memory database when `path` is `nil`).
@@ -54,9 +58,12 @@ final class Connection {
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
         var name = path ?? ":memory:"
         immutableIdentity = options.immutable ? path.flatMap(FileIdentity.init(path:)) : nil
-        if options.immutable, let path {
+        var parameters = options.uriParameters
+        if options.immutable, path != nil { parameters.insert(("immutable", "1"), at: 0) }
+        if !parameters.isEmpty, let path {
             flags |= SQLITE_OPEN_URI
-            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+            name = "file:" + Self.uriEscaped(path) + "?"
+                + parameters.map { Self.uriComponent($0.name) + "=" + Self.uriComponent($0.value) }.joined(separator: "&")
         }
         var db: OpaquePointer?
         let result = sqlite3_open_v2(name, &db, flags, options.vfs)
@@ -308,6 +315,14 @@ extension Connection {
     static func uriEscaped(_ path: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// `text` as one query key or value of a URI: everything but unreserved
+    /// characters percent-encoded, `/` included, so `&`, `=` and `#` in a
+    /// value never end it.
+    static func uriComponent(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     /// The SQLite library version linked at run time.

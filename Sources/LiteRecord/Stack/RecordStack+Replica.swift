@@ -25,11 +25,20 @@ extension RecordStack {
     /// yet (its sync interval, 1 s by default) plus up to one poll interval:
     /// read your own writes from the primary.
     ///
-    /// Litestream's VFS serves one replica per process: the first replica a
-    /// process opens fixes the location, and opening another location throws.
-    /// It reads the location from `LITESTREAM_REPLICA_URL` in the environment
-    /// the process started with; LiteRecord hands it `replica` there while the
-    /// extension loads.
+    /// Each stack names its replica to the VFS in its own connections (the
+    /// VFS's `replica_url`), so a process reads any number of replicas,
+    /// and several stacks of one. One location spelled differently —
+    /// `file:/srv/r`, `file:///srv/r/`, or through a symlink — is one
+    /// replica: a `file` location is its folder's canonical path.
+    ///
+    /// Litestream's VFS waits without end for a replica's first snapshot;
+    /// this waits at most `snapshotTimeout`, then throws. (Over S3 and
+    /// other remote storage, the open that waits cannot be stopped: it is
+    /// left to finish in the background, and its connection is closed when
+    /// it does.) Once open, a read that finds a file gone — Litestream's
+    /// retention removes the files of an older snapshot — re-reads the
+    /// replica's restore plan and runs once more; a replica whose polls
+    /// keep failing says so in ``replicaPosition`` (``ReplicaPosition/staleReason``).
     ///
     /// - Parameters:
     ///   - replica: the replica's location as Litestream names it: `file:///…`
@@ -38,23 +47,28 @@ extension RecordStack {
     ///     model must be the same.
     ///   - vfsExtension: the path of `litestream-vfs.so` (PyPI's
     ///     `litestream-vfs` wheel has it); `nil` reads it from
-    ///     `$LITERECORD_LITESTREAM_VFS`. The disk is never searched.
+    ///     `$LITERECORD_LITESTREAM_VFS`. The disk is never searched. The
+    ///     first extension a process loads serves all its replicas.
+    ///   - snapshotTimeout: how long to wait for the replica's first
+    ///     snapshot (10 s by default).
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no extension
-    ///   named, none at the path, not Linux, another replica already open in
-    ///   this process, a `file` replica without a snapshot) or
-    ///   `.modelMismatch` (the replica's model differs; a replica is never
-    ///   migrated).
-    public convenience init(replicaAt replica: URL, entities: [any Entity.Type], vfsExtension: URL? = nil) throws {
+    ///   named, none at the path, not Linux, a location Litestream does not
+    ///   read, no snapshot within `snapshotTimeout`) or `.modelMismatch` (the
+    ///   replica's model differs; a replica is never migrated).
+    public convenience init(
+        replicaAt replica: URL, entities: [any Entity.Type], vfsExtension: URL? = nil, snapshotTimeout: Duration = .seconds(10)
+    ) throws {
         let model = try Model(entities: entities)
-        let exports = try LitestreamVFS.prepare(replica: replica, extensionURL: vfsExtension)
+        let location = try LitestreamVFS.location(replica)
+        let exports = try LitestreamVFS.prepare(extensionURL: vfsExtension)
         let store = try Store(
-            location: .replica(URL(string: LitestreamVFS.canonical(replica)) ?? replica), model: model,
-            options: StoreOpenOptions(readOnly: true, litestream: exports))
+            location: .replica(location), model: model,
+            options: StoreOpenOptions(readOnly: true, litestream: exports, snapshotTimeout: snapshotTimeout))
         self.init(store: store)
     }
 
     /// Whether this stack reads a Litestream replica
-    /// (``init(replicaAt:entities:vfsExtension:)``).
+    /// (``init(replicaAt:entities:vfsExtension:snapshotTimeout:)``).
     public var isReplica: Bool { store.replicaURL != nil }
 
     /// Where the replica is in its primary's history: the newest commit it
@@ -66,7 +80,9 @@ extension RecordStack {
     /// ```
     ///
     /// Waits while another read of the replica runs. When the replica cannot
-    /// be asked (the stack is closed), the answer is txid 0.
+    /// be asked (the stack is closed), the answer is txid 0. A replica that
+    /// stopped following its primary says why in
+    /// ``ReplicaPosition/staleReason``.
     public var replicaPosition: ReplicaPosition {
         (try? store.replicaPosition()) ?? ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil)
     }

@@ -53,6 +53,7 @@ extension Store {
         }
         connection?.close()
         connection = nil
+        replica.needsFreshConnection = false
         replicaWatcher?.close()
         changes.finish()
         observations.finish()

@@ -1,17 +1,37 @@
 import Foundation
 
+/// What a replica store keeps about its reading connection (`Store+Replica.swift`).
+/// Guarded by the store's lock.
+struct ReplicaState {
+    /// Litestream's VFS exports, to open connections again.
+    var exports: LitestreamExports?
+    /// How long the first open waits for a snapshot (`snapshotTimeout:`).
+    var snapshotTimeout: Duration = .seconds(10)
+    /// The transaction id the reading connection is pinned at, and the
+    /// watcher's id when it was pinned.
+    var pinnedTXID: UInt64?
+    var pinnedForWatcherTXID: UInt64?
+    /// The reading connection was closed after a failure: the next use
+    /// opens a fresh one, at the newest commit.
+    var needsFreshConnection = false
+}
+
 /// A store read from a Litestream replica through Litestream's VFS
 /// (API.md §15).
 ///
-/// A replica store reads through one connection, **pinned**: moved to a
-/// time (the far future for "the newest"), so that the VFS builds its page
-/// index from Litestream's restore plan and does not poll. A second
-/// connection, the ``ReplicaWatcher``, follows the replica as the VFS polls
-/// it; before each use of the reading connection outside a transaction, the
-/// store pins it again when the watcher has seen a newer commit. Reads thus
-/// see whole commits, in order: the VFS's own polling merge was seen to mix
-/// commits under load (``ReplicaWatcher``), and one connection means a later
-/// read never goes back to an older commit.
+/// A replica store reads through one connection, **pinned**: opened with a
+/// poll interval so long that the VFS never polls it, and moved to the
+/// newest commit by rebuilding its page index from Litestream's restore
+/// plan (the VFS's `ResetTime`, which lists files without their metadata).
+/// A second connection, the ``ReplicaWatcher``, follows the replica as the
+/// VFS polls it; before each use of the reading connection outside a
+/// transaction, the store pins it again when the watcher has seen a newer
+/// commit. Reads thus see whole commits, in order: the VFS's own polling
+/// merge was seen to mix commits under load (``ReplicaWatcher``), and one
+/// connection means a later read never goes back to an older commit.
+///
+/// Each connection names its replica in its URI (`replica_url`), so one
+/// process reads any number of replicas.
 ///
 /// What else the VFS does that the store relies on
 /// (https://github.com/benbjohnson/litestream, `vfs.go`):
@@ -20,39 +40,33 @@ import Foundation
 ///   `PRAGMA data_version` moves with every read): observation polls the
 ///   watcher's transaction id instead;
 /// - a read-only open waits, without end, until the replica holds a first
-///   snapshot: a `file` replica without one is refused before opening.
+///   snapshot: ``ReplicaOpen`` bounds that wait;
+/// - a page whose file is gone (Litestream's retention deleted it after a
+///   newer snapshot) fails the read with `SQLITE_BUSY` after its retries:
+///   the store re-pins and runs the read once more.
 extension Store {
     /// The name the replica's connection opens: the VFS ignores it, but
     /// SQLite names temporary files after it.
     static let replicaFileName = "literecord-replica.sqlite"
 
-    /// The time a pinned connection is moved to for "the newest commit":
-    /// Litestream's restore plan then takes every file there is.
-    static let newestTime = "2999-01-01T00:00:00Z"
+    /// The reading connection's poll interval: never, in practice (Go
+    /// durations end near 292 years).
+    static let pinnedPollInterval = "876000h"
 
-    /// Opens the replica's reading connection, pinned at the newest commit,
-    /// checks its model, and opens the watcher.
-    func openReplica(_ exports: LitestreamExports) throws(LiteRecordError) -> Connection {
-        guard let replicaURL else { throw LiteRecordError(.storeUnavailable, "\(displayName) is not a replica") }
-        try Self.requireSnapshot(replicaURL)
-        let options = Connection.OpenOptions(readOnly: true, create: false, vfs: LitestreamVFS.name)
-        let connection = try openConnection(options)
+    /// Opens the replica's reading connection at the newest commit, waiting
+    /// at most `snapshotTimeout` for a first snapshot, checks its model,
+    /// and opens the watcher.
+    func openReplica(_ exports: LitestreamExports, snapshotTimeout: Duration) throws(LiteRecordError) -> Connection {
+        replica.exports = exports
+        replica.snapshotTimeout = snapshotTimeout
+        let connection = try openReadingConnection()
         do {
             try attributingErrors("opening \(displayName)") {
-                try connection.registerWithLitestream(exports)
-                try pinAtNewest(connection, watcherTXID: nil)
-                try connection.execute("PRAGMA query_only = ON")
                 try requireStoredModel(
                     on: connection,
                     cannotMigrate: "A replica is never migrated: migrate its primary (open it with migration: .automatic), and the replica follows")
-                let watcher = try openConnection(options)
-                do {
-                    try watcher.registerWithLitestream(exports)
-                } catch {
-                    watcher.close()
-                    throw error
-                }
-                replicaWatcher?.attach(watcher)
+                let watcher = try openReplicaConnection(pollInterval: nil)
+                if let replicaURL { replicaWatcher?.attach(watcher, replica: replicaURL) }
             }
         } catch {
             connection.close()
@@ -61,38 +75,103 @@ extension Store {
         return connection
     }
 
+    /// A connection on the replica through the VFS, registered with it.
+    private func openReplicaConnection(pollInterval: String?) throws(LiteRecordError) -> Connection {
+        guard let replicaURL, let exports = replica.exports else {
+            throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
+        }
+        let options = Connection.OpenOptions(
+            readOnly: true, create: false, vfs: LitestreamVFS.name,
+            uriParameters: LitestreamVFS.uriParameters(replica: replicaURL, pollInterval: pollInterval))
+        let store = self
+        let connection: Connection
+        do {
+            connection = try ReplicaOpen.open(replicaURL, timeout: replica.snapshotTimeout) {
+                try store.openConnection(options)
+            }
+        } catch {
+            throw LiteRecordError.wrap(error, "opening \(displayName)")
+        }
+        do {
+            try attributingErrors("opening \(displayName)") { try connection.registerWithLitestream(exports) }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// The reading connection: opened at the newest commit (the VFS builds
+    /// its index from the restore plan when it opens), never polling.
+    private func openReadingConnection() throws(LiteRecordError) -> Connection {
+        let connection = try openReplicaConnection(pollInterval: Self.pinnedPollInterval)
+        do {
+            try attributingErrors("opening \(displayName)") {
+                replica.pinnedTXID = try replicaTransactionID(connection)
+                replica.pinnedForWatcherTXID = replicaWatcher?.transactionID()
+                try connection.execute("PRAGMA query_only = ON")
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// The reading connection, opened afresh when a failure closed it.
+    /// Called with the lock held; `nil` when the store is closed.
+    func replicaConnection() throws(LiteRecordError) -> Connection? {
+        if let connection { return connection }
+        guard replica.needsFreshConnection else { return nil }
+        let fresh = try openReadingConnection()
+        connection = fresh
+        replica.needsFreshConnection = false
+        return fresh
+    }
+
     /// Moves `connection` to the newest commit Litestream's restore plan
     /// holds. Called with the lock held (or during init), outside a transaction.
     private func pinAtNewest(_ connection: Connection, watcherTXID: UInt64?) throws {
-        try connection.setLitestreamTime(Self.newestTime)
-        replicaPinnedTXID = try replicaTransactionID(connection)
-        replicaPinnedForWatcherTXID = watcherTXID
+        try connection.setLitestreamTime(nil)
+        replica.pinnedTXID = try replicaTransactionID(connection)
+        replica.pinnedForWatcherTXID = watcherTXID
     }
 
     /// Pins the reading connection again when the watcher has seen a commit
     /// since it was last pinned. Called with the lock held, outside a
     /// transaction, before every use of the connection.
     func followReplica(_ connection: Connection) throws {
-        guard let seen = replicaWatcher?.transactionID(), seen != replicaPinnedForWatcherTXID, seen != replicaPinnedTXID
+        guard let seen = replicaWatcher?.transactionID(), seen != replica.pinnedForWatcherTXID, seen != replica.pinnedTXID
         else { return }
         try pinAtNewest(connection, watcherTXID: seen)
     }
 
-    /// Refuses a `file` replica that holds no snapshot yet, which the VFS
-    /// would wait for without end. Other storage (S3, …) is not looked at.
-    static func requireSnapshot(_ replica: URL) throws(LiteRecordError) {
-        guard replica.isFileURL else { return }
-        let levels = replica.appendingPathComponent("ltx", isDirectory: true)
-        let fileManager = FileManager.default
-        let holdsSnapshot = ((try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? []).contains { level in
-            ((try? fileManager.contentsOfDirectory(atPath: levels.appendingPathComponent(level).path)) ?? [])
-                .contains { $0.hasSuffix(".ltx") }
+    /// Runs `body`, a read on the reading connection outside a transaction;
+    /// when it fails as a read of a file that is gone does, pins the
+    /// connection again (a fresh restore plan) and runs it once more, then
+    /// reports what that run throws. Called with the lock held.
+    func readingReplica<T>(_ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        do {
+            return try body(connection)
+        } catch let error where Self.isStorageReadFailure(error) && connection.isOpen && !connection.isInTransaction {
+            logger.notice(
+                "a read of the replica failed as when Litestream removed a file it was pinned to; reading a fresh restore plan and reading again",
+                metadata: ["store": "\(displayName)", "error": "\(error)"])
+            try pinAtNewest(connection, watcherTXID: replicaWatcher?.transactionID())
+            return try body(connection)
         }
-        guard holdsSnapshot else {
-            throw LiteRecordError(
-                .storeUnavailable,
-                "there is no Litestream replica at \(replica.path): the folder holds no snapshot (ltx/…/*.ltx) yet; run `litestream replicate` for the primary store first")
+    }
+
+    /// Whether `error` is how the VFS fails a page it cannot fetch: after
+    /// its retries of a missing file `SQLITE_BUSY`, else an I/O error.
+    static func isStorageReadFailure(_ error: any Error) -> Bool {
+        let code: Int32?
+        switch error {
+        case let error as SQLiteError: code = error.code
+        case let error as LiteRecordError: code = error.resultCode
+        default: code = nil
         }
+        return code == 5 || code == 10  // SQLITE_BUSY, SQLITE_IOERR
     }
 
     /// The replica's Litestream transaction id, on `connection`.
@@ -105,7 +184,8 @@ extension Store {
     }
 
     /// Where the replica is: the transaction id of what its reads see (the
-    /// newest commit the watcher has seen), its time, and the poll age.
+    /// newest commit the watcher has seen), its time, the poll age, and
+    /// whether the watcher stopped advancing.
     func replicaPosition() throws(LiteRecordError) -> ReplicaPosition {
         guard let replicaURL else { return ReplicaPosition(txid: 0, commitTime: nil, sinceLastPoll: nil) }
         let txid = try withConnection("reading the position of \(displayName)") { connection in
@@ -115,7 +195,7 @@ extension Store {
         let seconds = replicaWatcher?.secondsSinceLastPoll()
         return ReplicaPosition(
             txid: txid, commitTime: replicaURL.isFileURL ? LTXFiles.commitTime(of: txid, in: replicaURL) : nil,
-            sinceLastPoll: seconds.map { .seconds($0) })
+            sinceLastPoll: seconds.map { .seconds($0) }, staleReason: replicaWatcher?.staleReason())
     }
 
     /// Runs `body` in one read transaction on the replica as it was at `date`
@@ -130,7 +210,7 @@ extension Store {
         guard replicaURL != nil else {
             throw LiteRecordError(
                 .storeUnavailable,
-                "\(operation) failed: \(displayName) is not a read replica; read(asOf:) reads a stack opened with RecordStack(replicaAt:entities:vfsExtension:)")
+                "\(operation) failed: \(displayName) is not a read replica; read(asOf:) reads a stack opened with RecordStack(replicaAt:entities:vfsExtension:snapshotTimeout:)")
         }
         return try withConnectionPassingCallerErrors(operation) { connection in
             guard !connection.isInTransaction else {
@@ -162,19 +242,18 @@ extension Store {
     }
 
     /// Pins the connection at the newest commit again after a point-in-time
-    /// read. Should the VFS refuse, the connection is closed and every later
-    /// use of the store throws why, so that no read sees the past by mistake.
-    /// Called with the lock held.
+    /// read. Should the VFS refuse, the connection is closed, so that no
+    /// read sees the past by mistake, and the next use of the store opens a
+    /// fresh one at the newest commit. Called with the lock held.
     private func returnToNewest(_ connection: Connection) throws(LiteRecordError) {
         do {
             try pinAtNewest(connection, watcherTXID: replicaWatcher?.transactionID())
         } catch {
-            let failure = LiteRecordError.wrap(
-                error, "returning \(displayName) to its newest commit after a point-in-time read (close the stack and open the replica again)")
             connection.close()
             self.connection = nil
-            replicaFailure = failure
-            throw failure
+            replica.needsFreshConnection = true
+            throw LiteRecordError.wrap(
+                error, "returning \(displayName) to its newest commit after a point-in-time read (the next read opens the replica afresh)")
         }
     }
 }

@@ -36,13 +36,14 @@ extension Store {
     func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         acquireLock()
         defer { releaseLock() }
-        guard let connection else {
-            throw replicaFailure ?? unavailableError
+        guard let connection = try replicaWatcher == nil ? connection : replicaConnection() else {
+            throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
         return try attributingStoreErrors(operation()) {
-            if replicaWatcher != nil && !connection.isInTransaction { try followReplica(connection) }
-            return try body(connection)
+            guard replicaWatcher != nil && !connection.isInTransaction else { return try body(connection) }
+            try followReplica(connection)
+            return try readingReplica(connection, body)
         }
     }
 

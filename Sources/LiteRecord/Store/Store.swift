@@ -74,14 +74,9 @@ final class Store: @unchecked Sendable {
     var commitsSinceWALCheck = 0
     /// For a replica: the connection that follows it (``ReplicaWatcher``).
     let replicaWatcher: ReplicaWatcher?
-    /// For a replica: the transaction id its reading connection is pinned
-    /// at, and the watcher's id when it was pinned (`Store+Replica.swift`).
-    /// Guarded by `lock`.
-    var replicaPinnedTXID: UInt64?
-    var replicaPinnedForWatcherTXID: UInt64?
-    /// Why a replica's reading connection is gone, when re-pinning it failed:
-    /// what every later use throws. Guarded by `lock`.
-    var replicaFailure: LiteRecordError?
+    /// For a replica: its reading connection's pin and how to reopen it
+    /// (`Store+Replica.swift`). Guarded by `lock`.
+    var replica = ReplicaState()
     /// Paths of files moved aside at open, when the model did not match.
     /// Written only during init.
     var movedAsideFiles: [URL] = []
@@ -101,7 +96,7 @@ final class Store: @unchecked Sendable {
         switch location {
         case .file(let url): url.path
         case .memory: "in-memory store"
-        case .replica(let url): "replica \(url.absoluteString)"
+        case .replica(let url): "replica \(LitestreamVFS.spelling(url))"
         }
     }
 
@@ -122,7 +117,7 @@ final class Store: @unchecked Sendable {
             guard let litestream = options.litestream else {
                 throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
             }
-            connection = try openReplica(litestream)
+            connection = try openReplica(litestream, snapshotTimeout: options.snapshotTimeout)
         } else if options.readOnly {
             connection = try openReadOnly()
         } else {

@@ -75,6 +75,8 @@ struct StoreOpenOptions {
     var checkpoints: CheckpointPolicy = .automatic
     /// Litestream's VFS, for a replica.
     var litestream: LitestreamExports?
+    /// For a replica: how long the first open waits for a snapshot.
+    var snapshotTimeout: Duration = .seconds(10)
     var history: HistoryOptions = .asStored
     /// The reader connections' `mmap_size` (0: off), from
     /// ``RecordStack/memoryMappedReadSize`` when the stack was made.

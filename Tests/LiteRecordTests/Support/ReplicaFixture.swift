@@ -72,8 +72,8 @@ enum LitestreamVFSExtension {
     static let skipReason: Comment = "Litestream or its VFS extension is not installed: run `make litestream` first"
 }
 
-/// The one replica of this test process: Litestream's VFS serves one replica
-/// per process, so every replica test reads the same one. A primary store
+/// The replica most replica tests share (tests that need their own use
+/// ``PrivateReplica``). A primary store
 /// (written by this process), `litestream replicate` copying it every 200 ms
 /// into a `file` replica, and the replica's location.
 ///
@@ -156,10 +156,15 @@ actor ReplicaFixture {
         return started
     }
 
-    /// Whether Litestream has written the replica's first snapshot: what the
-    /// library checks before it opens one.
+    /// Whether Litestream has written the replica's first snapshot (an
+    /// `ltx/<level>/*.ltx` file).
     static func holdsSnapshot(_ replica: URL) -> Bool {
-        (try? Store.requireSnapshot(replica)) != nil
+        let levels = replica.appendingPathComponent("ltx", isDirectory: true)
+        let fileManager = FileManager.default
+        return ((try? fileManager.contentsOfDirectory(atPath: levels.path)) ?? []).contains { level in
+            ((try? fileManager.contentsOfDirectory(atPath: levels.appendingPathComponent(level).path)) ?? [])
+                .contains { $0.hasSuffix(".ltx") }
+        }
     }
 }
 

@@ -148,7 +148,10 @@ public enum BookmarksApp {
     /// check: the file is there and readable), 503 otherwise. On a read
     /// replica the answer also has `"replica"`: the newest commit of the
     /// primary it reads (`txid`, `commitTime`) and how many seconds since it
-    /// last polled its storage (`sinceLastPoll`, `null` before the first).
+    /// last polled its storage (`sinceLastPoll`, `null` before the first),
+    /// and `stale`: why it stopped following its primary
+    /// (`ReplicaPosition.staleReason`), `null` while it follows. A stale
+    /// replica still answers 200: its reads work, on an older commit.
     static func health(_ store: BookmarkStore) async throws -> Response {
         let bookmarks: Int
         do {
@@ -162,7 +165,8 @@ public enum BookmarksApp {
             let position = await store.replicaPosition()
             let time = position.commitTime.map { "\"\($0.formatted(Self.commitTimeStyle))\"" } ?? "null"
             let poll = position.sinceLastPoll.map { String($0.components.seconds) } ?? "null"
-            replica = ",\"replica\":{\"commitTime\":\(time),\"sinceLastPoll\":\(poll),\"txid\":\(position.txid)}"
+            let stale = position.staleReason.flatMap { try? JSONEncoder().encode($0) }.flatMap { String(data: $0, encoding: .utf8) } ?? "null"
+            replica = ",\"replica\":{\"commitTime\":\(time),\"sinceLastPoll\":\(poll),\"stale\":\(stale),\"txid\":\(position.txid)}"
         }
         let body = "{\"bookmarks\":\(bookmarks)\(replica),\"status\":\"ok\"}"
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
