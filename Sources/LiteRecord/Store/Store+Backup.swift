@@ -33,8 +33,16 @@ extension Store {
             case (_?, false):
                 // A connection of the backup's own: a read transaction on it does
                 // not hold up the store's saves, which go through the writer.
-                let source = try openConnection(Connection.OpenOptions(create: false))
-                defer { source.close() }
+                // Tracked with the readers, so close() waits for the copy and a
+                // connection closed after its store never deletes the -wal and
+                // -shm of a store put in its place (issue #59 item 4).
+                let source: Connection
+                if let readers {
+                    source = try readers.acquireOwn(operation)
+                } else {
+                    source = try openConnection(Connection.OpenOptions(create: false))
+                }
+                defer { if let readers { readers.release(source) } else { source.close() } }
                 try attributingErrors(operation) {
                     try source.execute("PRAGMA query_only = ON")
                     try BackupFile.copySnapshot(from: source, into: target)
