@@ -224,6 +224,9 @@ enum BackupFile {
         do {
             try FileOperations.syncFolder(of: destination)
         } catch {
+            // A backup that fails leaves nothing: the name is this backup's
+            // own (link and rename refused an existing file).
+            try? files.unlink(destination)
             throw LiteRecordError(
                 .storeUnavailable, "\(operation) failed: syncing the folder of \(destination) to disk failed: \(error.reason)")
         }
