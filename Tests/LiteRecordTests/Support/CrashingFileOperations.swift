@@ -35,12 +35,28 @@ final class CrashingFileOperations: FileOperating {
     }
 
     private let system = SystemFileOperations()
+    /// Where unlinked files wait in case a crash brings them back: outside
+    /// the folders under test, whose listings the tests check.
+    static let stashFolder: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("LiteRecordTests-crash-stash-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
     private let state = Mutex<(unsynced: [Change], log: [String])>(([], []))
     /// Called after each change is made, with what it was.
     private let afterChange: @Sendable (Change) -> Void
+    /// Whether each operation is first a fault point of ``FaultVFS``
+    /// (counted with its writes; failed, or refused after a crash, as it says).
+    private let injectsFaults: Bool
 
-    init(afterChange: @escaping @Sendable (Change) -> Void = { _ in }) {
+    init(injectsFaults: Bool = false, afterChange: @escaping @Sendable (Change) -> Void = { _ in }) {
+        self.injectsFaults = injectsFaults
         self.afterChange = afterChange
+    }
+
+    private func faultPoint() throws(FileOperationError) {
+        guard injectsFaults, let code = FaultVFS.decideDirectoryChange() else { return }
+        throw FileOperationError(code: code)
     }
 
     /// The changes a power loss now could undo.
@@ -57,18 +73,25 @@ final class CrashingFileOperations: FileOperating {
     }
 
     func rename(_ source: String, to destination: String) throws(FileOperationError) {
+        try faultPoint()
         try system.rename(source, to: destination)
         record(.renamed(from: source, to: destination))
     }
 
     func link(_ source: String, to destination: String) throws(FileOperationError) {
+        try faultPoint()
         try system.link(source, to: destination)
         record(.linked(from: source, to: destination))
     }
 
     func unlink(_ path: String) throws(FileOperationError) {
-        let stash = Change.folder(path) + "/.crash-stash-\(UUID().uuidString)"
-        try system.link(path, to: stash)
+        // Removing a file needs no room: a full disk does not stop it.
+        if !FaultVFS.isDiskFullPersisting { try faultPoint() }
+        let stash = Self.stashFolder + "/\(UUID().uuidString)"
+        // A copy when the stash is on another file system.
+        if (try? system.link(path, to: stash)) == nil {
+            guard (try? FileManager.default.copyItem(atPath: path, toPath: stash)) != nil else { throw FileOperationError(code: ENOENT) }
+        }
         do {
             try system.unlink(path)
         } catch {
@@ -79,6 +102,7 @@ final class CrashingFileOperations: FileOperating {
     }
 
     func sync(_ path: String) throws(FileOperationError) {
+        try faultPoint()
         try system.sync(path)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return }
