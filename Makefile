@@ -77,7 +77,7 @@ litestream:
 
 ## reliability: only the reliability suite (Docs/Reliability.md); `make test`
 ## runs it too, so CI does. Its figures are the lines starting with [reliability].
-RELIABILITY_SUITES := CrashSafetyTests|DamagedFileTests|DiskFullTests|FailedCreationTests|UnwritableStoreTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
+RELIABILITY_SUITES := CrashSafetyTests|FaultInjectionTests|BackupFolderSyncTests|DamagedFileTests|DiskFullTests|FailedCreationTests|UnwritableStoreTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
 reliability: deps
 	$(SWIFT) build --build-tests
 	$(CHECK_TEMP) $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
@@ -239,4 +239,4 @@ clean:
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN \
-		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetBasedDeleteConflictTests|ManyToManyLinkConflictTests|ReaderPoolDeadlockTests|SetupWhileMigratingTests|CloseInsideWriteTests|BackupTests|WillSaveTests|SetBasedCascadeTests|ObservationGroupTests|PredicateCacheTests|BackupRaceTests|CloseWaitsForQueuedWritesTests|CloseWaitsForReadsTests|ChangeStreamEndTests|StoreOpenRaceTests|CheckpointAPITests|WALBoundTests|StoreSideCascadeSemanticsTests|RecordIDReuseTests|ChildPushTests|ToManyCountRuleTests'
+		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetBasedDeleteConflictTests|ManyToManyLinkConflictTests|ReaderPoolDeadlockTests|SetupWhileMigratingTests|CloseInsideWriteTests|BackupTests|WillSaveTests|SetBasedCascadeTests|ObservationGroupTests|PredicateCacheTests|BackupRaceTests|CloseWaitsForQueuedWritesTests|CloseWaitsForReadsTests|ChangeStreamEndTests|StoreOpenRaceTests|CheckpointAPITests|WALBoundTests|StoreSideCascadeSemanticsTests|RecordIDReuseTests|ChildPushTests|ToManyCountRuleTests|CloseWaitsForBackupTests|WALLongReaderTests|MoveAsideOrderTests'

@@ -33,6 +33,7 @@ struct MigrateLargeStore: ParsableCommand {
             then sleeps for a minute, waiting to be killed.
             """)
     var pauseMarker: String?
+    @Option(help: "How long the pause lasts, in seconds (default 60).") var pauseSeconds: Double = 60
 
     func run() throws {
         // Always a plan with a step, so the migration takes (and keeps) a copy
@@ -41,7 +42,7 @@ struct MigrateLargeStore: ParsableCommand {
             MigrationPlan().step("pause") { _ in
                 guard let pauseMarker else { return }
                 _ = FileManager.default.createFile(atPath: pauseMarker, contents: Data())
-                Thread.sleep(forTimeInterval: 60)
+                Thread.sleep(forTimeInterval: pauseSeconds)
             })
         try RecordStack(storeAt: URL(fileURLWithPath: store), entities: [Migrated.Person.self], migration: migration)
             .close()

@@ -53,7 +53,22 @@ private enum DocV2 {
         /// Runs the operation on a copy of that store, counting only the
         /// operation itself (``FaultVFS/startCounting()``); returns its error.
         let run: (URL) -> (any Error)?
+        /// Whether a failed operation may leave no store at the path (a
+        /// move-aside that moved the old files but had not created the new
+        /// store yet): the next open creates one.
+        var mayLeaveNoStore = false
+        /// What else must hold after each fault point, given whether the
+        /// operation returned: a problem, or `nil`.
+        var verify: ((URL, _ returned: Bool) -> String?)? = nil
+        /// Whether a failed operation may leave a store that the next open
+        /// completes (a first open that created some tables but not the
+        /// library's metadata): the state is judged after that open.
+        var completedByNextOpen = false
     }
+
+    /// Torn crashes draw from this seed (`LITERECORD_FAULT_SEED`), mixed with
+    /// the fault point's index, so that a failure can be run again.
+    static let seed: UInt64 = ProcessInfo.processInfo.environment["LITERECORD_FAULT_SEED"].flatMap { UInt64($0) } ?? 59
 
     static let root = FileManager.default.temporaryDirectory
         .appendingPathComponent("LiteRecordTests-faults-\(UUID().uuidString)", isDirectory: true)
@@ -104,7 +119,7 @@ private enum DocV2 {
 
     // MARK: Running a workload
 
-    private func exercise(_ workload: Workload) async throws {
+    func exercise(_ workload: Workload) async throws {
         let folder = Self.root.appendingPathComponent(workload.name.filter(\.isLetter), isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: Self.root) }
@@ -135,8 +150,9 @@ private enum DocV2 {
                     continue
                 }
                 let expected = outcome.error == nil || workload.keepsStateAfter ? after : before
-                if outcome.contents == expected { continue }
-                if fault == .crash && [before, after].contains(outcome.contents) {
+                if outcome.error != nil && workload.completedByNextOpen && outcome.contents == after { continue }
+                if outcome.contents == expected || outcome.contents == Self.acceptedNoStore { continue }
+                if fault.crashes && [before, after].contains(outcome.contents) {
                     if outcome.error == nil { lostReported += 1 } else { keptUnreported += 1 }
                     continue
                 }
@@ -144,7 +160,8 @@ private enum DocV2 {
                 failures.append("\(label): \(outcome.error == nil ? "returned" : "threw") but the store holds \(held)")
             }
         }
-        var line = "[faults] \(workload.name): \(points) fault points, "
+        let modes = FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
+        var line = "[faults] \(workload.name): \(calls) points × \(modes) (\(points) runs, seed \(Self.seed)), "
         line += failures.isEmpty ? "all recovered" : "\(failures.count) not recovered: \(failures.prefix(5).joined(separator: "; "))"
         if keptUnreported + lostReported > 0 {
             line += " (crashes: \(keptUnreported) kept a commit the operation could not report, \(lostReported) lost a reported one, as synchronous=NORMAL allows)"
@@ -171,9 +188,14 @@ private enum DocV2 {
         let url = copy.appendingPathComponent("store.sqlite")
         FaultVFS.route(folder)
         FaultVFS.arm(failAt: index, fault)
-        let error = workload.run(url)
+        // The library's own renames, links, unlinks and folder syncs are
+        // fault points too, and a crash undoes those whose folder was not synced.
+        let files = CrashingFileOperations(injectsFaults: true)
+        let error = FileOperations.$current.withValue(files) { workload.run(url) }
         let counted = FaultVFS.disarm()
-        FaultVFS.restoreAfterCrash()
+        FaultVFS.clearPersistentFault()
+        if FaultVFS.hasCrashed { files.crash() }
+        FaultVFS.restoreAfterCrash(seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil)
         // Checked with the real VFS: files opened from here on are not routed.
         FaultVFS.route(nil)
         var outcome = Outcome(error: error, calls: counted.calls)
@@ -181,18 +203,28 @@ private enum DocV2 {
             outcome.problem = "\(error)"
         } else if let error {
             let message = (error as? LiteRecordError)?.message ?? "\(error)"
-            if !message.lowercased().contains(workload.operationWord) {
+            if !workload.operationWord.split(separator: "|").contains(where: { message.lowercased().contains($0) }) {
                 outcome.problem = "the error does not name the operation (\(workload.operationWord)): \(message)"
             }
         }
         do {
             outcome.contents = try Self.contents(of: url)
-            if let damage = try Self.damage(of: url) { outcome.problem = damage }
+            if workload.mayLeaveNoStore && outcome.error != nil && outcome.contents == Self.noStore {
+                outcome.contents = Self.acceptedNoStore
+            }
+            if !outcome.contents.hasPrefix("(no store"), let damage = try Self.damage(of: url) { outcome.problem = damage }
+            if outcome.problem == nil, let verify = workload.verify, let problem = verify(url, error == nil) { outcome.problem = problem }
             if outcome.problem == nil {
                 // The library itself opens what is left, with the model of the state it holds.
-                let stored = try Self.storedFingerprint(url)
-                let entities = stored == (try Model(entities: workload.entities)).fingerprint ? workload.entities : workload.laterEntities
+                let stored = outcome.contents.hasPrefix("(no store") ? nil : try? Self.storedFingerprint(url)
+                let before = try Model(entities: workload.entities).fingerprint
+                // A store without the library's metadata is one a failed creation left: the later model's.
+                let unfinished = stored == nil && !outcome.contents.hasPrefix("(no store") && workload.completedByNextOpen
+                let entities = !unfinished && (stored == nil || stored == before) ? workload.entities : workload.laterEntities
                 try RecordStack(storeAt: url, entities: entities).close()
+                if workload.completedByNextOpen && outcome.error != nil && stored == nil && !outcome.contents.hasPrefix("(no store") {
+                    outcome.contents = try Self.contents(of: url)
+                }
             }
         } catch {
             outcome.problem = "reopening failed: \(error)"
@@ -205,12 +237,21 @@ private enum DocV2 {
     /// Every table's rows (the full-text index's own tables aside, checked
     /// by `integrity-check`), as text.
     static func contents(of url: URL) throws -> String {
+        if ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0) == 0 {
+            return noStore
+        }
         let connection = try Connection(path: url.path, options: Connection.OpenOptions(create: false))
         defer { connection.close() }
+        // The schema as well as the rows (FTS5's shadow tables aside).
+        var text = "schema:\n"
+        for row in try connection.rows(
+            "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'literecord\\_search:%' ESCAPE '\\' ORDER BY type, name")
+        {
+            text += row.map { "\($0)" }.joined(separator: "|") + "\n"
+        }
         let tables = try connection.rows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'literecord\\_search:%' ESCAPE '\\' ORDER BY name"
         ).map { $0[0].textValue }
-        var text = ""
         for table in tables {
             text += "\(table):\n"
             for row in try connection.rows("SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
@@ -222,6 +263,11 @@ private enum DocV2 {
 
     /// `integrity_check` and every full-text index's `integrity-check`:
     /// what is wrong, or `nil`.
+    /// What ``contents(of:)`` says of a missing or empty file.
+    static let noStore = "(no store)"
+    /// The same, where the workload accepts it (``Workload/mayLeaveNoStore``).
+    static let acceptedNoStore = "(no store, accepted)"
+
     static func damage(of url: URL) throws -> String? {
         let connection = try Connection(path: url.path, options: Connection.OpenOptions(create: false))
         defer { connection.close() }
@@ -329,6 +375,8 @@ private enum DocV2 {
                     defer { FaultVFS.disarm() }
                     try stack.backup(to: destination)
                 } catch {
+                    // After a crash nothing runs: what is left is judged once the crash is undone (below).
+                    if FaultVFS.hasCrashed { return error }
                     let left = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
                     if let stray = left.first(where: { !$0.hasPrefix("store.sqlite") }) {
                         return BackupLeftover(file: stray, error: error)
@@ -336,6 +384,12 @@ private enum DocV2 {
                     return error
                 }
                 return backupProblem(of: destination, comparedTo: url)
+            },
+            verify: { url, _ in
+                // After a crash, a copy at the destination is a whole one, or there is none.
+                let destination = url.deletingLastPathComponent().appendingPathComponent("backup.sqlite")
+                guard FileManager.default.fileExists(atPath: destination.path) else { return nil }
+                return backupProblem(of: destination, comparedTo: url).map { "after the crash: \($0)" }
             })
     }
 

@@ -151,8 +151,9 @@ struct Migrator {
         var report = MigrationReport(from: from.fingerprint, to: to.fingerprint)
         var backup: URL?
         do {
-            try withForeignKeysOff {
+            try waitingForOtherWriters { began in
                 try connection.transaction(.immediate) {
+                    began()
                     // Under the write lock nobody else can commit: if nobody did
                     // since the planning began, the plan (which steps are pending
                     // above all) still holds. Otherwise plan again.
@@ -175,6 +176,11 @@ struct Migrator {
         } catch is Outdated {
             store.logger.info("another connection changed the store while the migration was planned; planning again", metadata: ["store": "\(store.displayName)"])
             return nil
+        } catch let error as OtherWriter {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "migrating \(store.displayName) did not start: another connection held the store's write lock for the whole \(error.waited.components.seconds) s this open waits for it — another process migrating it most likely, or a long write in another process. This open changed nothing; open the store again once the other process is done",
+                sqlite: error.sqlite)
         } catch {
             throw failure(error, backup: backup)
         }
@@ -223,6 +229,47 @@ struct Migrator {
             message += " A copy taken before the migration is at \(backup.path)."
         }
         return LiteRecordError(.migrationFailed, message, sqlite: base.sqliteError)
+    }
+
+    /// How long a migration waits for the write lock while another
+    /// connection holds it — another process migrating the same store, most
+    /// often, whose migration this one then finds done — before it gives up
+    /// with `.storeUnavailable`. It waits the busy timeout (10 s) at a time
+    /// and logs a line at `.notice` after each.
+    static let otherWriterWaitLimit: Duration = .seconds(120)
+
+    /// The write lock stayed with another connection for ``otherWriterWaitLimit``.
+    private struct OtherWriter: Error {
+        let waited: Duration
+        let sqlite: SQLiteError
+    }
+
+    /// Runs `body` (a write transaction, which calls `began` first thing
+    /// inside it) with foreign keys off, again each time its `BEGIN
+    /// IMMEDIATE` meets another connection's write lock past the busy
+    /// timeout, until ``otherWriterWaitLimit``. Without this a second process
+    /// opening the store during the first one's migration failed after 10 s
+    /// with "rolled back", while the first was still migrating (issue #59
+    /// item 7).
+    private func waitingForOtherWriters(_ body: (_ began: () -> Void) throws -> Void) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while true {
+            var hasBegun = false
+            do {
+                try withForeignKeysOff { try body { hasBegun = true } }
+                return
+            } catch let error as SQLiteError where error.isBusy && !hasBegun {
+                let waited = clock.now - start
+                guard waited < Self.otherWriterWaitLimit else { throw OtherWriter(waited: waited, sqlite: error) }
+                store.logger.notice(
+                    "migration: another connection is writing to the store (another process migrating it?); waiting for it",
+                    metadata: [
+                        "store": "\(store.displayName)", "waited": "\(waited.components.seconds) s",
+                        "limit": "\(Self.otherWriterWaitLimit.components.seconds) s",
+                    ])
+            }
+        }
     }
 
     /// `PRAGMA data_version`: changes when another connection commits

@@ -115,16 +115,25 @@ extension Migrator {
     func keepBackup(_ backup: URL, _ report: inout MigrationReport) {
         guard let url = store.url else { return }
         let kept = PreMigrationCopies.keptName(for: url, at: Date())
+        let files = FileOperations.current
         do {
-            try FileManager.default.moveItem(at: backup, to: kept)
+            try files.rename(backup.path, to: kept.path)
             report.keptCopyURL = kept
         } catch {
             store.logger.warning(
                 "could not rename the pre-migration copy; it stays under its first name",
-                metadata: ["copy": "\(backup.path)", "error": "\(error.localizedDescription)"])
+                metadata: ["copy": "\(backup.path)", "error": "\(error.reason)"])
             report.keptCopyURL = backup
             log("kept the store as it was before the migration at \(backup.path)", &report)
             return
+        }
+        do {
+            // The copy's creation (VACUUM INTO) and its new name, on disk.
+            try FileOperations.syncFolder(of: kept.path)
+        } catch {
+            store.logger.warning(
+                "could not sync the folder of the kept pre-migration copy; a power loss may undo its name",
+                metadata: ["copy": "\(kept.path)", "error": "\(error.reason)"])
         }
         log("kept the store as it was before the migration at \(kept.path)", &report)
         // The copy just kept always counts as the newest, even if the clock
@@ -132,18 +141,17 @@ extension Migrator {
         let older = PreMigrationCopies.newestFirst(of: url).filter { $0.path != kept.path }
         for old in older.dropFirst(MigrationReport.keptCopyLimit - 1) {
             do {
-                try FileManager.default.removeItem(at: old)
+                try files.unlink(old.path)
                 // A copy someone opened (or a migration left) may have companions.
-                for suffix in ["-wal", "-shm", "-journal"] {
-                    try? FileManager.default.removeItem(atPath: old.path + suffix)
-                }
+                for suffix in ["-wal", "-shm", "-journal"] { try? files.unlink(old.path + suffix) }
                 report.deletedCopies.append(old)
                 log("deleted the oldest copy \(old.path)", &report)
             } catch {
                 store.logger.warning(
                     "could not delete an old pre-migration copy",
-                    metadata: ["copy": "\(old.path)", "error": "\(error.localizedDescription)"])
+                    metadata: ["copy": "\(old.path)", "error": "\(error.reason)"])
             }
         }
+        if !report.deletedCopies.isEmpty { try? FileOperations.syncFolder(of: url.path) }
     }
 }

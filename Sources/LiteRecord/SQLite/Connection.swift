@@ -18,6 +18,9 @@ final class Connection {
     /// the open, to tell whether anything changed it since (see
     /// ``immutableFileChange()``).
     private let immutableIdentity: FileIdentity?
+    /// The busy timeout set at open, in milliseconds, which
+    /// ``withoutWaiting(_:)`` puts back.
+    private let busyTimeoutMilliseconds: Int32
     /// Litestream's VFS exports, for a replica connection registered with
     /// it (`Connection+Litestream.swift`); `nil` otherwise.
     var litestream: LitestreamExports?
@@ -76,7 +79,8 @@ final class Connection {
         sqlite3_extended_result_codes(db, 1)
         let milliseconds = options.busyTimeout.components.seconds * 1000
             + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        busyTimeoutMilliseconds = Int32(clamping: milliseconds)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         if let trace { installTrace(trace, filter: traceFilter) }
     }
 
@@ -215,6 +219,17 @@ final class Connection {
         guard let handle else { return }
         var persist: Int32 = 1
         _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+    }
+
+    /// Runs `body` with no busy handler: a lock another connection holds
+    /// fails at once with `SQLITE_BUSY` (or, for a checkpoint, reports itself
+    /// incomplete) instead of being waited for up to the busy timeout
+    /// (https://sqlite.org/c3ref/busy_timeout.html).
+    func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T {
+        guard let handle else { return try body() }
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        return try body()
     }
 
     // MARK: Transactions

@@ -12,7 +12,7 @@ import Foundation
 /// each other forever, as would four `read` closures each waiting for a fifth
 /// reader that only one of them could release.
 final class ReaderPool: @unchecked Sendable {
-    // @unchecked: `idle`, `count`, `holders`, `isClosed` and
+    // @unchecked: `idle`, `count`, `holders`, `own`, `isClosed` and
     // `lateReadersKeepWAL` are only touched
     // with `condition` locked; a connection is used by one thread between
     // acquire() and release(), never by two.
@@ -21,6 +21,8 @@ final class ReaderPool: @unchecked Sendable {
     private var count = 0
     /// How many readers each thread holds (by ``ThreadIdentity``).
     private var holders: [UInt: Int] = [:]
+    /// Connections handed out by ``acquireOwn(_:)``, outside the pool's count.
+    private var own: Set<ObjectIdentifier> = []
     private var isClosed = false
     /// Set when ``close(waitingUpTo:)`` returned with readers still busy:
     /// those close, when released, without deleting `-wal` and `-shm`.
@@ -50,7 +52,7 @@ final class ReaderPool: @unchecked Sendable {
                 condition.unlock()
                 return reader
             }
-            if count < maximumCount || !mayWait || holders[thread] != nil {
+            if count - own.count < maximumCount || !mayWait || holders[thread] != nil {
                 count += 1
                 holders[thread, default: 0] += 1
                 condition.unlock()
@@ -69,11 +71,49 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// A connection of the caller's own, beside the pool's (a backup's, which
+    /// holds one read transaction for its whole copy and should not take a
+    /// pooled reader from the reads), tracked as a busy reader is:
+    /// ``close(waitingUpTo:)`` waits for it, and ``release(_:)`` closes it —
+    /// keeping `-wal` and `-shm` when the pool closed without it.
+    func acquireOwn(_ operation: @autoclosure () -> String) throws(LiteRecordError) -> Connection {
+        condition.lock()
+        if isClosed {
+            condition.unlock()
+            throw LiteRecordError(.storeUnavailable, "\(operation()) failed: the store is closed")
+        }
+        // Counted before it opens, so a close() that begins meanwhile waits for it.
+        count += 1
+        condition.unlock()
+        let connection: Connection
+        do {
+            connection = try open()
+        } catch {
+            condition.lock()
+            count -= 1
+            condition.broadcast()
+            condition.unlock()
+            throw error
+        }
+        condition.lock()
+        own.insert(ObjectIdentifier(connection))
+        condition.unlock()
+        return connection
+    }
+
     func release(_ reader: Connection) {
         condition.lock()
         defer { condition.unlock() }
+        let isOwn = own.remove(ObjectIdentifier(reader)) != nil
+        if isOwn {
+            if isClosed && lateReadersKeepWAL { reader.keepWALFilesOnClose() }
+            reader.close()
+            count -= 1
+            condition.broadcast()
+            return
+        }
         releaseHolder(ThreadIdentity.current)
-        if isClosed || count > maximumCount {
+        if isClosed || count - own.count > maximumCount {
             // Closed, or one opened beyond the maximum: it is not kept.
             // Closed after its store was, it may be the file's last
             // connection, which deletes -wal and -shm by name; by now those

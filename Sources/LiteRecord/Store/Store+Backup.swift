@@ -33,8 +33,16 @@ extension Store {
             case (_?, false):
                 // A connection of the backup's own: a read transaction on it does
                 // not hold up the store's saves, which go through the writer.
-                let source = try openConnection(Connection.OpenOptions(create: false))
-                defer { source.close() }
+                // Tracked with the readers, so close() waits for the copy and a
+                // connection closed after its store never deletes the -wal and
+                // -shm of a store put in its place (issue #59 item 4).
+                let source: Connection
+                if let readers {
+                    source = try readers.acquireOwn(operation)
+                } else {
+                    source = try openConnection(Connection.OpenOptions(create: false))
+                }
+                defer { if let readers { readers.release(source) } else { source.close() } }
                 try attributingErrors(operation) {
                     try source.execute("PRAGMA query_only = ON")
                     try BackupFile.copySnapshot(from: source, into: target)
@@ -199,33 +207,40 @@ enum BackupFile {
     /// system without hard links gets a `rename` after one more check. The
     /// folder is synced so that the name survives a power loss.
     private static func publish(_ temporary: String, as destination: String, operation: String) throws(LiteRecordError) {
-        for suffix in companions { unlink(temporary + suffix) }
-        if link(temporary, destination) == 0 {
-            unlink(temporary)
-        } else {
-            let code = errno
-            if code == EEXIST { throw existsError(destination, operation: operation) }
-            guard [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(code) else {
-                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(String(cString: strerror(code)))")
+        let files = FileOperations.current
+        for suffix in companions { try? files.unlink(temporary + suffix) }
+        do {
+            try files.link(temporary, to: destination)
+            try? files.unlink(temporary)
+        } catch {
+            if error.code == EEXIST { throw existsError(destination, operation: operation) }
+            guard [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(error.code) else {
+                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(error.reason)")
             }
             try refuseExisting(destination, operation: operation)
-            guard rename(temporary, destination) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(reason)")
+            do {
+                try files.rename(temporary, to: destination)
+            } catch {
+                throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot name the copy \(destination): \(error.reason)")
             }
         }
-        try sync(URL(fileURLWithPath: destination).deletingLastPathComponent().path, operation: operation)
+        do {
+            try FileOperations.syncFolder(of: destination)
+        } catch {
+            // A backup that fails leaves nothing: the name is this backup's
+            // own (link and rename refused an existing file).
+            try? files.unlink(destination)
+            throw LiteRecordError(
+                .storeUnavailable, "\(operation) failed: syncing the folder of \(destination) to disk failed: \(error.reason)")
+        }
     }
 
-    /// `fsync` of the file or folder at `path`.
+    /// `fsync` of the file at `path`.
     private static func sync(_ path: String, operation: String) throws(LiteRecordError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw LiteRecordError(.storeUnavailable, "\(operation) failed: cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw LiteRecordError(.storeUnavailable, "\(operation) failed: syncing \(path) to disk failed: \(String(cString: strerror(errno)))")
+        do {
+            try FileOperations.current.sync(path)
+        } catch {
+            throw LiteRecordError(.storeUnavailable, "\(operation) failed: syncing \(path) to disk failed: \(error.reason)")
         }
     }
 

@@ -21,12 +21,13 @@ extension Store {
 
     /// Closes the connections once the work already under way finishes:
     /// every `write` made before the call (running or queued behind the
-    /// running one: API.md §3, "pending writes finish first"), every read in
-    /// flight (up to ``readDrainTimeout``), and any other use of the writer.
-    /// Writes and reads begun after the call are refused. Closing the last
-    /// connection checkpoints the WAL into the main file.
+    /// running one: API.md §3, "pending writes finish first"), every read and
+    /// backup in flight (up to ``readDrainTimeout``), and any other use of
+    /// the writer. Writes, reads and backups begun after the call are
+    /// refused. Closing the last connection checkpoints the WAL into the
+    /// main file.
     ///
-    /// A read still running after the bound finishes on its own; its
+    /// A read or backup still running after the bound finishes on its own; its
     /// connection then closes without deleting `-wal` or `-shm` by name, so
     /// it cannot delete the files of a store put in this one's place
     /// meanwhile (a restore).
@@ -123,25 +124,61 @@ extension Store {
     static let walCheckInterval = 16
 
     /// Keeps the WAL of an automatically checkpointed store near
-    /// ``walSizeLimit``. SQLite's automatic checkpoint (`PASSIVE`, every
-    /// 1000 pages) copies frames back but can only start the log over when
-    /// no reader uses it; reads that overlap without a pause keep it in use,
-    /// and the file grows for as long as they last. Past the limit, a
-    /// `RESTART` checkpoint waits (the busy timeout) for the reads of the
-    /// moment to end, so the next commit starts the log over, and
-    /// `journal_size_limit` cuts the file back. Called under the writer lock
-    /// after an outermost commit.
+    /// ``walSizeLimit`` without ever making a save wait for a reader, or copy
+    /// a large backlog. SQLite's automatic checkpoint (`PASSIVE`, every 1000
+    /// pages) copies frames back but can only start the log over when no
+    /// reader uses it. Past the limit:
+    ///
+    /// - the writer's automatic checkpoint pauses, and ``WALCatchUp`` copies
+    ///   the backlog on a connection of its own, beside the saves;
+    /// - once it is nearly caught up, a `RESTART` checkpoint runs here with no
+    ///   busy handler (``Connection/withoutWaiting(_:)``): it copies the last
+    ///   frames and starts the log over only if no reader uses it at that
+    ///   instant, else gives up at once, and the next commit tries again.
+    ///
+    /// A reader holding an old snapshot (a long read, a backup, another
+    /// process) only keeps the file growing while it holds it; the `RESTART`
+    /// this used to run waited for it under the store's lock, up to the busy
+    /// timeout, and every save waited behind it (issue #59 item 1). Once a
+    /// copy is complete, readers that begin read the main file only
+    /// (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so
+    /// short overlapping reads let a later attempt, or the next commit, start
+    /// the log over; `journal_size_limit` then cuts the file back. Called
+    /// under the writer lock after an outermost commit.
     func boundWAL(_ connection: Connection) {
         guard checkpoints == .automatic, let url else { return }
         commitsSinceWALCheck += 1
         guard commitsSinceWALCheck >= Self.walCheckInterval else { return }
         commitsSinceWALCheck = 0
         var info = stat()
-        guard stat(url.path + "-wal", &info) == 0, Int(info.st_size) > Self.walSizeLimit else { return }
+        guard stat(url.path + "-wal", &info) == 0, Int(info.st_size) > Self.walSizeLimit else {
+            pauseWriterCheckpoints(false, connection)
+            return
+        }
+        // Past the bound: look again after the next commit until it is back.
+        commitsSinceWALCheck = Self.walCheckInterval - 1
+        pauseWriterCheckpoints(true, connection)
+        if let readers {
+            walCatchUp.request(
+                open: { try? readers.acquireOwn("checkpointing") }, release: { readers.release($0) })
+        }
+        guard walCatchUp.isNearlyCaughtUp else { return }
         do {
-            try connection.execute("PRAGMA wal_checkpoint(RESTART)")
+            _ = try connection.withoutWaiting { try connection.rows("PRAGMA wal_checkpoint(RESTART)") }
         } catch {
             logger.warning("bounding the WAL failed", metadata: ["store": "\(displayName)", "error": "\(error)"])
+        }
+    }
+
+    /// Turns the writer's automatic checkpoint off while the WAL is past its
+    /// bound (``WALCatchUp`` copies then), and back on after.
+    private func pauseWriterCheckpoints(_ pause: Bool, _ connection: Connection) {
+        guard pause != writerCheckpointsPaused else { return }
+        do {
+            try connection.execute("PRAGMA wal_autocheckpoint = \(pause ? 0 : 1000)")
+            writerCheckpointsPaused = pause
+        } catch {
+            logger.warning("setting the automatic checkpoint failed", metadata: ["store": "\(displayName)", "error": "\(error)"])
         }
     }
 }

@@ -11,11 +11,11 @@ extension Store {
     /// lock first (`locking_mode = EXCLUSIVE` and `BEGIN EXCLUSIVE`, which in
     /// WAL mode fails while any other connection has the file open) and holds
     /// it while it checkpoints the WAL into the main file (`TRUNCATE`, even
-    /// with ``CheckpointPolicy/leftToReplicator``) and renames the files.
-    /// The renamed main file alone then holds every committed change: an
-    /// opener that arrives between two renames creates a new database at the
-    /// path and SQLite deletes the `-wal` it finds beside it, which held the
-    /// commits not yet checkpointed. The rows are not otherwise changed.
+    /// with ``CheckpointPolicy/leftToReplicator``) and renames the files
+    /// (``renameAside(_:to:)``: companions first, then the folder synced).
+    /// The renamed main file alone then holds every committed change, so no
+    /// `-wal` left at the path or taken by a newcomer can lose or add a
+    /// commit. The rows are not otherwise changed.
     func moveAside(closing connection: Connection) throws(LiteRecordError) -> [URL] {
         defer { connection.close() }
         guard let url else { return [] }
@@ -42,27 +42,55 @@ extension Store {
         // Closing a connection deletes the -wal and -shm by name; after the
         // rename those names may belong to the new store.
         connection.keepWALFilesOnClose()
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = url.path + ".mismatch-" + formatter.string(from: Date())
+        let target = freeName(url.path + ".mismatch-" + PreMigrationCopies.stamp(Date()))
+        return try renameAside(url.path, to: target)
+    }
+
+    /// The first of `base`, `base-2`, `base-3`, … that is free for a main
+    /// file and all its companions.
+    private func freeName(_ base: String) -> String {
         var target = base
         var attempt = 1
-        while FileManager.default.fileExists(atPath: target) {
+        while (["", "-journal", "-wal", "-shm"].contains { FileManager.default.fileExists(atPath: target + $0) }) {
             attempt += 1
             target = "\(base)-\(attempt)"
         }
-        var moved: [URL] = []
-        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+        return target
+    }
+
+    /// Renames the files of the store at `path` to `target`, companions
+    /// first and the main file last, then syncs the folder.
+    ///
+    /// Until the main file moves, the path names the old store, which this
+    /// connection holds locked exclusively: an opener waits for the lock and
+    /// creates nothing. Once it moves, no companion is left at the path, so
+    /// a new store starts without the old one's `-wal`. The other order
+    /// (main file first) let an opener in between create a new database,
+    /// whose `-wal` and `-shm` the next renames then carried off beside the
+    /// old main file. A rename is durable only once its folder is synced.
+    private func renameAside(_ path: String, to target: String) throws(LiteRecordError) -> [URL] {
+        let files = FileOperations.current
+        var moved: [String] = []
+        for suffix in ["-journal", "-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
             do {
-                try FileManager.default.moveItem(atPath: url.path + suffix, toPath: target + suffix)
-                moved.append(URL(fileURLWithPath: target + suffix))
+                try files.rename(path + suffix, to: target + suffix)
+                moved.append(suffix)
             } catch {
-                throw LiteRecordError(.storeUnavailable, "cannot move \(url.path + suffix) aside: \(error.localizedDescription)")
+                // Put back what moved, so the store stays whole at its path.
+                for done in moved.reversed() { try? files.rename(target + done, to: path + done) }
+                throw LiteRecordError(
+                    .storeUnavailable, "cannot move \(path + suffix) aside: \(error.reason); nothing was moved")
             }
         }
-        return moved
+        do {
+            try FileOperations.syncFolder(of: path)
+        } catch {
+            throw LiteRecordError(
+                .storeUnavailable,
+                "\(path) was moved aside to \(target), but syncing its folder failed (\(error.reason)), so a power loss could undo the move; no new store was created. Open the store again")
+        }
+        // Main file first in the result, as before.
+        return moved.reversed().map { URL(fileURLWithPath: target + $0) }
     }
 
     /// Copies every committed frame of the WAL into the main file and empties

@@ -14,8 +14,9 @@ import Synchronization
 /// `Store+MoveAside.swift` renames a mismatching store; `Store+WriterGate.swift`
 /// serializes use of the writer; `Store+Close.swift` closes and checkpoints.
 final class Store: @unchecked Sendable {
-    // @unchecked: `connection`, `lockDepth`, `pendingChanges` and
-    // `commitsSinceWALCheck` are only touched while `lock` is held, which
+    // @unchecked: `connection`, `lockDepth`, `pendingChanges`,
+    // `commitsSinceWALCheck` and `writerCheckpointsPaused` are only touched
+    // while `lock` is held, which
     // serializes all access; `movedAsideFiles` and `migrationReport` are only
     // written during init; every other stored property is immutable, atomic
     // or a lock.
@@ -72,6 +73,11 @@ final class Store: @unchecked Sendable {
     var changeAudit: ChangeAudit?
     /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
     var commitsSinceWALCheck = 0
+    /// Whether ``boundWAL(_:)`` turned the writer's automatic checkpoint off
+    /// while the WAL is past its bound. Guarded by `lock`.
+    var writerCheckpointsPaused = false
+    /// Copies a WAL past its bound back off the writer's path.
+    let walCatchUp = WALCatchUp()
     /// For a replica: the connection that follows it (``ReplicaWatcher``).
     let replicaWatcher: ReplicaWatcher?
     /// For a replica: its reading connection's pin and how to reopen it

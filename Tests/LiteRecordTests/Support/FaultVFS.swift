@@ -26,6 +26,17 @@ enum FaultVFS {
         case diskFull = "disk full"
         /// Fails, and drops every unsynced write (see ``restoreAfterCrash()``).
         case crash = "crash"
+        /// A full disk that stays full: this call and every later write, sync,
+        /// truncate and directory change fail with `SQLITE_FULL` until
+        /// ``clearPersistentFault()`` — so rollback, cleanup and the
+        /// checkpoint in `close()` run under it.
+        case persistentDiskFull = "persistent disk full"
+        /// A crash after which, from a seed, each unsynced write is dropped,
+        /// kept, or torn (its last sector half written), file by file
+        /// (``restoreAfterCrash(seed:)``).
+        case tornCrash = "torn crash"
+
+        var crashes: Bool { self == .crash || self == .tornCrash }
     }
 
     /// Routes every file opened later under `folder` through the wrapper;
@@ -42,7 +53,8 @@ enum FaultVFS {
     static func arm(failAt: Int, _ fault: Fault) {
         state.withLock { state in
             state.counting = false
-            state.recording = fault == .crash
+            state.recording = fault.crashes
+            state.persisting = false
             state.count = 0
             state.failAt = failAt
             state.fault = fault
@@ -68,6 +80,14 @@ enum FaultVFS {
         }
     }
 
+    /// Ends a ``Fault/persistentDiskFull``: the disk has room again.
+    static func clearPersistentFault() {
+        state.withLock { $0.persisting = false }
+    }
+
+    /// Whether a ``Fault/persistentDiskFull`` is in force (and no crash).
+    static var isDiskFullPersisting: Bool { state.withLock { $0.persisting && !$0.crashed } }
+
     /// Whether a crash was simulated since the last ``arm(failAt:_:)``; I/O
     /// keeps failing until ``restoreAfterCrash()``.
     static var hasCrashed: Bool { state.withLock { $0.crashed } }
@@ -78,8 +98,11 @@ enum FaultVFS {
     }
 
     /// Undoes every write and truncate made since its file's last sync, file
-    /// by file, newest first; call once nothing has the files open.
-    static func restoreAfterCrash() {
+    /// by file, newest first; call once nothing has the files open. With a
+    /// `seed`, each unsynced change is instead dropped, kept or torn (the
+    /// last sector of a write half on disk) as the seed decides, as a disk
+    /// that reorders and tears unsynced writes may leave them.
+    static func restoreAfterCrash(seed: UInt64? = nil) {
         let undo = state.withLock { state in
             defer {
                 state.undo.removeAll()
@@ -87,14 +110,22 @@ enum FaultVFS {
             }
             return state.undo
         }
-        for (path, entries) in undo {
+        for (path, entries) in undo.sorted(by: { $0.key < $1.key }) {
             guard let first = entries.first else { continue }
             let descriptor = open(path, O_RDWR)
             guard descriptor >= 0 else { continue }
-            for entry in entries.reversed() where !entry.original.isEmpty {
-                _ = entry.original.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(entry.offset)) }
+            var random = SplitMix(seed: (seed ?? 0) ^ UInt64(truncatingIfNeeded: path.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            var keptAny = false
+            for entry in entries.reversed() {
+                switch seed == nil ? 0 : random.next() % 3 {
+                case 1: keptAny = true
+                case 2 where entry.isWrite:
+                    keptAny = true
+                    entry.undo(descriptor, from: max(entry.offset, entry.offset + entry.length - 256))
+                default: entry.undo(descriptor, from: entry.offset)
+                }
             }
-            _ = ftruncate(descriptor, off_t(first.sizeBefore))
+            if !keptAny { _ = ftruncate(descriptor, off_t(first.sizeBefore)) }
             close(descriptor)
         }
     }
@@ -107,6 +138,37 @@ enum FaultVFS {
         var offset: Int64
         var original: Data
         var sizeBefore: Int64
+        /// How many bytes the write wrote, or the truncate cut.
+        var length: Int64
+        /// A write (which a crash may tear), not a truncate.
+        var isWrite = true
+
+        /// Puts back what the change replaced from `start` on: the original
+        /// bytes, and zeros where the change wrote past the file's old end.
+        func undo(_ descriptor: Int32, from start: Int64) {
+            let skip = Int(start - offset)
+            if skip < original.count {
+                _ = original.dropFirst(skip).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(start)) }
+            }
+            let zeros = Int(length) - max(skip, original.count)
+            if zeros > 0 {
+                _ = Data(count: zeros).withUnsafeBytes {
+                    pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(max(skip, original.count))))
+                }
+            }
+        }
+    }
+
+    /// A small seeded generator (SplitMix64), so a torn crash is repeatable.
+    struct SplitMix {
+        var seed: UInt64
+        mutating func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     struct State {
@@ -117,6 +179,8 @@ enum FaultVFS {
         var failAt = 0
         var fault = Fault.ioError
         var crashed = false
+        /// A ``Fault/persistentDiskFull`` was injected and not cleared yet.
+        var persisting = false
         var failed = false
         var paths: [Int: String] = [:]
         var nextID = 1
@@ -154,6 +218,7 @@ enum FaultVFS {
     static func decide(_ id: Int, failing code: Int32) -> Decision {
         state.withLock { state in
             if state.crashed { return .fail(code) }
+            if state.persisting { return .fail(SQLITE_FULL) }
             guard state.counting else { return .proceed(record: state.recording) }
             state.count += 1
             guard state.count == state.failAt else { return .proceed(record: state.recording) }
@@ -161,10 +226,23 @@ enum FaultVFS {
             switch state.fault {
             case .ioError: return .fail(code)
             case .diskFull: return .fail(SQLITE_FULL)
-            case .crash:
+            case .persistentDiskFull:
+                state.persisting = true
+                return .fail(SQLITE_FULL)
+            case .crash, .tornCrash:
                 state.crashed = true
                 return .fail(code)
             }
+        }
+    }
+
+    /// Decides the fate of one of the library's own directory changes or
+    /// syncs (``CrashingFileOperations``), counted with the writes: the
+    /// `errno` to fail it with, or `nil`.
+    static func decideDirectoryChange() -> Int32? {
+        switch decide(0, failing: SQLITE_IOERR) {
+        case .proceed: nil
+        case .fail(let code): code == SQLITE_FULL ? ENOSPC : EIO
         }
     }
 
@@ -329,7 +407,7 @@ private let faultWrite: @convention(c) (UnsafeMutablePointer<sqlite3_file>?, Uns
         if record {
             let size = fileSize(real)
             let original = originalBytes(real, offset: offset, count: Int64(amount), size: size)
-            FaultVFS.record(FaultVFS.UndoEntry(offset: offset, original: original, sizeBefore: size), for: id)
+            FaultVFS.record(FaultVFS.UndoEntry(offset: offset, original: original, sizeBefore: size, length: Int64(amount)), for: id)
         }
         return real.pointee.pMethods.pointee.xWrite!(real, buffer, amount, offset)
     }
@@ -344,7 +422,7 @@ private let faultTruncate: @convention(c) (UnsafeMutablePointer<sqlite3_file>?, 
         if record {
             let before = fileSize(real)
             let tail = originalBytes(real, offset: size, count: before - size, size: before)
-            FaultVFS.record(FaultVFS.UndoEntry(offset: size, original: tail, sizeBefore: before), for: id)
+            FaultVFS.record(FaultVFS.UndoEntry(offset: size, original: tail, sizeBefore: before, length: before - size, isWrite: false), for: id)
         }
         return real.pointee.pMethods.pointee.xTruncate!(real, size)
     }
