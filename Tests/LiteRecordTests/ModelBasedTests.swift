@@ -47,6 +47,7 @@ import Testing
         var mismatch: ModelMismatch?
         var trace: [String] = []
         var gapHits: [Int: Int] = [:]
+        var coverage = MCoverage()
     }
 
     static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -65,18 +66,32 @@ import Testing
         return Xoshiro(seed: (next(), next(), next(), next()))
     }
 
-    static func run(_ sequence: MSequence, gaps: Set<Int>, on fixture: ModelFixture) async -> Outcome {
+    /// The two stacks a sequence runs on: without history, and with it (§16).
+    struct Fixtures {
+        let plain: ModelFixture
+        let history: ModelFixture
+        init() throws {
+            plain = try ModelFixture()
+            history = try ModelFixture(history: true)
+        }
+        func fixture(for sequence: MSequence) -> ModelFixture { sequence.history ? history : plain }
+    }
+
+    static func run(_ sequence: MSequence, gaps: Set<Int>, on fixtures: Fixtures) async -> Outcome {
         var outcome = Outcome()
         let runner: ModelRunner
         do {
-            runner = try ModelRunner(policy: sequence.policy, gaps: gaps, fixture: fixture)
+            runner = try ModelRunner(policy: sequence.policy, gaps: gaps, fixture: fixtures.fixture(for: sequence))
         } catch {
             outcome.mismatch = ModelMismatch(signature: "setup", detail: "\(error)")
             return outcome
         }
+        // What the restore left in `stack.changes`, if anything, is no step's.
+        _ = await runner.drainEvents()
         for (step, op) in sequence.ops.enumerated() {
             do {
                 try await runner.run(op)
+                try await runner.checkChannels()
             } catch var mismatch as ModelMismatch {
                 mismatch.step = step
                 outcome.mismatch = mismatch
@@ -89,19 +104,20 @@ import Testing
         outcome.saves = runner.saves
         outcome.trace = runner.trace
         outcome.gapHits = runner.gapHits
+        outcome.coverage = runner.coverage
         return outcome
     }
 
     /// The shortest sequence found that fails with the same signature:
     /// chunks of steps removed, then single steps, then the steps of child
     /// contexts.
-    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>, on fixture: ModelFixture) async -> (MSequence, Outcome) {
+    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>, on fixtures: Fixtures) async -> (MSequence, Outcome) {
         var best = sequence
-        var bestOutcome = await run(sequence, gaps: gaps, on: fixture)
+        var bestOutcome = await run(sequence, gaps: gaps, on: fixtures)
         var budget = 400
         func fails(_ candidate: MSequence) async -> Outcome? {
             budget -= 1
-            let outcome = await run(candidate, gaps: gaps, on: fixture)
+            let outcome = await run(candidate, gaps: gaps, on: fixtures)
             return outcome.mismatch?.signature == signature ? outcome : nil
         }
         var chunk = max(1, best.ops.count / 2)
@@ -147,7 +163,8 @@ import Testing
         let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
         let gaps: Set<Int> =
             Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : chosen ?? Set(Self.knownGaps.keys)
-        let fixture = try ModelFixture()
+        let fixtures = try Fixtures()
+        var coverage = MCoverage()
         var operations = 0
         var saves = 0
         var sequences = 0
@@ -164,16 +181,17 @@ import Testing
             // The sequences run without suspending; every tenth lets the
             // other tests of the run (two threads) have the thread a while.
             if index % 10 == 9 { await Task.yield() }
-            let outcome = await Self.run(sequence, gaps: gaps, on: fixture)
+            let outcome = await Self.run(sequence, gaps: gaps, on: fixtures)
             sequences += 1
             operations += sequence.ops.count
             saves += outcome.saves
+            coverage.formUnion(outcome.coverage)
             for (item, hits) in outcome.gapHits { gapHits[item, default: 0] += hits }
             guard let mismatch = outcome.mismatch else { continue }
             guard found[mismatch.signature] == nil else { continue }
             found[mismatch.signature] = seed
             if tracing { print("[model] seed \(seed) failed (\(mismatch.signature)): shrinking") }
-            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixture)
+            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixtures)
             let report = """
                 [model] FAILED: \(mismatch.signature)
                 seed \(seed) (LITERECORD_MODEL_SEED=\(seed) LITERECORD_MODEL_SEQUENCES=1 to run it alone), \(sequence.ops.count) steps, shrunk to \(shrunk.ops.count):
@@ -188,6 +206,6 @@ import Testing
         }
         let seconds = (ContinuousClock.now - started).components.seconds
         let gapList = gaps.sorted().map { "#\($0) (\(gapHits[$0] ?? 0) steps avoided)" }
-        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
+        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; coverage: \(coverage.line); gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
     }
 }
