@@ -40,7 +40,13 @@ import Testing
     /// `RefreshMovedObjectTests`), and a save under `.storeTrumps` after a
     /// link change that seemed to overwrite a newer text (the model's: it did
     /// not follow the refresh that reading the link's list does).
-    static let knownGaps: [Int: String] = [:]
+    static let knownGaps: [Int: String] = [
+        // Found by issue #58's widened model (seed 1799): Book.chapters
+        // counted, a save that inserts a chapter under one book and deletes
+        // another fails its COMMIT on a foreign key. CountedCascadeInsertTests
+        // (disabled until fixed) holds it.
+        15: "a chapter inserted under one book in the save that deletes another: FOREIGN KEY fails at COMMIT",
+    ]
 
     struct Outcome {
         var saves = 0
