@@ -26,6 +26,13 @@ extension ReferenceModel {
         if !denials(among: held.keys).isEmpty || !countViolations(against: ReferenceModel(store: store)).isEmpty || held.keys.contains(where: refusesValue) {
             expected.errors.insert(.validationFailed)
         }
+        // Which of a refused value and a `.unique` clash a save reports first
+        // is not specified: the clash is written, the value refused at binding.
+        if held.keys.contains(where: refusesValue) {
+            var intended = store
+            for (id, object) in held where id.kind == .note && object.phase != .deleted { intended.rows[id] = MRow(text: object.text, values: object.values) }
+            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+        }
         var conflicts: [MID: Conflict] = [:]
         for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
             guard let row = store.rows[id] else {
