@@ -5,12 +5,18 @@ import Testing
 
 /// Issue #40's model-based test: random sequences of creates, edits,
 /// relationship changes, deletions under every delete rule, fetches, reads,
-/// saves under each merge policy, child contexts pushing, saves of
-/// another context in between, rollbacks and refreshes run against LiteRecord and
+/// saves under each merge policy (changed mid-sequence), child and
+/// grandchild contexts pushing (set-based operations refused there), other
+/// writers' edits, creates, `updateAll`, `deleteAll`, `truncateAll`,
+/// `findFirstOrCreate` and relinks in between, `reset` and the re-insert of a
+/// forgotten object, rollbacks and refreshes run against LiteRecord and
 /// against a reference model of the contract in plain Swift (everything
 /// loaded, rules applied in memory: Support/ReferenceModel*.swift). After
-/// every save the store (read through a fresh context), the context's
-/// objects and the change set must be what the model says.
+/// every save the store (rows, values of every stored kind, versions), the
+/// context's objects (values and to-ones) and the change set must be what the
+/// model says; after every step, `stack.changes` and (in a quarter of the
+/// sequences) the history. The `[model]` line prints the coverage against
+/// the lists of Support/ModelCoverage.swift.
 ///
 /// Environment: `LITERECORD_MODEL_SEQUENCES` (default 2,000),
 /// `LITERECORD_MODEL_LENGTH` (most steps per sequence, default 40),
@@ -40,13 +46,34 @@ import Testing
     /// `RefreshMovedObjectTests`), and a save under `.storeTrumps` after a
     /// link change that seemed to overwrite a newer text (the model's: it did
     /// not follow the refresh that reading the link's list does).
-    static let knownGaps: [Int: String] = [:]
+    ///
+    /// Found by issue #58's widened model in a run of 20,000 sequences from
+    /// seed 100001 (`LITERECORD_MODEL_SEED=<seed> LITERECORD_MODEL_SEQUENCES=1`
+    /// replays each), not met by the default seeds, not fixed yet:
+    /// - 102268: under `.storeTrumps`, a to-one set to nil here on a chapter
+    ///   whose text `updateAll` changed elsewhere: the save reports no update
+    ///   (Concurrency.md: "changed only here: written").
+    /// - 105602: under `.storeTrumps`, a loaded cascade's paragraph changed
+    ///   elsewhere is kept but still names its deleted chapter: the save
+    ///   fails on a foreign key (Concurrency.md: the kept record is detached
+    ///   and the save goes on — done for the store-side cascade only).
+    /// - 105919: a child's `.nullify` of a note another writer deleted: the
+    ///   model nullifies it and expects `.conflict`, LiteRecord does not
+    ///   (the model's rule, not the contract's: a gone member is "may").
+    static let knownGaps: [Int: String] = [
+        // Found by issue #58's widened model (seed 1799): Book.chapters
+        // counted, a save that inserts a chapter under one book and deletes
+        // another fails its COMMIT on a foreign key. CountedCascadeInsertTests
+        // (disabled until fixed) holds it.
+        15: "a chapter inserted under one book in the save that deletes another: FOREIGN KEY fails at COMMIT",
+    ]
 
     struct Outcome {
         var saves = 0
         var mismatch: ModelMismatch?
         var trace: [String] = []
         var gapHits: [Int: Int] = [:]
+        var coverage = MCoverage()
     }
 
     static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -65,18 +92,38 @@ import Testing
         return Xoshiro(seed: (next(), next(), next(), next()))
     }
 
-    static func run(_ sequence: MSequence, gaps: Set<Int>, on fixture: ModelFixture) async -> Outcome {
+    /// The two stacks a sequence runs on: without history, and with it (§16).
+    struct Fixtures {
+        let plain: ModelFixture
+        let history: ModelFixture
+        init() throws {
+            plain = try ModelFixture()
+            history = try ModelFixture(history: true)
+        }
+        func fixture(for sequence: MSequence) -> ModelFixture { sequence.history ? history : plain }
+    }
+
+    static func run(_ sequence: MSequence, gaps: Set<Int>, on fixtures: Fixtures) async -> Outcome {
         var outcome = Outcome()
         let runner: ModelRunner
         do {
-            runner = try ModelRunner(policy: sequence.policy, gaps: gaps, fixture: fixture)
+            runner = try ModelRunner(policy: sequence.policy, gaps: gaps, fixture: fixtures.fixture(for: sequence))
         } catch {
             outcome.mismatch = ModelMismatch(signature: "setup", detail: "\(error)")
             return outcome
         }
+        // What the restore left in `stack.changes`, if anything, is no step's.
+        _ = await runner.drainEvents()
         for (step, op) in sequence.ops.enumerated() {
             do {
                 try await runner.run(op)
+                // Only these steps commit (or must not): the others are not
+                // followed by a suspension each, which under the whole
+                // suite's load cost more than the sequences.
+                switch op {
+                case .save, .write, .child, .grandchild, .reinsertForgotten: try await runner.checkChannels()
+                default: break
+                }
             } catch var mismatch as ModelMismatch {
                 mismatch.step = step
                 outcome.mismatch = mismatch
@@ -89,19 +136,20 @@ import Testing
         outcome.saves = runner.saves
         outcome.trace = runner.trace
         outcome.gapHits = runner.gapHits
+        outcome.coverage = runner.coverage
         return outcome
     }
 
     /// The shortest sequence found that fails with the same signature:
     /// chunks of steps removed, then single steps, then the steps of child
     /// contexts.
-    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>, on fixture: ModelFixture) async -> (MSequence, Outcome) {
+    static func shrink(_ sequence: MSequence, signature: String, gaps: Set<Int>, on fixtures: Fixtures) async -> (MSequence, Outcome) {
         var best = sequence
-        var bestOutcome = await run(sequence, gaps: gaps, on: fixture)
+        var bestOutcome = await run(sequence, gaps: gaps, on: fixtures)
         var budget = 400
         func fails(_ candidate: MSequence) async -> Outcome? {
             budget -= 1
-            let outcome = await run(candidate, gaps: gaps, on: fixture)
+            let outcome = await run(candidate, gaps: gaps, on: fixtures)
             return outcome.mismatch?.signature == signature ? outcome : nil
         }
         var chunk = max(1, best.ops.count / 2)
@@ -147,7 +195,8 @@ import Testing
         let chosen = Self.environment("LITERECORD_MODEL_GAPS").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
         let gaps: Set<Int> =
             Self.environment("LITERECORD_MODEL_NO_GAPS") == "1" ? [] : chosen ?? Set(Self.knownGaps.keys)
-        let fixture = try ModelFixture()
+        let fixtures = try Fixtures()
+        var coverage = MCoverage()
         var operations = 0
         var saves = 0
         var sequences = 0
@@ -164,16 +213,17 @@ import Testing
             // The sequences run without suspending; every tenth lets the
             // other tests of the run (two threads) have the thread a while.
             if index % 10 == 9 { await Task.yield() }
-            let outcome = await Self.run(sequence, gaps: gaps, on: fixture)
+            let outcome = await Self.run(sequence, gaps: gaps, on: fixtures)
             sequences += 1
             operations += sequence.ops.count
             saves += outcome.saves
+            coverage.formUnion(outcome.coverage)
             for (item, hits) in outcome.gapHits { gapHits[item, default: 0] += hits }
             guard let mismatch = outcome.mismatch else { continue }
             guard found[mismatch.signature] == nil else { continue }
             found[mismatch.signature] = seed
             if tracing { print("[model] seed \(seed) failed (\(mismatch.signature)): shrinking") }
-            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixture)
+            let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixtures)
             let report = """
                 [model] FAILED: \(mismatch.signature)
                 seed \(seed) (LITERECORD_MODEL_SEED=\(seed) LITERECORD_MODEL_SEQUENCES=1 to run it alone), \(sequence.ops.count) steps, shrunk to \(shrunk.ops.count):
@@ -188,6 +238,6 @@ import Testing
         }
         let seconds = (ContinuousClock.now - started).components.seconds
         let gapList = gaps.sorted().map { "#\($0) (\(gapHits[$0] ?? 0) steps avoided)" }
-        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
+        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; coverage: \(coverage.line); gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
     }
 }

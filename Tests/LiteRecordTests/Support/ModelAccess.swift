@@ -48,6 +48,39 @@ enum ModelAccess {
 
     static func setText(_ object: any Entity, _ text: String) { (object as? any MTTextual)?.text = text }
 
+    /// A note's other values (ModelValues.swift); the defaults for any other object.
+    static func values(_ object: any Entity) -> MValues {
+        guard let note = object as? MTNote else { return MValues() }
+        return MValues(count: note.count, rank: note.rank, score: note.score, label: note.label, stamp: note.stamp, blob: note.blob, code: note.code)
+    }
+
+    static func setValues(_ object: any Entity, _ values: MValues) {
+        guard let note = object as? MTNote else { return }
+        note.count = values.count
+        note.rank = values.rank
+        note.score = values.score
+        note.label = values.label
+        note.stamp = values.stamp
+        note.blob = values.blob
+        note.code = values.code
+    }
+
+    /// `deleteAll(matching:)` of every row of `kind` (a kind nothing points
+    /// at), or `truncateAll`; returns how many rows it deleted.
+    static func deleteAll(_ kind: MKind, truncate: Bool, in context: RecordContext) throws -> Int {
+        switch (kind, truncate) {
+        case (.paragraph, false): try MTParagraph.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.paragraph, true): try MTParagraph.truncateAll(in: context)
+        case (_, false): try MTNote.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (_, true): try MTNote.truncateAll(in: context)
+        }
+    }
+
+    /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)`.
+    static func findOrCreateNote(code: String, in context: RecordContext) throws -> any Entity {
+        try MTNote.findFirstOrCreate(byAttribute: "code", withValue: code, in: context)
+    }
+
     /// Sets `text` in every stored row of `kind` not holding it, with one
     /// set-based update; returns how many rows it wrote.
     static func updateAllText(_ kind: MKind, _ text: String, in context: RecordContext) throws -> Int {
@@ -154,6 +187,21 @@ enum ModelAccess {
         return target(of: object, link)?.recordID?.rowID
     }
 
+    /// Every row's version column, read through a fresh context.
+    static func readVersions(_ stack: RecordStack) throws -> [MID: Int64] {
+        let context = stack.newContext()
+        var versions: [MID: Int64] = [:]
+        for kind in MKind.allCases {
+            let sql = "SELECT \(SQLIdentifier.quote(Model.primaryKeyColumn)), \(SQLIdentifier.quote(Model.versionColumn)) FROM \(SQLIdentifier.quote(kind.entityName))"
+            let rows = try context.reading("reading versions") { connection in try connection.rows(sql) }
+            for row in rows {
+                guard row.count == 2, case .integer(let id) = row[0], case .integer(let version) = row[1] else { continue }
+                versions[MID(kind: kind, row: id)] = version
+            }
+        }
+        return versions
+    }
+
     /// Everything the store holds, read through a fresh context.
     static func readStore(_ stack: RecordStack) throws -> (rows: [MID: MRow], joins: Set<MPair>) {
         let context = stack.newContext()
@@ -162,7 +210,7 @@ enum ModelAccess {
         for kind in MKind.allCases {
             for object in try fetchAll(kind, in: context) {
                 guard let row = object.recordID?.rowID else { continue }
-                var stored = MRow(text: text(object))
+                var stored = MRow(text: text(object), values: values(object))
                 for link in MLink.holding(kind) {
                     if let target = storedTarget(of: object, link) { stored.fk[link] = target }
                 }

@@ -10,13 +10,16 @@ import LiteRecord
 //     ├──notes (.nullify)──▶ Note ◀──notes (.noAction)── Tag
 //     └──tags (.nullify) ◀──▶ books (.nullify)── Tag            (many-to-many)
 //
-// Every entity has one attribute, `text`, so that conflicts and merges are
-// about one property and the relationships.
+// Every entity has the attribute `text`. A note also holds a value of every
+// other stored kind (ModelValues.swift: non-optional and optional `Int`,
+// `Double` with −0.0 and ±1e300, a decomposed `String`, `Date`, `Data?`) and
+// a `.unique` code. Book.chapters is counted (at most 3 chapters) and so is
+// the many-to-many Tag.books (at most 2 books), per Docs/Relationships.md.
 
 @Entity(name: "MTBook")
 final class MTBook {
     var text = ""
-    @Relationship(deleteRule: .cascade, inverse: \MTChapter.book) var chapters: [MTChapter] = []
+    @Relationship(deleteRule: .cascade, inverse: \MTChapter.book, maximumCount: 3) var chapters: [MTChapter] = []
     @Relationship(deleteRule: .nullify, inverse: \MTNote.book) var notes: [MTNote] = []
     @Relationship(deleteRule: .nullify) var tags: [MTTag] = []
     init() {}
@@ -48,7 +51,7 @@ final class MTQuote {
 @Entity(name: "MTTag")
 final class MTTag {
     var text = ""
-    @Relationship(inverse: \MTBook.tags) var books: [MTBook] = []
+    @Relationship(inverse: \MTBook.tags, maximumCount: 2) var books: [MTBook] = []
     @Relationship(deleteRule: .noAction, inverse: \MTNote.tag) var notes: [MTNote] = []
     init() {}
 }
@@ -56,6 +59,13 @@ final class MTTag {
 @Entity(name: "MTNote")
 final class MTNote {
     var text = ""
+    var count: Int = 0
+    var rank: Int?
+    var score: Double = 0.0
+    var label: String = ""
+    var stamp: Date = Date(timeIntervalSince1970: 0)
+    var blob: Data?
+    @Attribute(.unique) var code: String?
     @Relationship var book: MTBook?
     @Relationship var tag: MTTag?
     init() {}

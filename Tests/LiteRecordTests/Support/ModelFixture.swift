@@ -14,10 +14,20 @@ final class ModelFixture {
     let seeded: MStore
     /// Every table LiteRecord writes, with its rows as seeded.
     private let tables: [(name: String, rows: [[SQLValue]])]
+    /// Whether the stack records history (API.md §16).
+    let history: Bool
+    /// `stack.changes`, subscribed once: every commit's change set, read by
+    /// the runner after each step (`ModelRunner.checkEvents()`).
+    var events: AsyncStream<ChangeSet>.AsyncIterator
+    /// The row versions as seeded.
+    let seededVersions: [MID: Int64]
 
-    init() throws {
-        stack = try RecordStack(inMemoryWith: modelTestEntities)
+    init(history: Bool = false) throws {
+        self.history = history
+        stack = history ? try RecordStack(inMemoryWith: modelTestEntities, history: .enabled) : try RecordStack(inMemoryWith: modelTestEntities)
+        events = stack.changes.makeAsyncIterator()
         try ModelRunner.seed(stack)
+        seededVersions = try ModelAccess.readVersions(stack)
         let (rows, joins) = try ModelAccess.readStore(stack)
         seeded = MStore(rows: rows, joins: joins, issued: Set(rows.keys))
         tables = try stack.store.rawWrite("reading the seeded store") { connection in

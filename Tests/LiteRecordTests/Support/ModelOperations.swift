@@ -45,6 +45,19 @@ enum MOp: Sendable, CustomStringConvertible {
     case child([MOp])
     /// `write {}` on the same stack: another context, saved at once.
     case write(MWrite)
+    /// `reset()`: every object forgotten (API.md §4, ForgottenObjectTests).
+    case reset
+    /// Inserts again an object a `reset()` forgot: its save is refused with
+    /// `.invalidObject` (issue #58 item 11; ForgottenObjectTests).
+    case reinsertForgotten(UInt32)
+    /// The context's `mergePolicy` changes mid-sequence (§12).
+    case policy(MergePolicy)
+    /// A grandchild: these steps, pushed into a child and the child into the context.
+    case grandchild([MOp])
+    /// In a child only: a set-based operation, refused there (Docs/Queries.md,
+    /// SetBasedChildRefusalTests): `deleteAll`, `truncateAll`,
+    /// `findFirstOrCreate`, `updateAll` by the pick.
+    case setBased(MKind, UInt32)
 
     var description: String {
         switch self {
@@ -60,6 +73,11 @@ enum MOp: Sendable, CustomStringConvertible {
         case .refresh(let kind, let pick, let merge): "refresh(\(kind) \(pick), mergeChanges: \(merge))"
         case .child(let steps): "child[\(steps.map(\.description).joined(separator: "; "))]"
         case .write(let write): "write{\(write)}"
+        case .reset: "reset"
+        case .reinsertForgotten(let pick): "reinsertForgotten(\(pick))"
+        case .policy(let policy): "mergePolicy = \(policy)"
+        case .grandchild(let steps): "grandchild[\(steps.map(\.description).joined(separator: "; "))]"
+        case .setBased(let kind, let pick): "setBased(\(kind), \(pick % 4))"
         }
     }
 }
@@ -74,9 +92,20 @@ enum MWrite: Sendable, CustomStringConvertible {
     case updateAll(MKind)
     case create(MKind, target: UInt32?)
     case deleteParagraph(UInt32)
+    /// `deleteAll(matching:)` or `truncateAll()` of the paragraphs or notes
+    /// (kinds nothing points at).
+    case deleteAll(MKind, truncate: Bool)
+    /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)`.
+    case findOrCreate(code: UInt32)
+    /// Moves a note the context under test never read to another book it never read.
+    case relink(note: UInt32, book: UInt32)
 
     var description: String {
         switch self {
+        case .deleteAll(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
+        case .findOrCreate(let code): "findFirstOrCreate(Note.code \(code))"
+        case .relink(let note, let book): "relink(Note \(note) → Book \(book))"
+
         case .edit(let kind, let pick): "edit(\(kind) \(pick))"
         case .updateAll(let kind): "updateAll(\(kind))"
         case .create(let kind, let target): "create(\(kind), target: \(target.map(String.init) ?? "nil"))"
@@ -89,8 +118,10 @@ enum MWrite: Sendable, CustomStringConvertible {
 struct MSequence: Sendable, CustomStringConvertible {
     var policy: MergePolicy
     var ops: [MOp]
+    /// Whether the stack records history (§16), compared after every step.
+    var history = false
     var description: String {
-        "policy \(policy)\n" + ops.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
+        "policy \(policy)\(history ? ", history on" : "")\n" + ops.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
     }
 }
 
@@ -102,7 +133,8 @@ enum MGenerator {
     static func sequence(_ rng: inout Xoshiro, maxLength: Int) -> MSequence {
         let policy = [MergePolicy.error, .objectTrumps, .storeTrumps].randomElement(using: &rng) ?? .error
         let count = Int.random(in: 1...maxLength, using: &rng)
-        return MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) })
+        let history = Int.random(in: 0..<4, using: &rng) == 0
+        return MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) }, history: history)
     }
 
     static func op(_ rng: inout Xoshiro, inChild: Bool) -> MOp {
@@ -120,20 +152,25 @@ enum MGenerator {
         case 53..<61: return .read(MRead.allCases.randomElement(using: &rng) ?? .bookChapters, pick(&rng))
         default: break
         }
-        if inChild { return .fetch(kind(&rng)) }
+        if inChild { return roll < 66 ? .setBased(kind(&rng), pick(&rng)) : .fetch(kind(&rng)) }
         switch roll {
-        case 61..<75: return .save
-        case 75..<79: return .rollback
-        case 79..<83: return .refresh(kind(&rng), pick(&rng), merge: Bool.random(using: &rng))
-        case 83..<90:
+        case 61..<74: return .save
+        case 74..<77: return .rollback
+        case 77..<80: return .refresh(kind(&rng), pick(&rng), merge: Bool.random(using: &rng))
+        case 80..<81: return Bool.random(using: &rng) ? .reset : .reinsertForgotten(pick(&rng))
+        case 81..<82: return .policy([MergePolicy.error, .objectTrumps, .storeTrumps].randomElement(using: &rng) ?? .error)
+        case 82..<89:
             let steps = (0..<Int.random(in: 1...3, using: &rng)).map { _ in op(&rng, inChild: true) }
-            return .child(steps)
+            return Int.random(in: 0..<4, using: &rng) == 0 ? .grandchild(steps) : .child(steps)
         default:
-            switch Int.random(in: 0..<5, using: &rng) {
+            switch Int.random(in: 0..<9, using: &rng) {
             case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
             case 2: return .write(.create(kind(&rng), target: pick(&rng)))
             case 3: return .write(.updateAll(kind(&rng)))
-            default: return .write(.deleteParagraph(pick(&rng)))
+            case 4: return .write(.deleteParagraph(pick(&rng)))
+            case 5: return .write(.deleteAll(Bool.random(using: &rng) ? .paragraph : .note, truncate: Bool.random(using: &rng)))
+            case 6: return .write(.findOrCreate(code: pick(&rng)))
+            default: return .write(.relink(note: pick(&rng), book: pick(&rng)))
             }
         }
     }

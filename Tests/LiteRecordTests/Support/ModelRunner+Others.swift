@@ -10,8 +10,12 @@ extension ModelRunner {
     /// pushes them — or fails with `.validationFailed` when a deletion it
     /// pushes breaks a `.deny` rule (Core Data validates every save), and
     /// then the parent is unchanged.
-    func child(_ steps: [MOp]) throws {
-        let child = context.makeChildContext()
+    func child(_ steps: [MOp], grandchild: Bool = false) throws {
+        // A grandchild pushes into a child of the context, which then pushes
+        // its changes on: the same edits made in the context (Docs/Contexts.md).
+        let middle = grandchild ? context.makeChildContext() : nil
+        let child = (middle ?? context).makeChildContext()
+        coverage.ops.insert(grandchild ? .grandchild : .child)
         var copy = model
         let parentInserts = Set(model.held.keys.filter { $0.row < 0 })
         var deleted: [MID] = []
@@ -37,20 +41,29 @@ extension ModelRunner {
                 let new = ModelAccess.make(kind)
                 let text = nextText()
                 ModelAccess.setText(new, text)
+                let values = kind == .note ? nextValues(from: MValues(), all: true) : MValues()
+                ModelAccess.setValues(new, values)
                 child.insert(new)
                 var fk: [MLink: Int64] = [:]
                 if let link = MLink.holding(kind).first, let pick, let target = choose(live(link.target), pick) {
                     ModelAccess.setTarget(new, link, try object(target))
                     fk[link] = target.row
                 }
-                let id = copy.create(kind, text: text, fk: fk)
+                let id = copy.create(kind, text: text, fk: fk, values: values)
                 created.append((id, new))
                 lines.append("create \(id) \(text)\(fk.isEmpty ? "" : " → \(fk.values.first ?? 0)")")
             case .edit(let kind, let pick):
                 guard let id = choose(live(kind), pick) else { continue }
                 let text = nextText()
-                ModelAccess.setText(try object(id), text)
-                copy.edit(id, text)
+                let target = try object(id)
+                ModelAccess.setText(target, text)
+                if kind == .note, let held = copy.held[id] {
+                    let values = nextValues(from: held.values)
+                    ModelAccess.setValues(target, values)
+                    copy.edit(id, text, values: values)
+                } else {
+                    copy.edit(id, text)
+                }
                 lines.append("edit \(id) = \(text)")
             case .relate(let link, let pick, let targetPick, _):
                 guard let id = choose(live(link.holder), pick) else { continue }
@@ -79,21 +92,48 @@ extension ModelRunner {
                 lines.append("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
             case .fetch, .read:
                 try childFetch(step, child, copy, &lines)
+            case .setBased(let kind, let pick):
+                try setBasedInChild(kind, pick, child, &lines)
             default: continue
             }
         }
         var failure: LiteRecordError?
         do { try child.save() } catch let error as LiteRecordError { failure = error }
+        if failure == nil, let middle {
+            // The grandchild's push was checked; the child's is the same changes.
+            do { try middle.save() } catch let error as LiteRecordError {
+                throw mismatch("grandchild: the child's push failed after the grandchild's succeeded", error.message)
+            }
+        }
         let denials = copy.denials(among: deleted, unseen: parentInserts)
+        // Counts are checked for every list the push changes (Docs/Relationships.md).
+        // Whether a child counts the parent's inserts it cannot see is not
+        // specified: past the maximum only with them, either outcome holds.
+        let counted = copy.countViolations(against: model)
+        var unseenless = copy
+        var parentUnseenless = model
+        for id in parentInserts {
+            unseenless.held[id] = nil
+            parentUnseenless.held[id] = nil
+        }
+        let countedSeen = unseenless.countViolations(against: parentUnseenless)
+        noteCounted(counted)
+        // A `-0.0` the child set is refused by its push; one the parent
+        // holds unsaved may be validated again with it (not specified).
+        let refusedHere = copy.held.keys.contains { copy.refusesValue($0) && !model.refusesValue($0) }
+        let refused = copy.held.keys.contains(where: copy.refusesValue)
+        if refused { coverage.features.insert(.negativeZero) }
+        let mustFail = !denials.isEmpty || !countedSeen.isEmpty || refusedHere
+        let mayFail = mustFail || !counted.isEmpty || refused
         note("child[\(lines.joined(separator: "; "))] push → \(failure.map { "\($0.kind)" } ?? "ok")")
         if let failure {
-            guard !denials.isEmpty, failure.kind == .validationFailed else {
-                throw mismatch("child push outcome: \(denials.isEmpty ? "success" : "validationFailed"), got \(failure.kind)", failure.message)
+            guard mayFail, failure.kind == .validationFailed else {
+                throw mismatch("child push outcome: \(mayFail ? "validationFailed" : "success"), got \(failure.kind)", failure.message)
             }
             return
         }
-        guard denials.isEmpty else {
-            throw mismatch("child push outcome: validationFailed, got success", "the push deleted objects a .deny rule keeps: \(denials)")
+        guard !mustFail else {
+            throw mismatch("child push outcome: validationFailed, got success", "the push breaks a .deny rule or a count: \(denials + countedSeen)")
         }
         // A push carries what the child changed relative to its parent: a
         // to-one the child set and set back is no change in the parent.
@@ -111,14 +151,20 @@ extension ModelRunner {
             copy.held[id]?.text = text
             copy.held[id]?.readText = parent?.readText ?? text
             copy.held[id]?.textChanged = parent?.textChanged ?? false
+            let values = parent?.values ?? model.store.rows[id]?.values ?? object.values
+            copy.held[id]?.values = values
+            copy.held[id]?.readValues = parent?.readValues ?? values
+            copy.held[id]?.valuesChanged = parent?.valuesChanged ?? []
         }
         model = copy
         // An insert the child deleted again (a cascade took it) is not pushed.
         for (id, new) in created where copy.held[id] != nil {
-            guard let pushed = child.pushed[ObjectIdentifier(new)]?.parent else {
+            guard let pushed = child.pushed[ObjectIdentifier(new)]?.parent,
+                let inContext = middle.map({ $0.pushed[ObjectIdentifier(pushed)]?.parent }) ?? pushed
+            else {
                 throw mismatch("child context", "the parent has no object for the pushed insert \(id)")
             }
-            handles[id] = pushed
+            handles[id] = inContext
         }
     }
 
@@ -157,28 +203,41 @@ extension ModelRunner {
     func write(_ write: MWrite) throws {
         switch write {
         case .edit(let kind, let pick):
-            // Under `.storeTrumps` a deletion of a changed row is dropped; what
-            // then happens to a kept row whose to-one names a row deleted in
-            // the same save is not specified, so only rows without to-ones.
-            if model.policy == .storeTrumps, !MLink.holding(kind).isEmpty { return note("write: no edit") }
             guard let id = choose(model.store.rows.keys.filter { $0.kind == kind }.sorted(), pick) else { return note("write: nothing to edit") }
             // #40 item 5: a cascade the store runs deletes a row changed
             // elsewhere since the delete without a conflict.
             if gapped(5, model.policy == .error && model.cascadeDepth[id] != nil && model.held[id]?.phase == .deleted) { return }
             let text = nextText()
             let row = id.row
-            try otherWriter { context in
-                guard let object = try ModelAccess.find(kind, row: row, in: context) else {
-                    throw LiteRecordError(.invalidObject, "the model's \(kind)/\(row) is not in the store")
+            let values = kind == .note ? nextValues(from: model.store.rows[id]?.values ?? MValues()) : nil
+            var after = model.store
+            if let values { after.rows[id]?.values = values }
+            // The `.unique` code is enforced as an error (§16), the write rolled back;
+            // a `-0.0` is refused at save (Docs/GettingStarted.md).
+            let refused = values.map { $0.score == 0 && $0.score.sign == .minus } == true
+            let collides = !refused && after.duplicateCode != nil
+            coverage.ops.insert(.writeEdit)
+            do {
+                try otherWriter { context in
+                    guard let object = try ModelAccess.find(kind, row: row, in: context) else {
+                        throw LiteRecordError(.invalidObject, "the model's \(kind)/\(row) is not in the store")
+                    }
+                    ModelAccess.setText(object, text)
+                    if let values { ModelAccess.setValues(object, values) }
                 }
-                ModelAccess.setText(object, text)
+            } catch let error as LiteRecordError where refused && error.kind == .validationFailed {
+                coverage.features.insert(.negativeZero)
+                return note("write{edit \(id) = \(text), \(values.map(String.init(describing:)) ?? "")} → validationFailed")
+            } catch let error as LiteRecordError where collides && error.kind == .constraintViolation {
+                return note("write{edit \(id) = \(text), \(values.map(String.init(describing:)) ?? "")} → constraintViolation")
             }
-            model.storeEdit(id, text)
-            note("write{edit \(id) = \(text)}")
+            if collides || refused { throw mismatch("write outcome: \(refused ? "validationFailed" : "constraintViolation"), got success", "a write gave \(id) \(refused ? "-0.0" : "a code another note holds")") }
+            model.storeEdit(id, text, values: values)
+            expectedEvents.append(MEvent(updated: [id]))
+            note("write{edit \(id) = \(text)\(values.map { ", \($0)" } ?? "")}")
         case .updateAll(let kind):
             // As many edits of every row of the kind by another writer, in one
             // statement: the same conditions as one edit's, for each row.
-            if model.policy == .storeTrumps, !MLink.holding(kind).isEmpty { return note("write: no updateAll") }
             let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
             let gappedRow = ids.contains { model.policy == .error && model.cascadeDepth[$0] != nil && model.held[$0]?.phase == .deleted }
             if gapped(5, gappedRow) { return }
@@ -188,6 +247,8 @@ extension ModelRunner {
                 throw mismatch("updateAll", "updateAll(\(kind)) wrote \(written) rows; the model holds \(ids.count)")
             }
             for id in ids { model.storeEdit(id, text) }
+            if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
+            coverage.ops.insert(.writeUpdateAll)
             note("write{updateAll \(kind) = \(text), \(written) rows}")
         case .create(let kind, let pick):
             var target: MID?
@@ -202,21 +263,34 @@ extension ModelRunner {
             if gapped(11, mayReuseRowID(kind, model)) { return }
             let text = nextText()
             let targetRow = target?.row
-            let row = try otherWriter { context -> Int64? in
-                let object = ModelAccess.make(kind)
-                ModelAccess.setText(object, text)
-                context.insert(object)
-                if let link, let targetRow {
-                    ModelAccess.setTarget(object, link, try ModelAccess.find(link.target, row: targetRow, in: context))
+            // Book.chapters holds at most three (Docs/Relationships.md): the
+            // write's save is refused, and nothing is written.
+            let over = kind == .chapter && targetRow != nil && model.store.rows.values.filter { $0.fk[.chapterBook] == targetRow }.count >= ReferenceModel.maxChapters
+            coverage.ops.insert(.writeCreate)
+            if over { coverage.features.insert(.countedToMany) }
+            let written: Int64??
+            do {
+                written = try otherWriter { context -> Int64? in
+                    let object = ModelAccess.make(kind)
+                    ModelAccess.setText(object, text)
+                    context.insert(object)
+                    if let link, let targetRow {
+                        ModelAccess.setTarget(object, link, try ModelAccess.find(link.target, row: targetRow, in: context))
+                    }
+                    try context.save()
+                    return object.recordID?.rowID
                 }
-                try context.save()
-                return object.recordID?.rowID
+            } catch let error as LiteRecordError where over && error.kind == .validationFailed {
+                written = nil
             }
-            guard let row else { throw mismatch("write", "a write's insert has no record id") }
+            guard let written else { return note("write{create \(kind) under \(target.map(String.init(describing:)) ?? "nil")} → validationFailed") }
+            if over { throw mismatch("write outcome: validationFailed, got success", "a write gave \(target.map(String.init(describing:)) ?? "?") a fourth chapter") }
+            guard let row = written else { throw mismatch("write", "a write's insert has no record id") }
             var stored = MRow(text: text)
             if let link, let target { stored.fk[link] = target.row }
             let id = MID(kind: kind, row: row)
             note("write{create \(id) \(text)\(target.map { " → \($0)" } ?? "")}")
+            expectedEvents.append(MEvent(inserted: [id]))
             if !model.storeInsert(id, stored) {
                 throw mismatch("reused row id", "write {} gave its new \(kind) the id \(row) of an earlier record")
             }
@@ -230,8 +304,97 @@ extension ModelRunner {
                 context.delete(object)
             }
             model.storeDelete(id)
+            expectedEvents.append(MEvent(deleted: [id]))
+            coverage.ops.insert(.writeDelete)
             note("write{delete \(id)}")
+        case .deleteAll(let kind, let truncate): try writeDeleteAll(kind, truncate)
+        case .findOrCreate(let pick): try writeFindOrCreate(pick)
+        case .relink(let notePick, let bookPick): try writeRelink(notePick, bookPick)
         }
+    }
+
+    /// Another writer's `deleteAll` or `truncateAll` of a kind nothing points
+    /// at: every row goes, in one commit (§5, §16).
+    private func writeDeleteAll(_ kind: MKind, _ truncate: Bool) throws {
+        let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
+        let deleted = try otherWriter { context in try ModelAccess.deleteAll(kind, truncate: truncate, in: context) }
+        coverage.ops.insert(truncate ? .writeTruncateAll : .writeDeleteAll)
+        note("write{\(truncate ? "truncateAll" : "deleteAll")(\(kind)): \(deleted) rows}")
+        guard deleted == ids.count else {
+            throw mismatch("deleteAll", "\(truncate ? "truncateAll" : "deleteAll")(\(kind)) deleted \(deleted) rows; the model holds \(ids.count)")
+        }
+        for id in ids { model.storeDelete(id) }
+        if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
+    }
+
+    /// Another writer's `findFirstOrCreate(byAttribute: "code", …)`: the note
+    /// holding the code, or a new one with it and every other value at its
+    /// default, saved at once (§5).
+    private func writeFindOrCreate(_ pick: UInt32) throws {
+        let code = pick % 2 == 0 ? "A" : "B"
+        let existing = model.store.rows.filter { $0.key.kind == .note && $0.value.values.code == code }.keys.sorted().first
+        let row = try otherWriter { context in try ModelAccess.findOrCreateNote(code: code, in: context).recordID?.rowID }
+        coverage.ops.insert(.writeFindFirstOrCreate)
+        note("write{findFirstOrCreate(Note.code \(code)) → \(row.map(String.init) ?? "nil")}")
+        if let existing {
+            guard row == existing.row else { throw mismatch("findFirstOrCreate", "found Note/\(row.map(String.init) ?? "nil") for code \(code); the model \(existing)") }
+            return
+        }
+        guard let row else { throw mismatch("findFirstOrCreate", "the new note has no record id") }
+        let id = MID(kind: .note, row: row)
+        if !model.storeInsert(id, MRow(text: "", values: MValues(code: code))) {
+            throw mismatch("reused row id", "findFirstOrCreate gave its new note the id \(row) of an earlier record")
+        }
+        expectedEvents.append(MEvent(inserted: [id]))
+    }
+
+    /// Another writer moves a note to another book; neither the note nor its
+    /// books are held by the context under test (a list it read would be
+    /// stale: not specified).
+    private func writeRelink(_ notePick: UInt32, _ bookPick: UInt32) throws {
+        let notes = model.store.rows.filter { id, row in
+            id.kind == .note && model.held[id] == nil && row.fk[.noteBook].map { model.held[MID(kind: .book, row: $0)] == nil } != false
+        }.keys.sorted()
+        guard let id = choose(notes, notePick) else { return note("write: no note to relink") }
+        let current = model.store.rows[id]?.fk[.noteBook]
+        let books = model.store.rows.keys.filter { $0.kind == .book && model.held[$0] == nil && $0.row != current }.sorted()
+        guard let book = choose(books, bookPick) else { return note("write: no book to relink to") }
+        let row = id.row
+        try otherWriter { context in
+            guard let object = try ModelAccess.find(.note, row: row, in: context), let target = try ModelAccess.find(.book, row: book.row, in: context) else {
+                throw LiteRecordError(.invalidObject, "the model's \(id) or \(book) is not in the store")
+            }
+            ModelAccess.setTarget(object, .noteBook, target)
+        }
+        model.store.rows[id]?.fk[.noteBook] = book.row
+        model.store.rows[id]?.version += 1
+        expectedEvents.append(MEvent(updated: [id]))
+        coverage.ops.insert(.writeRelink)
+        note("write{\(id).book = \(book)}")
+    }
+
+    /// In a child, a set-based operation is refused with `.invalidObject`
+    /// and changes nothing (SetBasedChildRefusalTests; issue #58 item 6).
+    func setBasedInChild(_ kind: MKind, _ pick: UInt32, _ child: RecordContext, _ lines: inout [String]) throws {
+        let names = ["deleteAll", "truncateAll", "findFirstOrCreate", "updateAll"]
+        let which = Int(pick % 4)
+        let target: MKind = kind == .paragraph ? .paragraph : .note
+        var failure: LiteRecordError?
+        do {
+            switch which {
+            case 0: _ = try ModelAccess.deleteAll(target, truncate: false, in: child)
+            case 1: _ = try ModelAccess.deleteAll(target, truncate: true, in: child)
+            case 2: _ = try ModelAccess.findOrCreateNote(code: "A", in: child)
+            default: _ = try ModelAccess.updateAllText(kind, "refused", in: child)
+            }
+        } catch let error as LiteRecordError {
+            failure = error
+        }
+        lines.append("\(names[which]) → \(failure.map { "\($0.kind)" } ?? "ran")")
+        guard failure?.kind == .invalidObject, failure?.message.contains("\(names[which]) cannot run in a child context") == true else {
+            throw mismatch("set-based in a child: invalidObject, got \(failure.map { "\($0.kind)" } ?? "success")", failure?.message ?? "\(names[which]) ran in a child")
+        }
+        coverage.ops.insert(.childSetBasedRefused)
     }
 
     /// Runs `body` in a context of its own and saves it: another writer, as

@@ -26,11 +26,25 @@ final class ModelRunner {
     let gaps: Set<Int>
     var committed: ChangeSet?
     private var texts = 0
+    let fixture: ModelFixture
+    /// What this sequence exercised and compared (ModelCoverage.swift).
+    var coverage = MCoverage()
+    /// Objects a `reset()` forgot: never to be taken for new ones.
+    var forgotten: [any Entity] = []
+    /// The change sets `stack.changes` must have delivered since the last
+    /// step, in commit order (ModelRunner+Channels.swift).
+    var expectedEvents: [MEvent] = []
+    /// The versions last compared, LiteRecord's and the model's.
+    var lastVersions: (stored: [MID: Int64], model: [MID: Int]) = ([:], [:])
+    var historyToken: HistoryToken?
 
     /// A runner on `fixture`'s stack, put back to the seeded store first.
     init(policy: MergePolicy, gaps: Set<Int>, fixture: ModelFixture) throws {
         self.gaps = gaps
+        self.fixture = fixture
         try fixture.restore()
+        lastVersions = (fixture.seededVersions, fixture.seeded.rows.mapValues(\.version))
+        if fixture.history { historyToken = try fixture.stack.newestHistoryToken() }
         stack = fixture.stack
         model.store = fixture.seeded
         model.policy = policy
@@ -86,6 +100,15 @@ final class ModelRunner {
     func nextText() -> String {
         texts += 1
         return "x\(texts)"
+    }
+
+    /// A note's values after an edit (every field, for a new note), drawn
+    /// from the text counter: a change of the code (the `.unique`
+    /// attribute) in one edit of four.
+    func nextValues(from base: MValues, all: Bool = false) -> MValues {
+        let hash = UInt64(texts) &* 0x9E37_79B9_7F4A_7C15
+        let which = all ? 0x7F : UInt32(truncatingIfNeeded: hash >> 7) & 0x3F | ((hash >> 40) % 4 == 0 ? 0x40 : 0)
+        return base.edited(which: which, pick: UInt32(truncatingIfNeeded: hash >> 20))
     }
 
     // MARK: Picking
@@ -148,8 +171,17 @@ final class ModelRunner {
             guard let id = choose(live(kind), pick), let object = handles[id] else { return note("edit: nothing to edit") }
             let text = nextText()
             ModelAccess.setText(object, text)
-            model.edit(id, text)
-            note("edit \(id) = \(text)")
+            if kind == .note, let held = model.held[id] {
+                let values = nextValues(from: held.values)
+                ModelAccess.setValues(object, values)
+                model.edit(id, text, values: values)
+                coverage.ops.insert(.editValues)
+                note("edit \(id) = \(text), \(values)")
+            } else {
+                model.edit(id, text)
+                note("edit \(id) = \(text)")
+            }
+            coverage.ops.insert(.edit)
         case .relate(let link, let pick, let target, let via): relate(link, pick, target, via)
         case .link(let book, let tag, let linked, let fromTag): setLink(book, tag, linked, fromTag)
         case .delete(let kind, let pick): delete(kind, pick)
@@ -160,10 +192,20 @@ final class ModelRunner {
             context.rollback()
             model.rollback()
             for id in handles.keys where id.row < 0 { handles[id] = nil }
+            coverage.ops.insert(.rollback)
             note("rollback")
         case .refresh(let kind, let pick, let merge): try refresh(kind, pick, merge)
         case .child(let steps): try child(steps)
+        case .grandchild(let steps): try child(steps, grandchild: true)
         case .write(let write): try self.write(write)
+        case .reset: reset()
+        case .reinsertForgotten(let pick): try reinsertForgotten(pick)
+        case .policy(let policy):
+            context.mergePolicy = policy
+            model.policy = policy
+            coverage.ops.insert(.policyChange)
+            note("mergePolicy = \(policy)")
+        case .setBased: note("setBased: only in a child")
         }
     }
 
@@ -171,6 +213,8 @@ final class ModelRunner {
         let object = ModelAccess.make(kind)
         let text = nextText()
         ModelAccess.setText(object, text)
+        let values = kind == .note ? nextValues(from: MValues(), all: true) : MValues()
+        ModelAccess.setValues(object, values)
         context.insert(object)
         var fk: [MLink: Int64] = [:]
         var described = ""
@@ -179,9 +223,10 @@ final class ModelRunner {
             fk[link] = target.row
             described = ", \(link) = \(target)"
         }
-        let id = model.create(kind, text: text, fk: fk)
+        let id = model.create(kind, text: text, fk: fk, values: values)
         handles[id] = object
-        note("create \(id) \(text)\(described)")
+        coverage.ops.insert(.create)
+        note("create \(id) \(text)\(described)\(kind == .note ? ", \(values)" : "")")
     }
 
     private func relate(_ link: MLink, _ pick: UInt32, _ targetPick: UInt32?, _ viaToMany: Bool) {
@@ -195,6 +240,7 @@ final class ModelRunner {
         // Through a to-many, the list is read first if it was not, which
         // refreshes its stale objects before the to-one changes.
         let stale = staleHandles()
+        coverage.ops.insert(viaToMany ? .relateViaList : .relate)
         defer { model.setFK(id, link, target?.row) }
         defer { adoptRefreshed(stale) }
         if viaToMany, let target, let owner = handles[target] {
@@ -220,6 +266,7 @@ final class ModelRunner {
         // Changing a link reads the list it changes (and its inverse) if not
         // read yet, which refreshes the stale objects in it.
         let stale = staleHandles()
+        coverage.ops.insert(linked ? .link : .unlink)
         ModelAccess.setLinked(book: bookObject, tag: tagObject, linked, fromTag: fromTag)
         model.setLink(book: book.row, tag: tag.row, linked)
         adoptRefreshed(stale)
@@ -247,6 +294,8 @@ final class ModelRunner {
         // the stale objects in it.
         let stale = staleHandles()
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
+        coverage.ops.insert(.delete)
+        noteRuleFeatures(id)
         context.delete(object)
         let doomed = model.delete(id)
         // A rule that reads an object and then changes it (`.nullify`)
@@ -275,11 +324,13 @@ final class ModelRunner {
     func adoptRefreshed(_ stale: [MID], unchangedBefore: Set<MID> = []) {
         for id in stale {
             guard let held = model.held[id], let object = handles[id], let row = model.store.rows[id],
-                ModelAccess.text(object) == row.text
+                shows(object, row, keeping: held)
             else { continue }
             model.held[id]?.text = row.text
+            model.held[id]?.values = ModelAccess.values(object)
             guard !held.changed || unchangedBefore.contains(id) else { continue }
             model.held[id]?.readText = row.text
+            model.held[id]?.readValues = row.values
             model.held[id]?.version = row.version
         }
     }
@@ -294,6 +345,8 @@ final class ModelRunner {
             var held = MHeld(row)
             held.text = ModelAccess.text(object)
             held.readText = held.text
+            held.values = ModelAccess.values(object)
+            held.readValues = held.values
             // The model counts versions from its own start: the object is as
             // many versions behind the store's row as LiteRecord's are apart.
             let sql = "SELECT \(SQLIdentifier.quote(Model.versionColumn)) FROM \(SQLIdentifier.quote(id.kind.entityName)) WHERE \(SQLIdentifier.quote(Model.primaryKeyColumn)) = ?"

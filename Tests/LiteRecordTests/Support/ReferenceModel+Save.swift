@@ -23,7 +23,16 @@ extension ReferenceModel {
 
     mutating func save(realIDs: [Int64: Int64]) -> MSaveExpectation {
         var expected = MSaveExpectation()
-        if !denials(among: held.keys).isEmpty { expected.errors.insert(.validationFailed) }
+        if !denials(among: held.keys).isEmpty || !countViolations(against: ReferenceModel(store: store)).isEmpty || held.keys.contains(where: refusesValue) {
+            expected.errors.insert(.validationFailed)
+        }
+        // Which of a refused value and a `.unique` clash a save reports first
+        // is not specified: the clash is written, the value refused at binding.
+        if held.keys.contains(where: refusesValue) {
+            var intended = store
+            for (id, object) in held where id.kind == .note && object.phase != .deleted { intended.rows[id] = MRow(text: object.text, values: object.values) }
+            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+        }
         var conflicts: [MID: Conflict] = [:]
         for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
             guard let row = store.rows[id] else {
@@ -69,6 +78,17 @@ extension ReferenceModel {
                 row.text = object.text
                 wrote = true
             }
+            // Per property (API.md §12): under `.storeTrumps` the store's
+            // newer value of a field wins; every other field set here is written.
+            var storeWonValue = false
+            for field in MField.allCases where object.valuesChanged.contains(field) {
+                if conflicts[id] == .changed, policy == .storeTrumps, row.values.differs(object.readValues, field) {
+                    storeWonValue = true
+                    continue
+                }
+                row.values = row.values.taking(field, from: object.values)
+                wrote = true
+            }
             for link in object.fkChanged {
                 row.fk[link] = real(object.fk[link])
                 wrote = true
@@ -77,7 +97,7 @@ extension ReferenceModel {
                 row.version += 1
                 written.insert(id)
                 expected.updated.insert(id)
-            } else if storeWins {
+            } else if storeWins || storeWonValue {
                 // The store's newer row won over this context's edit: whether
                 // the save's change set names the row it re-read is not specified.
                 expected.mayUpdate.insert(id)
@@ -88,7 +108,7 @@ extension ReferenceModel {
             let newID = MID(kind: id.kind, row: realIDs[id.row] ?? id.row)
             var fk: [MLink: Int64] = [:]
             for (link, target) in object.fk { fk[link] = real(target) }
-            new.rows[newID] = MRow(text: object.text, fk: fk)
+            new.rows[newID] = MRow(text: object.text, fk: fk, values: object.values)
             if !new.issued.insert(newID).inserted { expected.reused.append(newID) }
             expected.inserted.insert(newID)
         }
@@ -114,12 +134,29 @@ extension ReferenceModel {
             // contract does not say.
             for id in [book, tag] where new.rows[id] != nil { expected.mayUpdate.insert(id) }
         }
+        // Docs/Concurrency.md: under `.storeTrumps` a record deleted here
+        // and changed in the store is kept, and the deletion of an owner
+        // still goes on: "the kept record's to-one naming the deleted owner is
+        // cleared (the record is detached, its version moves on)". Whether
+        // the change set names it is not said.
+        for id in reread.sorted() where held[id]?.phase == .deleted {
+            guard var row = new.rows[id] else { continue }
+            let dangling = row.fk.filter { new.rows[MID(kind: $0.key.target, row: $0.value)] == nil }.map(\.key)
+            guard !dangling.isEmpty else { continue }
+            for link in dangling { row.fk[link] = nil }
+            row.version += 1
+            new.rows[id] = row
+            written.insert(id)
+            expected.mayUpdate.insert(id)
+        }
         for (id, row) in new.rows {
             for (link, target) in row.fk where new.rows[MID(kind: link.target, row: target)] == nil {
                 _ = id
                 expected.errors.insert(.constraintViolation)
             }
         }
+        // §16 and API.md §2: a `.unique` attribute is enforced as an error.
+        if new.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         guard expected.errors.isEmpty else { return expected }
         for id in written.union(expected.mayUpdate) {
             if let object = held[id], !object.changed, object.phase == .managed, store.rows[id]?.version != object.version { expected.mayReread.insert(id) }
@@ -159,5 +196,50 @@ extension ReferenceModel {
         held = next
         links = [:]
         cascadeDepth = [:]
+    }
+}
+
+extension MStore {
+    /// A code two live notes share (the `.unique` attribute), if any.
+    var duplicateCode: String? {
+        var seen: Set<String> = []
+        for (id, row) in rows.sorted(by: { $0.key < $1.key }) where id.kind == .note {
+            guard let code = row.values.code else { continue }
+            if !seen.insert(code).inserted { return code }
+        }
+        return nil
+    }
+}
+
+extension ReferenceModel {
+    /// The most members Book.chapters and Tag.books hold (ModelEntities.swift).
+    static let maxChapters = 3
+    static let maxBooksPerTag = 2
+
+    /// The counted lists past their maximum among the owners whose list
+    /// differs from `base`'s: Docs/Relationships.md checks the counts "for
+    /// every object whose list changed however it changed … whether or not
+    /// the list was read", at a save (against the store) and at a child's
+    /// push (against the parent).
+    func countViolations(against base: ReferenceModel) -> [String] {
+        var broken: [String] = []
+        var owners = Set(store.rows.keys.filter { $0.kind == .book || $0.kind == .tag })
+        owners.formUnion(held.keys.filter { $0.kind == .book || $0.kind == .tag })
+        for owner in owners.sorted() where isLive(owner) && !isGone(owner) {
+            let now: [MID]
+            let before: [MID]
+            let limit: Int
+            if owner.kind == .book {
+                now = members(of: owner, .chapterBook).must
+                before = base.members(of: owner, .chapterBook).must
+                limit = Self.maxChapters
+            } else {
+                now = linked(owner)
+                before = base.linked(owner)
+                limit = Self.maxBooksPerTag
+            }
+            if now.count > limit, Set(now) != Set(before) { broken.append("\(owner) holds \(now.count) > \(limit)") }
+        }
+        return broken
     }
 }

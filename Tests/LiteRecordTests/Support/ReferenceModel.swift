@@ -49,6 +49,8 @@ struct MRow: Equatable {
     var text: String
     var fk: [MLink: Int64] = [:]
     var version = 1
+    /// A note's other values (ModelValues.swift); the defaults for other kinds.
+    var values = MValues()
 }
 
 /// A link of the many-to-many Book.tags ↔ Tag.books.
@@ -76,6 +78,10 @@ struct MHeld {
     var textChanged = false
     var fkChanged: Set<MLink> = []
     var phase: Phase
+    /// A note's other values, as read, and which of them were set since.
+    var values: MValues
+    var readValues: MValues
+    var valuesChanged: Set<MField> = []
 
     init(_ row: MRow) {
         text = row.text
@@ -83,17 +89,26 @@ struct MHeld {
         fk = row.fk
         version = row.version
         phase = .managed
+        values = row.values
+        readValues = row.values
     }
 
-    init(inserted text: String, fk: [MLink: Int64]) {
+    init(inserted text: String, fk: [MLink: Int64], values: MValues = MValues()) {
         self.text = text
         readText = text
         self.fk = fk
         version = 0
         phase = .inserted
+        self.values = values
+        readValues = values
     }
 
-    var changed: Bool { textChanged || !fkChanged.isEmpty }
+    var changed: Bool { textChanged || !fkChanged.isEmpty || !valuesChanged.isEmpty }
+
+    /// Takes the stored values of `row` for every field not changed here.
+    mutating func takeUnchangedValues(of row: MRow) {
+        for field in MField.allCases where !valuesChanged.contains(field) { values = values.taking(field, from: row.values) }
+    }
 }
 
 /// What a save must do: fail with one of `errors`, or succeed and report
@@ -156,6 +171,14 @@ struct ReferenceModel {
         return (must.sorted(), may.sorted())
     }
 
+    /// Docs/GettingStarted.md's table of stored kinds: `-0.0` is "refused at
+    /// save" (`.validationFailed`: SQLite would return `+0.0`), by a save and
+    /// by a child's push. Only a value set here can be one.
+    func refusesValue(_ id: MID) -> Bool {
+        guard let object = held[id], object.phase != .deleted else { return false }
+        return object.values.score == 0 && object.values.score.sign == .minus
+    }
+
     func isLinked(_ pair: MPair) -> Bool { links[pair] ?? store.joins.contains(pair) }
 
     /// The other ends of `id`'s many-to-many links (tags of a book, books of a tag).
@@ -176,16 +199,21 @@ struct ReferenceModel {
         if held[id] == nil, let row = store.rows[id] { held[id] = MHeld(row) }
     }
 
-    mutating func create(_ kind: MKind, text: String, fk: [MLink: Int64]) -> MID {
+    mutating func create(_ kind: MKind, text: String, fk: [MLink: Int64], values: MValues = MValues()) -> MID {
         let id = MID(kind: kind, row: nextTemp)
         nextTemp -= 1
-        held[id] = MHeld(inserted: text, fk: fk)
+        held[id] = MHeld(inserted: text, fk: fk, values: values)
         return id
     }
 
-    mutating func edit(_ id: MID, _ text: String) {
+    /// Sets the text and (a note's) values. A setter given an equal value
+    /// (as stored: AttributeCoding.isChange) changes nothing.
+    mutating func edit(_ id: MID, _ text: String, values: MValues? = nil) {
         held[id]?.text = text
         held[id]?.textChanged = true
+        guard let values, let old = held[id]?.values else { return }
+        held[id]?.valuesChanged.formUnion(values.changedFields(from: old))
+        held[id]?.values = values
     }
 
     mutating func setFK(_ id: MID, _ link: MLink, _ target: Int64?) {
@@ -259,8 +287,9 @@ struct ReferenceModel {
             guard object.version != row.version else { continue }
             if !object.changed {
                 object = MHeld(row)
-            } else if !object.textChanged {
-                object.text = row.text
+            } else {
+                if !object.textChanged { object.text = row.text }
+                object.takeUnchangedValues(of: row)
             }
             held[id] = object
         }
@@ -280,9 +309,13 @@ struct ReferenceModel {
             return
         }
         if !object.textChanged { object.text = row.text }
+        object.takeUnchangedValues(of: row)
         for link in MLink.holding(id.kind) where !object.fkChanged.contains(link) { object.fk[link] = row.fk[link] }
         object.version = row.version
-        if policy == .storeTrumps { object.readText = row.text }
+        if policy == .storeTrumps {
+            object.readText = row.text
+            object.readValues = row.values
+        }
         held[id] = object
     }
 
@@ -304,8 +337,9 @@ struct ReferenceModel {
 
     // MARK: Another writer
 
-    mutating func storeEdit(_ id: MID, _ text: String) {
+    mutating func storeEdit(_ id: MID, _ text: String, values: MValues? = nil) {
         store.rows[id]?.text = text
+        if let values { store.rows[id]?.values = values }
         store.rows[id]?.version += 1
     }
 

@@ -1,0 +1,67 @@
+import Foundation
+
+// What the model-based test can exercise and observe: the denominators of
+// its `[model] … coverage:` line (issue #58). Each list names what API.md
+// §4, §5, §10, §12 and §16 ask of an oracle, including what the model does
+// not reach yet: a run's numerators count what it actually did.
+
+/// The operations a sequence may run.
+enum MCoveredOp: String, CaseIterable, Sendable {
+    case create, edit, editValues, relate, relateViaList, link, unlink, delete, fetch, read
+    case save, rollback, refresh, refreshMerging, reset, reinsertForgotten, policyChange
+    case child, grandchild, childSetBasedRefused
+    case writeEdit, writeUpdateAll, writeCreate, writeDelete, writeDeleteAll, writeTruncateAll
+    case writeFindFirstOrCreate, writeRelink
+    // Not generated yet (issue #58): named so that the line shows the gap.
+    case writeDeleteOwner, findFirstOrCreate, updateAll, deleteAll, truncateAll, mainContextMerge, prefetch, writeChild
+}
+
+/// The features of the model's schema (ModelEntities.swift) a run may meet.
+enum MFeature: String, CaseIterable, Sendable {
+    case cascadeToMany, nullifyToMany, denyToMany, noActionToMany, manyToManyNullify
+    case intValue, optionalInt, doubleValue, negativeZero, hugeDouble, decomposedString, dateValue, optionalData
+    case uniqueAttribute, countedToMany, countedManyToMany
+    // Not in the schema yet (issue #58).
+    case manyToManyCascadeOrDeny, oneToOne, selfReferential, searchable, storedCollection
+}
+
+/// What the runner compares with the model.
+enum MChannel: String, CaseIterable, Sendable {
+    case storeRows, storeVersions, heldAttributes, heldRelationships, changeSets, changeEvents, history
+}
+
+/// What one run (or one sequence) exercised.
+struct MCoverage {
+    var ops: Set<MCoveredOp> = []
+    var features: Set<MFeature> = []
+    var channels: Set<MChannel> = []
+
+    mutating func formUnion(_ other: MCoverage) {
+        ops.formUnion(other.ops)
+        features.formUnion(other.features)
+        channels.formUnion(other.channels)
+    }
+
+    /// `a/b operations, c/d model features, e/f channels`, and what is missing.
+    var line: String {
+        func missing<T: RawRepresentable & CaseIterable & Hashable>(_ set: Set<T>) -> String where T.RawValue == String {
+            T.allCases.filter { !set.contains($0) }.map(\.rawValue).joined(separator: " ")
+        }
+        return "\(ops.count)/\(MCoveredOp.allCases.count) operations, \(features.count)/\(MFeature.allCases.count) model features, "
+            + "\(channels.count)/\(MChannel.allCases.count) channels (not reached: \(missing(ops)); \(missing(features)); \(missing(channels)))"
+    }
+
+    /// The features a stored row shows.
+    mutating func noteValues(_ row: MRow) {
+        let values = row.values
+        if values.count != 0 { features.insert(.intValue) }
+        if values.rank != nil { features.insert(.optionalInt) }
+        if values.score != 0 { features.insert(.doubleValue) }
+        if values.score == 0, values.score.sign == .minus { features.insert(.negativeZero) }
+        if abs(values.score) >= 1e300 { features.insert(.hugeDouble) }
+        if values.label.unicodeScalars.contains(where: { $0.properties.isDiacritic || $0.value == 0x30A }) { features.insert(.decomposedString) }
+        if values.stamp.timeIntervalSince1970 != 0 { features.insert(.dateValue) }
+        if values.blob != nil { features.insert(.optionalData) }
+        if values.code != nil { features.insert(.uniqueAttribute) }
+    }
+}
