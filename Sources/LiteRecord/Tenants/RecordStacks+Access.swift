@@ -14,7 +14,8 @@ extension RecordStacks {
     ///
     /// Many tasks asking at once for a tenant that is not open open it once.
     /// When `maxOpen` stacks are open and every one is held, the task waits
-    /// (suspended, holding no thread) for a closure to return. `body` runs in
+    /// (suspended, holding no thread) for a closure to return, or until the
+    /// task is cancelled, which throws `CancellationError`. `body` runs in
     /// the caller's isolation; don't keep `stack` after it returns.
     ///
     /// - Parameters:
@@ -27,7 +28,8 @@ extension RecordStacks {
     ///   invalid name, `.storeUnavailable` for a tenant that does not exist,
     ///   is being deleted, or after ``close()``; what opening the store throws
     ///   (`.migrationFailed`, `.modelMismatch`, `.corruptStore`), its message
-    ///   starting with the tenant's name; and what `body` throws, unchanged.
+    ///   starting with the tenant's name; `CancellationError` when the task
+    ///   is cancelled while it waits for room; and what `body` throws, unchanged.
     public func withStack<T>(
         for name: String,
         isolation: isolated (any Actor)? = #isolation,
@@ -53,7 +55,9 @@ extension RecordStacks {
             switch table.withLock({ $0.acquire(tenant, maxOpen: maxOpen) }) {
             case .ready(let stack): return stack
             case .fail(let error): throw error
-            case .wait(let generation): await waitForChange(after: generation)
+            case .wait(let generation):
+                await waitForChange(after: generation)
+                try Task.checkCancellation()
             case .open(let evicted): return try await open(tenant, evicting: evicted)
             }
         }
@@ -100,14 +104,20 @@ extension RecordStacks {
         return result
     }
 
+    /// Suspends until the table changes after `generation`, or the task is
+    /// cancelled (which wakes every waiter: each looks again).
     func waitForChange(after generation: UInt64) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = table.withLock { table -> Bool in
-                guard table.generation == generation else { return true }
-                table.waiters.append(continuation)
-                return false
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = table.withLock { table -> Bool in
+                    guard table.generation == generation else { return true }
+                    table.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            update { _ in ((), nil) }
         }
     }
 }

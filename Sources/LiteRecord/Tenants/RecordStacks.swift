@@ -28,7 +28,8 @@ public import Foundation
 ///   that no closure holds (its writes finish first). When every open stack
 ///   is held, the new tenant's task waits — suspended, holding no thread —
 ///   until a closure returns; the cap is never exceeded. That wait has no
-///   time limit: keep `maxOpen` above the number of tenants used at once.
+///   time limit (cancelling the task ends it with `CancellationError`):
+///   keep `maxOpen` above the number of tenants used at once.
 /// - **Replication**: the folder holds only the tenants' files (and their
 ///   `-wal`, `-shm` and pre-migration copies), so one Litestream `dir:` +
 ///   `pattern: "*.sqlite"` entry replicates every tenant, new ones included

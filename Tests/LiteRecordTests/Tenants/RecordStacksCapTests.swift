@@ -110,6 +110,25 @@ struct RecordStacksCapTests {
         tenants.close()
     }
 
+    @Test func aTaskWaitingForRoomCanBeCancelled() async throws {
+        let temporary = try TemporaryDirectory()
+        let tenants = try tenants(["a", "b"], maxOpen: 1, in: temporary)
+        try await tenants.withStack(for: "a") { a in
+            let waiting = Task.detached {
+                try await tenants.withStack(for: "b") { _ in }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            #expect(a.isOpen)
+            #expect(tenants.openStackCount == 1)
+        }
+        // The room is free again for b.
+        try await tenants.withStack(for: "b") { _ in }
+        #expect(openKeys(tenants) == ["b"])
+        tenants.close()
+    }
+
     @Test func deleteInsideTheTenantsOwnClosureIsRefused() async throws {
         let temporary = try TemporaryDirectory()
         let tenants = try tenants(["acme"], maxOpen: 2, in: temporary)
