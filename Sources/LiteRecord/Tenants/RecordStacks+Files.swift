@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+
+extension RecordStacks {
+    /// The file names in the folder.
+    func fileNames() throws(LiteRecordError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw LiteRecordError(
+                .storeUnavailable, "cannot read the tenants folder \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The tenant's name as its file is spelled, or `nil` when it has no store.
+    func existingName(of tenant: TenantName) throws(LiteRecordError) -> String? {
+        if FileManager.default.fileExists(atPath: url(of: tenant.name).path) { return tenant.name }
+        return try fileNames().lazy.compactMap(TenantName.fromFileName).first { $0.key == tenant.key }?.name
+    }
+
+    func url(of name: String) -> URL {
+        directory.appendingPathComponent(name + TenantName.fileExtension, isDirectory: false)
+    }
+
+    func unknownTenant(_ tenant: TenantName) -> LiteRecordError {
+        LiteRecordError(
+            .storeUnavailable,
+            "there is no tenant '\(tenant.name)' in \(directory.path): RecordStacks.create(_:) makes one")
+    }
+
+    /// Opens (creating or migrating) the store of the tenant whose file is
+    /// spelled `name`; an error names the tenant.
+    func openStack(_ name: String) throws(LiteRecordError) -> RecordStack {
+        do {
+            let store = try Store(
+                location: .file(url(of: name)), model: model,
+                options: StoreOpenOptions(
+                    migration: .automatic, onMismatch: .fail, checkpoints: .automatic,
+                    memoryMappedReadSize: RecordStack.memoryMappedReadSize))
+            return RecordStack(store: store)
+        } catch {
+            throw error.withMessage("tenant '\(name)': \(error.message)")
+        }
+    }
+
+    /// Closes `stack`, logging a failed final checkpoint (the saved changes
+    /// stay in its `-wal`, which the next open reads).
+    func closeLogging(_ stack: RecordStack) {
+        do {
+            try stack.close()
+        } catch {
+            LogSettings.current.warning(
+                "closing a tenant's stack failed", metadata: ["store": "\(stack.displayName)", "error": "\(error)"])
+        }
+    }
+
+    /// Every file of the tenant whose file is spelled `name`: its `-wal`,
+    /// `-shm` and `-journal` first (a `-wal` left without its store would be
+    /// read into a new store of the same name), the pre-migration copies,
+    /// and the store last.
+    func files(of name: String) throws(LiteRecordError) -> [URL] {
+        let store = url(of: name)
+        let sidecars = ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: store.path + $0) }
+        let copyPrefix = store.lastPathComponent + PreMigrationCopies.marker
+        let copies = try fileNames().filter { file in
+            // Another tenant's store may start with the prefix too
+            // ("acme.sqlite.pre-migration-x.sqlite"): copies never end in .sqlite.
+            var base = Substring(file)
+            for suffix in ["-wal", "-shm", "-journal"] where base.hasSuffix(suffix) { base = base.dropLast(suffix.count) }
+            return file.hasPrefix(copyPrefix) && !base.hasSuffix(TenantName.fileExtension)
+        }
+        return sidecars + copies.map { directory.appendingPathComponent($0, isDirectory: false) } + [store]
+    }
+
+    /// Removes the files that exist among `urls`, in order.
+    func remove(_ urls: [URL]) throws(LiteRecordError) {
+        for url in urls where FileManager.default.fileExists(atPath: url.path) {
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw LiteRecordError(.storeUnavailable, "cannot remove \(url.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Runs blocking work (opening, migrating, closing, copying a store) on a
+    /// dispatch thread rather than one of the cooperative pool's few.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}
