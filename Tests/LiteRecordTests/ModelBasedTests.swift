@@ -60,13 +60,10 @@ import Testing
     /// - 105919: a child's `.nullify` of a note another writer deleted: the
     ///   model nullifies it and expects `.conflict`, LiteRecord does not
     ///   (the model's rule, not the contract's: a gone member is "may").
-    static let knownGaps: [Int: String] = [
-        // Found by issue #58's widened model (seed 1799): Book.chapters
-        // counted, a save that inserts a chapter under one book and deletes
-        // another fails its COMMIT on a foreign key. CountedCascadeInsertTests
-        // (disabled until fixed) holds it.
-        15: "a chapter inserted under one book in the save that deletes another: FOREIGN KEY fails at COMMIT",
-    ]
+    /// None open. #15 (seed 1799: a chapter inserted under one counted book
+    /// in the save that deletes another failed its COMMIT on a foreign key)
+    /// is fixed and held by CountedCascadeInsertTests.
+    static let knownGaps: [Int: String] = [:]
 
     struct Outcome {
         var saves = 0

@@ -121,20 +121,22 @@ extension RecordContext {
             guard !changes.isEmpty, let rowID = state.rowID else { continue }
             updates.append(PlannedRow(object, state, rowID: rowID, changes: changes))
         }
-        var deletes: [PlannedRow] = []
-        deletes.reserveCapacity(lists.deleted.count)
-        for object in collectDeleted() {
-            let state = object.recordState
-            guard let rowID = state.rowID else { continue }
-            deletes.append(PlannedRow(object, state, rowID: rowID))
-        }
+        var deletes = plannedDeletions()
         PlannedRow.sortInTableOrder(&updates)
-        sortForDeletion(&deletes)
         var inserts = inserted
         if store.model.hasRelationships {
             try checkForgottenReferences(inserts: inserts, updates: updates)
-            try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
-            if !storeCascade.isEmpty { try checkStoreCascadeDenyRules() }
+            while true {
+                try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
+                if !storeCascade.isEmpty { try checkStoreCascadeDenyRules() }
+                // A check that read a list holding rows of the store-side
+                // cascade (a counted owner's) loaded them as deleted objects,
+                // out of the cascade: they are this save's deletions now, and
+                // their rules are checked with the others.
+                let again = plannedDeletions()
+                guard again.count != deletes.count else { break }
+                deletes = again
+            }
             inserts = insertionOrder(inserts)
         }
         var plan = SavePlan(inserts: inserts, updates: updates, deletes: deletes)
@@ -142,6 +144,19 @@ extension RecordContext {
         for object in plan.inserts { try validate(object) }
         for update in plan.updates { try validate(update.object) }
         return plan
+    }
+
+    /// The objects this save deletes, in deletion order.
+    private func plannedDeletions() -> [PlannedRow] {
+        var deletes: [PlannedRow] = []
+        deletes.reserveCapacity(lists.deleted.count)
+        for object in collectDeleted() {
+            let state = object.recordState
+            guard let rowID = state.rowID else { continue }
+            deletes.append(PlannedRow(object, state, rowID: rowID))
+        }
+        sortForDeletion(&deletes)
+        return deletes
     }
 
     @inline(__always)

@@ -397,7 +397,12 @@ extension RecordContext {
                 }
                 let doomed = storeCascade.rowIDs(ObjectIdentifier(owner.type))
                 for rowID in Set(related.flatMap(\.1)).subtracting(doomed).sorted() {
-                    guard let object = try storedObject(owner.type, rowID: rowID), let inverse = relationship.inverseIndex else { continue }
+                    // An owner this save deletes keeps no list to count; reading
+                    // it would register its doomed members as live objects,
+                    // which the store-side cascade then leaves alone.
+                    guard let object = try storedObject(owner.type, rowID: rowID), object.recordState.phase != .deleted,
+                        let inverse = relationship.inverseIndex
+                    else { continue }
                     noteCountedOwner(object)
                     // Read now, so the doomed members become deleted objects
                     // before the save collects its deletions.
