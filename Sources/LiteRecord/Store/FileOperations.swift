@@ -72,7 +72,15 @@ private func posixUnlink(_ path: String) -> Int32 { unlink(path) }
 private func posixSync(_ path: String) -> Int32 {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return -1 }
+    #if canImport(Darwin)
+    // Darwin's fsync leaves the data in the drive's cache; only F_FULLFSYNC
+    // makes it survive a power loss (falling back to fsync where a file
+    // system does not support it).
+    var result = fcntl(descriptor, F_FULLFSYNC)
+    if result != 0 { result = fsync(descriptor) }
+    #else
     let result = fsync(descriptor)
+    #endif
     let code = errno
     close(descriptor)
     errno = code
