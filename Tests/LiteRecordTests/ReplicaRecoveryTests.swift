@@ -16,7 +16,11 @@ struct ReplicaRecoveryTests {
     /// then read from a file that is gone. The read re-pins and succeeds.
     @Test func aQuietReplicaSurvivesItsSnapshotBeingReplaced() async throws {
         let primary = try await PrivateReplica(
-            settings: "snapshot:\n  interval: 1s\n  retention: 1s\nl0-retention: 1s\nl0-retention-check-interval: 1s",
+            // Snapshots every 4 s: the replica must pin a commit before the
+            // snapshot that covers it is written (then that snapshot replaces
+            // the one the pin reads from); with 1 s, a replica slowed by a
+            // busy machine pinned after it, and nothing was ever replaced.
+            settings: "snapshot:\n  interval: 4s\n  retention: 1s\nl0-retention: 1s\nl0-retention-check-interval: 1s",
             databaseSettings: "    checkpoint-interval: 1s",
             seed: { context in
                 for index in 0..<Self.shelves {
@@ -38,7 +42,7 @@ struct ReplicaRecoveryTests {
             let snapshotsAtPin = primary.files.filter { $0.hasPrefix("9/") }
             // Litestream snapshots the new commit and deletes the old snapshot.
             let clock = ContinuousClock()
-            let end = clock.now + .seconds(8)
+            let end = clock.now + .seconds(12)
             while clock.now < end {
                 if primary.files.filter({ $0.hasPrefix("9/") }).isDisjoint(with: snapshotsAtPin) {
                     replaced = true

@@ -36,9 +36,12 @@ final class CrashingFileOperations: FileOperating {
 
     private let system = SystemFileOperations()
     /// Where unlinked files wait in case a crash brings them back: outside
-    /// the folders under test, whose listings the tests check.
-    static let stashFolder: String = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("LiteRecordTests-crash-stash-\(getpid())").path
+    /// the folders under test, whose listings the tests check; one folder
+    /// per instance, removed with it (the run's check for temporary files
+    /// left behind counts it otherwise).
+    private let stashFolder: String = {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("LiteRecordTests-crash-stash-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }()
@@ -52,6 +55,10 @@ final class CrashingFileOperations: FileOperating {
     init(injectsFaults: Bool = false, afterChange: @escaping @Sendable (Change) -> Void = { _ in }) {
         self.injectsFaults = injectsFaults
         self.afterChange = afterChange
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: stashFolder)
     }
 
     private func faultPoint() throws(FileOperationError) {
@@ -87,7 +94,7 @@ final class CrashingFileOperations: FileOperating {
     func unlink(_ path: String) throws(FileOperationError) {
         // Removing a file needs no room: a full disk does not stop it.
         if !FaultVFS.isDiskFullPersisting { try faultPoint() }
-        let stash = Self.stashFolder + "/\(UUID().uuidString)"
+        let stash = stashFolder + "/\(UUID().uuidString)"
         // A copy when the stash is on another file system.
         if (try? system.link(path, to: stash)) == nil {
             guard (try? FileManager.default.copyItem(atPath: path, toPath: stash)) != nil else { throw FileOperationError(code: ENOENT) }
