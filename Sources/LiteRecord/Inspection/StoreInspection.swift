@@ -101,7 +101,7 @@ public struct StoreInspection: Sendable {
     /// The number of pages in the main file (`PRAGMA page_count`).
     public let pageCount: Int
 
-    /// For a replica (``init(replicaAt:asOf:vfsExtension:)``): the commit
+    /// For a replica (``init(replicaAt:asOf:vfsExtension:snapshotTimeout:)``): the commit
     /// the report describes; `nil` for a store file.
     public let replicaPosition: ReplicaPosition?
 
@@ -168,8 +168,14 @@ public struct StoreInspection: Sendable {
     /// rollback-journal header, whatever the primary uses); `sizeInBytes` is
     /// the replica's pages; `replicaPosition` names the commit described.
     ///
-    /// - Parameter snapshotTimeout: how long to wait for the replica's first
-    ///   snapshot (Litestream's VFS would wait without end).
+    /// - Parameters:
+    ///   - replica: the replica's location: a folder (`file:` URL or path)
+    ///     or a Litestream storage URL.
+    ///   - asOf: the instant to describe; `nil` for the newest commit.
+    ///   - vfsExtension: Litestream's VFS extension; `nil` looks it up as
+    ///     ``RecordStack/init(replicaAt:entities:vfsExtension:snapshotTimeout:)`` does.
+    ///   - snapshotTimeout: how long to wait for the replica's first
+    ///     snapshot (Litestream's VFS would wait without end).
     /// - Throws: ``LiteRecordError`` of kind `.storeUnavailable` (no
     ///   extension, a replica without a snapshot within `snapshotTimeout`,
     ///   `asOf` before its first snapshot).

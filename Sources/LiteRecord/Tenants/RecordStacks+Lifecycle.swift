@@ -9,13 +9,13 @@ extension RecordStacks {
     /// try await tenants.delete("acme")
     /// ```
     ///
-    /// From the call on, new ``withStack(for:_:)`` calls for the tenant
+    /// From the call on, new ``withStack(for:isolation:_:)`` calls for the tenant
     /// throw; the ones already running finish first.
     ///
     /// - Throws: ``LiteRecordError`` of kind `.validationFailed` for an
     ///   invalid name, `.storeUnavailable` when the tenant does not exist, is
     ///   already being created or deleted, when called inside a
-    ///   ``withStack(for:_:)`` closure of that tenant, or a task it started
+    ///   ``withStack(for:isolation:_:)`` closure of that tenant, or a task it started
     ///   with `Task {}` (it would wait for itself), after ``close()``, or when a file cannot be removed.
     public func delete(_ name: String) async throws {
         let tenant = try TenantName(name)
@@ -39,7 +39,7 @@ extension RecordStacks {
     /// try await tenants.backup("acme", to: backupsFolder.appendingPathComponent("acme.sqlite"))
     /// ```
     ///
-    /// - Throws: ``LiteRecordError``: as ``withStack(for:_:)`` for the
+    /// - Throws: ``LiteRecordError``: as ``withStack(for:isolation:_:)`` for the
     ///   tenant, and as `RecordStack.backup(to:)` (`.storeUnavailable` when
     ///   `destination` exists or cannot be written).
     public func backup(_ name: String, to destination: URL) async throws {

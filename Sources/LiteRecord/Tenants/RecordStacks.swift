@@ -121,7 +121,7 @@ public final class RecordStacks: Sendable {
     ///
     /// It blocks the calling thread while it waits, as `RecordStack.close()`
     /// does: call it when shutting down, outside the tenants' closures.
-    /// Called inside a ``withStack(for:_:)`` closure it does not wait (it
+    /// Called inside a ``withStack(for:isolation:_:)`` closure it does not wait (it
     /// would wait for itself): the stacks still held close when their
     /// closures return. A failed final checkpoint is logged; every saved
     /// change stays in that store's `-wal`.
