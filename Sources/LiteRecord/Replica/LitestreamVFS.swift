@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +24,7 @@ enum LitestreamVFS {
     static let entryPoint = "sqlite3_litestreamvfs_init"
 
     /// The loaded extension: its path and exports, once it loaded.
-    private static let loaded = Mutex<(path: String, exports: LitestreamExports)?>(nil)
+    private static let loaded = Locked<(path: String, exports: LitestreamExports)?>(nil)
 
     static let installAdvice =
         "it comes with PyPI's litestream-vfs wheel (`pip install litestream-vfs==0.5.17`; `python3 -c 'import litestream_vfs; print(litestream_vfs.loadable_path())'` prints its path), and in the LiteRecord repository `make litestream` installs it under .build-tools/litestream"

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Copies a WAL that grew past ``Store/walSizeLimit`` back into the main file
 /// off the writer's path: a `PASSIVE` checkpoint on a connection of its own
@@ -21,7 +20,7 @@ final class WALCatchUp: Sendable {
         var framesBehind = Int.max
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "LiteRecord.WALCatchUp")
 
     /// Frames the writer may copy itself: about 4 MiB at the default 4 KiB
