@@ -127,15 +127,16 @@ extension RecordContext {
         if store.model.hasRelationships {
             try checkForgottenReferences(inserts: inserts, updates: updates)
             while true {
+                let listed = lists.deleted.count
                 try checkRelationshipRules(inserts: inserts, updates: updates, deletes: deletes)
                 if !storeCascade.isEmpty { try checkStoreCascadeDenyRules() }
                 // A check that read a list holding rows of the store-side
                 // cascade (a counted owner's) loaded them as deleted objects,
                 // out of the cascade: they are this save's deletions now, and
-                // their rules are checked with the others.
-                let again = plannedDeletions()
-                guard again.count != deletes.count else { break }
-                deletes = again
+                // their rules are checked with the others. Collected again
+                // only then, not on every save.
+                guard lists.deleted.count != listed else { break }
+                deletes = plannedDeletions()
             }
             inserts = insertionOrder(inserts)
         }
