@@ -31,7 +31,10 @@ extension HistoryLog {
     /// Disabling history empties it with the history.
     static func recordPreservedAttributes(of model: Model, on connection: Connection) throws {
         let declared = declaredPreservedAttributes(of: model)
-        guard !declared.isEmpty else { return }
+        // Read first: an open whose declaration the list holds already (every
+        // open but the first) takes no write lock.
+        let listed = try storedPreservedAttributes(on: connection)
+        guard declared.contains(where: { !$0.value.isSubset(of: listed[$0.key] ?? []) }) else { return }
         try connection.transaction(.immediate) {
             var stored = try storedPreservedAttributes(on: connection)
             let before = stored
@@ -75,7 +78,15 @@ extension HistoryLog {
     /// so a token of the original must not read the copy (it is
     /// `.historyExpired` there, and the reader reads the store again).
     static func giveCopyItsOwnIdentity(on connection: Connection) throws {
-        guard try connection.tableNames().contains(table), try connection.metadata(storeIDKey) != nil else { return }
+        try renewStoreID(on: connection)
+    }
+
+    /// Gives the store's history a new identifier when it keeps history, so
+    /// that every token given out before is `.historyExpired`; whether it did.
+    @discardableResult
+    static func renewStoreID(on connection: Connection) throws -> Bool {
+        guard try connection.tableNames().contains(table), try connection.metadata(storeIDKey) != nil else { return false }
         try connection.setMetadata(storeIDKey, newStoreID())
+        return true
     }
 }

@@ -89,13 +89,8 @@ extension Migrator {
     /// stored records by itself, which no history transaction lists. A reader
     /// reads the store's state again instead of keeping the old values.
     func expireHistoryTokens(_ report: inout MigrationReport) throws {
-        let keeps = try performing("reading the history's identifier") {
-            try connection.tableNames().contains(HistoryLog.table) && connection.metadata(HistoryLog.storeIDKey) != nil
-        }
-        guard keeps else { return }
-        try performing("expiring the history tokens") {
-            try connection.setMetadata(HistoryLog.storeIDKey, HistoryLog.newStoreID())
-        }
+        let renewed = try performing("expiring the history tokens") { try HistoryLog.renewStoreID(on: connection) }
+        guard renewed else { return }
         log("expired every history token: the migration rewrote stored values, which the history does not list", &report)
     }
 
