@@ -232,6 +232,30 @@ final class Connection {
         return try body()
     }
 
+    /// Runs `body` again while it fails with `SQLITE_BUSY` that SQLite
+    /// returned without waiting, up to the busy timeout, sleeping a little
+    /// longer each time.
+    ///
+    /// SQLite skips its busy handler where waiting could deadlock: a
+    /// statement that reads and then needs the write lock, as `PRAGMA
+    /// journal_mode = WAL` does on a new file, fails at once while another
+    /// connection (another process creating the same store) holds it
+    /// (https://sqlite.org/c3ref/busy_handler.html). Only for statements
+    /// that hold nothing between attempts: outside a transaction.
+    func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && clock.now < deadline && !isInTransaction {
+                Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
+                pause = min(pause * 2, .milliseconds(50))
+            }
+        }
+    }
+
     // MARK: Transactions
 
     enum TransactionKind: String {

@@ -162,7 +162,9 @@ extension Store {
         guard url != nil else { return }
         // WAL lets readers run beside the writer; NORMAL sync is safe in WAL mode
         // (https://sqlite.org/pragma.html#pragma_synchronous).
-        try connection.execute("PRAGMA journal_mode = WAL")
+        // Another process creating the same new store converts it at the
+        // same moment, and SQLite answers that conflict without waiting.
+        try connection.retryingWhenBusy { try connection.execute("PRAGMA journal_mode = WAL") }
         try connection.execute("PRAGMA synchronous = NORMAL")
     }
 }
