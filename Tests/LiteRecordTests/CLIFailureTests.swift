@@ -36,23 +36,23 @@ import Testing
     /// Runs the built binary with `arguments`. Permissions do not stop root,
     /// so as root the binary runs without the capabilities that let it read
     /// any file (util-linux's `setpriv`); `nil` when that cannot be done.
-    static func runWithoutOverride(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildOutput? {
+    static func runWithoutOverride(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildOutput? {
         let binary = try Reliability.binary()
-        guard getuid() == 0 else { return try Reliability.run(binary, arguments, environment: environment) }
+        guard getuid() == 0 else { return try await Reliability.run(binary, arguments, environment: environment) }
         let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let setpriv else { return nil }
-        return try Reliability.run(
+        return try await Reliability.run(
             URL(fileURLWithPath: setpriv), ["--bounding-set", "-dac_override,-dac_read_search", binary.path] + arguments,
             environment: environment)
     }
 
     @Test(arguments: Broken.allCases, [["inspect"], ["check"], ["inspect", "--json"]])
-    func brokenStoreGivesOneLineAndAMeaningfulStatus(_ broken: Broken, _ command: [String]) throws {
+    func brokenStoreGivesOneLineAndAMeaningfulStatus(_ broken: Broken, _ command: [String]) async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("broken.sqlite")
         try Self.make(broken, at: url)
         let before = Reliability.snapshot(url)
-        guard let output = try Self.runWithoutOverride(command + [url.path]) else {
+        guard let output = try await Self.runWithoutOverride(command + [url.path]) else {
             Reliability.report("SKIPPED \(command) on an unreadable file: running as root and setpriv is not installed")
             return
         }
@@ -71,20 +71,20 @@ import Testing
         #expect(Reliability.companions(of: url).isEmpty, "left \(Reliability.companions(of: url))")
     }
 
-    @Test func checkAndInspectLeaveNothingBesideAHealthyStore() throws {
+    @Test func checkAndInspectLeaveNothingBesideAHealthyStore() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("healthy.sqlite")
         try DamagedFileTests.healthyStore(at: url)
         let before = Reliability.snapshot(url)
         for command in ["check", "inspect"] {
-            let output = try Reliability.run(Reliability.binary(), [command, url.path])
+            let output = try await Reliability.run(Reliability.binary(), [command, url.path])
             #expect(output.status == 0, "\(command): \(output.standardError)")
             #expect(Reliability.companions(of: url).isEmpty, "\(command) left \(Reliability.companions(of: url))")
         }
         #expect(Reliability.snapshot(url) == before)
     }
 
-    @Test func locateReportsAFileThatIsNotAStore() throws {
+    @Test func locateReportsAFileThatIsNotAStore() async throws {
         // Application Support is $XDG_DATA_HOME on Linux: an existing file
         // there is what `locate` finds.
         let home = try TemporaryDirectory()
@@ -96,13 +96,13 @@ import Testing
         environment["XDG_DATA_HOME"] = share.path
 
         try Data("not a database".utf8).write(to: documents.appendingPathComponent("Text.sqlite"))
-        let text = try Reliability.run(Reliability.binary(), ["locate", "Text", "--app", "CLIFailure"], environment: environment)
+        let text = try await Reliability.run(Reliability.binary(), ["locate", "Text", "--app", "CLIFailure"], environment: environment)
         #expect(text.status == 1, "\(text)")
         #expect(text.standardError.split(separator: "\n").count == 1, "\(text.standardError)")
         #expect(text.standardError.contains("Text.sqlite") && text.standardError.contains("not a SQLite database"), "\(text.standardError)")
 
         try FileManager.default.createDirectory(at: documents.appendingPathComponent("Folder.sqlite"), withIntermediateDirectories: false)
-        let folder = try Reliability.run(Reliability.binary(), ["locate", "Folder", "--app", "CLIFailure"], environment: environment)
+        let folder = try await Reliability.run(Reliability.binary(), ["locate", "Folder", "--app", "CLIFailure"], environment: environment)
         #expect(folder.status == 2, "\(folder)")
         #expect(folder.standardError.contains("Folder.sqlite"), "\(folder.standardError)")
         #expect(!folder.standardError.localizedCaseInsensitiveContains("usage"))
@@ -110,7 +110,7 @@ import Testing
         let unreadable = documents.appendingPathComponent("Unreadable.sqlite")
         try DamagedFileTests.healthyStore(at: unreadable)
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable.path)
-        if let locked = try Self.runWithoutOverride(["locate", "Unreadable", "--app", "CLIFailure"], environment: environment) {
+        if let locked = try await Self.runWithoutOverride(["locate", "Unreadable", "--app", "CLIFailure"], environment: environment) {
             #expect(locked.status == 2, "\(locked)")
             #expect(locked.standardError.split(separator: "\n").count == 1, "\(locked.standardError)")
             #expect(locked.standardError.contains("Unreadable.sqlite") && locked.standardError.contains("cannot be read"), "\(locked.standardError)")
@@ -125,13 +125,13 @@ import Testing
 /// DEST left behind, the store unchanged.
 extension CLIFailureTests {
     @Test(arguments: Broken.allCases)
-    func backupOfABrokenStoreGivesOneLineAndNoCopy(_ broken: Broken) throws {
+    func backupOfABrokenStoreGivesOneLineAndNoCopy(_ broken: Broken) async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("broken.sqlite")
         let destination = folder.file("backup.sqlite")
         try CLIFailureTests.make(broken, at: url)
         let before = Reliability.snapshot(url)
-        guard let output = try CLIFailureTests.runWithoutOverride(["backup", url.path, destination.path]) else {
+        guard let output = try await CLIFailureTests.runWithoutOverride(["backup", url.path, destination.path]) else {
             Reliability.report("SKIPPED backup of an unreadable file: running as root and setpriv is not installed")
             return
         }
@@ -146,14 +146,14 @@ extension CLIFailureTests {
         #expect(Reliability.companions(of: destination).isEmpty)
     }
 
-    @Test func backupOntoAnExistingFileIsRefusedAndLeavesItAlone() throws {
+    @Test func backupOntoAnExistingFileIsRefusedAndLeavesItAlone() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("healthy.sqlite")
         try DamagedFileTests.healthyStore(at: url)
         let destination = folder.file("existing.sqlite")
         let bytes = Data("an older backup".utf8)
         try bytes.write(to: destination)
-        let output = try Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
+        let output = try await Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
         #expect(output.status == 2, "\(output)")
         #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
         #expect(output.standardError.contains("\(destination.path) already exists"), "\(output.standardError)")
@@ -161,12 +161,12 @@ extension CLIFailureTests {
         #expect(try Data(contentsOf: destination) == bytes)
     }
 
-    @Test func backupIntoAMissingFolderFails() throws {
+    @Test func backupIntoAMissingFolderFails() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("healthy.sqlite")
         try DamagedFileTests.healthyStore(at: url)
         let destination = folder.url.appendingPathComponent("missing/backup.sqlite")
-        let output = try Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
+        let output = try await Reliability.run(Reliability.binary(), ["backup", url.path, destination.path])
         #expect(output.status == 2, "\(output)")
         #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
         #expect(output.standardError.contains("does not exist"), "\(output.standardError)")

@@ -79,15 +79,15 @@ import Testing
 
     /// Runs `inspect --json` and decodes what it printed; a failure or a
     /// word on standard error fails the test.
-    func inspect(_ url: URL) throws -> (document: Document, text: String) {
-        let output = try Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"])
+    func inspect(_ url: URL) async throws -> (document: Document, text: String) {
+        let output = try await Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.isEmpty, "\(output.standardError)")
         let document = try JSONDecoder().decode(Document.self, from: Data(output.standardOutput.utf8))
         return (document, output.standardOutput)
     }
 
-    @Test func aLiteRecordStoreDecodesWithEveryFact() throws {
+    @Test func aLiteRecordStoreDecodesWithEveryFact() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")
         let plan = MigrationPlan().step("fill-nick") { _ in }
@@ -100,7 +100,7 @@ import Testing
         let copy = folder.file("people.sqlite.pre-migration-20260101T000000Z")
         try FileManager.default.copyItem(at: url, to: copy)
 
-        let (document, text) = try inspect(url)
+        let (document, text) = try await inspect(url)
         #expect(document.schemaVersion == 1)
         #expect(document.path == url.path)
         #expect(document.isLiteRecordStore)
@@ -142,14 +142,14 @@ import Testing
         #expect(keys.count == 15)
         let positions = keys.sorted().compactMap { text.range(of: "\n  \"\($0)\" : ")?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted(), "top-level keys in sorted order")
-        #expect(try inspect(url).text == text)
+        #expect(try await inspect(url).text == text)
     }
 
-    @Test func relationshipsAreReportedFromTheStoredModel() throws {
+    @Test func relationshipsAreReportedFromTheStoredModel() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("library.sqlite")
         try RecordStack(storeAt: url, entities: [RAuthor.self, RBook.self, RTag.self]).close()
-        let (document, _) = try inspect(url)
+        let (document, _) = try await inspect(url)
         func relationships(_ entity: String) -> [RelationshipFacts] {
             document.entities.first { $0.name == entity }?.relationships ?? []
         }
@@ -167,7 +167,7 @@ import Testing
         ])
     }
 
-    @Test func tablesThatDifferFromTheModelDescriptionAreNamed() throws {
+    @Test func tablesThatDifferFromTheModelDescriptionAreNamed() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")
         try RecordStack(storeAt: url, entities: [HandWrittenPerson.self]).close()
@@ -177,7 +177,7 @@ import Testing
         try connection.execute("CREATE TABLE Scratch (x)")
         connection.close()
 
-        let (document, _) = try inspect(url)
+        let (document, _) = try await inspect(url)
         let model = try #require(document.model)
         #expect(!model.tablesMatchModel)
         #expect(
@@ -186,12 +186,12 @@ import Testing
                 "Person: index 'literecord_index:Person.name' is missing",
                 "Scratch: the table is not in the model",
             ])
-        let text = try Reliability.run(Reliability.binary(), ["inspect", url.path])
+        let text = try await Reliability.run(Reliability.binary(), ["inspect", url.path])
         #expect(text.status == 0)
         #expect(text.standardOutput.contains("differs:      Person: column 'nick' is not in the model"))
     }
 
-    @Test func aDatabaseLiteRecordDidNotWriteHasNoModel() throws {
+    @Test func aDatabaseLiteRecordDidNotWriteHasNoModel() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("other.sqlite")
         let connection = try Connection(path: url.path)
@@ -199,7 +199,7 @@ import Testing
         try connection.execute("INSERT INTO Things (label) VALUES ('a'), ('b'), ('c')")
         connection.close()
 
-        let (document, text) = try inspect(url)
+        let (document, text) = try await inspect(url)
         #expect(!document.isLiteRecordStore)
         #expect(document.model == nil)
         #expect(text.contains("\"model\" : null"), "an absent model is written as null, not left out")

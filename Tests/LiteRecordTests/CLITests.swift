@@ -12,27 +12,22 @@ import LiteRecord
     /// The `literecord` executable next to the test bundle in the build folder.
     static var binary: URL? { BuiltExecutables.url("literecord") }
 
-    func run(_ arguments: String...) throws -> Output {
-        try run(arguments, environment: nil)
+    func run(_ arguments: String...) async throws -> Output {
+        try await run(arguments, environment: nil)
     }
 
-    func run(_ arguments: [String], environment: [String: String]?) throws -> Output {
+    func run(_ arguments: [String], environment: [String: String]?) async throws -> Output {
         let binary = try #require(Self.binary, "build the literecord product first (swift build)")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, text: String(decoding: data, as: UTF8.self))
+        let child = try await process.runToEnd(includingErrors: true)
+        return Output(status: child.status, text: child.text)
     }
 
-    @Test func locatePrintsTheURLAndTheRule() throws {
-        let output = try run("locate", "Notes", "--app", "CLITestApp")
+    @Test func locatePrintsTheURLAndTheRule() async throws {
+        let output = try await run("locate", "Notes", "--app", "CLITestApp")
         #expect(output.status == 0)
         #expect(output.text.contains("CLITestApp/Notes.sqlite"))
         #expect(output.text.contains("rule: default"))
@@ -41,38 +36,38 @@ import LiteRecord
     /// Without HOME, Application Support is under the user's home from the
     /// password database, as Documents is: never /home/.local/share, a
     /// folder every user shares.
-    @Test func withoutHomeTheStoreStaysInTheUsersHome() throws {
+    @Test func withoutHomeTheStoreStaysInTheUsersHome() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = nil
         environment["XDG_DATA_HOME"] = nil
-        let output = try run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
+        let output = try await run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
         let home = FileManager.default.homeDirectoryForCurrentUser.path  // platform-audit: the CLI tests run on Linux and macOS only
         #expect(output.status == 0)
         #expect(output.text.hasPrefix("\(home)/.local/share/CLITestApp/Notes.sqlite"), "\(output.text)")
         environment["XDG_DATA_HOME"] = "relative/data"
-        let relative = try run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
+        let relative = try await run(["locate", "Notes", "--app", "CLITestApp"], environment: environment)
         #expect(relative.text.hasPrefix("\(home)/.local/share/CLITestApp/"), "a relative XDG_DATA_HOME is ignored: \(relative.text)")
     }
 
-    @Test func locateWithoutAppSaysWhatItAssumed() throws {
-        let output = try run("locate", "Notes")
+    @Test func locateWithoutAppSaysWhatItAssumed() async throws {
+        let output = try await run("locate", "Notes")
         #expect(output.status == 0)
         #expect(output.text.contains("application name: literecord (the executable's name, assumed"))
         #expect(output.text.contains("--app NAME"))
     }
 
-    @Test func inspectListsCopiesKeptBeforeMigrations() throws {
+    @Test func inspectListsCopiesKeptBeforeMigrations() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")
         try RecordStack(storeAt: url, entities: [HandWrittenPerson.self]).close()
         let copy = folder.file("people.sqlite.pre-migration-20260101T000000Z")
         try FileManager.default.copyItem(at: url, to: copy)
-        let output = try run("inspect", url.path)
+        let output = try await run("inspect", url.path)
         #expect(output.status == 0)
         #expect(output.text.contains("copy:         \(copy.path) (before a migration)"))
     }
 
-    @Test func inspectShowsEntitiesColumnsAndCounts() throws {
+    @Test func inspectShowsEntitiesColumnsAndCounts() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")
         let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
@@ -81,7 +76,7 @@ import LiteRecord
         context.insert(HandWrittenPerson(name: "Bob", age: 40))
         try context.save()
         try stack.close()
-        let output = try run("inspect", url.path)
+        let output = try await run("inspect", url.path)
         #expect(output.status == 0)
         #expect(output.text.contains("Person: 2 rows"))
         #expect(output.text.contains("email TEXT (nullable)"))
@@ -91,7 +86,7 @@ import LiteRecord
 
     /// `literecord backup STORE DEST` (issue #30): one line with rows, bytes
     /// and time; the copy opens with the same entities and passes `check`.
-    @Test func backupWritesACopyAndPrintsOneLine() throws {
+    @Test func backupWritesACopyAndPrintsOneLine() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("people.sqlite")
         let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
@@ -101,37 +96,37 @@ import LiteRecord
         try context.save()
         let copy = folder.file("copy.sqlite")
         // The store stays open with its -wal, as it is for a running app.
-        let output = try run("backup", url.path, copy.path)
+        let output = try await run("backup", url.path, copy.path)
         #expect(output.status == 0, "\(output.text)")
         let lines = output.text.split(separator: "\n")
         #expect(lines.count == 1, "\(output.text)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)
         #expect(output.text.hasPrefix("backed up \(url.path) to \(copy.path): 25 rows, \(size.intValue) bytes in "), "\(output.text)")
         #expect(output.text.hasSuffix(" s\n"), "\(output.text)")
-        #expect(try run("check", copy.path).status == 0)
+        #expect(try await run("check", copy.path).status == 0)
         let reopened = try RecordStack(storeAt: copy, entities: [HandWrittenPerson.self])
         defer { try? reopened.close() }
         #expect(try HandWrittenPerson.count(in: reopened.newContext()) == 25)
     }
 
-    @Test func checkPassesAHealthyStoreAndFailsGarbage() throws {
+    @Test func checkPassesAHealthyStoreAndFailsGarbage() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("ok.sqlite")
         try RecordStack(storeAt: url, entities: [HandWrittenPerson.self]).close()
-        let healthy = try run("check", url.path)
+        let healthy = try await run("check", url.path)
         #expect(healthy.status == 0)
         #expect(healthy.text.hasPrefix("ok:"))
 
         let garbage = folder.file("garbage.sqlite")
         try Data(repeating: 7, count: 8192).write(to: garbage)
-        let bad = try run("check", garbage.path)
+        let bad = try await run("check", garbage.path)
         #expect(bad.status != 0)
-        let missing = try run("check", folder.file("missing.sqlite").path)
+        let missing = try await run("check", folder.file("missing.sqlite").path)
         #expect(missing.status != 0)
         #expect(missing.text.contains("no store"))
     }
 
-    @Test func locateFindsAnExistingStoreInApplicationSupport() throws {
+    @Test func locateFindsAnExistingStoreInApplicationSupport() async throws {
         // Application Support is $XDG_DATA_HOME on Linux; Documents cannot be
         // moved from outside, so the Documents rule is the demo's to show.
         let home = try TemporaryDirectory()
@@ -141,15 +136,15 @@ import LiteRecord
         try RecordStack(storeAt: folder.appendingPathComponent("Notes.sqlite"), entities: [HandWrittenPerson.self]).close()
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = share.path
-        let output = try Reliability.run(Reliability.binary(), ["locate", "Notes", "--app", "CLILocate"], environment: environment)
+        let output = try await Reliability.run(Reliability.binary(), ["locate", "Notes", "--app", "CLILocate"], environment: environment)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.hasPrefix(folder.appendingPathComponent("Notes.sqlite").path + "\n"))
         #expect(output.standardOutput.contains("rule: applicationSupport (an existing file in Application Support/CLILocate)"))
         #expect(!output.standardOutput.contains("application name:"), "--app was given: nothing assumed")
     }
 
-    @Test func demoRunsInMemory() throws {
-        let output = try run("demo", "--in-memory")
+    @Test func demoRunsInMemory() async throws {
+        let output = try await run("demo", "--in-memory")
         #expect(output.status == 0)
         #expect(output.text.contains("Done."))
         #expect(output.text.contains("alreadySetUp"))
@@ -163,18 +158,18 @@ import LiteRecord
 
     /// The demo with its temporary folder inside a test folder (`TMPDIR`),
     /// so what it leaves behind can be seen.
-    func demo(_ arguments: String...) throws -> (output: ChildOutput, temporary: TemporaryDirectory) {
+    func demo(_ arguments: String...) async throws -> (output: ChildOutput, temporary: TemporaryDirectory) {
         let temporary = try TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.url.path
-        let output = try Reliability.run(Reliability.binary(), ["demo"] + arguments, environment: environment)
+        let output = try await Reliability.run(Reliability.binary(), ["demo"] + arguments, environment: environment)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.isEmpty, "\(output.standardError)")
         return (output, temporary)
     }
 
-    @Test func demoTimesEveryStepMigratesLocatesAndLeavesNothingBehind() throws {
-        let (output, temporary) = try demo()
+    @Test func demoTimesEveryStepMigratesLocatesAndLeavesNothingBehind() async throws {
+        let (output, temporary) = try await demo()
         let text = output.standardOutput
         #expect(text.hasSuffix("Done.\n"))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -200,20 +195,20 @@ import LiteRecord
         #expect(left.isEmpty, "the demo left \(left)")
     }
 
-    @Test func demoKeepPrintsTheStoreItKept() throws {
-        let (output, temporary) = try demo("--keep")
+    @Test func demoKeepPrintsTheStoreItKept() async throws {
+        let (output, temporary) = try await demo("--keep")
         let prefix = "The store is kept at "
         let line = try #require(output.standardOutput.split(separator: "\n").first { $0.hasPrefix(prefix) })
         let store = URL(fileURLWithPath: String(line.dropFirst(prefix.count)))
         #expect(store.deletingLastPathComponent().lastPathComponent.hasPrefix("literecord-demo-"))
         #expect(store.deletingLastPathComponent().deletingLastPathComponent().path == temporary.url.path)
-        let inspected = try Reliability.run(Reliability.binary(), ["inspect", store.path])
+        let inspected = try await Reliability.run(Reliability.binary(), ["inspect", store.path])
         #expect(inspected.status == 0, "\(inspected.standardError)")
         #expect(inspected.standardOutput.contains("Note: 0 rows"), "the tour truncated its notes")
     }
 
-    @Test func demoInMemoryHasNothingToKeep() throws {
-        let (output, temporary) = try demo("--in-memory", "--keep")
+    @Test func demoInMemoryHasNothingToKeep() async throws {
+        let (output, temporary) = try await demo("--in-memory", "--keep")
         #expect(output.standardOutput.contains("Nothing to keep: the store was in memory."))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
     }

@@ -9,21 +9,18 @@ import Testing
 /// for the last one and deletes the `-wal` and `-shm` the open stack still
 /// uses. `StoreInspection` reads what it needs through SQLite instead.
 @Suite struct InspectionLockTests {
-    static func runWriter(_ binary: URL, _ url: URL, label: String) throws -> Int32 {
+    static func runWriter(_ binary: URL, _ url: URL, label: String) async throws -> Int32 {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["_stress-write", url.path, "--rows", "3", "--label", label]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try await process.runToEnd().status
     }
 
     @Test func inspectingAnOpenStoreKeepsThisProcessLocks() async throws {
         let binary = try #require(CLITests.binary, "build the literecord product first")
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")
-        #expect(try Self.runWriter(binary, url, label: "a") == 0)
+        #expect(try await Self.runWriter(binary, url, label: "a") == 0)
 
         let stack = try RecordStack(
             storeAt: url, entities: [CLINote.self], migration: .none, onModelMismatch: .fail, checkpoints: .leftToReplicator)
@@ -33,7 +30,7 @@ import Testing
 
         // Another process opens, writes and closes: with this process's lock
         // gone it would be "the last connection" and delete -wal and -shm.
-        #expect(try Self.runWriter(binary, url, label: "b") == 0)
+        #expect(try await Self.runWriter(binary, url, label: "b") == 0)
         #expect(FileManager.default.fileExists(atPath: url.path + "-wal"), "another process deleted the -wal of an open store")
         #expect(FileManager.default.fileExists(atPath: url.path + "-shm"), "another process deleted the -shm of an open store")
         #expect(try await stack.read { try CLINote.count(in: $0) } == 6)

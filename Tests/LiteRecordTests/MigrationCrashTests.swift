@@ -75,8 +75,10 @@ private enum Crash {
     /// custom step inside the migration transaction and after the rebuild
     /// announces itself and waits to be killed), waits until `killWhen` says
     /// so (polled every millisecond), kills it with SIGKILL and returns
-    /// whether it had to be killed (`false` when it finished first).
-    static func runChild(store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: () -> Bool) throws -> Bool {
+    /// whether it had to be killed (`false` when it finished first). It
+    /// polls by sleeping the task, not the thread: a test thread blocked for
+    /// the child's run stalled other tests.
+    static func runChild(store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: () -> Bool) async throws -> Bool {
         let process = Process()
         process.executableURL = try BuiltExecutables.testChild()
         process.arguments = ["migrate-large-store", store.path] + (pauseMarker.map { ["--pause-marker", $0.path] } ?? [])
@@ -91,13 +93,13 @@ private enum Crash {
                 killed = true
                 break
             }
-            usleep(1000)
+            try await Task.sleep(for: .milliseconds(1))
         }
         if process.isRunning && !killed {
             kill(process.processIdentifier, SIGKILL)
             Issue.record("the child process did not reach the kill point within \(timeout) s")
         }
-        process.waitUntilExit()
+        _ = try await finishingOnThread(within: 30) { process.waitUntilExit() }
         if killed {
             #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
         }
@@ -112,7 +114,7 @@ private enum Crash {
 @Suite("Migration: SIGKILL in the middle of migrating a large store")
 struct MigrationCrashTests {
     @Test(.timeLimit(.minutes(2)))
-    func killedMigrationLeavesTheOldOrTheNewStoreWithAllRows() throws {
+    func killedMigrationLeavesTheOldOrTheNewStoreWithAllRows() async throws {
         let store = try TemporaryStore()
         defer { store.cleanUp() }
         let pristine = store.folder.appendingPathComponent("pristine.sqlite")
@@ -130,7 +132,7 @@ struct MigrationCrashTests {
         //    (the custom step runs after the inferred changes): the old store.
         try reset()
         let marker = store.folder.appendingPathComponent("paused")
-        #expect(try Crash.runChild(store: store.url, pauseMarker: marker) {
+        #expect(try await Crash.runChild(store: store.url, pauseMarker: marker) {
             FileManager.default.fileExists(atPath: marker.path)
         })
         #expect(Crash.fileSize(wal) > 1_000_000, "the rebuild should have spilled into the WAL")
@@ -140,7 +142,7 @@ struct MigrationCrashTests {
         //    either version, never a mix.
         for threshold in [1, 4_000_000] {
             try reset()
-            _ = try Crash.runChild(store: store.url, pauseMarker: nil) { Crash.fileSize(wal) > threshold }
+            _ = try await Crash.runChild(store: store.url, pauseMarker: nil) { Crash.fileSize(wal) > threshold }
             _ = try Crash.outcome(of: store.url)
         }
 
@@ -149,7 +151,7 @@ struct MigrationCrashTests {
         //    (while the child checkpoints and closes): the new store.
         try reset()
         var copied = false
-        _ = try Crash.runChild(store: store.url, pauseMarker: nil) {
+        _ = try await Crash.runChild(store: store.url, pauseMarker: nil) {
             let exists = FileManager.default.fileExists(atPath: backup)
             defer { copied = copied || exists }
             return copied && !exists
@@ -158,7 +160,7 @@ struct MigrationCrashTests {
 
         // 4. Killed while the copy is being written: the old store.
         try reset()
-        _ = try Crash.runChild(store: store.url, pauseMarker: nil) { FileManager.default.fileExists(atPath: backup) }
+        _ = try await Crash.runChild(store: store.url, pauseMarker: nil) { FileManager.default.fileExists(atPath: backup) }
         #expect(try Crash.outcome(of: store.url) == .old)
 
         // 5. The next open (with the child's step, so it copies too) replaces

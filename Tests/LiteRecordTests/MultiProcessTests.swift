@@ -22,21 +22,25 @@ final class CLINote: Entity {
 }
 
 @Suite struct MultiProcessTests {
-    @Test func twoProcessesWritingOneStoreLoseNothing() throws {
+    /// Both processes create the store too: the one that loses the race to
+    /// put it in WAL mode waits for the other instead of failing ("database
+    /// is locked" from `PRAGMA journal_mode = WAL`, which SQLite answers
+    /// without its busy handler).
+    @Test func twoProcessesWritingOneStoreLoseNothing() async throws {
         let binary = try #require(CLITests.binary, "build the literecord product first")
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")
         let rows = 300
-        let processes = (0..<2).map { writer -> Process in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["_stress-write", url.path, "--rows", "\(rows)", "--label", "p\(writer)"]
-            process.standardOutput = Pipe()
-            return process
+        let runs = try await withThrowingTaskGroup(of: ChildRun.self) { group in
+            for writer in 0..<2 {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = ["_stress-write", url.path, "--rows", "\(rows)", "--label", "p\(writer)"]
+                group.addTask { try await process.runToEnd(includingErrors: true) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        for process in processes { try process.run() }
-        for process in processes { process.waitUntilExit() }
-        #expect(processes.map(\.terminationStatus) == [0, 0], "no writer failed (no SQLITE_BUSY surfaced)")
+        #expect(runs.map(\.status) == [0, 0], "no writer failed (no SQLITE_BUSY surfaced): \(runs.map(\.text))")
 
         let stack = try RecordStack(storeAt: url, entities: [CLINote.self])
         let titles = try CLINote.findAll(in: stack.newContext()).map(\.title)

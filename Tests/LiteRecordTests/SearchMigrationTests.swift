@@ -189,17 +189,17 @@ private enum BodyOnly {
         #expect(FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test func theCommandLineChecksAndShowsTheIndex() throws {
+    @Test func theCommandLineChecksAndShowsTheIndex() async throws {
         let binary = try Reliability.binary()
         try plainStore()
         try RecordStack(storeAt: url, entities: [Searchable.Doc.self], migration: .automatic).close()
-        let healthy = try Reliability.run(binary, ["check", url.path])
+        let healthy = try await Reliability.run(binary, ["check", url.path])
         #expect(healthy.status == 0, "\(healthy.standardError)")
         #expect(healthy.standardOutput.contains("and the full-text index check (literecord_search:Doc)"), "\(healthy.standardOutput)")
-        let inspect = try Reliability.run(binary, ["inspect", url.path])
+        let inspect = try await Reliability.run(binary, ["inspect", url.path])
         #expect(inspect.standardOutput.contains("  full-text index literecord_search:Doc (title, body; 3 triggers)"), "\(inspect.standardOutput)")
         #expect(inspect.standardOutput.contains("tables:       match the model description"))
-        let json = try Reliability.run(binary, ["inspect", url.path, "--json"])
+        let json = try await Reliability.run(binary, ["inspect", url.path, "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let indexes = try #require(document["searchIndexes"] as? [[String: Any]])
         #expect(indexes.count == 1)
@@ -211,7 +211,7 @@ private enum BodyOnly {
         try raw.execute("DROP TRIGGER \"literecord_search:Doc:delete\"")
         try raw.execute("DELETE FROM Doc WHERE title LIKE 'Migrating%'")
         raw.close()
-        let broken = try Reliability.run(binary, ["check", url.path])
+        let broken = try await Reliability.run(binary, ["check", url.path])
         #expect(broken.status == 1)
         #expect(broken.standardOutput.contains("problem: the full-text index literecord_search:Doc does not match its table"), "\(broken.standardOutput)")
     }

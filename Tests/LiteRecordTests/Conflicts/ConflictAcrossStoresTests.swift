@@ -29,7 +29,7 @@ import Testing
         try second.close()
     }
 
-    @Test func twoProcessesEditingOneRow() throws {
+    @Test func twoProcessesEditingOneRow() async throws {
         let binary = try #require(CLITests.binary, "build the literecord product first")
         let folder = try TemporaryDirectory()
         let url = folder.file("notes.sqlite")
@@ -41,7 +41,7 @@ import Testing
         // This process reads the note; another changes it and saves.
         let mine = stack.newContext()
         let note = try #require(try SharedNote.findAll(in: mine).first)
-        let other = try Self.run(binary, [url.path, "--title", "shared", "--stars", "5"])
+        let other = try await Self.run(binary, [url.path, "--title", "shared", "--stars", "5"])
         #expect(other.status == 0, "\(other.output)")
         note.stars = 1
         let error = try #require(throws: LiteRecordError.self) { try mine.save() }
@@ -63,7 +63,8 @@ import Testing
         note.body = "edited here"
         try mine.save()
         input.fileHandleForWriting.write(Data("go\n".utf8))
-        process.waitUntilExit()
+        let ended = try await finishingOnThread(within: 60) { process.waitUntilExit() } != nil
+        #expect(ended, "the other process did not end")
         let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 3, "the other process met the conflict: \(rest)")
         #expect(rest.contains("Note/1"))
@@ -72,16 +73,12 @@ import Testing
         try stack.close()
     }
 
-    private static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    private static func run(_ binary: URL, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["_edit-note"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let child = try await process.runToEnd()
+        return (child.status, child.text)
     }
 
     /// Turns a store just written into what LiteRecord wrote before row

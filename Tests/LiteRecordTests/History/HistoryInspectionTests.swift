@@ -5,7 +5,7 @@ import Testing
 /// `StoreInspection` and `literecord inspect` report a store's history, and
 /// take its table for the store's own, not one the model lacks.
 @Suite struct HistoryInspectionTests {
-    @Test func theReportSummarisesTheHistory() throws {
+    @Test func theReportSummarisesTheHistory() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("h.sqlite")
         let stack = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
@@ -27,9 +27,9 @@ import Testing
         #expect(history.purgedThrough == tokens[0])
         #expect(history.changeBytes > 0)
 
-        let text = try Reliability.run(Reliability.binary(), ["inspect", url.path])
+        let text = try await Reliability.run(Reliability.binary(), ["inspect", url.path])
         #expect(text.standardOutput.contains("history:      2 transactions (tokens \(tokens[1]) … \(tokens[2]); deleted through \(tokens[0]);"))
-        let json = try Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"]).standardOutput
+        let json = try await Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"]).standardOutput
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let facts = try #require(object["history"] as? [String: Any])
         #expect(facts["transactions"] as? Int == 2)
@@ -37,12 +37,12 @@ import Testing
         #expect(facts["purgedThrough"] as? String == tokens[0].description)
     }
 
-    @Test func aStoreWithoutHistoryReportsNone() throws {
+    @Test func aStoreWithoutHistoryReportsNone() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("plain.sqlite")
         try RecordStack(storeAt: url, entities: [Memo.self]).close()
         #expect(try StoreInspection(storeAt: url).history == nil)
-        let json = try Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"]).standardOutput
+        let json = try await Reliability.run(Reliability.binary(), ["inspect", url.path, "--json"]).standardOutput
         #expect(json.contains("\"history\" : null"))
     }
 }

@@ -7,10 +7,10 @@ import Testing
 @Suite struct LifecycleTests {
     static let cycles = 1000
 
-    @Test func openSaveCloseCyclesLeakNothing() throws {
+    @Test func openSaveCloseCyclesLeakNothing() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("lifecycle.sqlite")
-        let output = try Reliability.run(
+        let output = try await Reliability.run(
             Reliability.binary(), ["_lifecycle", url.path, "--cycles", "\(Self.cycles)", "--warmup", "100"])
         try #require(output.status == 0, "\(output.standardError)")
         var figures: [String: [Double]] = [:]

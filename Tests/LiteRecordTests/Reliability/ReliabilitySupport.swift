@@ -3,7 +3,7 @@ import Testing
 @testable import LiteRecord
 
 /// What a child process printed and how it ended.
-struct ChildOutput {
+struct ChildOutput: Sendable {
     var status: Int32
     var standardOutput: String
     var standardError: String
@@ -16,8 +16,15 @@ enum Reliability {
         print("[reliability] \(line)")
     }
 
-    /// Runs `executable` with `arguments` to its end, stdout and stderr apart.
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ChildOutput {
+    /// Runs `executable` with `arguments` to its end, stdout and stderr
+    /// apart, on a thread of its own (see ``Foundation/Process/runToEnd(includingErrors:within:)``).
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> ChildOutput {
+        let output = try await finishingOnThread(within: 300) { try runBlocking(executable, arguments, environment: environment) }
+        guard let output else { throw ChildTimeout(arguments: arguments, seconds: 300) }
+        return output
+    }
+
+    static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]?) throws -> ChildOutput {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -64,7 +71,7 @@ enum Reliability {
         for folder in ["/usr/bin", "/bin", "/usr/sbin", "/sbin"] {
             let url = URL(fileURLWithPath: folder).appendingPathComponent(command)
             guard FileManager.default.isExecutableFile(atPath: url.path) else { continue }
-            guard let result = try? run(url, arguments) else { return (-1, "\(command) could not be started") }
+            guard let result = try? runBlocking(url, arguments, environment: nil) else { return (-1, "\(command) could not be started") }
             return (result.status, (result.standardError + result.standardOutput).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return (-1, "\(command) is not installed")

@@ -75,10 +75,10 @@ import Testing
 
     /// A 0444 store as a process that permissions stop: a writing command fails
     /// with the advice, `inspect` reads the store.
-    @Test func aReadOnlyFileStopsAWriterWithAdviceAndInspectReadsIt() throws {
+    @Test func aReadOnlyFileStopsAWriterWithAdviceAndInspectReadsIt() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("mode0444.sqlite")
-        let created = try Reliability.run(Reliability.binary(), ["_stress-write", url.path, "--rows", "3"])
+        let created = try await Reliability.run(Reliability.binary(), ["_stress-write", url.path, "--rows", "3"])
         #expect(created.status == 0, "\(created.standardError)")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         // No -wal/-shm can appear beside it either, as for a store someone else owns.
@@ -86,7 +86,7 @@ import Testing
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path) }
         let before = Reliability.snapshot(url)
 
-        guard let written = try CLIFailureTests.runWithoutOverride(["_stress-write", url.path, "--rows", "1"]) else {
+        guard let written = try await CLIFailureTests.runWithoutOverride(["_stress-write", url.path, "--rows", "1"]) else {
             Reliability.report("SKIPPED \(#function): running as root and setpriv is not installed")
             return
         }
@@ -94,10 +94,10 @@ import Testing
         #expect(written.standardError.contains("not writable"), "\(written.standardError)")
         #expect(written.standardError.contains(Self.advice), "\(written.standardError)")
 
-        let inspected = try #require(try CLIFailureTests.runWithoutOverride(["inspect", url.path]))
+        let inspected = try #require(try await CLIFailureTests.runWithoutOverride(["inspect", url.path]))
         #expect(inspected.status == 0, "\(inspected.standardError)")
         #expect(inspected.standardOutput.contains("Note: 3 rows"), "\(inspected.standardOutput)")
-        let json = try #require(try CLIFailureTests.runWithoutOverride(["inspect", "--json", url.path]))
+        let json = try #require(try await CLIFailureTests.runWithoutOverride(["inspect", "--json", url.path]))
         #expect(json.status == 0, "\(json.standardError)")
         #expect(Reliability.snapshot(url) == before, "the file changed")
         #expect(Reliability.companions(of: url).isEmpty, "left \(Reliability.companions(of: url)) beside the store")
