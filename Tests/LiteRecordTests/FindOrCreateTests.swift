@@ -51,7 +51,7 @@ import Testing
     /// file, racing for the same values of an attribute that has no unique
     /// index: only the write transaction keeps them from duplicating.
     @Test func twoStacksRacingNeverDuplicate() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("literecord-race-\(UUID().uuidString)")
+        let folder = TemporaryDirectory.root.appendingPathComponent("literecord-race-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("race.sqlite")
         let first = try RecordStack(storeAt: url, entities: [QueryPerson.self, QueryTag.self])

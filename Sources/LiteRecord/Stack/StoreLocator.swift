@@ -1,8 +1,9 @@
 public import Foundation
 
 /// Finds where a store file lives, the way MagicalRecord did: an existing file
-/// in Documents wins, then an existing file in Application Support/<app>, and
-/// otherwise the Application Support location is where a new store goes.
+/// in Documents wins (where Documents is searched: see
+/// ``searchesDocuments``), then an existing file in Application Support/<app>,
+/// and otherwise the Application Support location is where a new store goes.
 ///
 /// ```swift
 /// let locator = StoreLocator()
@@ -57,6 +58,23 @@ public struct StoreLocator: Sendable {
     /// The Application Support directory; stores go in its
     /// ``applicationName`` folder.
     public let applicationSupportDirectory: URL
+    /// Whether an existing store in ``documentsDirectory`` wins, as
+    /// MagicalRecord's first rule has it.
+    ///
+    /// `true` on Linux, on iOS and the other platforms whose Documents is the
+    /// app's own container, in a sandboxed macOS app (its Documents is its
+    /// container's too), and whenever a Documents directory is given to the
+    /// initializer. `false` in an unsandboxed macOS app: there `~/Documents`
+    /// is the user's, and looking into it makes the system ask the user for
+    /// access, so such an app's stores live in Application Support only.
+    /// Set it to choose otherwise:
+    ///
+    /// ```swift
+    /// var locator = StoreLocator()
+    /// locator.searchesDocuments = false   // Application Support only
+    /// RecordStack.locator = locator
+    /// ```
+    public var searchesDocuments: Bool
 
     /// A locator for this process, with directories from `FileManager`.
     public init() {
@@ -71,6 +89,13 @@ public struct StoreLocator: Sendable {
             let (name, source) = Self.defaultApplicationName
             (self.applicationName, applicationNameSource) = (Self.sanitized(name), source)
         }
+        #if os(macOS)
+        let onMacOS = true
+        #else
+        let onMacOS = false
+        #endif
+        searchesDocuments = documentsDirectory != nil
+            || Self.searchesDocumentsByDefault(onMacOS: onMacOS, environment: ProcessInfo.processInfo.environment)
         #if os(Linux)
         // One home for both folders. Foundation takes Documents from the
         // password database but Application Support from $HOME, which with
@@ -113,6 +138,28 @@ public struct StoreLocator: Sendable {
     }
     #endif
 
+    /// The default of ``searchesDocuments``: everywhere but in an
+    /// unsandboxed macOS app (a sandboxed one has `APP_SANDBOX_CONTAINER_ID`
+    /// in its environment).
+    static func searchesDocumentsByDefault(onMacOS: Bool, environment: [String: String]) -> Bool {
+        !onMacOS || environment["APP_SANDBOX_CONTAINER_ID"] != nil
+    }
+
+    /// The placeholder iCloud Drive leaves in place of a file it evicted
+    /// (`.Notes.sqlite.icloud` for `Notes.sqlite`): the file exists, but is
+    /// not downloaded.
+    static func iCloudPlaceholder(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".icloud", isDirectory: false)
+    }
+
+    /// Whether a store is at `url`: the file, or iCloud's placeholder for it
+    /// (opening it then says that it is not downloaded, rather than creating
+    /// an empty store elsewhere).
+    private static func storeExists(at url: URL) -> Bool {
+        let fileManager = FileManager.default
+        return fileManager.fileExists(atPath: url.path) || fileManager.fileExists(atPath: iCloudPlaceholder(of: url).path)
+    }
+
     /// Bundle identifier, else the process name, else "LiteRecord".
     static var defaultApplicationName: (String, ApplicationNameSource) {
         if let identifier = Bundle.main.bundleIdentifier, !identifier.isEmpty { return (identifier, .bundleIdentifier) }
@@ -142,15 +189,19 @@ public struct StoreLocator: Sendable {
     }
 
     /// Where a store called `name` is, and which rule chose it.
+    ///
+    /// A file iCloud Drive evicted counts as there (its placeholder,
+    /// `.<file>.icloud`, is): opening it then fails with
+    /// ``LiteRecordError/Kind/storeUnavailable`` saying it is not downloaded,
+    /// instead of an empty store being created in the next place.
     public func resolve(storeNamed name: String) -> (url: URL, source: Source) {
         let file = Self.fileName(forStoreNamed: name)
-        let fileManager = FileManager.default
         let inDocuments = documentsDirectory.appendingPathComponent(file, isDirectory: false)
-        if fileManager.fileExists(atPath: inDocuments.path) { return (inDocuments, .documents) }
+        if searchesDocuments && Self.storeExists(at: inDocuments) { return (inDocuments, .documents) }
         let inSupport = applicationSupportDirectory
             .appendingPathComponent(applicationName, isDirectory: true)
             .appendingPathComponent(file, isDirectory: false)
-        if fileManager.fileExists(atPath: inSupport.path) { return (inSupport, .applicationSupport) }
+        if Self.storeExists(at: inSupport) { return (inSupport, .applicationSupport) }
         return (inSupport, .default)
     }
 }

@@ -53,6 +53,7 @@ struct StoreFileCreation {
         }
         let created: (device: UInt64, inode: UInt64)?
         do throws(LiteRecordError) {
+            try refuseEvictedFile(url)
             created = try createExclusively(url)
         } catch {
             removeEmptyFolders(missing)
@@ -65,6 +66,20 @@ struct StoreFileCreation {
             throw error
         }
         return creation
+    }
+
+    /// Refuses to create a store where iCloud Drive evicted one: only its
+    /// placeholder (`.<file>.icloud`) is there, and a new, empty store would
+    /// take the place of the user's data once it downloads.
+    ///
+    /// - Throws: `.storeUnavailable` naming the placeholder and what to do.
+    private static func refuseEvictedFile(_ url: URL) throws(LiteRecordError) {
+        let placeholder = StoreLocator.iCloudPlaceholder(of: url)
+        let fileManager = FileManager.default
+        guard !fileManager.fileExists(atPath: url.path), fileManager.fileExists(atPath: placeholder.path) else { return }
+        throw LiteRecordError(
+            .storeUnavailable,
+            "the store at \(url.path) is in iCloud Drive and not downloaded (\(placeholder.lastPathComponent) stands in for it): download it first (FileManager.startDownloadingUbiquitousItem(at:)) and open it once it is local; nothing was created")
     }
 
     /// Creates an empty file at `url` unless one is there (`O_EXCL`: the check

@@ -93,7 +93,7 @@ struct TemporaryStore {
     let url: URL
 
     init(_ name: String = "Store.sqlite") throws {
-        folder = FileManager.default.temporaryDirectory
+        folder = TemporaryDirectory.root
             .appendingPathComponent("literecord-migration-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         url = folder.appendingPathComponent(name)

@@ -25,7 +25,7 @@ final class PrivateReplica: Sendable {
     ) async throws {
         vfs = try #require(LitestreamVFSExtension.url)
         let litestream = try #require(LitestreamBinary.url)
-        folder = FileManager.default.temporaryDirectory
+        folder = TemporaryDirectory.root
             .appendingPathComponent("literecord-replica-fixture-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         primaryURL = folder.appendingPathComponent("primary.sqlite")

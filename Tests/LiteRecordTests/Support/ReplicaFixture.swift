@@ -99,7 +99,7 @@ actor ReplicaFixture {
         if let running { return running }
         let vfs = try #require(LitestreamVFSExtension.url)
         let litestream = try #require(LitestreamBinary.url)
-        let folder = FileManager.default.temporaryDirectory
+        let folder = TemporaryDirectory.root
             .appendingPathComponent("literecord-replica-fixture-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let primaryURL = folder.appendingPathComponent("primary.sqlite")
