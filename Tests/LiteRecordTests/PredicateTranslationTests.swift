@@ -102,7 +102,7 @@ private let seededStack = Result { try QuerySeed.stack() }
                 #expect(ids(fetched) == ids(try everyone.filter(predicate)), "predicate \(index) with \(bound.debugDescription)")
             }
         }
-        let sorted = try QueryPerson.findAll(sortedBy: [SortDescriptor(\.name)], in: context).map(\.name)
+        let sorted = try QueryPerson.findAll(sortedBy: [comparableOrder(\.name)], in: context).map(\.name)
         let nfc = texts.sorted {
             Array($0.precomposedStringWithCanonicalMapping.utf8).lexicographicallyPrecedes(Array($1.precomposedStringWithCanonicalMapping.utf8))
         }

@@ -144,7 +144,7 @@ import Testing
             let sorted = try Shelf.findAll(sortedBy: attribute, in: context).map(\.title)
             #expect(sorted == expected, "findAll(sortedBy: \(attribute))")
         }
-        let byDescriptor = try Shelf.findAll(sortedBy: [SortDescriptor(\Shelf.title)], in: context).map(\.title)
+        let byDescriptor = try Shelf.findAll(sortedBy: [comparableOrder(\Shelf.title)], in: context).map(\.title)
         #expect(byDescriptor == expected)
     }
 }
