@@ -11,18 +11,21 @@ struct BackupCommand: ParsableCommand {
             (SQLite's online backup API); it is a store of its own, in WAL mode.
             """)
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or with --tenant the tenants folder.")
     var store: String
+
+    @Option(name: .long, help: "The tenant whose store to copy: STORE is then a RecordStacks folder.")
+    var tenant: String?
 
     @Argument(help: "The new file to write; it must not exist.")
     var destination: String
 
     func run() throws {
-        let source = URL(fileURLWithPath: store)
         let target = URL(fileURLWithPath: destination)
         let clock = ContinuousClock()
         let start = clock.now
         do {
+            let source = try TenantOption.storeURL(store, tenant: tenant)
             try RecordStack.backup(storeAt: source, to: target)
         } catch {
             throw Failure.report("backup", error)
@@ -37,6 +40,16 @@ struct BackupCommand: ParsableCommand {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rowText = rows.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "rows not counted"
         print(
-            "backed up \(store) to \(destination): \(rowText), \(bytes) bytes in \(String(format: "%.3f", seconds)) s")
+            "backed up \(tenant.map { "tenant \($0) of \(store)" } ?? store) to \(destination): \(rowText), \(bytes) bytes in \(String(format: "%.3f", seconds)) s")
+    }
+}
+
+/// `--tenant NAME`: the path names a tenants folder (`RecordStacks`), and
+/// the command works on that tenant's store.
+enum TenantOption {
+    static func storeURL(_ path: String, tenant: String?) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        guard let tenant else { return url }
+        return try RecordStacks.storeURL(ofTenant: tenant, in: url)
     }
 }

@@ -6,8 +6,11 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a store's entities, columns, row counts, model version, journal mode and size.")
 
-    @Argument(help: "The store file (not with --replica).")
+    @Argument(help: "The store file (not with --replica), or with --tenant the tenants folder.")
     var path: String?
+
+    @Option(name: .long, help: "The tenant whose store to show: PATH is then a RecordStacks folder.")
+    var tenant: String?
 
     @Option(name: .long, help: "A Litestream replica to read in place instead of a file: file:///…, s3://…")
     var replica: String?
@@ -26,6 +29,9 @@ struct Inspect: ParsableCommand {
         case (nil, nil): throw ValidationError("name a store file, or a replica with --replica URL")
         case (_?, _?): throw ValidationError("name a store file or --replica, not both")
         default: break
+        }
+        if tenant != nil && replica != nil {
+            throw ValidationError("--tenant names a store in a tenants folder, not in a replica")
         }
         if replica == nil && (asOf != nil || vfsExtension != nil) {
             throw ValidationError("--as-of and --vfs-extension go with --replica")
@@ -53,7 +59,7 @@ struct Inspect: ParsableCommand {
                 report = try StoreInspection(
                     replicaAt: url, asOf: asOf.flatMap(Self.date), vfsExtension: vfsExtension.map { URL(fileURLWithPath: $0) })
             } else {
-                report = try StoreInspection(storeAt: URL(fileURLWithPath: path ?? ""))
+                report = try StoreInspection(storeAt: try TenantOption.storeURL(path ?? "", tenant: tenant))
             }
         } catch {
             throw Failure.report("inspect", error)

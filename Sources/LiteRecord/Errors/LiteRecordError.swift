@@ -103,7 +103,13 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         set { ErrorSettings.includesValues.withLock { $0 = newValue } }
     }
 
-    init(_ kind: Kind, _ message: String, sqlite: SQLiteError? = nil, arguments: [SQLValue]? = nil) {
+    /// For the package's other modules (`LiteRecordTesting`): an error of
+    /// `kind` with `message`.
+    package init(_ kind: Kind, _ message: String) {
+        self.init(kind, message, sqlite: nil, arguments: nil)
+    }
+
+    init(_ kind: Kind, _ message: String, sqlite: SQLiteError?, arguments: [SQLValue]? = nil) {
         self.kind = kind
         self.message = message
         self.resultCode = sqlite?.code

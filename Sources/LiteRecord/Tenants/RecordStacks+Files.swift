@@ -1,9 +1,13 @@
 import Dispatch
-import Foundation
+public import Foundation
 
 extension RecordStacks {
     /// The file names in the folder.
     func fileNames() throws(LiteRecordError) -> [String] {
+        try Self.fileNames(in: directory)
+    }
+
+    static func fileNames(in directory: URL) throws(LiteRecordError) -> [String] {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
@@ -14,18 +18,50 @@ extension RecordStacks {
 
     /// The tenant's name as its file is spelled, or `nil` when it has no store.
     func existingName(of tenant: TenantName) throws(LiteRecordError) -> String? {
-        if FileManager.default.fileExists(atPath: url(of: tenant.name).path) { return tenant.name }
-        return try fileNames().lazy.compactMap(TenantName.fromFileName).first { $0.key == tenant.key }?.name
+        try Self.existingName(of: tenant, in: directory)
+    }
+
+    static func existingName(of tenant: TenantName, in directory: URL) throws(LiteRecordError) -> String? {
+        if FileManager.default.fileExists(atPath: url(of: tenant.name, in: directory).path) { return tenant.name }
+        return try fileNames(in: directory).lazy.compactMap(TenantName.fromFileName).first { $0.key == tenant.key }?.name
     }
 
     func url(of name: String) -> URL {
+        Self.url(of: name, in: directory)
+    }
+
+    static func url(of name: String, in directory: URL) -> URL {
         directory.appendingPathComponent(name + TenantName.fileExtension, isDirectory: false)
     }
 
     func unknownTenant(_ tenant: TenantName) -> LiteRecordError {
+        Self.unknownTenant(tenant, in: directory)
+    }
+
+    static func unknownTenant(_ tenant: TenantName, in directory: URL) -> LiteRecordError {
         LiteRecordError(
             .storeUnavailable,
             "there is no tenant '\(tenant.name)' in \(directory.path): RecordStacks.create(_:) makes one")
+    }
+
+    /// The store file of the tenant `name` in the tenants folder
+    /// `directory`, for tools that read it without opening the tenants
+    /// (`literecord inspect --tenant`, a backup script). The name is checked
+    /// as everywhere else, and found in any letter case.
+    ///
+    /// ```swift
+    /// let url = try RecordStacks.storeURL(ofTenant: "acme", in: tenantsFolder)
+    /// let report = try StoreInspection(storeAt: url)
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` for an
+    ///   invalid name, `.storeUnavailable` when the tenant has no store there
+    ///   or the folder cannot be read.
+    public static func storeURL(ofTenant name: String, in directory: URL) throws -> URL {
+        let tenant = try TenantName(name)
+        let folder = directory.standardizedFileURL
+        guard let existing = try existingName(of: tenant, in: folder) else { throw unknownTenant(tenant, in: folder) }
+        return url(of: existing, in: folder)
     }
 
     /// Opens (creating or migrating) the store of the tenant whose file is
