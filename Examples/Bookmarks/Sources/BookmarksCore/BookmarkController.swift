@@ -36,20 +36,33 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
     }
 
     /// `POST /bookmarks`: 201 with the bookmark, its `ETag` and `Location`,
-    /// the bookmark's URI under the path the routes are mounted at.
+    /// the bookmark's URI under the path the routes are mounted at. Its
+    /// target is the collection: `If-Match` and `If-None-Match` are
+    /// evaluated against the list's tag inside the write (412 when false).
     @Sendable func create(_ request: Request, context: Context) async throws -> EditedResponse<BookmarkDTO> {
+        let preconditions = try Preconditions(request)
         let input = try await request.decode(as: BookmarkInput.self, context: context)
-        let created = try await store.create(input)
+        let created = try await store.create(input, preconditions)
         var collection = request.uri.path
         while collection.hasSuffix("/") { collection.removeLast() }
         return EditedResponse(status: .created, headers: [.eTag: created.etag, .location: "\(collection)/\(created.id)"],
                               response: created)
     }
 
-    /// `GET /bookmarks?folder=&tag=&q=&sort=&order=&limit=&offset=`.
-    @Sendable func list(_ request: Request, context: Context) async throws -> [BookmarkDTO] {
-        try await store.list(try BookmarkQuery(parameters: request.uri.queryParameters))
+    /// `GET /bookmarks?folder=&tag=&q=&sort=&limit=&offset=` (and
+    /// `HEAD`): the page with a strong `ETag` of its bytes
+    /// (``BookmarkStore/listTag(of:)``), its preconditions evaluated in RFC
+    /// 9110's order (304 for an `If-None-Match` naming it or `*`, 412 for an
+    /// `If-Match` that does not).
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let query = try BookmarkQuery(parameters: request.uri.queryParameters)
+        let body = try BookmarkStore.listBody(try await store.list(query))
+        let tag = try BookmarkStore.listTag(of: body)
+        if let notModified = try request.evaluatePreconditions(current: tag) { return notModified }
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: tag.description],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
+
 
     /// `GET /bookmarks/{id}` (and `HEAD`): the bookmark and its `ETag`; its
     /// preconditions evaluated in RFC 9110's order (304 for an

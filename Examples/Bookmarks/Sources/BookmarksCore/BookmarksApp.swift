@@ -109,6 +109,9 @@ public enum BookmarksApp {
         router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")
         router.post("/import") { request, context -> ImportCounts in
             try BookmarkRequestDecoder.requireJSON(request)
+            // A processing resource with no representation of its own (GET
+            // is 405): `If-Match` fails (412), `If-None-Match: *` holds.
+            _ = try request.evaluatePreconditions(current: nil)
             let buffer = try await request.body.collect(upTo: context.maxUploadSize)
             return try await store.importBookmarks(Data(buffer.readableBytesView))
         }
