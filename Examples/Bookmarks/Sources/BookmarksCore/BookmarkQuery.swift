@@ -268,12 +268,13 @@ extension BookmarkQuery {
         }
 
         /// The `cursor=` text: the parts base64url-encoded, a date as the
-        /// bits of its seconds since 1970, the `Double` the store keeps, so
-        /// that it compares equal to the stored one.
+        /// bits of its seconds since the reference date, the `Double` the
+        /// store keeps, so that it compares equal to the stored one (seconds
+        /// since 1970 would round).
         public var token: String {
             let text: String
             switch value {
-            case .date(let date): text = String(date.timeIntervalSince1970.bitPattern, radix: 16)
+            case .date(let date): text = String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
             case .text(let title): text = title
             case .number(let visits): text = String(visits)
             }
@@ -296,7 +297,7 @@ extension BookmarkQuery {
                 guard let bits = UInt64(parts[3], radix: 16) else { return nil }
                 let seconds = Double(bitPattern: bits)
                 guard seconds.isFinite else { return nil }
-                value = .date(Date(timeIntervalSince1970: seconds))
+                value = .date(Date(timeIntervalSinceReferenceDate: seconds))
             case .title:
                 value = .text(parts[3])
             case .visits:

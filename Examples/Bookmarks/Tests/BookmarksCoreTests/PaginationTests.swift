@@ -96,4 +96,15 @@ import Testing
             #expect(nextLink(byID) == "/bookmarks?sort=id&limit=2&offset=2")
         }
     }
+
+    /// The seek compares the cursor's date with the stored one, so it must
+    /// be the same `Double` to the last bit (seconds since 1970 rounded
+    /// some, and a page skipped a bookmark).
+    @Test func aCursorKeepsEveryBitOfADate() throws {
+        for index in 0..<1_000 {
+            let date = Date(timeIntervalSinceReferenceDate: 815_000_000 + Double(index) * 1.000_123_456_7)
+            let cursor = BookmarkQuery.Cursor(sort: .createdAt, descending: index % 2 == 0, value: .date(date), skip: index)
+            #expect(BookmarkQuery.Cursor(token: cursor.token) == cursor, "\(date.timeIntervalSinceReferenceDate)")
+        }
+    }
 }
