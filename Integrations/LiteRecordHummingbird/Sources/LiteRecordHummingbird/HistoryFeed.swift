@@ -83,6 +83,10 @@ public struct HistoryFeedPage: Sendable {
     public var transactions: [HistoryTransaction]
 
     /// A page of `transactions` continuing from `next`.
+    ///
+    /// ```swift
+    /// let empty = HistoryFeedPage(next: try stack.newestHistoryToken(), transactions: [])
+    /// ```
     public init(next: HistoryToken?, transactions: [HistoryTransaction]) {
         self.next = next
         self.transactions = transactions
@@ -108,12 +112,20 @@ public struct HistoryFeedGone: Error, HTTPResponseError, Sendable, Equatable {
     public var status: HTTPResponse.Status { .gone }
 
     /// The error for `reason`, continuing from `next`.
+    ///
+    /// ```swift
+    /// throw HistoryFeedGone(reason: "token 4-… is no longer kept", next: try stack.newestHistoryToken())
+    /// ```
     public init(reason: String, next: HistoryToken?) {
         self.reason = reason
         self.next = next
     }
 
     /// The 410: problem details with `next`.
+    ///
+    /// ```swift
+    /// let response = try gone.response(from: request, context: context)
+    /// ```
     ///
     /// - Throws: the encoder's error (not in practice).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
