@@ -95,6 +95,10 @@ public enum BookmarksApp {
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
+        router.get("/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
         // The feeds: behind read tokens when there are some.
         let feeds = router.group()
         if !options.readTokens.isEmpty {
