@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LiteRecordHummingbird", targets: ["LiteRecordHummingbird"]),
+        // For a service's tests: a store per test, reopened for a restart,
+        // and requests sent at once over connections of their own.
+        .library(name: "LiteRecordHummingbirdTesting", targets: ["LiteRecordHummingbirdTesting"]),
     ],
     dependencies: [
         // By path, named so that its products are `package: "LiteRecord"`
@@ -28,10 +31,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "LiteRecordHummingbirdTesting",
+            dependencies: [
+                .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "LiteRecordHummingbirdTests",
             dependencies: [
                 "LiteRecordHummingbird",
+                "LiteRecordHummingbirdTesting",
                 .product(name: "LiteRecord", package: "LiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -36,19 +36,46 @@ public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Send
     }
 
     /// `POST /bookmarks`: 201 with the bookmark, its `ETag` and `Location`,
-    /// the bookmark's URI under the path the routes are mounted at.
+    /// the bookmark's URI under the path the routes are mounted at. Its
+    /// target is the collection: `If-Match` and `If-None-Match` are
+    /// evaluated against the list's tag inside the write (412 when false).
     @Sendable func create(_ request: Request, context: Context) async throws -> EditedResponse<BookmarkDTO> {
+        let preconditions = try Preconditions(request)
         let input = try await request.decode(as: BookmarkInput.self, context: context)
-        let created = try await store.create(input)
+        let created = try await store.create(input, preconditions)
         var collection = request.uri.path
         while collection.hasSuffix("/") { collection.removeLast() }
         return EditedResponse(status: .created, headers: [.eTag: created.etag, .location: "\(collection)/\(created.id)"],
                               response: created)
     }
 
-    /// `GET /bookmarks?folder=&tag=&q=&sort=&order=&limit=&offset=`.
-    @Sendable func list(_ request: Request, context: Context) async throws -> [BookmarkDTO] {
-        try await store.list(try BookmarkQuery(parameters: request.uri.queryParameters))
+    /// `GET /bookmarks?folder=&tag=&q=&sort=&limit=&offset=&cursor=` (and
+    /// `HEAD`): the page, `Link: <…>; rel="next"` to the next when it is
+    /// full (``BookmarkQuery/nextPage(after:)``), and a strong `ETag` of its bytes
+    /// (``BookmarkStore/listTag(of:)``), its preconditions evaluated in RFC
+    /// 9110's order (304 for an `If-None-Match` naming it or `*`, 412 for an
+    /// `If-Match` that does not).
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let query = try BookmarkQuery(parameters: request.uri.queryParameters)
+        let page = try await store.list(query)
+        let body = try BookmarkStore.listBody(page)
+        let tag = try BookmarkStore.listTag(of: body)
+        if let notModified = try request.evaluatePreconditions(current: tag) { return notModified }
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: tag.description]
+        if let next = query.nextPage(after: page) { headers[HTTPField.Name("Link")!] = Self.link(to: next, from: request, relation: "next") }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A `Link` field value (RFC 8288) to the request's own path and query
+    /// with `parameter` (`cursor=…` or `offset=…`) instead of its `cursor`
+    /// and `offset`: the other parameters as the client encoded them.
+    static func link(to parameter: String, from request: Request, relation: String) -> String {
+        let kept = (request.uri.query ?? "").split(separator: "&").filter { item in
+            let name = item.split(separator: "=", maxSplits: 1).first ?? ""
+            return name != "cursor" && name != "offset"
+        }
+        let query = (kept.map(String.init) + [parameter]).joined(separator: "&")
+        return "<\(request.uri.path)?\(query)>; rel=\"\(relation)\""
     }
 
     /// `GET /bookmarks/{id}` (and `HEAD`): the bookmark and its `ETag`; its

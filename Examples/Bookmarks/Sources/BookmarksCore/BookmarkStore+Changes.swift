@@ -1,5 +1,6 @@
 import Foundation
 public import LiteRecord
+import LiteRecordHummingbird
 
 /// Why `GET /changes` cannot continue from a `since` token (answered 410
 /// Gone): the client reads the bookmarks again and continues from the
@@ -33,41 +34,14 @@ extension BookmarkStore {
     ///   `LiteRecordError` otherwise, `.storeUnavailable` when it keeps no
     ///   history.
     public func changes(_ query: ChangesQuery) async throws -> ChangesPage {
-        let stack = stack
-        return try await Self.offThePool {
-            // The newest token first: the fetch below, a later read, sees
-            // every transaction up to it. So when the fetch is not cut short
-            // by the limit, nothing up to that token is left unread, and
-            // `next` may skip to it.
-            let newest = try stack.newestHistoryToken()
-            if query.isLatest { return ChangesPage(next: newest, transactions: []) }
-            let transactions: [HistoryTransaction]
-            do {
-                transactions = try stack.fetchHistory(after: query.since, matching: .entity(Bookmark.self), limit: query.limit)
-            } catch let error as LiteRecordError where error.kind == .historyExpired {
-                if let since = query.since, let newest, since > newest {
-                    // LiteRecord refuses a token past the file's newest transaction.
-                    throw ChangesTokenExpired(
-                        reason: "token \(since) is newer than this store's newest change (\(newest)): the store was put back from an older copy")
-                }
-                throw ChangesTokenExpired(
-                    reason: "the changes after token \(query.since.map { "\($0)" } ?? "") are no longer kept (the history's retention or a cleanup deleted them), or the token is another store's")
-            }
-            // Every `next` this store gave is at most its newest token then,
-            // and tokens only grow: a newer one comes from a timeline the store
-            // no longer has (put back from a backup), whose numbers it will
-            // hand out again for other changes. A replica may just be behind.
-            if transactions.isEmpty, let since = query.since, let newest, since > newest, !stack.isReplica {
-                throw ChangesTokenExpired(
-                    reason: "token \(since) is newer than this store's newest change (\(newest)): the store was put back from an older copy")
-            }
-            let next: HistoryToken?
-            if transactions.count == query.limit {
-                next = transactions.last?.token
-            } else {
-                next = [query.since, transactions.last?.token, newest].compactMap { $0 }.max()
-            }
-            return ChangesPage(next: next, transactions: transactions.map(ChangeTransaction.init))
+        // LiteRecordHummingbird's feed: the newest token read before the
+        // fetch, `next` past what the filter leaves out, off the pool.
+        do {
+            let page = try await stack.historyFeed(HistoryFeedQuery(since: query.since, latest: query.isLatest, limit: query.limit),
+                                                   matching: .entity(Bookmark.self))
+            return ChangesPage(next: page.next, transactions: page.transactions.map(ChangeTransaction.init))
+        } catch let gone as HistoryFeedGone {
+            throw ChangesTokenExpired(reason: gone.reason)
         }
     }
 

@@ -44,12 +44,25 @@ public struct BookmarkStore: Sendable {
     /// let dto = try await store.create(BookmarkInput(url: "https://a.example", title: "A", folder: "Inbox"))
     /// ```
     ///
+    /// `preconditions`, when given, are the request's, evaluated against the
+    /// collection's current tag (``listTag(of:)`` of the first page `GET
+    /// /bookmarks` serves) inside the write transaction: `If-None-Match: *`
+    /// always fails (the collection exists), `If-Match` holds only while the
+    /// list is the one the client read.
+    ///
     /// - Throws: 400 naming a missing, empty or invalid field, 409 when the
-    ///   URL is taken; nothing is stored then.
-    public func create(_ input: BookmarkInput) async throws -> BookmarkDTO {
+    ///   URL is taken, 412 carrying the collection's `ETag` when a
+    ///   precondition is false; nothing is stored then.
+    public func create(_ input: BookmarkInput, _ preconditions: Preconditions? = nil) async throws -> BookmarkDTO {
         let fields = try BookmarkFields(replacing: input)
         return try await stack.write { context in
             context.transactionAuthor = Self.apiAuthor
+            if let preconditions, preconditions.ifMatch != nil || preconditions.ifNoneMatch != nil {
+                // The target is the collection, which GET /bookmarks serves:
+                // its tag read in this transaction, where no other writer
+                // changes it before the insert.
+                _ = try preconditions.evaluate(current: try Self.listTag(of: Self.listBody(Self.page(BookmarkQuery(), in: context))))
+            }
             let bookmark = Bookmark()
             context.insert(bookmark)
             try fields.apply(to: bookmark, in: context)
@@ -211,24 +224,57 @@ public struct BookmarkStore: Sendable {
     ///
     /// - Throws: the store's error.
     public func list(_ query: BookmarkQuery) async throws -> [BookmarkDTO] {
-        let ascending = query.fetchRequest()
+        try await stack.read { context in try Self.page(query, in: context) }
+    }
+
+    /// The page `query` selects, read in `context`.
+    static func page(_ query: BookmarkQuery, in context: RecordContext) throws -> [BookmarkDTO] {
+        var request = query.fetchRequest()
         let reversed = query.sort == .id && query.descending
-        return try await stack.read { context in
-            var request = ascending
-            if reversed {
-                // A SortDescriptor cannot name the row id, which orders the
-                // rows when there is none: read the page ascending from the
-                // other end of the same snapshot, then turn it round.
-                var all = request
-                (all.fetchLimit, all.fetchOffset) = (nil, 0)
-                let end = max(0, try context.count(all) - query.offset)
-                guard end > 0 else { return [] }
-                request.fetchOffset = max(0, end - query.limit)
-                request.fetchLimit = end - request.fetchOffset
-            }
-            let page = try Bookmark.fetch(request, in: context).map(BookmarkDTO.init)
-            return reversed ? page.reversed() : page
+        if reversed {
+            // A SortDescriptor cannot name the row id, which orders the
+            // rows when there is none: read the page ascending from the
+            // other end of the same snapshot, then turn it round.
+            var all = request
+            (all.fetchLimit, all.fetchOffset) = (nil, 0)
+            let end = max(0, try context.count(all) - query.offset)
+            guard end > 0 else { return [] }
+            request.fetchOffset = max(0, end - query.limit)
+            request.fetchLimit = end - request.fetchOffset
         }
+        let page = try Bookmark.fetch(request, in: context).map(BookmarkDTO.init)
+        return reversed ? page.reversed() : page
+    }
+
+    /// The bytes `GET /bookmarks` answers for `bookmarks`: the service's JSON
+    /// (sorted keys, ISO 8601 dates, each bookmark's tags sorted).
+    ///
+    /// - Throws: the encoder's error.
+    public static func listBody(_ bookmarks: [BookmarkDTO]) throws -> Data {
+        try BookmarkJSON.makeEncoder().encode(bookmarks)
+    }
+
+    /// The strong entity tag of a list answer: a 64-bit FNV-1a hash of its
+    /// exact bytes (`"l-00c0ffee00c0ffee"`), so a changed list, a renamed
+    /// folder in it included, has a new one. A list has no version of its
+    /// own to name.
+    ///
+    /// ```swift
+    /// let tag = try BookmarkStore.listTag(of: BookmarkStore.listBody(page))
+    /// ```
+    ///
+    /// - Throws: nothing in practice (a tag of hex digits is always valid).
+    public static func listTag(of body: Data) throws -> EntityTag {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        guard let tag = EntityTag("l-" + String(repeating: "0", count: 16 - hex.count) + hex) else {
+            throw HTTPError(.internalServerError, message: "a list's entity tag could not be made")
+        }
+        return tag
     }
 
     /// How many bookmarks, folders and tags are stored (for tests and the

@@ -55,8 +55,8 @@ public struct BookmarksOptions: Sendable {
 /// try await group.run()     // SIGTERM: drains requests, then closes the stack
 /// ```
 public enum BookmarksApp {
-    /// The largest body `POST`/`PUT`/`PATCH /bookmarks` read; a larger one is
-    /// answered 413.
+    /// The largest body any route but `POST /import` reads; a larger one is
+    /// answered 413, before authentication.
     public static let maximumBookmarkBody = 64 * 1024
     /// The largest body `POST /import` reads.
     public static let maximumImportBody = 4 * 1024 * 1024
@@ -79,6 +79,11 @@ public enum BookmarksApp {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
+        // Router-wide and before the tokens' check and the routes: a body
+        // over its path's limit is refused before anything reads it, and an
+        // answer that leaves a chunked body unread closes the connection
+        // instead of reading the rest (a 401 or 404 read uploads of any size).
+        router.add(middleware: BodyLimitMiddleware(limit: maximumBookmarkBody, paths: ["/import": maximumImportBody]))
         // Before the routes (Hummingbird wraps each route in the middleware
         // added before it) and the tokens' check, so that every error,
         // a 401 included, is answered as problem details.
@@ -90,6 +95,10 @@ public enum BookmarksApp {
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
         router.get("/health") { _, _ in try await health(store) }
+        router.get("/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
         // The feeds: behind read tokens when there are some.
         let feeds = router.group()
         if !options.readTokens.isEmpty {
@@ -102,12 +111,14 @@ public enum BookmarksApp {
             }
         }
         router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")
-        router.group("import").add(middleware: BodyLimitMiddleware(limit: maximumImportBody))
-            .post { request, context -> ImportCounts in
-                try BookmarkRequestDecoder.requireJSON(request)
-                let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-                return try await store.importBookmarks(Data(buffer.readableBytesView))
-            }
+        router.post("/import") { request, context -> ImportCounts in
+            try BookmarkRequestDecoder.requireJSON(request)
+            // A processing resource with no representation of its own (GET
+            // is 405): `If-Match` fails (412), `If-None-Match: *` holds.
+            _ = try request.evaluatePreconditions(current: nil)
+            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            return try await store.importBookmarks(Data(buffer.readableBytesView))
+        }
         feeds.get("/events") { request, context in
             try events(request: request, hub: hub, limit: try eventLimit(request), address: context.channel?.remoteAddress?.ipAddress)
         }

@@ -1,6 +1,8 @@
 import Foundation
 public import Hummingbird
 public import NIOCore
+import Synchronization
+import LiteRecordHummingbird
 
 /// What every route of the service needs from its request context: the
 /// upload limit of the route, which ``BodyLimitMiddleware`` sets, and the
@@ -75,49 +77,131 @@ public struct BookmarkRequestDecoder: RequestDecoder {
     }
 }
 
-/// Sets the upload limit of the routes it is added to, and refuses a body
-/// whose `Content-Length` already exceeds it with 413 before reading any of
-/// it: the answer is sent, then the connection's sending side is closed (the
-/// client sees the end of the stream) and the connection itself two seconds
-/// later, whatever is left of the upload. Hummingbird would otherwise read the
-/// whole body to reach the connection's next request.
+/// The request body limit, router-wide: added before authentication and the
+/// routes, it refuses a body over the limit of its path before anything else
+/// reads the request. A body whose `Content-Length` already exceeds it is
+/// answered 413 at once, none of it read; a body without one (chunked) is
+/// counted as it arrives, and the read that passes the limit throws 413.
+/// Whenever the answer leaves part of a chunked body unread (the 413, or a
+/// 401, 404, 405, 428 … answered before the route read it), the connection
+/// closes after the answer: Hummingbird would otherwise read the rest,
+/// whatever its size, to reach the connection's next request. A rest that a
+/// `Content-Length` declares is at most the limit, and is read.
+///
+/// Closing means: the answer is sent, then the connection's sending side is
+/// closed (the client sees the end of the stream) and the connection itself
+/// two seconds later, whatever is left of the upload. The 413 is problem
+/// details (RFC 9457) like every other error.
 ///
 /// ```swift
-/// router.group("import").add(middleware: BodyLimitMiddleware(limit: 4 << 20))
+/// router.add(middleware: BodyLimitMiddleware(limit: 64 << 10, paths: ["/import": 4 << 20]))
+/// router.add(middleware: BearerTokenMiddleware(tokens: tokens))     // after it
 /// ```
+///
+/// Added to one route collection instead, it sets that collection's limit.
 public struct BodyLimitMiddleware<Context: BookmarksRequestContextProtocol>: RouterMiddleware {
     let limit: Int
+    let paths: [String: Int]
 
-    /// A middleware allowing bodies of at most `limit` bytes.
-    public init(limit: Int) { self.limit = limit }
+    /// A middleware allowing bodies of at most `limit` bytes, or of
+    /// `paths[path]` on a path it names (`/import`, without a trailing `/`).
+    public init(limit: Int, paths: [String: Int] = [:]) {
+        self.limit = limit
+        self.paths = paths
+    }
+
+    /// The limit of the request's path.
+    func limit(for path: String) -> Int {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return paths[path] ?? limit
+    }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        let limit = limit(for: request.uri.path)
         context.maxUploadSize = limit
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            return Self.refuse(declared: declared, limit: limit, channel: context.channel)
+        if let declared = request.headers[.contentLength].flatMap(Int.init) {
+            if declared > limit {
+                return Self.closing(Self.tooLarge("the body is \(declared) bytes; this route takes at most \(limit)"), channel: context.channel)
+            }
+            // At most `limit` bytes are left for Hummingbird to read.
+            return try await next(request, context)
         }
-        return try await next(request, context)
+        guard request.headers[.transferEncoding] != nil else { return try await next(request, context) }
+        let reading = BodyReading()
+        var counted = request
+        counted.body = RequestBody(asyncSequence: CountedBody(base: request.body, limit: limit, reading: reading))
+        let response: Response
+        do {
+            response = try await next(counted, context)
+        } catch let error as any HTTPResponseError {
+            guard !reading.finished else { throw error }
+            return Self.closing(try error.response(from: counted, context: context), channel: context.channel)
+        }
+        return reading.finished ? response : Self.closing(response, channel: context.channel)
     }
 
-    /// The 413, written in full before the connection closes: first its
+    /// The 413 as problem details.
+    static func tooLarge(_ message: String) -> Response {
+        let body = ByteBuffer(string: #"{"detail":"\#(message)","error":{"message":"\#(message)"},"status":413,"title":"Content Too Large","type":"about:blank"}"#)
+        return Response(status: .contentTooLarge, headers: [.contentType: "application/problem+json"],
+                        body: ResponseBody(byteBuffer: body))
+    }
+
+    /// `response`, written in full before the connection closes: first its
     /// sending side (a lingering close: the client reads the answer and the
     /// end of the stream, rather than a reset that could swallow it), then,
     /// after two seconds of discarding what still arrives, the rest.
-    static func refuse(declared: Int, limit: Int, channel: (any Channel)?) -> Response {
-        let message = "the body is \(declared) bytes; this route takes at most \(limit)"
-        // The problem details every other error is (RFC 9457).
-        let body = ByteBuffer(string: #"{"detail":"\#(message)","error":{"message":"\#(message)"},"status":413,"title":"Content Too Large","type":"about:blank"}"#)
-        return Response(
-            status: .contentTooLarge,
-            headers: [.contentType: "application/problem+json", .connection: "close"],
-            body: ResponseBody(contentLength: body.readableBytes) { writer in
-                try await writer.write(body)
-                try await writer.finish(nil)
-                guard let channel else { return }
-                channel.close(mode: .output, promise: nil)
-                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    static func closing(_ response: Response, channel: (any Channel)?) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(writer)
+            guard let channel else { return }
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
+        return response
+    }
+}
+
+/// Whether a counted body was read to its end.
+final class BodyReading: Sendable {
+    private let state = Mutex(false)
+    var finished: Bool { state.withLock { $0 } }
+    func finish() { state.withLock { $0 = true } }
+}
+
+/// A request body that counts its bytes as they arrive: the read that
+/// passes `limit` throws 413, the read that finds its end says so.
+struct CountedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: RequestBody
+    let limit: Int
+    let reading: BodyReading
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let limit: Int
+        let reading: BodyReading
+        var count = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let buffer = try await base.next() else {
+                reading.finish()
+                return nil
             }
-        )
+            count += buffer.readableBytes
+            if count > limit {
+                throw ProblemDetails(.contentTooLarge, detail: "the body is more than \(limit) bytes, the most this route takes")
+            }
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), limit: limit, reading: reading)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
+import LiteRecordHummingbird
 
 /// The query of `GET /changes?since=&limit=`.
 ///
@@ -46,27 +47,11 @@ public struct ChangesQuery: Sendable, Equatable {
     ///
     /// - Throws: `HTTPError(.badRequest)` naming `since` or `limit`.
     public init(parameters: Parameters) throws {
-        func value(_ name: String) -> String? {
-            guard let text = parameters.get(name), !text.isEmpty else { return nil }
-            return text
-        }
-        if let text = value("since"), text == "latest" {
-            isLatest = true
-        } else if let text = value("since") {
-            guard let token = HistoryToken(text) else {
-                let shown = text.count <= 64 ? "'\(text)'" : "'\(text.prefix(64))…'"
-                throw HTTPError(
-                    .badRequest,
-                    message: "parameter 'since' must be a token from a previous answer's 'next' (such as 42-9f2c61d0a4b8e7f1) or 'latest', not \(shown)")
-            }
-            since = token
-        }
-        if let text = value("limit") {
-            guard let limit = Int(text), (1...Self.maximumLimit).contains(limit) else {
-                throw HTTPError(.badRequest, message: "parameter 'limit' must be an integer from 1 to \(Self.maximumLimit)")
-            }
-            self.limit = limit
-        }
+        // LiteRecordHummingbird reads the two parameters as every feed does.
+        let feed = try HistoryFeedQuery(parameters: parameters, defaultLimit: 100, maximumLimit: Self.maximumLimit)
+        since = feed.since
+        isLatest = feed.isLatest
+        limit = feed.limit
     }
 }
 

@@ -46,31 +46,33 @@ router.post("/todos") { request, context -> EditedResponse<TodoOutput> in
     // 415 for anything but JSON: no cross-site form or text/plain POST.
     try request.requireJSONContent()
     let input = try await request.decode(as: TodoInput.self, context: context)
-    let created = try await stack.write { context in
+    // `db`, not `context`: the handler's `context` (the request's) stays
+    // in sight inside the closure instead of being shadowed.
+    let created = try await stack.write { db in
         let todo = Todo()
-        context.insert(todo)
+        db.insert(todo)
         todo.title = input.title
         // save() gives the todo its id; the transaction commits when write {}
         // returns, and a throw before then rolls everything back.
-        try context.save()
+        try db.save()
         return TodoOutput(todo)
     }
     return EditedResponse(status: .created, headers: [.location: "/todos/\(created.id)"], response: created)
 }
 
 router.get("/todos") { _, _ -> [TodoOutput] in
-    try await stack.read { context in
-        try Todo.findAll(in: context).map(TodoOutput.init)
+    try await stack.read { db in
+        try Todo.findAll(in: db).map(TodoOutput.init)
     }
 }
 
 router.delete("/todos/:id") { _, context -> HTTPResponse.Status in
     let id = try context.parameters.require("id", as: Int64.self)
-    try await stack.write { context in
-        guard let todo = try Todo.find(rowID: id, in: context) else {
+    try await stack.write { db in
+        guard let todo = try Todo.find(rowID: id, in: db) else {
             throw HTTPError(.notFound, message: "no todo \(id)")
         }
-        context.delete(todo)   // stored when write {} commits
+        db.delete(todo)   // stored when write {} commits
     }
     return .noContent
 }

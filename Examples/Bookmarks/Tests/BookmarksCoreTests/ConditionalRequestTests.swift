@@ -42,6 +42,65 @@ import Testing
         }
     }
 
+    /// The collection routes evaluate their preconditions too: `GET
+    /// /bookmarks` has a tag of its bytes, `POST /bookmarks` targets that
+    /// collection, `/import` has no representation.
+    @Test func theListHasATagItsConditionalRequestsAreEvaluatedAgainst() async throws {
+        try await withService { client, _ in
+            try await post(client, url: "https://a.example")
+            let list = try await client.send(uri: "/bookmarks", method: .get)
+            let tag = try #require(list.headers[.eTag], "GET /bookmarks has no ETag")
+            #expect(!tag.hasPrefix("W/"))
+            let repeated = try await client.send(uri: "/bookmarks", method: .get)
+            #expect(repeated.headers[.eTag] == tag)
+            let notModified = try await client.send(uri: "/bookmarks", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.headers[.eTag] == tag)
+            #expect(try await client.send(uri: "/bookmarks", method: .get, headers: [.ifNoneMatch: "*"]).status == .notModified)
+            #expect(try await client.send(uri: "/bookmarks", method: .head, headers: [.ifNoneMatch: tag]).status == .notModified)
+            let stale = try await client.send(uri: "/bookmarks", method: .get, headers: [.ifMatch: #""l-0000000000000000""#])
+            #expect(stale.status == .preconditionFailed, "\(text(stale))")
+            // Another page is another representation with a tag of its own.
+            let other = try await client.send(uri: "/bookmarks?tag=none", method: .get)
+            #expect(other.headers[.eTag] != nil && other.headers[.eTag] != tag)
+            // A write changes the list's bytes, so its tag.
+            try await post(client, url: "https://b.example")
+            let changed = try await client.send(uri: "/bookmarks", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != tag)
+        }
+    }
+
+    @Test func collectionWritesEvaluateTheirPreconditions() async throws {
+        try await withService { client, store in
+            let bookmark = #"{"url": "https://new.example", "title": "T", "folder": "F"}"#
+            // The collection exists: If-None-Match: * is false.
+            let exists = try await client.send(uri: "/bookmarks", method: .post, headers: [.ifNoneMatch: "*"], body: json(bookmark))
+            #expect(exists.status == .preconditionFailed, "\(text(exists))")
+            let tag = try #require(try await client.send(uri: "/bookmarks", method: .get).headers[.eTag])
+            // A stale If-Match: the list changed since the client read it.
+            try await post(client, url: "https://other.example")
+            let stale = try await client.send(uri: "/bookmarks", method: .post, headers: [.ifMatch: tag], body: json(bookmark))
+            #expect(stale.status == .preconditionFailed, "\(text(stale))")
+            #expect(stale.headers[.eTag] != nil && stale.headers[.eTag] != tag)
+            #expect(try await store.counts().bookmarks == 1)
+            // The current tag, or *, holds.
+            let current = try #require(try await client.send(uri: "/bookmarks", method: .get).headers[.eTag])
+            let created = try await client.send(uri: "/bookmarks", method: .post, headers: [.ifMatch: current], body: json(bookmark))
+            #expect(created.status == .created, "\(text(created))")
+            let imported = #"[{"url": "https://imported.example", "title": "I", "folder": "F"}]"#
+            // /import has no representation: If-Match fails, If-None-Match: * holds.
+            for condition in [#""l-0000000000000000""#, "*"] {
+                let refused = try await client.send(uri: "/import", method: .post, headers: [.ifMatch: condition], body: json(imported))
+                #expect(refused.status == .preconditionFailed, "If-Match: \(condition): \(text(refused))")
+            }
+            #expect(try await store.counts().bookmarks == 2)
+            let accepted = try await client.send(uri: "/import", method: .post, headers: [.ifNoneMatch: "*"], body: json(imported))
+            #expect(accepted.status == .ok, "\(text(accepted))")
+            #expect(try await store.counts().bookmarks == 3)
+        }
+    }
+
     @Test func aDeleteWithoutIfMatchIs428LikePutAndPatch() async throws {
         try await withService { client, _ in
             let created = try await post(client, url: "https://a.example")

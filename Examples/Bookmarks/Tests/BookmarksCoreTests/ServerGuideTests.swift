@@ -94,4 +94,23 @@ import Testing
         server.terminate()
         #expect(await server.waitForExit() == 0)
     }
+
+    /// A handler's `context` is the request's; a `stack.read`/`write`
+    /// closure inside it that names its own parameter `context` hides it,
+    /// and a reader copying the guide gets the wrong one (issue #63 item 21).
+    @Test func theGuidesStoreClosuresDoNotShadowTheHandlersContext() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
+        var blocks = try Self.swiftBlocks()
+        // The guide's indented blocks (inside a list) count too.
+        blocks += text.components(separatedBy: "  ```swift\n").dropFirst().compactMap { $0.components(separatedBy: "  ```").first }
+        for block in blocks where block.contains("stack.write { context in") || block.contains("stack.read { context in") {
+            #expect(!block.contains(", context ->") && !block.contains(", context in"),
+                    "a Docs/Server.md block shadows the handler's context:\n\(block)")
+        }
+        let history = try String(contentsOf: Self.root.appendingPathComponent("Docs/History.md"), encoding: .utf8)
+        for name in ["[String: SQLValue]", ".null", ".integer(Int64)", ".real(Double)", ".text(String)", ".blob(Data)"] {
+            #expect(history.contains(name), "Docs/History.md does not say what a tombstone holds: \(name)")
+        }
+        #expect(text.contains("migration: .automatic, history: .enabled"), "Docs/Server.md never opens a stack with both")
+    }
 }

@@ -144,6 +144,9 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw answer(error, request: request)
         } catch let error as ProblemDetails {
             throw error
+        } catch let error as HistoryFeedGone {
+            // Problem details already, with the `next` a client needs.
+            throw error
         } catch let error as any HTTPResponseError {
             // Another framework error (a body over the limit, say): the same
             // JSON body as the rest, with its status and headers.
