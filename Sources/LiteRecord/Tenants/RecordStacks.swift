@@ -87,6 +87,21 @@ public final class RecordStacks: Sendable {
         try fileNames().compactMap { TenantName.fromFileName($0)?.name }.sorted()
     }
 
+    /// Whether the tenant `name` has a store in the folder (in any letter
+    /// case): what a service asks before serving a tenant named by a
+    /// request, to answer "not found" rather than fail.
+    ///
+    /// ```swift
+    /// guard try tenants.exists("acme") else { throw HTTPError(.notFound) }
+    /// ```
+    ///
+    /// - Throws: ``LiteRecordError`` of kind `.validationFailed` for an
+    ///   invalid name (nothing is touched), `.storeUnavailable` when the
+    ///   folder cannot be read.
+    public func exists(_ name: String) throws -> Bool {
+        try existingName(of: try TenantName(name)) != nil
+    }
+
     /// Creates the new, empty store of the tenant `name`, with the current
     /// model. It is not kept open.
     ///
