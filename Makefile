@@ -12,7 +12,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -205,6 +205,15 @@ bench-replica: deps litestream
 			--vfs "$$(ls $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so)" \
 			--sync-interval $$interval --torn-commits $$torn || exit 1; \
 	done
+
+## bench-tenants: a store per tenant under load (Docs/Performance.md, "A store
+## per tenant"): 10,000 tenants of 100 rows, maxOpen 64, 8 tasks reading and
+## writing Zipf-chosen tenants for 60 s, against one store with a tenant
+## column; its own package, Benchmarks/Tenants. Options after ARGS=.
+bench-tenants: deps
+	$(SWIFT) build --product LiteRecordMacros
+	cd Benchmarks/Tenants && LITERECORD_MACRO_PLUGIN="$$(cd ../.. && $(SWIFT) build --show-bin-path)/LiteRecordMacros-tool" \
+		$(SWIFT) run -c release Tenants $(ARGS)
 
 ## bench-import: the `import` workload of Docs/Import.md (100,000 JSON objects,
 ## a nested to-one, half of the keys stored) against hand-written C upserts and
