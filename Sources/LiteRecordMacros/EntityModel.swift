@@ -24,6 +24,9 @@ struct PersistedProperty {
 
     /// The backing storage generated next to the property.
     var storageName: String { "_" + columnName }
+    /// The `static let` holding the property's coder, generated next to it
+    /// when its type is not a built-in one (`TypeAnalysis.coderName`).
+    var coderName: String? { TypeAnalysis.coderName(column: columnName, wrapped: type.wrapped) }
 }
 
 /// A stored property whose spelling does not tell a column from a

@@ -52,6 +52,153 @@ import Testing
             ])
     }
 
+    /// A type the macro cannot judge by its name (an enum, a struct) gets one
+    /// coder, declared beside the property; every generated call goes
+    /// through it. For a type LiteRecord cannot store, choosing the coder is
+    /// the one place that fails (Tests/CompileChecks/UnstorableEnum.swift).
+    @Test func aTypeTheMacroCannotJudgeGetsOneCoder() {
+        assertExpansion(
+            """
+            @Entity
+            final class Diary {
+                var mood: Mood = .calm
+                var title = ""
+            }
+            """,
+            expandedSource: #"""
+            final class Diary {
+                var mood: Mood {
+                    @storageRestrictions(initializes: _mood)
+                    init(initialValue) {
+                        _mood = initialValue
+                    }
+                    get {
+                        observationAccess(\.mood, member: .attribute(0))
+                        return _mood
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_mood, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \.mood, member: .attribute(0)) {
+                            _mood = newValue
+                        }
+                        didChangeAttribute(at: 0)
+                    }
+                }
+
+                private var _mood: Mood
+
+                nonisolated private static let _coder_mood: some LiteRecord.AttributeCoding.AttributeCoder<Mood> = LiteRecord.AttributeCoding.coder(for: Mood.self)
+                var title {
+                    @storageRestrictions(initializes: _title)
+                    init(initialValue) {
+                        _title = initialValue
+                    }
+                    get {
+                        observationAccess(\.title, member: .attribute(1))
+                        return _title
+                    }
+                    set {
+                        guard LiteRecord.AttributeCoding.isChange(_title, newValue) else {
+                            return
+                        }
+                        withObservedMutation(of: \.title, member: .attribute(1)) {
+                            _title = newValue
+                        }
+                        didChangeAttribute(at: 1)
+                    }
+                }
+
+                private var _title: String
+
+                let recordState = LiteRecord.RecordState()
+
+                static let entityName = "Diary"
+
+                static let tracksChanges = true
+
+                static let attributes: [LiteRecord.AttributeDescription] = [
+                    LiteRecord.AttributeDescription(
+                        "mood",
+                        type: Diary._coder_mood.attributeType,
+                        defaultValue: {
+                            try Diary._coder_mood.encode(.calm as Mood)
+                        }
+                    ),
+                    LiteRecord.AttributeDescription(
+                        "title",
+                        type: LiteRecord.AttributeCoding.type(of: String.self),
+                        defaultValue: {
+                            try LiteRecord.AttributeCoding.encode("")
+                        }
+                    ),
+                ]
+
+                init(row: LiteRecord.Row) throws {
+                    _mood = try Diary._coder_mood.decode(from: row, at: 0)
+                    _title = try row.decode(String.self, at: 1)
+                }
+
+                init() {
+                }
+
+                func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    case 0:
+                        try Diary._coder_mood.encode(_mood)
+                    case 1:
+                        try LiteRecord.AttributeCoding.encode(_title)
+                    default:
+                        .null
+                    }
+                }
+
+                func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    case 0:
+                        let value = try Diary._coder_mood.decode(from: row, at: 0)
+                        storeObserved(\Diary.mood, member: .attribute(0), LiteRecord.AttributeCoding.isChange(_mood, value)) {
+                            _mood = value
+                        }
+                    case 1:
+                        let value = try row.decode(String.self, at: 1)
+                        storeObserved(\Diary.title, member: .attribute(1), LiteRecord.AttributeCoding.isChange(_title, value)) {
+                            _title = value
+                        }
+                    default:
+                        break
+                    }
+                }
+
+                static func attributeIndex(for keyPath: PartialKeyPath<Diary>) -> Int? {
+                    switch keyPath {
+                    case \Diary.mood:
+                        0
+                    case \Diary.title:
+                        1
+                    default:
+                        nil
+                    }
+                }
+
+                static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    case ("mood", true):
+                        \Diary?.?.mood
+                    case ("title", true):
+                        \Diary?.?.title
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            nonisolated extension Diary: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
+            }
+            """#)
+    }
+
     @Test func aSendableEntity() {
         assertExpansion(
             """
