@@ -233,6 +233,7 @@ enum EntityFixIt: FixItMessage {
     case removeAttribute(macro: String)
     case addDefaultValue
     case nameEquatable
+    case makeInitVisible(access: String)
 
     var message: String {
         switch self {
@@ -245,6 +246,7 @@ enum EntityFixIt: FixItMessage {
         case .removeAttribute(let macro): "Remove '@\(macro)'"
         case .addDefaultValue: "Add a default value"
         case .nameEquatable: "Add 'Equatable'"
+        case .makeInitVisible(let access): "Make 'init()' \(access)"
         }
     }
 
@@ -260,6 +262,7 @@ enum EntityFixIt: FixItMessage {
         case .removeAttribute: id = "removeAttribute"
         case .addDefaultValue: id = "addDefaultValue"
         case .nameEquatable: id = "nameEquatable"
+        case .makeInitVisible: id = "makeInitVisible"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

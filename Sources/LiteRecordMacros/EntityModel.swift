@@ -292,8 +292,26 @@ struct EntityModel {
         if (initializer.modifiers.accessLevel ?? .internal) >= required {
             hasUsableDefaultInit = true
         } else if access >= .package {
-            diagnose(initializer.initKeyword, .defaultInitNotVisible(className: className, access: access == .public ? "public" : "package"))
+            let keyword = access == .public ? "public" : "package"
+            diagnose(
+                initializer.initKeyword, .defaultInitNotVisible(className: className, access: keyword),
+                fixIt: Self.makeVisibleFixIt(initializer, keyword: keyword))
         }
+    }
+
+    /// Gives `init()` the class's access level: replaces its own access
+    /// modifier, or puts one before `init`.
+    private static func makeVisibleFixIt(_ initializer: InitializerDeclSyntax, keyword: String) -> FixIt {
+        let message = EntityFixIt.makeInitVisible(access: keyword)
+        let newKeyword: Keyword = keyword == "public" ? .public : .package
+        if let modifier = initializer.modifiers.first(where: { $0.detail == nil && AccessLevel($0.name.tokenKind) != nil }) {
+            let changed = modifier.with(\.name, modifier.name.with(\.tokenKind, .keyword(newKeyword)))
+            return FixIt(message: message, changes: [.replace(oldNode: Syntax(modifier), newNode: Syntax(changed))])
+        }
+        let initKeyword = initializer.initKeyword
+        let changed = initKeyword.with(
+            \.leadingTrivia, initKeyword.leadingTrivia + Trivia(pieces: [.unexpectedText(keyword), .spaces(1)]))
+        return FixIt(message: message, changes: [.replace(oldNode: Syntax(initKeyword), newNode: Syntax(changed))])
     }
 
     private mutating func analyse(_ variable: VariableDeclSyntax) {
@@ -315,7 +333,9 @@ struct EntityModel {
             return
         }
         if let wrapper = Self.foreignAttribute(of: variable) {
-            diagnose(wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName))
+            diagnose(
+                wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName),
+                fixIt: markTransientFixIt(variable, ifDefault: Self.hasDefault(binding, in: variable)))
             return
         }
         guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {

@@ -48,8 +48,17 @@ import Testing
             diagnostics: [
                 DiagnosticSpec(
                     message: "stored property 'level' cannot use the property wrapper or macro '@Clamped', because '@Entity' generates its accessors; mark it '@Transient' or store the wrapped value",
-                    line: 3, column: 5),
-            ])
+                    line: 3, column: 5, fixIts: [FixItSpec(message: "Mark it '@Transient'")]),
+            ],
+            applyFixIts: ["Mark it '@Transient'"],
+            fixedSource: """
+                @Entity
+                final class Setting {
+                    @Transient
+                    @Clamped var level = 0
+                    @MainActor var shown = false
+                }
+                """)
     }
 
     /// A type the macro cannot judge by its name (an enum, a struct) gets one
@@ -197,6 +206,77 @@ import Testing
             nonisolated extension Diary: LiteRecord.Entity, LiteRecord.DefaultInitializable, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#)
+    }
+
+    /// The fix-it of the warning about a public class's internal `init()`
+    /// (issue #64, item 7) replaces its access modifier, or adds one.
+    @Test func makingAPublicClassesInitPublic() {
+        assertExpansion(
+            """
+            @Entity
+            public final class Draft {
+                internal init() {}
+            }
+            """,
+            expandedSource: #"""
+            public final class Draft {
+                internal init() {}
+
+                public let recordState = LiteRecord.RecordState()
+
+                public static let entityName = "Draft"
+
+                public static let tracksChanges = true
+
+                public static let attributes: [LiteRecord.AttributeDescription] = []
+
+                public init(row: LiteRecord.Row) throws {
+                }
+
+                public func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
+                    switch index {
+                    default:
+                        .null
+                    }
+                }
+
+                public func decodeAttribute(at index: Int, from row: LiteRecord.Row) throws {
+                    switch index {
+                    default:
+                        break
+                    }
+                }
+
+                public static func attributeIndex(for keyPath: PartialKeyPath<Draft>) -> Int? {
+                    switch keyPath {
+                    default:
+                        nil
+                    }
+                }
+
+                public static func memberKeyPath(named name: String, throughOptional: Bool) -> AnyKeyPath? {
+                    switch (name, throughOptional) {
+                    default:
+                        nil
+                    }
+                }
+            }
+
+            nonisolated extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
+            }
+            """#,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",
+                    line: 3, column: 14, severity: .warning, fixIts: [FixItSpec(message: "Make 'init()' public")]),
+            ],
+            applyFixIts: ["Make 'init()' public"],
+            fixedSource: """
+                @Entity
+                public final class Draft {
+                    public init() {}
+                }
+                """)
     }
 
     @Test func aSendableEntity() {

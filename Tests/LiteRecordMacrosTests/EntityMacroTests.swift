@@ -797,8 +797,16 @@ import Testing
             diagnostics: [
                 DiagnosticSpec(
                     message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",
-                    line: 4, column: 5, severity: .warning),
-            ])
+                    line: 4, column: 5, severity: .warning, fixIts: [FixItSpec(message: "Make 'init()' public")]),
+            ],
+            applyFixIts: ["Make 'init()' public"],
+            fixedSource: """
+                @Entity
+                public final class Draft {
+                    public var text = ""
+                    public init() {}
+                }
+                """)
     }
 
     @Test func inferredTypesAndUnusualNames() {
