@@ -234,6 +234,7 @@ enum EntityFixIt: FixItMessage {
     case addDefaultValue
     case nameEquatable
     case makeInitVisible(access: String)
+    case removeConformance(name: String)
 
     var message: String {
         switch self {
@@ -247,6 +248,7 @@ enum EntityFixIt: FixItMessage {
         case .addDefaultValue: "Add a default value"
         case .nameEquatable: "Add 'Equatable'"
         case .makeInitVisible(let access): "Make 'init()' \(access)"
+        case .removeConformance(let name): "Remove '\(name)'"
         }
     }
 
@@ -263,6 +265,7 @@ enum EntityFixIt: FixItMessage {
         case .addDefaultValue: id = "addDefaultValue"
         case .nameEquatable: id = "nameEquatable"
         case .makeInitVisible: id = "makeInitVisible"
+        case .removeConformance: id = "removeConformance"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

@@ -148,7 +148,9 @@ struct EntityModel {
         for inherited in classDecl.inheritanceClause?.inheritedTypes ?? [] {
             let name = inherited.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
             if name == "Sendable" || name.hasSuffix(" Sendable") {
-                diagnose(inherited.type, .sendableEntity(className: className))
+                diagnose(
+                    inherited.type, .sendableEntity(className: className),
+                    fixIt: Self.removeConformanceFixIt(classDecl, inherited))
             }
         }
         diagnoseImpliedEquatable(classDecl)
@@ -297,6 +299,24 @@ struct EntityModel {
                 initializer.initKeyword, .defaultInitNotVisible(className: className, access: keyword),
                 fixIt: Self.makeVisibleFixIt(initializer, keyword: keyword))
         }
+    }
+
+    /// Takes `inherited` out of the class's inheritance list, and the list
+    /// with it when it was the only entry.
+    private static func removeConformanceFixIt(_ classDecl: ClassDeclSyntax, _ inherited: InheritedTypeSyntax) -> FixIt? {
+        guard let clause = classDecl.inheritanceClause else { return nil }
+        let message = EntityFixIt.removeConformance(name: inherited.type.trimmedDescription)
+        var kept = Array(clause.inheritedTypes.filter { $0.id != inherited.id })
+        guard let last = kept.indices.last else {
+            let fixed = classDecl.with(\.inheritanceClause, nil)
+                .with(\.name, classDecl.name.with(\.trailingTrivia, clause.trailingTrivia))
+            return FixIt(message: message, changes: [.replace(oldNode: Syntax(classDecl), newNode: Syntax(fixed))])
+        }
+        if kept[last].trailingComma != nil {
+            kept[last] = kept[last].with(\.trailingComma, nil).with(\.trailingTrivia, inherited.trailingTrivia)
+        }
+        let fixed = clause.with(\.inheritedTypes, InheritedTypeListSyntax(kept))
+        return FixIt(message: message, changes: [.replace(oldNode: Syntax(clause), newNode: Syntax(fixed))])
     }
 
     /// Gives `init()` the class's access level: replaces its own access

@@ -295,8 +295,43 @@ import Testing
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Entity' class 'Note' cannot be 'Sendable': its objects belong to the context that fetched them; pass 'RecordID's or values between tasks",
-                    line: 2, column: 19),
-            ])
+                    line: 2, column: 19, fixIts: [FixItSpec(message: "Remove 'Sendable'")]),
+            ],
+            applyFixIts: ["Remove 'Sendable'"],
+            fixedSource: """
+                @Entity
+                final class Note {
+                    var title = ""
+                }
+                """)
+    }
+
+    /// The fix-it keeps the rest of the inheritance list, commas right.
+    @Test func aSendableEntityWithOtherConformances() {
+        assertExpansion(
+            """
+            @Entity
+            final class Note: Identifiable, Sendable {
+                var title = ""
+            }
+            """,
+            expandedSource: """
+            final class Note: Identifiable, Sendable {
+                var title = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Entity' class 'Note' cannot be 'Sendable': its objects belong to the context that fetched them; pass 'RecordID's or values between tasks",
+                    line: 2, column: 33, fixIts: [FixItSpec(message: "Remove 'Sendable'")]),
+            ],
+            applyFixIts: ["Remove 'Sendable'"],
+            fixedSource: """
+                @Entity
+                final class Note: Identifiable {
+                    var title = ""
+                }
+                """)
     }
 
     @Test func anEntityNestedInAGenericType() {
