@@ -233,6 +233,8 @@ enum EntityFixIt: FixItMessage {
     case removeAttribute(macro: String)
     case addDefaultValue
     case nameEquatable
+    case makeInitVisible(access: String)
+    case removeConformance(name: String)
 
     var message: String {
         switch self {
@@ -245,6 +247,8 @@ enum EntityFixIt: FixItMessage {
         case .removeAttribute(let macro): "Remove '@\(macro)'"
         case .addDefaultValue: "Add a default value"
         case .nameEquatable: "Add 'Equatable'"
+        case .makeInitVisible(let access): "Make 'init()' \(access)"
+        case .removeConformance(let name): "Remove '\(name)'"
         }
     }
 
@@ -260,6 +264,8 @@ enum EntityFixIt: FixItMessage {
         case .removeAttribute: id = "removeAttribute"
         case .addDefaultValue: id = "addDefaultValue"
         case .nameEquatable: id = "nameEquatable"
+        case .makeInitVisible: id = "makeInitVisible"
+        case .removeConformance: id = "removeConformance"
         }
         return MessageID(domain: "LiteRecordMacros", id: id)
     }

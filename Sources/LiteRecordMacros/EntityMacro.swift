@@ -218,7 +218,7 @@ struct EntityMembers {
         let entries = model.properties.map { property in
             var arguments = [
                 property.columnName.quoted,
-                "type: \(coding).type(of: \(property.type.wrapped).self)",
+                "type: \(typeCall(property))",
             ]
             if property.type.isOptional { arguments.append("isOptional: true") }
             if !property.options.isEmpty {
@@ -356,13 +356,25 @@ struct EntityMembers {
         "try LiteRecord.EntityMember.decode(\(property.typeExpression), from: row, at: \(index))"
     }
 
+    /// The property's coder, when it has one (`PersistedProperty.coderName`).
+    private func coder(_ property: PersistedProperty) -> String? {
+        property.coderName.map { "\(model.className).\($0)" }
+    }
+
+    private func typeCall(_ property: PersistedProperty) -> String {
+        if let coder = coder(property) { return "\(coder).attributeType" }
+        return "\(coding).type(of: \(property.type.wrapped).self)"
+    }
+
     private func decodeCall(_ property: PersistedProperty, _ index: Int) -> String {
         let function = property.type.isOptional ? "decodeOptional" : "decode"
+        if let coder = coder(property) { return "try \(coder).\(function)(from: row, at: \(index))" }
         return "try row.\(function)(\(property.type.wrapped).self, at: \(index))"
     }
 
     private func encodeCall(_ property: PersistedProperty, _ value: String) -> String {
-        "\(coding).\(property.type.isOptional ? "encodeOptional" : "encode")(\(value))"
+        let function = property.type.isOptional ? "encodeOptional" : "encode"
+        return "\(coder(property) ?? coding).\(function)(\(value))"
     }
 
     /// The initial value as an expression of the property's type: an

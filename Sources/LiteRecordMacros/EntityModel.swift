@@ -24,6 +24,9 @@ struct PersistedProperty {
 
     /// The backing storage generated next to the property.
     var storageName: String { "_" + columnName }
+    /// The `static let` holding the property's coder, generated next to it
+    /// when its type is not a built-in one (`TypeAnalysis.coderName`).
+    var coderName: String? { TypeAnalysis.coderName(column: columnName, wrapped: type.wrapped) }
 }
 
 /// A stored property whose spelling does not tell a column from a
@@ -145,7 +148,9 @@ struct EntityModel {
         for inherited in classDecl.inheritanceClause?.inheritedTypes ?? [] {
             let name = inherited.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
             if name == "Sendable" || name.hasSuffix(" Sendable") {
-                diagnose(inherited.type, .sendableEntity(className: className))
+                diagnose(
+                    inherited.type, .sendableEntity(className: className),
+                    fixIt: Self.removeConformanceFixIt(classDecl, inherited))
             }
         }
         diagnoseImpliedEquatable(classDecl)
@@ -289,8 +294,44 @@ struct EntityModel {
         if (initializer.modifiers.accessLevel ?? .internal) >= required {
             hasUsableDefaultInit = true
         } else if access >= .package {
-            diagnose(initializer.initKeyword, .defaultInitNotVisible(className: className, access: access == .public ? "public" : "package"))
+            let keyword = access == .public ? "public" : "package"
+            diagnose(
+                initializer.initKeyword, .defaultInitNotVisible(className: className, access: keyword),
+                fixIt: Self.makeVisibleFixIt(initializer, keyword: keyword))
         }
+    }
+
+    /// Takes `inherited` out of the class's inheritance list, and the list
+    /// with it when it was the only entry.
+    private static func removeConformanceFixIt(_ classDecl: ClassDeclSyntax, _ inherited: InheritedTypeSyntax) -> FixIt? {
+        guard let clause = classDecl.inheritanceClause else { return nil }
+        let message = EntityFixIt.removeConformance(name: inherited.type.trimmedDescription)
+        var kept = Array(clause.inheritedTypes.filter { $0.id != inherited.id })
+        guard let last = kept.indices.last else {
+            let fixed = classDecl.with(\.inheritanceClause, nil)
+                .with(\.name, classDecl.name.with(\.trailingTrivia, clause.trailingTrivia))
+            return FixIt(message: message, changes: [.replace(oldNode: Syntax(classDecl), newNode: Syntax(fixed))])
+        }
+        if kept[last].trailingComma != nil {
+            kept[last] = kept[last].with(\.trailingComma, nil).with(\.trailingTrivia, inherited.trailingTrivia)
+        }
+        let fixed = clause.with(\.inheritedTypes, InheritedTypeListSyntax(kept))
+        return FixIt(message: message, changes: [.replace(oldNode: Syntax(clause), newNode: Syntax(fixed))])
+    }
+
+    /// Gives `init()` the class's access level: replaces its own access
+    /// modifier, or puts one before `init`.
+    private static func makeVisibleFixIt(_ initializer: InitializerDeclSyntax, keyword: String) -> FixIt {
+        let message = EntityFixIt.makeInitVisible(access: keyword)
+        let newKeyword: Keyword = keyword == "public" ? .public : .package
+        if let modifier = initializer.modifiers.first(where: { $0.detail == nil && AccessLevel($0.name.tokenKind) != nil }) {
+            let changed = modifier.with(\.name, modifier.name.with(\.tokenKind, .keyword(newKeyword)))
+            return FixIt(message: message, changes: [.replace(oldNode: Syntax(modifier), newNode: Syntax(changed))])
+        }
+        let initKeyword = initializer.initKeyword
+        let changed = initKeyword.with(
+            \.leadingTrivia, initKeyword.leadingTrivia + Trivia(pieces: [.unexpectedText(keyword), .spaces(1)]))
+        return FixIt(message: message, changes: [.replace(oldNode: Syntax(initKeyword), newNode: Syntax(changed))])
     }
 
     private mutating func analyse(_ variable: VariableDeclSyntax) {
@@ -312,7 +353,9 @@ struct EntityModel {
             return
         }
         if let wrapper = Self.foreignAttribute(of: variable) {
-            diagnose(wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName))
+            diagnose(
+                wrapper, .propertyWrapper(name: binding.pattern.trimmedDescription.withoutBackticks, wrapper: wrapper.simpleName),
+                fixIt: markTransientFixIt(variable, ifDefault: Self.hasDefault(binding, in: variable)))
             return
         }
         guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {

@@ -45,14 +45,29 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         // No initial value here: the property's own initial value reaches the
         // storage through the `init` accessor (`T?` is spelled `Optional<T>`,
         // see `TypeAnalysis.storageType`).
-        return ["private var \(raw: property.storageName): \(raw: property.type)"]
+        var peers: [DeclSyntax] = ["private var \(raw: property.storageName): \(raw: property.type)"]
+        // Next to the property, so that a type LiteRecord cannot store is
+        // reported with this property's line (see `TypeAnalysis.coderName`).
+        // `nonisolated`: the encoding runs wherever the object's context does,
+        // whatever the project's default isolation.
+        if let coder = TypeAnalysis.coderName(column: property.columnName, wrapped: property.wrapped) {
+            peers.append(
+                """
+                nonisolated private static let \(raw: coder): some LiteRecord.AttributeCoding.AttributeCoder<\(raw: property.wrapped)> = \
+                LiteRecord.AttributeCoding.coder(for: \(raw: property.wrapped).self)
+                """)
+        }
+        return peers
     }
 
     /// The parts of a single-binding stored `var` that the expansion needs.
     private struct Property {
         var name: String
         var storageName: String
+        var columnName: String
         var type: String
+        /// The type without its optional: what the coder is for.
+        var wrapped: String
 
         init?(_ declaration: some DeclSyntaxProtocol) {
             guard let variable = declaration.as(VariableDeclSyntax.self), !variable.isLet, !variable.isStatic,
@@ -61,14 +76,19 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
             else { return nil }
             if let annotation = binding.typeAnnotation {
+                // `@Entity` attaches this macro only to a type it found supported.
+                guard case .supported(let stored) = TypeAnalysis.verdict(for: annotation.type) else { return nil }
                 type = TypeAnalysis.storageType(annotation.type)
+                wrapped = stored.wrapped
             } else if let value = binding.initializer?.value, let inferred = TypeAnalysis.inferredType(of: value) {
                 type = inferred
+                wrapped = inferred
             } else {
                 return nil
             }
             name = identifier.identifier.text
-            storageName = "_" + identifier.identifier.text.withoutBackticks
+            columnName = identifier.identifier.text.withoutBackticks
+            storageName = "_" + columnName
         }
     }
 }

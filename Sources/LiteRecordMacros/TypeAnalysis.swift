@@ -66,6 +66,19 @@ enum TypeAnalysis {
         return builtInAttributeTypes.contains(name)
     }
 
+    /// The name of the `static let` holding the coder of a stored property
+    /// (`LiteRecord.AttributeCoding.coder(for:)`), or `nil` for a built-in
+    /// type, which the generated code encodes and decodes directly.
+    ///
+    /// The macro cannot see conformances: for any other type, overload
+    /// resolution picks the coder, once. A type that fits none fails there
+    /// with one error saying what to do, and the calls through the coder add
+    /// none (issue #64, item 7). `@_PersistedProperty` declares the coder and
+    /// `@Entity`'s members use it: both ask this function.
+    static func coderName(column: String, wrapped: String) -> String? {
+        isBuiltInAttributeType(wrapped) ? nil : "_coder_" + column
+    }
+
     /// How a property's backing storage spells `type`: `T?` as `Optional<T>`.
     ///
     /// A stored `var _x: T?` starts as `nil` by itself, and Swift then treats

@@ -155,6 +155,8 @@ import Testing
                 }
 
                 private var _mood: Mood
+
+                nonisolated private static let _coder_mood: some LiteRecord.AttributeCoding.AttributeCoder<Mood> = LiteRecord.AttributeCoding.coder(for: Mood.self)
                 var tags: [String] {
                     @storageRestrictions(initializes: _tags)
                     init(initialValue) {
@@ -176,6 +178,8 @@ import Testing
                 }
 
                 private var _tags: [String]
+
+                nonisolated private static let _coder_tags: some LiteRecord.AttributeCoding.AttributeCoder<[String]> = LiteRecord.AttributeCoding.coder(for: [String].self)
                 var scratch = 0
                 var initials: String { String(name.prefix(1)) }
 
@@ -231,16 +235,16 @@ import Testing
                     ),
                     LiteRecord.AttributeDescription(
                         "mood",
-                        type: LiteRecord.AttributeCoding.type(of: Mood.self),
+                        type: Person._coder_mood.attributeType,
                         defaultValue: {
-                            try LiteRecord.AttributeCoding.encode(.calm as Mood)
+                            try Person._coder_mood.encode(.calm as Mood)
                         }
                     ),
                     LiteRecord.AttributeDescription(
                         "tags",
-                        type: LiteRecord.AttributeCoding.type(of: [String].self),
+                        type: Person._coder_tags.attributeType,
                         defaultValue: {
-                            try LiteRecord.AttributeCoding.encode([] as [String])
+                            try Person._coder_tags.encode([] as [String])
                         }
                     ),
                 ]
@@ -251,8 +255,8 @@ import Testing
                     _age = try row.decode(Int.self, at: 2)
                     _email = try row.decodeOptional(String.self, at: 3)
                     _createdAt = try row.decode(Date.self, at: 4)
-                    _mood = try row.decode(Mood.self, at: 5)
-                    _tags = try row.decode([String].self, at: 6)
+                    _mood = try Person._coder_mood.decode(from: row, at: 5)
+                    _tags = try Person._coder_tags.decode(from: row, at: 6)
                 }
 
                 func encodeAttribute(at index: Int) throws -> LiteRecord.SQLValue {
@@ -268,9 +272,9 @@ import Testing
                     case 4:
                         try LiteRecord.AttributeCoding.encode(_createdAt)
                     case 5:
-                        try LiteRecord.AttributeCoding.encode(_mood)
+                        try Person._coder_mood.encode(_mood)
                     case 6:
-                        try LiteRecord.AttributeCoding.encode(_tags)
+                        try Person._coder_tags.encode(_tags)
                     default:
                         .null
                     }
@@ -304,12 +308,12 @@ import Testing
                             _createdAt = value
                         }
                     case 5:
-                        let value = try row.decode(Mood.self, at: 5)
+                        let value = try Person._coder_mood.decode(from: row, at: 5)
                         storeObserved(\Person.mood, member: .attribute(5), LiteRecord.AttributeCoding.isChange(_mood, value)) {
                             _mood = value
                         }
                     case 6:
-                        let value = try row.decode([String].self, at: 6)
+                        let value = try Person._coder_tags.decode(from: row, at: 6)
                         storeObserved(\Person.tags, member: .attribute(6), LiteRecord.AttributeCoding.isChange(_tags, value)) {
                             _tags = value
                         }
@@ -793,8 +797,16 @@ import Testing
             diagnostics: [
                 DiagnosticSpec(
                     message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",
-                    line: 4, column: 5, severity: .warning),
-            ])
+                    line: 4, column: 5, severity: .warning, fixIts: [FixItSpec(message: "Make 'init()' public")]),
+            ],
+            applyFixIts: ["Make 'init()' public"],
+            fixedSource: """
+                @Entity
+                public final class Draft {
+                    public var text = ""
+                    public init() {}
+                }
+                """)
     }
 
     @Test func inferredTypesAndUnusualNames() {
@@ -901,6 +913,8 @@ import Testing
                 }
 
                 private var _words: [String]
+
+                nonisolated private static let _coder_words: some LiteRecord.AttributeCoding.AttributeCoder<[String]> = LiteRecord.AttributeCoding.coder(for: [String].self)
                 var ids {
                     @storageRestrictions(initializes: _ids)
                     init(initialValue) {
@@ -922,6 +936,8 @@ import Testing
                 }
 
                 private var _ids: [UUID]
+
+                nonisolated private static let _coder_ids: some LiteRecord.AttributeCoding.AttributeCoder<[UUID]> = LiteRecord.AttributeCoding.coder(for: [UUID].self)
                 var counts {
                     @storageRestrictions(initializes: _counts)
                     init(initialValue) {
@@ -943,6 +959,8 @@ import Testing
                 }
 
                 private var _counts: [String: Int]
+
+                nonisolated private static let _coder_counts: some LiteRecord.AttributeCoding.AttributeCoder<[String: Int]> = LiteRecord.AttributeCoding.coder(for: [String: Int].self)
                 var stamp {
                     @storageRestrictions(initializes: _stamp)
                     init(initialValue) {
@@ -1039,23 +1057,23 @@ import Testing
                     ),
                     LiteRecord.AttributeDescription(
                         "words",
-                        type: LiteRecord.AttributeCoding.type(of: [String].self),
+                        type: Sample._coder_words.attributeType,
                         defaultValue: {
-                            try LiteRecord.AttributeCoding.encode(["a", "b"])
+                            try Sample._coder_words.encode(["a", "b"])
                         }
                     ),
                     LiteRecord.AttributeDescription(
                         "ids",
-                        type: LiteRecord.AttributeCoding.type(of: [UUID].self),
+                        type: Sample._coder_ids.attributeType,
                         defaultValue: {
-                            try LiteRecord.AttributeCoding.encode([UUID]())
+                            try Sample._coder_ids.encode([UUID]())
                         }
                     ),
                     LiteRecord.AttributeDescription(
                         "counts",
-                        type: LiteRecord.AttributeCoding.type(of: [String: Int].self),
+                        type: Sample._coder_counts.attributeType,
                         defaultValue: {
-                            try LiteRecord.AttributeCoding.encode([String: Int]())
+                            try Sample._coder_counts.encode([String: Int]())
                         }
                     ),
                     LiteRecord.AttributeDescription(
@@ -1086,9 +1104,9 @@ import Testing
                     _default = try row.decode(Int.self, at: 0)
                     _ratio = try row.decode(Double.self, at: 1)
                     _flag = try row.decode(Bool.self, at: 2)
-                    _words = try row.decode([String].self, at: 3)
-                    _ids = try row.decode([UUID].self, at: 4)
-                    _counts = try row.decode([String: Int].self, at: 5)
+                    _words = try Sample._coder_words.decode(from: row, at: 3)
+                    _ids = try Sample._coder_ids.decode(from: row, at: 4)
+                    _counts = try Sample._coder_counts.decode(from: row, at: 5)
                     _stamp = try row.decode(Foundation.Date.self, at: 6)
                     _level = try row.decode(Double.self, at: 7)
                     _maybe = try row.decodeOptional(Int.self, at: 8)
@@ -1106,11 +1124,11 @@ import Testing
                     case 2:
                         try LiteRecord.AttributeCoding.encode(_flag)
                     case 3:
-                        try LiteRecord.AttributeCoding.encode(_words)
+                        try Sample._coder_words.encode(_words)
                     case 4:
-                        try LiteRecord.AttributeCoding.encode(_ids)
+                        try Sample._coder_ids.encode(_ids)
                     case 5:
-                        try LiteRecord.AttributeCoding.encode(_counts)
+                        try Sample._coder_counts.encode(_counts)
                     case 6:
                         try LiteRecord.AttributeCoding.encode(_stamp)
                     case 7:
@@ -1140,17 +1158,17 @@ import Testing
                             _flag = value
                         }
                     case 3:
-                        let value = try row.decode([String].self, at: 3)
+                        let value = try Sample._coder_words.decode(from: row, at: 3)
                         storeObserved(\Sample.words, member: .attribute(3), LiteRecord.AttributeCoding.isChange(_words, value)) {
                             _words = value
                         }
                     case 4:
-                        let value = try row.decode([UUID].self, at: 4)
+                        let value = try Sample._coder_ids.decode(from: row, at: 4)
                         storeObserved(\Sample.ids, member: .attribute(4), LiteRecord.AttributeCoding.isChange(_ids, value)) {
                             _ids = value
                         }
                     case 5:
-                        let value = try row.decode([String: Int].self, at: 5)
+                        let value = try Sample._coder_counts.decode(from: row, at: 5)
                         storeObserved(\Sample.counts, member: .attribute(5), LiteRecord.AttributeCoding.isChange(_counts, value)) {
                             _counts = value
                         }

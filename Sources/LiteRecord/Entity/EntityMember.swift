@@ -131,6 +131,17 @@ public enum EntityMember {
     public static func attribute<D: Entity>(
         _ name: String, _: [D].Type, defaultValue: (@Sendable () -> [D])? = nil
     ) -> AttributeDescription? { nil }
+    /// Neither a column nor a relationship: the compiler's error says what
+    /// to do, instead of asking for `Entity` (issue #64, item 7).
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func attribute<V>(
+        _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
+    ) -> AttributeDescription? { nil }
+    /// Neither a list column nor a to-many relationship: as above.
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func attribute<V>(
+        _ name: String, _: [V].Type, defaultValue: (@Sendable () -> [V])? = nil
+    ) -> AttributeDescription? { nil }
 
     /// No relationship: a column.
     @_disfavoredOverload
@@ -195,6 +206,12 @@ public enum EntityMember {
     /// pending values.
     @inlinable
     public static func decode<D: Entity>(_: [D].Type, from row: Row, at index: Int) throws -> [D] { [] }
+    /// Neither a column nor a relationship: as `attribute(_:_:defaultValue:)`.
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func decode<V>(_: V?.Type, from row: Row, at index: Int) throws -> V? { nil }
+    /// Neither a list column nor a to-many relationship: as above.
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func decode<V>(_: [V].Type, from row: Row, at index: Int) throws -> [V] { [] }
 
     /// The SQLite value of an optional built-in value.
     ///
@@ -240,6 +257,12 @@ public enum EntityMember {
     /// A to-many relationship has no column: never called for one.
     @inlinable
     public static func encode<D: Entity>(_ value: [D]) throws -> SQLValue { .null }
+    /// Neither a column nor a relationship: as `attribute(_:_:defaultValue:)`.
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func encode<V>(_ value: V?) throws -> SQLValue { .null }
+    /// Neither a list column nor a to-many relationship: as above.
+    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    public static func encode<V>(_ value: [V]) throws -> SQLValue { .null }
 
     // MARK: Values an initializer assigned
 
