@@ -129,45 +129,137 @@ private enum DocV2 {
         let before = try Self.contents(of: template.appendingPathComponent("store.sqlite"))
 
         // A run without a fault: the state after, and how many calls to fail.
-        let clean = try point(workload, in: folder, index: 0, fault: .ioError, template: template)
+        let clean = try point(workload, in: folder, .call(.ioError, 0), template: template)
         #expect(clean.error == nil, "\(workload.name) fails without a fault: \(String(describing: clean.error))")
         let after = clean.contents
         let calls = clean.calls
         #expect(calls > 0, "\(workload.name) made no write, sync or truncate")
 
-        var failures: [String] = []
-        var points = 0
-        var keptUnreported = 0
-        var lostReported = 0
-        for fault in FaultVFS.Fault.allCases {
-            for index in 1...max(calls, 1) {
+        var judge = Judge(workload: workload, before: before, after: after)
+        // Every call fails twice: once with an error (one-shot I/O error, full
+        // disk, or a full disk that stays full) and once with a crash (a power
+        // loss, a torn one, or the process's end), each kind in turn from an
+        // offset the seed draws, so that each mode meets every third call;
+        // LITERECORD_FAULTS_EVERY_MODE=1 runs every mode at every call.
+        var draw = FaultVFS.SplitMix(seed: Self.seed ^ UInt64(workload.name.utf8.reduce(5381) { $0 &* 33 &+ UInt64($1) }))
+        let (errorOffset, crashOffset) = (Int(draw.next() % 3), Int(draw.next() % 3))
+        for index in 1...max(calls, 1) {
+            let modes: [FaultVFS.Fault] = Self.everyMode ? FaultVFS.Fault.allCases
+                : [Self.errorModes[(index + errorOffset) % 3], Self.crashModes[(index + crashOffset) % 3]]
+            for fault in modes {
                 await Task.yield()
-                points += 1
-                let outcome = try point(workload, in: folder, index: index, fault: fault, template: template)
-                let label = "\(fault.rawValue) at call \(index)"
-                if let problem = outcome.problem {
-                    failures.append("\(label): \(problem)")
-                    continue
-                }
-                let expected = outcome.error == nil || workload.keepsStateAfter ? after : before
-                if outcome.error != nil && workload.completedByNextOpen && outcome.contents == after { continue }
-                if outcome.contents == expected || outcome.contents == Self.acceptedNoStore { continue }
-                if fault.crashes && [before, after].contains(outcome.contents) {
-                    if outcome.error == nil { lostReported += 1 } else { keptUnreported += 1 }
-                    continue
-                }
-                let held = outcome.contents == before ? "the state before" : outcome.contents == after ? "the state after" : "a mixture"
-                failures.append("\(label): \(outcome.error == nil ? "returned" : "threw") but the store holds \(held)")
+                judge.check(try point(workload, in: folder, .call(fault, index), template: template), fault: fault, label: "\(fault.rawValue) at call \(index)")
             }
         }
-        let modes = FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
-        var line = "[faults] \(workload.name): \(calls) points × \(modes) (\(points) runs, seed \(Self.seed)), "
-        line += failures.isEmpty ? "all recovered" : "\(failures.count) not recovered: \(failures.prefix(5).joined(separator: "; "))"
-        if keptUnreported + lostReported > 0 {
-            line += " (crashes: \(keptUnreported) kept a commit the operation could not report, \(lostReported) lost a reported one, as synchronous=NORMAL allows)"
+        let callRuns = judge.runs
+        // Every other VFS method, failed once at a few of its calls: the
+        // first, the last, and one drawn from the seed.
+        var methodRuns = 0
+        for method in FaultVFS.Method.allCases {
+            let count = clean.methodCalls[method] ?? 0
+            for index in Self.sample(count, 3, salt: UInt64(method.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })) {
+                await Task.yield()
+                methodRuns += 1
+                let outcome = try point(workload, in: folder, .method(method, index), template: template)
+                judge.check(outcome, fault: .ioError, label: "\(method.rawValue) at call \(index) of \(count)", requiresLibraryError: true)
+            }
         }
+        // A crash, then another while the next open recovers the WAL or the
+        // hot journal (at a call of that open drawn from the seed); the third
+        // open must find the state before or after.
+        var recoveryRuns = 0
+        // The first crash comes after the operation's commit, in what the
+        // workload does next (the close that checkpoints it), where there
+        // is one, and keeps what was written (a process's end) or some of it
+        // (a torn power loss), so that the next open has a WAL to recover.
+        let whole = try point(workload, in: folder, .call(.ioError, 0), throughTheEnd: true, template: template).calls
+        let recoveryPoints = whole > calls ? Self.sample(whole - calls, 4, salt: 0x5EC0_4D).map { calls + $0 } : Self.sample(calls, 4, salt: 0x5EC0_4D)
+        for (turn, index) in recoveryPoints.enumerated() {
+            await Task.yield()
+            let first: FaultVFS.Fault = turn % 2 == 0 ? .processCrash : .tornCrash
+            let outcome = try point(workload, in: folder, .call(first, index), throughTheEnd: true, crashAgainInRecovery: true, template: template)
+            if outcome.recoveryCrash != nil { recoveryRuns += 1 }
+            judge.check(outcome, fault: first, label: "\(first.rawValue) at call \(index), then a crash in recovery at \(outcome.recoveryCrash ?? "no call")")
+        }
+
+        let modes = Self.everyMode ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
+            : "(\(Self.errorModes.map(\.rawValue).joined(separator: "/")) + \(Self.crashModes.map(\.rawValue).joined(separator: "/")), in turn)"
+        var line = "[faults] \(workload.name): \(calls) points × \(modes) (\(callRuns) runs, seed \(Self.seed))"
+        line += "; \(methodRuns) other-method points of \(Self.methodCounts(clean.methodCalls))"
+        line += "; \(recoveryRuns) crashes in recovery; "
+        line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
+        line += " (\(judge.durable) acknowledged states checked durable"
+        if judge.keptUnreported + judge.lostReported > 0 {
+            line += "; crashes: \(judge.keptUnreported) kept a commit the operation could not report, \(judge.lostReported) lost a reported one never synced, as synchronous=NORMAL allows"
+        }
+        line += ")"
         print(line)
-        #expect(failures.isEmpty, "\(line)")
+        #expect(judge.failures.isEmpty, "\(line)")
+    }
+
+    static let errorModes: [FaultVFS.Fault] = [.ioError, .diskFull, .persistentDiskFull]
+    static let crashModes: [FaultVFS.Fault] = [.crash, .tornCrash, .processCrash]
+    static let everyMode = ProcessInfo.processInfo.environment["LITERECORD_FAULTS_EVERY_MODE"] == "1"
+
+    /// Which calls of `count` to fail: all when there are few, else the
+    /// first, the last and some drawn from the seed and `salt`.
+    static func sample(_ count: Int, _ size: Int, salt: UInt64) -> [Int] {
+        guard count > size else { return count > 0 ? Array(1...count) : [] }
+        var picked: Set<Int> = [1, count]
+        var random = FaultVFS.SplitMix(seed: seed ^ salt)
+        while picked.count < size { picked.insert(1 + Int(random.next() % UInt64(count))) }
+        return picked.sorted()
+    }
+
+    static func methodCounts(_ calls: [FaultVFS.Method: Int]) -> String {
+        FaultVFS.Method.allCases.map { "\($0.rawValue) \(calls[$0] ?? 0)" }.joined(separator: ", ")
+    }
+
+    /// The oracle: what each fault point left, against the states before and after.
+    struct Judge {
+        let workload: Workload
+        let before: String
+        let after: String
+        var failures: [String] = []
+        var runs = 0
+        var keptUnreported = 0
+        var lostReported = 0
+        /// Points where the state after was acknowledged and due to survive.
+        var durable = 0
+
+        mutating func check(_ outcome: Outcome, fault: FaultVFS.Fault, label: String, requiresLibraryError: Bool = false) {
+            runs += 1
+            if let problem = outcome.problem {
+                failures.append("\(label): \(problem)")
+                return
+            }
+            if requiresLibraryError, let error = outcome.error, !(error is LiteRecordError) {
+                failures.append("\(label): threw \(type(of: error)), not a LiteRecordError: \(error)")
+                return
+            }
+            // Durability: a state acknowledged before the crash is there after
+            // it — always after a process crash (the kernel keeps every write),
+            // and after a power loss once the store's WAL was synced since.
+            if outcome.acknowledged && (!fault.losesUnsyncedWrites || outcome.syncedSinceAcknowledged) {
+                durable += 1
+                if outcome.contents != after && !(outcome.contents == Self.acceptedNoStoreText && outcome.error != nil) {
+                    let held = outcome.contents == before ? "the state before" : "a mixture"
+                    failures.append("\(label): the state after was acknowledged\(fault.losesUnsyncedWrites ? " and its WAL synced" : "") but the store holds \(held)")
+                    return
+                }
+            }
+            let expected = outcome.error == nil || workload.keepsStateAfter ? after : before
+            if outcome.error != nil && workload.completedByNextOpen && outcome.contents == after { return }
+            if outcome.contents == expected || outcome.contents == Self.acceptedNoStoreText { return }
+            if fault.crashes && [before, after].contains(outcome.contents) {
+                if outcome.contents == before { lostReported += 1 } else { keptUnreported += 1 }
+                return
+            }
+            let held = outcome.contents == before ? "the state before" : outcome.contents == after ? "the state after" : "a mixture"
+            failures.append("\(label): \(outcome.error == nil ? "returned" : "threw") but the store holds \(held)")
+        }
+
+        static var acceptedNoStoreText: String { FaultInjectionTests.acceptedNoStore }
     }
 
     struct Outcome {
@@ -177,28 +269,64 @@ private enum DocV2 {
         /// What is wrong beyond the state held: a damaged file, an error
         /// that does not name the operation, a store that will not open.
         var problem: String?
+        /// How many calls of each other VFS method the operation made.
+        var methodCalls: [FaultVFS.Method: Int] = [:]
+        /// Whether the state after was acknowledged (``FaultVFS/acknowledge(_:)``),
+        /// and the store's WAL synced after that, before any crash.
+        var acknowledged = false
+        var syncedSinceAcknowledged = false
+        /// Where the open after the crash crashed again: "call k of n".
+        var recoveryCrash: String?
     }
 
-    /// Runs `workload` on a fresh copy of the template with call `index`
-    /// failing (none for 0), then checks the store with the real VFS.
-    private func point(_ workload: Workload, in folder: URL, index: Int, fault: FaultVFS.Fault, template: URL) throws -> Outcome {
-        let copy = folder.appendingPathComponent("point-\(fault)-\(index)", isDirectory: true)
+    /// What one fault point fails.
+    enum Injection {
+        /// The `index`th write, sync, truncate or directory change (none for 0).
+        case call(FaultVFS.Fault, Int)
+        /// The `index`th call of another VFS method.
+        case method(FaultVFS.Method, Int)
+    }
+
+    /// Runs `workload` on a fresh copy of the template with one injection,
+    /// then checks the store with the real VFS.
+    private func point(
+        _ workload: Workload, in folder: URL, _ injection: Injection, throughTheEnd: Bool = false, crashAgainInRecovery: Bool = false,
+        template: URL
+    ) throws -> Outcome {
+        let (fault, index): (FaultVFS.Fault, Int)
+        let name: String
+        switch injection {
+        case .call(let kind, let at): (fault, index, name) = (kind, at, "point-\(kind)-\(at)\(throughTheEnd ? "-end" : "")")
+        case .method(let method, let at): (fault, index, name) = (.ioError, at, "point-\(method)-\(at)")
+        }
+        let copy = folder.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.copyItem(at: template, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         let url = copy.appendingPathComponent("store.sqlite")
         FaultVFS.route(folder)
-        FaultVFS.arm(failAt: index, fault)
+        switch injection {
+        case .call: FaultVFS.arm(failAt: index, fault)
+        case .method(let method, _): FaultVFS.arm(method: method, failAt: index)
+        }
+        if throughTheEnd { FaultVFS.countThroughTheEnd() }
         // The library's own renames, links, unlinks and folder syncs are
         // fault points too, and a crash undoes those whose folder was not synced.
         let files = CrashingFileOperations(injectsFaults: true)
         let error = FileOperations.$current.withValue(files) { workload.run(url) }
-        let counted = FaultVFS.disarm()
+        let counted = FaultVFS.finish()
+        var outcome = Outcome(error: error, calls: counted.calls, methodCalls: FaultVFS.methodCalls)
+        (outcome.acknowledged, outcome.syncedSinceAcknowledged) = FaultVFS.acknowledgement
         FaultVFS.clearPersistentFault()
-        if FaultVFS.hasCrashed { files.crash() }
-        FaultVFS.restoreAfterCrash(seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil)
+        let crashed = FaultVFS.hasCrashed
+        // A power loss undoes the folder changes not synced; a process crash does not.
+        if crashed && fault.losesUnsyncedWrites { files.crash() }
+        FaultVFS.restoreAfterCrash(
+            seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil, keepingEverything: fault == .processCrash)
+        if crashAgainInRecovery && crashed {
+            outcome.recoveryCrash = try crashDuringRecovery(workload, at: url, salt: UInt64(index))
+        }
         // Checked with the real VFS: files opened from here on are not routed.
         FaultVFS.route(nil)
-        var outcome = Outcome(error: error, calls: counted.calls)
         if let error = error as? any WorkloadProblem {
             outcome.problem = "\(error)"
         } else if let error {
@@ -232,6 +360,50 @@ private enum DocV2 {
         return outcome
     }
 
+    /// Opens the crashed store at `url` once more, as the next launch would,
+    /// and crashes (a power loss) at a call of that open and close drawn from
+    /// the seed — while it recovers the WAL or hot journal, or checkpoints
+    /// what it recovered. Returns "call k of n", or `nil` when there is no
+    /// store of the library's to open, or that open made no write.
+    private func crashDuringRecovery(_ workload: Workload, at url: URL, salt: UInt64) throws -> String? {
+        let folder = url.deletingLastPathComponent()
+        // Probes on copies: reading the fingerprint checkpoints the copy's WAL.
+        func probe() throws -> URL {
+            let copy = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-probe-\(UUID().uuidString.prefix(6))")
+            try FileManager.default.copyItem(at: folder, to: copy)
+            return copy.appendingPathComponent(url.lastPathComponent)
+        }
+        let fingerprintCopy = try probe()
+        defer { try? FileManager.default.removeItem(at: fingerprintCopy.deletingLastPathComponent()) }
+        guard let stored = try? Self.storedFingerprint(fingerprintCopy) else { return nil }
+        let entities = stored == (try Model(entities: workload.entities).fingerprint) ? workload.entities : workload.laterEntities
+        // The plain open keeps history as the store does.
+        func reopen(_ url: URL) {
+            FileOperations.$current.withValue(CrashingFileOperations(injectsFaults: true)) {
+                try? RecordStack(storeAt: url, entities: entities).close()
+            }
+        }
+        let countCopy = try probe()
+        defer { try? FileManager.default.removeItem(at: countCopy.deletingLastPathComponent()) }
+        FaultVFS.arm(failAt: 0, .crash)
+        FaultVFS.startCounting()
+        reopen(countCopy)
+        let calls = FaultVFS.disarm().calls
+        guard calls > 0 else { return nil }
+        var random = FaultVFS.SplitMix(seed: Self.seed ^ salt &* 0x2545_F491_4F6C_DD1D)
+        let at = 1 + Int(random.next() % UInt64(calls))
+        FaultVFS.arm(failAt: at, .crash)
+        FaultVFS.startCounting()
+        let files = CrashingFileOperations(injectsFaults: true)
+        FileOperations.$current.withValue(files) {
+            try? RecordStack(storeAt: url, entities: entities).close()
+        }
+        FaultVFS.disarm()
+        if FaultVFS.hasCrashed { files.crash() }
+        FaultVFS.restoreAfterCrash()
+        return "call \(at) of \(calls)"
+    }
+
     // MARK: Checking a store
 
     /// Every table's rows (the full-text index's own tables aside, checked
@@ -254,7 +426,9 @@ private enum DocV2 {
         ).map { $0[0].textValue }
         for table in tables {
             text += "\(table):\n"
-            for row in try connection.rows("SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
+            // A history transaction's date is the clock's: every column but it.
+            let columns = table == HistoryLog.table ? "token, author, context, entities, changes" : "*"
+            for row in try connection.rows("SELECT \(columns) FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
                 text += row.map { "\($0)" }.joined(separator: "|") + "\n"
             }
         }
@@ -322,6 +496,7 @@ private enum DocV2 {
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try context.save()
+                    FaultVFS.acknowledge(url)
                     return nil
                 } catch {
                     return error
@@ -346,6 +521,7 @@ private enum DocV2 {
                 FaultVFS.startCounting()
                 do {
                     let stack = try RecordStack(storeAt: url, entities: [DocV2.Doc.self], migration: .plan(plan))
+                    FaultVFS.acknowledge(url)
                     FaultVFS.disarm()
                     try? stack.close()
                     return nil
@@ -374,6 +550,7 @@ private enum DocV2 {
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try stack.backup(to: destination)
+                    FaultVFS.acknowledge(url)
                 } catch {
                     // After a crash nothing runs: what is left is judged once the crash is undone (below).
                     if FaultVFS.hasCrashed { return error }
@@ -415,6 +592,7 @@ private enum DocV2 {
                     context.delete(articles[1])
                     for index in 0..<5 { context.insert(SearchArticle("saved before closing \(index)", "text")) }
                     try context.save()
+                    FaultVFS.acknowledge(url)
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try stack.close()
