@@ -64,6 +64,10 @@ private enum DocV2 {
         /// completes (a first open that created some tables but not the
         /// library's metadata): the state is judged after that open.
         var completedByNextOpen = false
+        /// How many of the calls to fail (each twice, as every call is),
+        /// sampled from the seed — the first, the last and the rest drawn —
+        /// for a workload of thousands of calls; `nil` fails every call.
+        var samplePoints: Int? = nil
     }
 
     /// Torn crashes draw from this seed (`LITERECORD_FAULT_SEED`), mixed with
@@ -143,7 +147,8 @@ private enum DocV2 {
         // LITERECORD_FAULTS_EVERY_MODE=1 runs every mode at every call.
         var draw = FaultVFS.SplitMix(seed: Self.seed ^ UInt64(workload.name.utf8.reduce(5381) { $0 &* 33 &+ UInt64($1) }))
         let (errorOffset, crashOffset) = (Int(draw.next() % 3), Int(draw.next() % 3))
-        for index in 1...max(calls, 1) {
+        let indexes = workload.samplePoints.map { Self.sample(calls, $0, salt: 0xCA11) } ?? Array(1...max(calls, 1))
+        for index in indexes {
             let modes: [FaultVFS.Fault] = Self.everyMode ? FaultVFS.Fault.allCases
                 : [Self.errorModes[(index + errorOffset) % 3], Self.crashModes[(index + crashOffset) % 3]]
             for fault in modes {
@@ -157,7 +162,7 @@ private enum DocV2 {
         var methodRuns = 0
         for method in FaultVFS.Method.allCases {
             let count = clean.methodCalls[method] ?? 0
-            for index in Self.sample(count, 3, salt: UInt64(method.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })) {
+            for index in Self.sample(count, workload.samplePoints == nil ? 3 : 1, salt: UInt64(method.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })) {
                 await Task.yield()
                 methodRuns += 1
                 let outcome = try point(workload, in: folder, .method(method, index), template: template)
@@ -173,7 +178,8 @@ private enum DocV2 {
         // is one, and keeps what was written (a process's end) or some of it
         // (a torn power loss), so that the next open has a WAL to recover.
         let whole = try point(workload, in: folder, .call(.ioError, 0), throughTheEnd: true, template: template).calls
-        let recoveryPoints = whole > calls ? Self.sample(whole - calls, 4, salt: 0x5EC0_4D).map { calls + $0 } : Self.sample(calls, 4, salt: 0x5EC0_4D)
+        let recoveries = workload.samplePoints == nil ? 4 : 2
+        let recoveryPoints = whole > calls ? Self.sample(whole - calls, recoveries, salt: 0x5EC0_4D).map { calls + $0 } : Self.sample(calls, recoveries, salt: 0x5EC0_4D)
         for (turn, index) in recoveryPoints.enumerated() {
             await Task.yield()
             let first: FaultVFS.Fault = turn % 2 == 0 ? .processCrash : .tornCrash
@@ -184,7 +190,8 @@ private enum DocV2 {
 
         let modes = Self.everyMode ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
             : "(\(Self.errorModes.map(\.rawValue).joined(separator: "/")) + \(Self.crashModes.map(\.rawValue).joined(separator: "/")), in turn)"
-        var line = "[faults] \(workload.name): \(calls) points × \(modes) (\(callRuns) runs, seed \(Self.seed))"
+        let pointCount = workload.samplePoints == nil ? "\(calls) points" : "\(indexes.count) of \(calls) points"
+        var line = "[faults] \(workload.name): \(pointCount) × \(modes) (\(callRuns) runs, seed \(Self.seed))"
         line += "; \(methodRuns) other-method points of \(Self.methodCounts(clean.methodCalls))"
         line += "; \(recoveryRuns) crashes in recovery; "
         line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
@@ -202,10 +209,11 @@ private enum DocV2 {
     static let everyMode = ProcessInfo.processInfo.environment["LITERECORD_FAULTS_EVERY_MODE"] == "1"
 
     /// Which calls of `count` to fail: all when there are few, else the
-    /// first, the last and some drawn from the seed and `salt`.
+    /// first, the last and the rest drawn from the seed and `salt` (one
+    /// drawn when `size` is 1).
     static func sample(_ count: Int, _ size: Int, salt: UInt64) -> [Int] {
         guard count > size else { return count > 0 ? Array(1...count) : [] }
-        var picked: Set<Int> = [1, count]
+        var picked: Set<Int> = size == 1 ? [] : [1, count]
         var random = FaultVFS.SplitMix(seed: seed ^ salt)
         while picked.count < size { picked.insert(1 + Int(random.next() % UInt64(count))) }
         return picked.sorted()

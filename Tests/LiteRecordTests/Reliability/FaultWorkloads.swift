@@ -26,7 +26,7 @@ private enum MemoV2 {
 /// aside, checkpoints on request, the set-based operations, a migration that
 /// keeps (and rotates) its pre-migration copy, a save with history on, a JSON
 /// import, a migration adding a full-text index, the format upgrade at open,
-/// and an in-memory store's backup to a file.
+/// an in-memory store's backup to a file, and the WAL bound.
 extension FaultInjectionTests {
     @Test func theFirstOpenThatCreatesAStore() async throws { try await exercise(Self.creation) }
     @Test func aMoveAside() async throws { try await exercise(Self.moveAside) }
@@ -40,6 +40,7 @@ extension FaultInjectionTests {
     @Test func aMigrationAddingASearchIndex() async throws { try await exercise(Self.searchableMigration) }
     @Test func theFormatUpgradeAtOpen() async throws { try await exercise(Self.formatUpgrade) }
     @Test func anInMemoryStoresBackup() async throws { try await exercise(Self.inMemoryBackup) }
+    @Test func theWALBound() async throws { try await exercise(Self.walBound) }
 
     static func articles(_ count: Int) -> (URL) throws -> Void {
         { url in
@@ -49,6 +50,12 @@ extension FaultInjectionTests {
             try context.save()
             try stack.close()
         }
+    }
+
+    /// A workload that could not set up its state before the operation.
+    struct SetupFailed: WorkloadProblem {
+        let reason: String
+        var description: String { "setting up failed: \(reason)" }
     }
 
     /// The rows of the `Article` table of the store at `url`.
@@ -309,5 +316,73 @@ extension FaultInjectionTests {
                     return error
                 }
             })
+    }
+
+    /// Commits after a reader let go of a WAL it kept growing past
+    /// ``Store/walSizeLimit`` (the saves before are acknowledged and must
+    /// stay): the bound pauses the writer's checkpoints,
+    /// copies the backlog on a connection of its own (``WALCatchUp``), then
+    /// starts the log over (`RESTART`) and `journal_size_limit` cuts the file
+    /// back. Run on the copy's ~5,000 pages, so its points are sampled.
+    static var walBound: Workload {
+        Workload(
+            name: "WAL bound", operationWord: "sav", entities: [HandWrittenNote.self], keepsStateAfter: true,
+            laterEntities: [HandWrittenNote.self],
+            seed: { url in
+                let stack = try RecordStack(storeAt: url, entities: [HandWrittenNote.self])
+                let context = stack.newContext()
+                context.insert(HandWrittenNote(text: "grown", payload: Data(count: 128 << 10)))
+                try context.save()
+                try stack.close()
+            },
+            run: { url in
+                do {
+                    let stack = try RecordStack(storeAt: url, entities: [HandWrittenNote.self])
+                    defer { try? stack.close() }
+                    // A reader holds the first snapshot while one row of 128 KiB
+                    // is rewritten until the WAL is past its bound.
+                    let reader = try Connection(path: url.path, options: Connection.OpenOptions(create: false))
+                    try reader.execute("BEGIN")
+                    _ = try reader.rows("SELECT count(*) FROM sqlite_schema")
+                    let context = stack.newContext()
+                    guard let note = try HandWrittenNote.findAll(in: context).first else { return SetupFailed(reason: "the seeded note is missing") }
+                    // Past the bound for as many commits as the bound waits
+                    // between two looks: it has paused the writer's checkpoints.
+                    var commitsPastTheBound = 0
+                    var round: UInt8 = 0
+                    while commitsPastTheBound <= Store.walCheckInterval {
+                        round &+= 1
+                        note.payload = Data(repeating: round, count: 128 << 10)
+                        note.text = "round \(round)"
+                        try context.save()
+                        var info = stat()
+                        if stat(url.path + "-wal", &info) == 0 && info.st_size > off_t(Store.walSizeLimit) { commitsPastTheBound += 1 }
+                    }
+                    try reader.execute("COMMIT")
+                    reader.close()
+                    FaultVFS.acknowledge(url)
+                    // Commits that leave the rows as they were (one changed and put back),
+                    // so that any of them may fail: the bound looks after each,
+                    // catches up and starts the log over, which cuts it back.
+                    let table = SQLIdentifier.quote(HandWrittenNote.entityName)
+                    return counting(url) {
+                        for index in 0..<400 {
+                            try stack.store.rawWrite("saving the note unchanged") { connection in
+                                // Changed and put back: SQLite skips a write of equal
+                                // bytes, but a page changed in the transaction is logged.
+                                try connection.execute("UPDATE \(table) SET text = text || '.'")
+                                try connection.execute("UPDATE \(table) SET text = substr(text, 1, length(text) - 1)")
+                            }
+                            var info = stat()
+                            let size = stat(url.path + "-wal", &info) == 0 ? info.st_size : 0
+                            if index >= Store.walCheckInterval && size <= off_t(Store.walSizeLimit) { break }
+                            usleep(2_000)
+                        }
+                    }
+                } catch {
+                    return error
+                }
+            },
+            samplePoints: 4)
     }
 }
