@@ -26,15 +26,19 @@ private enum DocV2 {
 }
 
 /// Every write, sync and truncate a workload makes, failed in turn through
-/// ``FaultVFS`` (an I/O error, a full disk, a crash that drops unsynced
-/// writes), as SQLite tests itself (https://sqlite.org/testing.html#i_o_error_testing).
+/// ``FaultVFS`` (an I/O error, a full disk, one that stays full, a crash that
+/// drops unsynced writes, a torn one, a process crash that keeps them), as
+/// SQLite tests itself (https://sqlite.org/testing.html#i_o_error_testing);
+/// then a few calls of every other VFS method, and a second crash while the
+/// next open recovers (Docs/Reliability.md).
 /// After each fault point the store, reopened with the real VFS, passes
 /// `integrity_check` and FTS5's `integrity-check`, holds exactly the last
 /// acknowledged state (before the operation if it threw, after it if it
-/// returned), and the error names the operation. A crash may also keep a
+/// returned), and the error names the operation; a state acknowledged before
+/// a crash is there after it (``FaultVFS/acknowledge(_:)``). A crash may also keep a
 /// commit the operation did not get to report, and — `synchronous = NORMAL`
 /// syncs the WAL only at checkpoints (https://sqlite.org/pragma.html#pragma_synchronous) —
-/// lose one it did report; either way the store is one state or the other,
+/// lose one it did report but never synced; either way the store is one state or the other,
 /// never a mixture.
 @Suite(.serialized) struct FaultInjectionTests {
     /// One operation to fail at every call.
@@ -193,7 +197,7 @@ private enum DocV2 {
         let pointCount = workload.samplePoints == nil ? "\(calls) points" : "\(indexes.count) of \(calls) points"
         var line = "[faults] \(workload.name): \(pointCount) × \(modes) (\(callRuns) runs, seed \(Self.seed))"
         line += "; \(methodRuns) other-method points of \(Self.methodCounts(clean.methodCalls))"
-        line += "; \(recoveryRuns) crashes in recovery; "
+        line += "; \(recoveryRuns) crash\(recoveryRuns == 1 ? "" : "es") in recovery; "
         line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
         line += " (\(judge.durable) acknowledged states checked durable"
         if judge.keptUnreported + judge.lostReported > 0 {
