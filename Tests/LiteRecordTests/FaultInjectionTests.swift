@@ -125,6 +125,40 @@ private enum DocV2 {
         #expect(left.isEmpty, "nothing but the store is left: \(left)")
     }
 
+    /// SQLite's unnamed temporary files (here a temporary table spilled to
+    /// disk) go through the fault VFS only where a workload runs, and their
+    /// `xOpen` fails as a named file's does.
+    @Test func temporaryFilesAreRoutedOnlyForTheWorkload() throws {
+        let folder = try TemporaryDirectory()
+        let routed = folder.url.appendingPathComponent("routed", isDirectory: true)
+        FaultVFS.route(routed)
+        defer { FaultVFS.route(nil) }
+        func spill(routing: Bool, failing: Bool) throws -> (opens: Int, error: (any Error)?) {
+            FaultVFS.arm(method: .open, failAt: failing ? 1 : 0)
+            let connection = try Connection(path: folder.file("outside-\(routing)-\(failing).sqlite").path)
+            defer { connection.close() }
+            try connection.execute("PRAGMA temp_store = FILE")
+            try connection.execute("PRAGMA temp.cache_size = 10")
+            FaultVFS.startCounting()
+            let error: (any Error)? = FaultVFS.$routesTemporaryFiles.withValue(routing) {
+                do {
+                    try connection.execute("CREATE TEMP TABLE spilled(x)")
+                    try connection.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO spilled SELECT randomblob(600) FROM n")
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            FaultVFS.disarm()
+            return (FaultVFS.methodCalls[.open] ?? 0, error)
+        }
+        #expect(try spill(routing: false, failing: false).opens == 0)
+        let clean = try spill(routing: true, failing: false)
+        #expect(clean.opens > 0 && clean.error == nil, "\(clean)")
+        let failed = try spill(routing: true, failing: true)
+        #expect(failed.error != nil, "the temporary file's failed xOpen reached the statement")
+    }
+
     // MARK: Running a workload
 
     func exercise(_ workload: Workload) async throws {
@@ -324,7 +358,7 @@ private enum DocV2 {
         // The library's own renames, links, unlinks and folder syncs are
         // fault points too, and a crash undoes those whose folder was not synced.
         let files = CrashingFileOperations(injectsFaults: true)
-        let error = FileOperations.$current.withValue(files) { workload.run(url) }
+        let error = FaultVFS.$routesTemporaryFiles.withValue(true) { FileOperations.$current.withValue(files) { workload.run(url) } }
         let counted = FaultVFS.finish()
         var outcome = Outcome(error: error, calls: counted.calls, methodCalls: FaultVFS.methodCalls)
         (outcome.acknowledged, outcome.syncedSinceAcknowledged) = FaultVFS.acknowledgement

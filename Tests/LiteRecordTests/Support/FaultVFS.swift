@@ -51,8 +51,9 @@ enum FaultVFS {
     /// Nth call (``arm(method:failAt:)``), as SQLite's I/O error tests fail
     /// every call in turn.
     enum Method: String, Sendable, CaseIterable {
-        /// `xOpen` of a named file (the store, `-wal`, `-shm`, `-journal`,
-        /// a copy): `SQLITE_CANTOPEN`. Temporary files have no name to route by.
+        /// `xOpen` of a file under the folder (the store, `-wal`, `-shm`,
+        /// `-journal`, a copy), or of a temporary file (statement journals,
+        /// sorters) opened where ``routesTemporaryFiles`` is set: `SQLITE_CANTOPEN`.
         case open = "xOpen"
         /// `xShmMap`: `SQLITE_IOERR_SHMMAP`.
         case shmMap = "xShmMap"
@@ -75,6 +76,14 @@ enum FaultVFS {
         /// damages the store whatever the library does.
         case shortRead = "short read"
     }
+
+    /// Whether the temporary files SQLite opens (no name: statement journals,
+    /// sorters, temporary tables) are routed too: set for the workload's own
+    /// task, as they cannot be told from other tests' by a folder.
+    @TaskLocal static var routesTemporaryFiles = false
+
+    /// What a temporary file is called in ``State/paths``.
+    static let temporaryPath = "(temporary)"
 
     /// Routes every file opened later under `folder` through the wrapper;
     /// `nil` stops routing new files. Registers the VFS the first time.
@@ -377,7 +386,8 @@ enum FaultVFS {
 
     static func record(_ entry: UndoEntry, for id: Int) {
         state.withLock { state in
-            guard let path = state.paths[id] else { return }
+            // A temporary file is gone after a crash: nothing to put back.
+            guard let path = state.paths[id], path != temporaryPath else { return }
             state.undo[path, default: []].append(entry)
         }
     }
@@ -433,11 +443,12 @@ private let faultOpen: @convention(c) (
     UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
 ) -> Int32 = { _, name, file, flags, outFlags in
     let real = FaultVFS.real
-    let path = name.map { String(cString: $0) }
+    let named = name.map { String(cString: $0) }
     let routed = FaultVFS.state.withLock { state in
-        path.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? false
+        named.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
     }
-    guard routed, let path, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
+    let path = named ?? FaultVFS.temporaryPath
+    guard routed, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
     if FaultVFS.failsCall(of: .open) {
         file.pointee.pMethods = nil
         return SQLITE_CANTOPEN
