@@ -218,12 +218,17 @@ private enum DocV2 {
         let whole = try point(workload, in: folder, .call(.ioError, 0), throughTheEnd: true, template: template).calls
         let recoveries = workload.samplePoints == nil ? 4 : 2
         let recoveryPoints = whole > calls ? Self.sample(whole - calls, recoveries, salt: 0x5EC0_4D).map { calls + $0 } : Self.sample(calls, recoveries, salt: 0x5EC0_4D)
+        // Every other recovery meets a failed method instead of a crash: a
+        // short read of the WAL it reads back, or another drawn from the seed.
+        let others = FaultVFS.Method.allCases.filter { $0 != .shortRead }
         for (turn, index) in recoveryPoints.enumerated() {
             await Task.yield()
             let first: FaultVFS.Fault = turn % 2 == 0 ? .processCrash : .tornCrash
-            let outcome = try point(workload, in: folder, .call(first, index), throughTheEnd: true, crashAgainInRecovery: true, template: template)
+            let method: FaultVFS.Method? = turn % 2 == 0 ? nil : turn == 1 ? .shortRead : others[(index &+ Int(Self.seed % 64)) % others.count]
+            let outcome = try point(
+                workload, in: folder, .call(first, index), throughTheEnd: true, crashAgainInRecovery: true, recoveryMethod: method, template: template)
             if outcome.recoveryCrash != nil { recoveryRuns += 1 }
-            judge.check(outcome, fault: first, label: "\(first.rawValue) at call \(index), then a crash in recovery at \(outcome.recoveryCrash ?? "no call")")
+            judge.check(outcome, fault: first, label: "\(first.rawValue) at call \(index), then in recovery \(outcome.recoveryCrash ?? "nothing")")
         }
 
         let modes = Self.everyMode ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
@@ -231,7 +236,7 @@ private enum DocV2 {
         let pointCount = workload.samplePoints == nil ? "\(calls) points" : "\(indexes.count) of \(calls) points"
         var line = "[faults] \(workload.name): \(pointCount) × \(modes) (\(callRuns) runs, seed \(Self.seed))"
         line += "; \(methodRuns) other-method points of \(Self.methodCounts(clean.methodCalls))"
-        line += "; \(recoveryRuns) crash\(recoveryRuns == 1 ? "" : "es") in recovery; "
+        line += "; \(recoveryRuns) fault\(recoveryRuns == 1 ? "" : "s") in recovery; "
         line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
         line += " (\(judge.durable) acknowledged states checked durable"
         if judge.keptUnreported + judge.lostReported > 0 {
@@ -337,7 +342,7 @@ private enum DocV2 {
     /// then checks the store with the real VFS.
     private func point(
         _ workload: Workload, in folder: URL, _ injection: Injection, throughTheEnd: Bool = false, crashAgainInRecovery: Bool = false,
-        template: URL
+        recoveryMethod: FaultVFS.Method? = nil, template: URL
     ) throws -> Outcome {
         let (fault, index): (FaultVFS.Fault, Int)
         let name: String
@@ -369,7 +374,9 @@ private enum DocV2 {
         FaultVFS.restoreAfterCrash(
             seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil, keepingEverything: fault == .processCrash)
         if crashAgainInRecovery && crashed {
-            outcome.recoveryCrash = try crashDuringRecovery(workload, at: url, salt: UInt64(index))
+            let recovery = try crashDuringRecovery(workload, at: url, salt: UInt64(index), failing: recoveryMethod)
+            outcome.recoveryCrash = recovery.description
+            outcome.problem = recovery.problem
         }
         // Checked with the real VFS: files opened from here on are not routed.
         FaultVFS.route(nil)
@@ -409,9 +416,14 @@ private enum DocV2 {
     /// Opens the crashed store at `url` once more, as the next launch would,
     /// and crashes (a power loss) at a call of that open and close drawn from
     /// the seed — while it recovers the WAL or hot journal, or checkpoints
-    /// what it recovered. Returns "call k of n", or `nil` when there is no
-    /// store of the library's to open, or that open made no write.
-    private func crashDuringRecovery(_ workload: Workload, at url: URL, salt: UInt64) throws -> String? {
+    /// what it recovered — or, given a `method`, fails a call of it drawn so
+    /// (that open must then throw a ``LiteRecordError`` or succeed). Returns
+    /// what was failed ("a crash at call k of n"), `nil` when there is no
+    /// store of the library's to open or that open made no such call, and
+    /// what went wrong beyond.
+    private func crashDuringRecovery(
+        _ workload: Workload, at url: URL, salt: UInt64, failing method: FaultVFS.Method?
+    ) throws -> (description: String?, problem: String?) {
         let folder = url.deletingLastPathComponent()
         // Probes on copies: reading the fingerprint checkpoints the copy's WAL.
         func probe() throws -> URL {
@@ -421,7 +433,7 @@ private enum DocV2 {
         }
         let fingerprintCopy = try probe()
         defer { try? FileManager.default.removeItem(at: fingerprintCopy.deletingLastPathComponent()) }
-        guard let stored = try? Self.storedFingerprint(fingerprintCopy) else { return nil }
+        guard let stored = try? Self.storedFingerprint(fingerprintCopy) else { return (nil, nil) }
         let entities = stored == (try Model(entities: workload.entities).fingerprint) ? workload.entities : workload.laterEntities
         // The plain open keeps history as the store does.
         func reopen(_ url: URL) {
@@ -435,8 +447,20 @@ private enum DocV2 {
         FaultVFS.startCounting()
         reopen(countCopy)
         let calls = FaultVFS.disarm().calls
-        guard calls > 0 else { return nil }
         var random = FaultVFS.SplitMix(seed: Self.seed ^ salt &* 0x2545_F491_4F6C_DD1D)
+        if let method, let count = FaultVFS.methodCalls[method], count > 0 {
+            let at = 1 + Int(random.next() % UInt64(count))
+            FaultVFS.arm(method: method, failAt: at)
+            FaultVFS.startCounting()
+            var thrown: (any Error)?
+            FileOperations.$current.withValue(CrashingFileOperations(injectsFaults: true)) {
+                do { try RecordStack(storeAt: url, entities: entities).close() } catch { thrown = error }
+            }
+            FaultVFS.disarm()
+            let problem = thrown.flatMap { $0 is LiteRecordError ? nil : "the open recovering threw \(type(of: $0)), not a LiteRecordError: \($0)" }
+            return ("\(method.rawValue) at call \(at) of \(count)", problem)
+        }
+        guard calls > 0 else { return (nil, nil) }
         let at = 1 + Int(random.next() % UInt64(calls))
         FaultVFS.arm(failAt: at, .crash)
         FaultVFS.startCounting()
@@ -447,7 +471,7 @@ private enum DocV2 {
         FaultVFS.disarm()
         if FaultVFS.hasCrashed { files.crash() }
         FaultVFS.restoreAfterCrash()
-        return "call \(at) of \(calls)"
+        return ("a crash at call \(at) of \(calls)", nil)
     }
 
     // MARK: Checking a store

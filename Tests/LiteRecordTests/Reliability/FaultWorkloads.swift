@@ -383,6 +383,6 @@ extension FaultInjectionTests {
                     return error
                 }
             },
-            samplePoints: 4)
+            samplePoints: 3)
     }
 }
