@@ -247,6 +247,11 @@ private enum DocV2 {
         #expect(judge.failures.isEmpty, "\(line)")
     }
 
+    /// The longest a faulted operation may take: each needs well under a
+    /// second here, and it is below the busy timeout (10 s), so a fault that
+    /// leaves the operation waiting on a lock it will not get is found.
+    static let slowest = Duration.seconds(8)
+
     static let errorModes: [FaultVFS.Fault] = [.ioError, .diskFull, .persistentDiskFull]
     static let crashModes: [FaultVFS.Fault] = [.crash, .tornCrash, .processCrash]
     static let everyMode = ProcessInfo.processInfo.environment["LITERECORD_FAULTS_EVERY_MODE"] == "1"
@@ -363,7 +368,9 @@ private enum DocV2 {
         // The library's own renames, links, unlinks and folder syncs are
         // fault points too, and a crash undoes those whose folder was not synced.
         let files = CrashingFileOperations(injectsFaults: true)
+        let started = ContinuousClock.now
         let error = FaultVFS.$routesTemporaryFiles.withValue(true) { FileOperations.$current.withValue(files) { workload.run(url) } }
+        let took = ContinuousClock.now - started
         let counted = FaultVFS.finish()
         var outcome = Outcome(error: error, calls: counted.calls, methodCalls: FaultVFS.methodCalls)
         (outcome.acknowledged, outcome.syncedSinceAcknowledged) = FaultVFS.acknowledgement
@@ -380,7 +387,11 @@ private enum DocV2 {
         }
         // Checked with the real VFS: files opened from here on are not routed.
         FaultVFS.route(nil)
-        if let error = error as? any WorkloadProblem {
+        if took > Self.slowest {
+            // A fault must end the operation, not leave it waiting (a busy
+            // handler's timeout, a retry loop).
+            outcome.problem = "the operation took \(took) under the fault"
+        } else if let error = error as? any WorkloadProblem {
             outcome.problem = "\(error)"
         } else if let error {
             let message = (error as? LiteRecordError)?.message ?? "\(error)"
