@@ -26,15 +26,19 @@ private enum DocV2 {
 }
 
 /// Every write, sync and truncate a workload makes, failed in turn through
-/// ``FaultVFS`` (an I/O error, a full disk, a crash that drops unsynced
-/// writes), as SQLite tests itself (https://sqlite.org/testing.html#i_o_error_testing).
+/// ``FaultVFS`` (an I/O error, a full disk, one that stays full, a crash that
+/// drops unsynced writes, a torn one, a process crash that keeps them), as
+/// SQLite tests itself (https://sqlite.org/testing.html#i_o_error_testing);
+/// then a few calls of every other VFS method, and a second crash while the
+/// next open recovers (Docs/Reliability.md).
 /// After each fault point the store, reopened with the real VFS, passes
 /// `integrity_check` and FTS5's `integrity-check`, holds exactly the last
 /// acknowledged state (before the operation if it threw, after it if it
-/// returned), and the error names the operation. A crash may also keep a
+/// returned), and the error names the operation; a state acknowledged before
+/// a crash is there after it (``FaultVFS/acknowledge(_:)``). A crash may also keep a
 /// commit the operation did not get to report, and — `synchronous = NORMAL`
 /// syncs the WAL only at checkpoints (https://sqlite.org/pragma.html#pragma_synchronous) —
-/// lose one it did report; either way the store is one state or the other,
+/// lose one it did report but never synced; either way the store is one state or the other,
 /// never a mixture.
 @Suite(.serialized) struct FaultInjectionTests {
     /// One operation to fail at every call.
@@ -64,6 +68,10 @@ private enum DocV2 {
         /// completes (a first open that created some tables but not the
         /// library's metadata): the state is judged after that open.
         var completedByNextOpen = false
+        /// How many of the calls to fail (each twice, as every call is),
+        /// sampled from the seed — the first, the last and the rest drawn —
+        /// for a workload of thousands of calls; `nil` fails every call.
+        var samplePoints: Int? = nil
     }
 
     /// Torn crashes draw from this seed (`LITERECORD_FAULT_SEED`), mixed with
@@ -117,6 +125,40 @@ private enum DocV2 {
         #expect(left.isEmpty, "nothing but the store is left: \(left)")
     }
 
+    /// SQLite's unnamed temporary files (here a temporary table spilled to
+    /// disk) go through the fault VFS only where a workload runs, and their
+    /// `xOpen` fails as a named file's does.
+    @Test func temporaryFilesAreRoutedOnlyForTheWorkload() throws {
+        let folder = try TemporaryDirectory()
+        let routed = folder.url.appendingPathComponent("routed", isDirectory: true)
+        FaultVFS.route(routed)
+        defer { FaultVFS.route(nil) }
+        func spill(routing: Bool, failing: Bool) throws -> (opens: Int, error: (any Error)?) {
+            FaultVFS.arm(method: .open, failAt: failing ? 1 : 0)
+            let connection = try Connection(path: folder.file("outside-\(routing)-\(failing).sqlite").path)
+            defer { connection.close() }
+            try connection.execute("PRAGMA temp_store = FILE")
+            try connection.execute("PRAGMA temp.cache_size = 10")
+            FaultVFS.startCounting()
+            let error: (any Error)? = FaultVFS.$routesTemporaryFiles.withValue(routing) {
+                do {
+                    try connection.execute("CREATE TEMP TABLE spilled(x)")
+                    try connection.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO spilled SELECT randomblob(600) FROM n")
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            FaultVFS.disarm()
+            return (FaultVFS.methodCalls[.open] ?? 0, error)
+        }
+        #expect(try spill(routing: false, failing: false).opens == 0)
+        let clean = try spill(routing: true, failing: false)
+        #expect(clean.opens > 0 && clean.error == nil, "\(clean)")
+        let failed = try spill(routing: true, failing: true)
+        #expect(failed.error != nil, "the temporary file's failed xOpen reached the statement")
+    }
+
     // MARK: Running a workload
 
     func exercise(_ workload: Workload) async throws {
@@ -129,45 +171,151 @@ private enum DocV2 {
         let before = try Self.contents(of: template.appendingPathComponent("store.sqlite"))
 
         // A run without a fault: the state after, and how many calls to fail.
-        let clean = try point(workload, in: folder, index: 0, fault: .ioError, template: template)
+        let clean = try point(workload, in: folder, .call(.ioError, 0), template: template)
         #expect(clean.error == nil, "\(workload.name) fails without a fault: \(String(describing: clean.error))")
         let after = clean.contents
         let calls = clean.calls
         #expect(calls > 0, "\(workload.name) made no write, sync or truncate")
 
-        var failures: [String] = []
-        var points = 0
-        var keptUnreported = 0
-        var lostReported = 0
-        for fault in FaultVFS.Fault.allCases {
-            for index in 1...max(calls, 1) {
+        var judge = Judge(workload: workload, before: before, after: after)
+        // Every call fails twice: once with an error (one-shot I/O error, full
+        // disk, or a full disk that stays full) and once with a crash (a power
+        // loss, a torn one, or the process's end), each kind in turn from an
+        // offset the seed draws, so that each mode meets every third call;
+        // LITERECORD_FAULTS_EVERY_MODE=1 runs every mode at every call.
+        var draw = FaultVFS.SplitMix(seed: Self.seed ^ UInt64(workload.name.utf8.reduce(5381) { $0 &* 33 &+ UInt64($1) }))
+        let (errorOffset, crashOffset) = (Int(draw.next() % 3), Int(draw.next() % 3))
+        let indexes = workload.samplePoints.map { Self.sample(calls, $0, salt: 0xCA11) } ?? Array(1...max(calls, 1))
+        for index in indexes {
+            let modes: [FaultVFS.Fault] = Self.everyMode ? FaultVFS.Fault.allCases
+                : [Self.errorModes[(index + errorOffset) % 3], Self.crashModes[(index + crashOffset) % 3]]
+            for fault in modes {
                 await Task.yield()
-                points += 1
-                let outcome = try point(workload, in: folder, index: index, fault: fault, template: template)
-                let label = "\(fault.rawValue) at call \(index)"
-                if let problem = outcome.problem {
-                    failures.append("\(label): \(problem)")
-                    continue
-                }
-                let expected = outcome.error == nil || workload.keepsStateAfter ? after : before
-                if outcome.error != nil && workload.completedByNextOpen && outcome.contents == after { continue }
-                if outcome.contents == expected || outcome.contents == Self.acceptedNoStore { continue }
-                if fault.crashes && [before, after].contains(outcome.contents) {
-                    if outcome.error == nil { lostReported += 1 } else { keptUnreported += 1 }
-                    continue
-                }
-                let held = outcome.contents == before ? "the state before" : outcome.contents == after ? "the state after" : "a mixture"
-                failures.append("\(label): \(outcome.error == nil ? "returned" : "threw") but the store holds \(held)")
+                judge.check(try point(workload, in: folder, .call(fault, index), template: template), fault: fault, label: "\(fault.rawValue) at call \(index)")
             }
         }
-        let modes = FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
-        var line = "[faults] \(workload.name): \(calls) points × \(modes) (\(points) runs, seed \(Self.seed)), "
-        line += failures.isEmpty ? "all recovered" : "\(failures.count) not recovered: \(failures.prefix(5).joined(separator: "; "))"
-        if keptUnreported + lostReported > 0 {
-            line += " (crashes: \(keptUnreported) kept a commit the operation could not report, \(lostReported) lost a reported one, as synchronous=NORMAL allows)"
+        let callRuns = judge.runs
+        // Every other VFS method, failed once at a few of its calls: the
+        // first, the last, and one drawn from the seed.
+        var methodRuns = 0
+        for method in FaultVFS.Method.allCases {
+            let count = clean.methodCalls[method] ?? 0
+            for index in Self.sample(count, workload.samplePoints == nil ? 3 : 1, salt: UInt64(method.rawValue.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })) {
+                await Task.yield()
+                methodRuns += 1
+                let outcome = try point(workload, in: folder, .method(method, index), template: template)
+                judge.check(outcome, fault: .ioError, label: "\(method.rawValue) at call \(index) of \(count)", requiresLibraryError: true)
+            }
         }
+        // A crash, then another while the next open recovers the WAL or the
+        // hot journal (at a call of that open drawn from the seed); the third
+        // open must find the state before or after.
+        var recoveryRuns = 0
+        // The first crash comes after the operation's commit, in what the
+        // workload does next (the close that checkpoints it), where there
+        // is one, and keeps what was written (a process's end) or some of it
+        // (a torn power loss), so that the next open has a WAL to recover.
+        let whole = try point(workload, in: folder, .call(.ioError, 0), throughTheEnd: true, template: template).calls
+        let recoveries = workload.samplePoints == nil ? 4 : 2
+        let recoveryPoints = whole > calls ? Self.sample(whole - calls, recoveries, salt: 0x5EC0_4D).map { calls + $0 } : Self.sample(calls, recoveries, salt: 0x5EC0_4D)
+        // Every other recovery meets a failed method instead of a crash: a
+        // short read of the WAL it reads back, or another drawn from the seed.
+        let others = FaultVFS.Method.allCases.filter { $0 != .shortRead }
+        for (turn, index) in recoveryPoints.enumerated() {
+            await Task.yield()
+            let first: FaultVFS.Fault = turn % 2 == 0 ? .processCrash : .tornCrash
+            let method: FaultVFS.Method? = turn % 2 == 0 ? nil : turn == 1 ? .shortRead : others[(index &+ Int(Self.seed % 64)) % others.count]
+            let outcome = try point(
+                workload, in: folder, .call(first, index), throughTheEnd: true, crashAgainInRecovery: true, recoveryMethod: method, template: template)
+            if outcome.recoveryCrash != nil { recoveryRuns += 1 }
+            judge.check(outcome, fault: first, label: "\(first.rawValue) at call \(index), then in recovery \(outcome.recoveryCrash ?? "nothing")")
+        }
+
+        let modes = Self.everyMode ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
+            : "(\(Self.errorModes.map(\.rawValue).joined(separator: "/")) + \(Self.crashModes.map(\.rawValue).joined(separator: "/")), in turn)"
+        let pointCount = workload.samplePoints == nil ? "\(calls) points" : "\(indexes.count) of \(calls) points"
+        var line = "[faults] \(workload.name): \(pointCount) × \(modes) (\(callRuns) runs, seed \(Self.seed))"
+        line += "; \(methodRuns) other-method points of \(Self.methodCounts(clean.methodCalls))"
+        line += "; \(recoveryRuns) fault\(recoveryRuns == 1 ? "" : "s") in recovery; "
+        line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
+        line += " (\(judge.durable) acknowledged states checked durable"
+        if judge.keptUnreported + judge.lostReported > 0 {
+            line += "; crashes: \(judge.keptUnreported) kept a commit the operation could not report, \(judge.lostReported) lost a reported one never synced, as synchronous=NORMAL allows"
+        }
+        line += ")"
         print(line)
-        #expect(failures.isEmpty, "\(line)")
+        #expect(judge.failures.isEmpty, "\(line)")
+    }
+
+    /// The longest a faulted operation may take: each needs well under a
+    /// second here, and it is below the busy timeout (10 s), so a fault that
+    /// leaves the operation waiting on a lock it will not get is found.
+    static let slowest = Duration.seconds(8)
+
+    static let errorModes: [FaultVFS.Fault] = [.ioError, .diskFull, .persistentDiskFull]
+    static let crashModes: [FaultVFS.Fault] = [.crash, .tornCrash, .processCrash]
+    static let everyMode = ProcessInfo.processInfo.environment["LITERECORD_FAULTS_EVERY_MODE"] == "1"
+
+    /// Which calls of `count` to fail: all when there are few, else the
+    /// first, the last and the rest drawn from the seed and `salt` (one
+    /// drawn when `size` is 1).
+    static func sample(_ count: Int, _ size: Int, salt: UInt64) -> [Int] {
+        guard count > size else { return count > 0 ? Array(1...count) : [] }
+        var picked: Set<Int> = size == 1 ? [] : [1, count]
+        var random = FaultVFS.SplitMix(seed: seed ^ salt)
+        while picked.count < size { picked.insert(1 + Int(random.next() % UInt64(count))) }
+        return picked.sorted()
+    }
+
+    static func methodCounts(_ calls: [FaultVFS.Method: Int]) -> String {
+        FaultVFS.Method.allCases.map { "\($0.rawValue) \(calls[$0] ?? 0)" }.joined(separator: ", ")
+    }
+
+    /// The oracle: what each fault point left, against the states before and after.
+    struct Judge {
+        let workload: Workload
+        let before: String
+        let after: String
+        var failures: [String] = []
+        var runs = 0
+        var keptUnreported = 0
+        var lostReported = 0
+        /// Points where the state after was acknowledged and due to survive.
+        var durable = 0
+
+        mutating func check(_ outcome: Outcome, fault: FaultVFS.Fault, label: String, requiresLibraryError: Bool = false) {
+            runs += 1
+            if let problem = outcome.problem {
+                failures.append("\(label): \(problem)")
+                return
+            }
+            if requiresLibraryError, let error = outcome.error, !(error is LiteRecordError) {
+                failures.append("\(label): threw \(type(of: error)), not a LiteRecordError: \(error)")
+                return
+            }
+            // Durability: a state acknowledged before the crash is there after
+            // it — always after a process crash (the kernel keeps every write),
+            // and after a power loss once the store's WAL was synced since.
+            if outcome.acknowledged && (!fault.losesUnsyncedWrites || outcome.syncedSinceAcknowledged) {
+                durable += 1
+                if outcome.contents != after && !(outcome.contents == Self.acceptedNoStoreText && outcome.error != nil) {
+                    let held = outcome.contents == before ? "the state before" : "a mixture"
+                    failures.append("\(label): the state after was acknowledged\(fault.losesUnsyncedWrites ? " and its WAL synced" : "") but the store holds \(held)")
+                    return
+                }
+            }
+            let expected = outcome.error == nil || workload.keepsStateAfter ? after : before
+            if outcome.error != nil && workload.completedByNextOpen && outcome.contents == after { return }
+            if outcome.contents == expected || outcome.contents == Self.acceptedNoStoreText { return }
+            if fault.crashes && [before, after].contains(outcome.contents) {
+                if outcome.contents == before { lostReported += 1 } else { keptUnreported += 1 }
+                return
+            }
+            let held = outcome.contents == before ? "the state before" : outcome.contents == after ? "the state after" : "a mixture"
+            failures.append("\(label): \(outcome.error == nil ? "returned" : "threw") but the store holds \(held)")
+        }
+
+        static var acceptedNoStoreText: String { FaultInjectionTests.acceptedNoStore }
     }
 
     struct Outcome {
@@ -177,29 +325,73 @@ private enum DocV2 {
         /// What is wrong beyond the state held: a damaged file, an error
         /// that does not name the operation, a store that will not open.
         var problem: String?
+        /// How many calls of each other VFS method the operation made.
+        var methodCalls: [FaultVFS.Method: Int] = [:]
+        /// Whether the state after was acknowledged (``FaultVFS/acknowledge(_:)``),
+        /// and the store's WAL synced after that, before any crash.
+        var acknowledged = false
+        var syncedSinceAcknowledged = false
+        /// Where the open after the crash crashed again: "call k of n".
+        var recoveryCrash: String?
     }
 
-    /// Runs `workload` on a fresh copy of the template with call `index`
-    /// failing (none for 0), then checks the store with the real VFS.
-    private func point(_ workload: Workload, in folder: URL, index: Int, fault: FaultVFS.Fault, template: URL) throws -> Outcome {
-        let copy = folder.appendingPathComponent("point-\(fault)-\(index)", isDirectory: true)
+    /// What one fault point fails.
+    enum Injection {
+        /// The `index`th write, sync, truncate or directory change (none for 0).
+        case call(FaultVFS.Fault, Int)
+        /// The `index`th call of another VFS method.
+        case method(FaultVFS.Method, Int)
+    }
+
+    /// Runs `workload` on a fresh copy of the template with one injection,
+    /// then checks the store with the real VFS.
+    private func point(
+        _ workload: Workload, in folder: URL, _ injection: Injection, throughTheEnd: Bool = false, crashAgainInRecovery: Bool = false,
+        recoveryMethod: FaultVFS.Method? = nil, template: URL
+    ) throws -> Outcome {
+        let (fault, index): (FaultVFS.Fault, Int)
+        let name: String
+        switch injection {
+        case .call(let kind, let at): (fault, index, name) = (kind, at, "point-\(kind)-\(at)\(throughTheEnd ? "-end" : "")")
+        case .method(let method, let at): (fault, index, name) = (.ioError, at, "point-\(method)-\(at)")
+        }
+        let copy = folder.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.copyItem(at: template, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         let url = copy.appendingPathComponent("store.sqlite")
         FaultVFS.route(folder)
-        FaultVFS.arm(failAt: index, fault)
+        switch injection {
+        case .call: FaultVFS.arm(failAt: index, fault)
+        case .method(let method, _): FaultVFS.arm(method: method, failAt: index)
+        }
+        if throughTheEnd { FaultVFS.countThroughTheEnd() }
         // The library's own renames, links, unlinks and folder syncs are
         // fault points too, and a crash undoes those whose folder was not synced.
         let files = CrashingFileOperations(injectsFaults: true)
-        let error = FileOperations.$current.withValue(files) { workload.run(url) }
-        let counted = FaultVFS.disarm()
+        let started = ContinuousClock.now
+        let error = FaultVFS.$routesTemporaryFiles.withValue(true) { FileOperations.$current.withValue(files) { workload.run(url) } }
+        let took = ContinuousClock.now - started
+        let counted = FaultVFS.finish()
+        var outcome = Outcome(error: error, calls: counted.calls, methodCalls: FaultVFS.methodCalls)
+        (outcome.acknowledged, outcome.syncedSinceAcknowledged) = FaultVFS.acknowledgement
         FaultVFS.clearPersistentFault()
-        if FaultVFS.hasCrashed { files.crash() }
-        FaultVFS.restoreAfterCrash(seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil)
+        let crashed = FaultVFS.hasCrashed
+        // A power loss undoes the folder changes not synced; a process crash does not.
+        if crashed && fault.losesUnsyncedWrites { files.crash() }
+        FaultVFS.restoreAfterCrash(
+            seed: fault == .tornCrash ? Self.seed ^ UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil, keepingEverything: fault == .processCrash)
+        if crashAgainInRecovery && crashed {
+            let recovery = try crashDuringRecovery(workload, at: url, salt: UInt64(index), failing: recoveryMethod)
+            outcome.recoveryCrash = recovery.description
+            outcome.problem = recovery.problem
+        }
         // Checked with the real VFS: files opened from here on are not routed.
         FaultVFS.route(nil)
-        var outcome = Outcome(error: error, calls: counted.calls)
-        if let error = error as? any WorkloadProblem {
+        if took > Self.slowest {
+            // A fault must end the operation, not leave it waiting (a busy
+            // handler's timeout, a retry loop).
+            outcome.problem = "the operation took \(took) under the fault"
+        } else if let error = error as? any WorkloadProblem {
             outcome.problem = "\(error)"
         } else if let error {
             let message = (error as? LiteRecordError)?.message ?? "\(error)"
@@ -232,6 +424,67 @@ private enum DocV2 {
         return outcome
     }
 
+    /// Opens the crashed store at `url` once more, as the next launch would,
+    /// and crashes (a power loss) at a call of that open and close drawn from
+    /// the seed — while it recovers the WAL or hot journal, or checkpoints
+    /// what it recovered — or, given a `method`, fails a call of it drawn so
+    /// (that open must then throw a ``LiteRecordError`` or succeed). Returns
+    /// what was failed ("a crash at call k of n"), `nil` when there is no
+    /// store of the library's to open or that open made no such call, and
+    /// what went wrong beyond.
+    private func crashDuringRecovery(
+        _ workload: Workload, at url: URL, salt: UInt64, failing method: FaultVFS.Method?
+    ) throws -> (description: String?, problem: String?) {
+        let folder = url.deletingLastPathComponent()
+        // Probes on copies: reading the fingerprint checkpoints the copy's WAL.
+        func probe() throws -> URL {
+            let copy = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-probe-\(UUID().uuidString.prefix(6))")
+            try FileManager.default.copyItem(at: folder, to: copy)
+            return copy.appendingPathComponent(url.lastPathComponent)
+        }
+        let fingerprintCopy = try probe()
+        defer { try? FileManager.default.removeItem(at: fingerprintCopy.deletingLastPathComponent()) }
+        guard let stored = try? Self.storedFingerprint(fingerprintCopy) else { return (nil, nil) }
+        let entities = stored == (try Model(entities: workload.entities).fingerprint) ? workload.entities : workload.laterEntities
+        // The plain open keeps history as the store does.
+        func reopen(_ url: URL) {
+            FileOperations.$current.withValue(CrashingFileOperations(injectsFaults: true)) {
+                try? RecordStack(storeAt: url, entities: entities).close()
+            }
+        }
+        let countCopy = try probe()
+        defer { try? FileManager.default.removeItem(at: countCopy.deletingLastPathComponent()) }
+        FaultVFS.arm(failAt: 0, .crash)
+        FaultVFS.startCounting()
+        reopen(countCopy)
+        let calls = FaultVFS.disarm().calls
+        var random = FaultVFS.SplitMix(seed: Self.seed ^ salt &* 0x2545_F491_4F6C_DD1D)
+        if let method, let count = FaultVFS.methodCalls[method], count > 0 {
+            let at = 1 + Int(random.next() % UInt64(count))
+            FaultVFS.arm(method: method, failAt: at)
+            FaultVFS.startCounting()
+            var thrown: (any Error)?
+            FileOperations.$current.withValue(CrashingFileOperations(injectsFaults: true)) {
+                do { try RecordStack(storeAt: url, entities: entities).close() } catch { thrown = error }
+            }
+            FaultVFS.disarm()
+            let problem = thrown.flatMap { $0 is LiteRecordError ? nil : "the open recovering threw \(type(of: $0)), not a LiteRecordError: \($0)" }
+            return ("\(method.rawValue) at call \(at) of \(count)", problem)
+        }
+        guard calls > 0 else { return (nil, nil) }
+        let at = 1 + Int(random.next() % UInt64(calls))
+        FaultVFS.arm(failAt: at, .crash)
+        FaultVFS.startCounting()
+        let files = CrashingFileOperations(injectsFaults: true)
+        FileOperations.$current.withValue(files) {
+            try? RecordStack(storeAt: url, entities: entities).close()
+        }
+        FaultVFS.disarm()
+        if FaultVFS.hasCrashed { files.crash() }
+        FaultVFS.restoreAfterCrash()
+        return ("a crash at call \(at) of \(calls)", nil)
+    }
+
     // MARK: Checking a store
 
     /// Every table's rows (the full-text index's own tables aside, checked
@@ -254,7 +507,9 @@ private enum DocV2 {
         ).map { $0[0].textValue }
         for table in tables {
             text += "\(table):\n"
-            for row in try connection.rows("SELECT * FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
+            // A history transaction's date is the clock's: every column but it.
+            let columns = table == HistoryLog.table ? "token, author, context, entities, changes" : "*"
+            for row in try connection.rows("SELECT \(columns) FROM \(SQLIdentifier.quote(table)) ORDER BY 1") {
                 text += row.map { "\($0)" }.joined(separator: "|") + "\n"
             }
         }
@@ -322,6 +577,7 @@ private enum DocV2 {
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try context.save()
+                    FaultVFS.acknowledge(url)
                     return nil
                 } catch {
                     return error
@@ -346,6 +602,7 @@ private enum DocV2 {
                 FaultVFS.startCounting()
                 do {
                     let stack = try RecordStack(storeAt: url, entities: [DocV2.Doc.self], migration: .plan(plan))
+                    FaultVFS.acknowledge(url)
                     FaultVFS.disarm()
                     try? stack.close()
                     return nil
@@ -374,6 +631,7 @@ private enum DocV2 {
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try stack.backup(to: destination)
+                    FaultVFS.acknowledge(url)
                 } catch {
                     // After a crash nothing runs: what is left is judged once the crash is undone (below).
                     if FaultVFS.hasCrashed { return error }
@@ -415,6 +673,7 @@ private enum DocV2 {
                     context.delete(articles[1])
                     for index in 0..<5 { context.insert(SearchArticle("saved before closing \(index)", "text")) }
                     try context.save()
+                    FaultVFS.acknowledge(url)
                     FaultVFS.startCounting()
                     defer { FaultVFS.disarm() }
                     try stack.close()

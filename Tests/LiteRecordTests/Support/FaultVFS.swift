@@ -2,8 +2,10 @@ import CSQLite
 import Foundation
 
 /// A SQLite VFS for tests that wraps the default one and fails the Nth
-/// `xWrite`, `xSync` or `xTruncate` of the files under one folder, as
-/// SQLite's own I/O error and crash tests do (https://sqlite.org/testing.html#i_o_error_testing).
+/// `xWrite`, `xSync` or `xTruncate` of the files under one folder — or the
+/// Nth call of `xOpen`, `xShmMap`, `xFileSize`, `xLock`, `xDelete`, `xAccess`,
+/// or a read cut short (``Method``) — as SQLite's own I/O error and crash
+/// tests do (https://sqlite.org/testing.html#i_o_error_testing).
 ///
 /// It is registered as the default VFS, so the library needs no option to
 /// use it, and it changes nothing for any other file: a file outside the
@@ -16,7 +18,7 @@ import Foundation
 /// file (a power loss: the page cache is lost), and from that call on every
 /// write, sync, truncate and delete fails, as nothing runs after a crash.
 /// ``restoreAfterCrash()`` puts the unsynced regions back once every
-/// connection is closed.
+/// connection is closed (a process crash keeps them: the kernel had them).
 enum FaultVFS {
     /// What the Nth counted call does.
     enum Fault: String, Sendable, CaseIterable {
@@ -35,9 +37,53 @@ enum FaultVFS {
         /// kept, or torn (its last sector half written), file by file
         /// (``restoreAfterCrash(seed:)``).
         case tornCrash = "torn crash"
+        /// The process dies here: this call and every later one fail, but the
+        /// operating system keeps every write already made (nothing is
+        /// undone), so every commit acknowledged before must be there.
+        case processCrash = "process crash"
 
-        var crashes: Bool { self == .crash || self == .tornCrash }
+        var crashes: Bool { self == .crash || self == .tornCrash || self == .processCrash }
+        /// Whether a crash may lose writes not yet synced (a power loss).
+        var losesUnsyncedWrites: Bool { self == .crash || self == .tornCrash }
     }
+
+    /// A VFS method other than a write, sync or truncate, failed once at its
+    /// Nth call (``arm(method:failAt:)``), as SQLite's I/O error tests fail
+    /// every call in turn.
+    enum Method: String, Sendable, CaseIterable {
+        /// `xOpen` of a file under the folder (the store, `-wal`, `-shm`,
+        /// `-journal`, a copy), or of a temporary file (statement journals,
+        /// sorters) opened where ``routesTemporaryFiles`` is set: `SQLITE_CANTOPEN`.
+        case open = "xOpen"
+        /// `xShmMap`: `SQLITE_IOERR_SHMMAP`.
+        case shmMap = "xShmMap"
+        /// `xFileSize`: `SQLITE_IOERR_FSTAT`.
+        case fileSize = "xFileSize"
+        /// `xLock`: `SQLITE_IOERR_LOCK`.
+        case lock = "xLock"
+        /// `xDelete`: `SQLITE_IOERR_DELETE`.
+        case delete = "xDelete"
+        /// `xAccess`: `SQLITE_IOERR_ACCESS`.
+        case access = "xAccess"
+        /// `xRead` reads the first half and zero-fills the rest:
+        /// `SQLITE_IOERR_SHORT_READ`, as a read that met the end of the file.
+        /// Not of a main database file: SQLite's pager takes a short read
+        /// there for the file's end and uses the zeros as the page
+        /// (`readDbPage` in pager.c), trusting the VFS's promise that only the
+        /// end cuts a read short (https://sqlite.org/c3ref/io_methods.html) —
+        /// a short read in the middle of that file is a lying VFS, which
+        /// nothing above SQLite can tell from data; injected there, it
+        /// damages the store whatever the library does.
+        case shortRead = "short read"
+    }
+
+    /// Whether the temporary files SQLite opens (no name: statement journals,
+    /// sorters, temporary tables) are routed too: set for the workload's own
+    /// task, as they cannot be told from other tests' by a folder.
+    @TaskLocal static var routesTemporaryFiles = false
+
+    /// What a temporary file is called in ``State/paths``.
+    static let temporaryPath = "(temporary)"
 
     /// Routes every file opened later under `folder` through the wrapper;
     /// `nil` stops routing new files. Registers the VFS the first time.
@@ -52,6 +98,12 @@ enum FaultVFS {
     /// on, so that a crash can drop those not synced.
     static func arm(failAt: Int, _ fault: Fault) {
         state.withLock { state in
+            state.method = nil
+            state.holdsCounting = false
+            state.methodFailAt = 0
+            state.methodCounts = [:]
+            state.syncs = [:]
+            state.acknowledged = nil
             state.counting = false
             state.recording = fault.crashes
             state.persisting = false
@@ -64,20 +116,71 @@ enum FaultVFS {
         }
     }
 
+    /// Prepares a fault point of `method`: its `failAt`th call (from 1)
+    /// counted after ``startCounting()`` fails, once; writes, syncs and
+    /// truncates are only counted.
+    static func arm(method: Method, failAt: Int) {
+        arm(failAt: 0, .ioError)
+        state.withLock { state in
+            state.method = method
+            state.methodFailAt = failAt
+        }
+    }
+
+    /// How many calls of each method were counted since the last arm.
+    static var methodCalls: [Method: Int] { state.withLock { $0.methodCounts } }
+
+    /// Marks the state after the operation as acknowledged to the caller
+    /// (its save, migration or open returned), for the store at `url`: from
+    /// now on a sync of its `-wal` makes that state durable even across a
+    /// power loss (`synchronous = NORMAL` syncs the WAL only at checkpoints).
+    /// Only the first call after ``arm(failAt:_:)`` counts.
+    static func acknowledge(_ url: URL) {
+        let wal = url.standardizedFileURL.path + "-wal"
+        state.withLock { state in
+            if state.acknowledged == nil { state.acknowledged = (wal, state.syncs[wal, default: 0]) }
+        }
+    }
+
+    /// Whether the state after was acknowledged since the last arm, and
+    /// whether the store's `-wal` was synced after that (before any crash).
+    static var acknowledgement: (acknowledged: Bool, syncedSince: Bool) {
+        state.withLock { state in
+            guard let (wal, syncs) = state.acknowledged else { return (false, false) }
+            return (true, state.syncs[wal, default: 0] > syncs)
+        }
+    }
+
     /// Counts the wrapped files' writes, syncs and truncates from now on.
     static func startCounting() {
         state.withLock { $0.counting = true }
     }
 
-    /// Stops counting; returns how many calls were counted and whether the
-    /// fault was injected.
+    /// Stops counting (unless ``countThroughTheEnd()`` holds it); returns
+    /// how many calls were counted and whether the fault was injected.
     @discardableResult
     static func disarm() -> (calls: Int, injected: Bool) {
         state.withLock { state in
-            state.counting = false
-            state.recording = false
+            if !state.holdsCounting {
+                state.counting = false
+                state.recording = false
+            }
             return (state.count, state.failed)
         }
+    }
+
+    /// Keeps counting past the operation's ``disarm()``, through whatever
+    /// the workload does after it (the close that checkpoints its commit),
+    /// until ``finish()``: a crash there leaves a WAL for the next open to recover.
+    static func countThroughTheEnd() {
+        state.withLock { $0.holdsCounting = true }
+    }
+
+    /// Stops counting whatever holds it; as ``disarm()`` returns.
+    @discardableResult
+    static func finish() -> (calls: Int, injected: Bool) {
+        state.withLock { $0.holdsCounting = false }
+        return disarm()
     }
 
     /// Ends a ``Fault/persistentDiskFull``: the disk has room again.
@@ -102,13 +205,13 @@ enum FaultVFS {
     /// `seed`, each unsynced change is instead dropped, kept or torn (the
     /// last sector of a write half on disk) as the seed decides, as a disk
     /// that reorders and tears unsynced writes may leave them.
-    static func restoreAfterCrash(seed: UInt64? = nil) {
+    static func restoreAfterCrash(seed: UInt64? = nil, keepingEverything: Bool = false) {
         let undo = state.withLock { state in
             defer {
                 state.undo.removeAll()
                 state.crashed = false
             }
-            return state.undo
+            return keepingEverything ? [:] : state.undo
         }
         for (path, entries) in undo.sorted(by: { $0.key < $1.key }) {
             guard let first = entries.first else { continue }
@@ -174,6 +277,8 @@ enum FaultVFS {
     struct State {
         var folder: String?
         var counting = false
+        /// ``disarm()`` does not stop counting (``countThroughTheEnd()``).
+        var holdsCounting = false
         var recording = false
         var count = 0
         var failAt = 0
@@ -183,9 +288,20 @@ enum FaultVFS {
         var persisting = false
         var failed = false
         var paths: [Int: String] = [:]
+        /// The wrapped files opened as a main database (`SQLITE_OPEN_MAIN_DB`).
+        var mainDatabases: Set<Int> = []
         var nextID = 1
         var undo: [String: [UndoEntry]] = [:]
         var writeObserver: (@Sendable (String) -> Void)?
+        /// The method to fail, at which of its counted calls, and the calls counted.
+        var method: Method?
+        var methodFailAt = 0
+        var methodCounts: [Method: Int] = [:]
+        /// Successful syncs per path since the last arm.
+        var syncs: [String: Int] = [:]
+        /// The `-wal` path of the store whose state after was acknowledged,
+        /// and how many times it had been synced then.
+        var acknowledged: (wal: String, syncs: Int)?
     }
 
     /// What a counted call does.
@@ -210,6 +326,7 @@ enum FaultVFS {
         copy.szOsFile = real.pointee.szOsFile + Int32(header)
         copy.xOpen = faultOpen
         copy.xDelete = faultDelete
+        copy.xAccess = faultAccess
         vfs.initialize(to: copy)
         sqlite3_vfs_register(vfs, 1)
     }()
@@ -229,7 +346,7 @@ enum FaultVFS {
             case .persistentDiskFull:
                 state.persisting = true
                 return .fail(SQLITE_FULL)
-            case .crash, .tornCrash:
+            case .crash, .tornCrash, .processCrash:
                 state.crashed = true
                 return .fail(code)
             }
@@ -246,11 +363,31 @@ enum FaultVFS {
         }
     }
 
+    /// Whether this call of `method` fails: counted only while counting,
+    /// and never after a crash (nothing runs then; the write path says so).
+    static func failsCall(of method: Method) -> Bool {
+        state.withLock { state in
+            guard state.counting, !state.crashed else { return false }
+            state.methodCounts[method, default: 0] += 1
+            guard state.method == method, state.methodCounts[method] == state.methodFailAt else { return false }
+            state.failed = true
+            return true
+        }
+    }
+
+    static func isMainDatabase(_ id: Int) -> Bool { state.withLock { $0.mainDatabases.contains(id) } }
+
+    /// Whether `path` is under the routed folder.
+    static func isRouted(_ path: String) -> Bool {
+        state.withLock { state in state.folder.map { path.hasPrefix($0) } ?? false }
+    }
+
     static func path(of id: Int) -> String? { state.withLock { $0.paths[id] } }
 
     static func record(_ entry: UndoEntry, for id: Int) {
         state.withLock { state in
-            guard let path = state.paths[id] else { return }
+            // A temporary file is gone after a crash: nothing to put back.
+            guard let path = state.paths[id], path != temporaryPath else { return }
             state.undo[path, default: []].append(entry)
         }
     }
@@ -259,6 +396,7 @@ enum FaultVFS {
         state.withLock { state in
             guard let path = state.paths[id] else { return }
             state.undo[path] = nil
+            state.syncs[path, default: 0] += 1
         }
     }
 }
@@ -283,6 +421,11 @@ private let ioErrorWrite = SQLITE_IOERR | (3 << 8)
 private let ioErrorSync = SQLITE_IOERR | (4 << 8)
 private let ioErrorTruncate = SQLITE_IOERR | (6 << 8)
 private let ioErrorDelete = SQLITE_IOERR | (10 << 8)
+private let ioErrorShortRead = SQLITE_IOERR | (2 << 8)
+private let ioErrorFileStat = SQLITE_IOERR | (7 << 8)
+private let ioErrorAccess = SQLITE_IOERR | (13 << 8)
+private let ioErrorLock = SQLITE_IOERR | (15 << 8)
+private let ioErrorShmMap = SQLITE_IOERR | (21 << 8)
 
 private func wrappedFile(_ file: UnsafeMutablePointer<sqlite3_file>?) -> UnsafeMutablePointer<sqlite3_file> {
     UnsafeMutableRawPointer(file!).advanced(by: FaultVFS.header).assumingMemoryBound(to: sqlite3_file.self)
@@ -300,11 +443,16 @@ private let faultOpen: @convention(c) (
     UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
 ) -> Int32 = { _, name, file, flags, outFlags in
     let real = FaultVFS.real
-    let path = name.map { String(cString: $0) }
+    let named = name.map { String(cString: $0) }
     let routed = FaultVFS.state.withLock { state in
-        path.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? false
+        named.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
     }
-    guard routed, let path, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
+    let path = named ?? FaultVFS.temporaryPath
+    guard routed, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
+    if FaultVFS.failsCall(of: .open) {
+        file.pointee.pMethods = nil
+        return SQLITE_CANTOPEN
+    }
     let result = real.pointee.xOpen!(real, name, wrappedFile(file), flags, outFlags)
     guard result == SQLITE_OK else {
         file.pointee.pMethods = nil
@@ -314,6 +462,7 @@ private let faultOpen: @convention(c) (
         let id = state.nextID
         state.nextID += 1
         state.paths[id] = path
+        if flags & SQLITE_OPEN_MAIN_DB != 0 { state.mainDatabases.insert(id) }
         return id
     }
     UnsafeMutableRawPointer(file).storeBytes(of: id, toByteOffset: 8, as: Int.self)
@@ -333,8 +482,16 @@ private let faultDelete: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, Uns
             return false
         }
         if crashed { return ioErrorDelete }
+        if FaultVFS.isRouted(path) && FaultVFS.failsCall(of: .delete) { return ioErrorDelete }
     }
     return real.pointee.xDelete!(real, name, syncDirectory)
+}
+
+private let faultAccess: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32 = {
+    _, name, flags, result in
+    let real = FaultVFS.real
+    if let name, FaultVFS.isRouted(String(cString: name)), FaultVFS.failsCall(of: .access) { return ioErrorAccess }
+    return real.pointee.xAccess!(real, name, flags, result)
 }
 
 nonisolated(unsafe) private let faultMethods: UnsafeMutablePointer<sqlite3_io_methods> = {
@@ -346,10 +503,22 @@ nonisolated(unsafe) private let faultMethods: UnsafeMutablePointer<sqlite3_io_me
         xClose: { file in
             let id = fileID(file)
             let result = realMethods(file).xClose!(wrappedFile(file))
-            FaultVFS.state.withLock { _ = $0.paths.removeValue(forKey: id) }
+            FaultVFS.state.withLock {
+                _ = $0.paths.removeValue(forKey: id)
+                _ = $0.mainDatabases.remove(id)
+            }
             return result
         },
-        xRead: { file, buffer, amount, offset in realMethods(file).xRead!(wrappedFile(file), buffer, amount, offset) },
+        xRead: { file, buffer, amount, offset in
+            let result = realMethods(file).xRead!(wrappedFile(file), buffer, amount, offset)
+            guard result == SQLITE_OK, amount > 1, let buffer, !FaultVFS.isMainDatabase(fileID(file)),
+                FaultVFS.failsCall(of: .shortRead)
+            else { return result }
+            // As a read that met the end of the file: the tail is zeros.
+            let kept = Int(amount) / 2
+            memset(buffer.advanced(by: kept), 0, Int(amount) - kept)
+            return ioErrorShortRead
+        },
         xWrite: faultWrite,
         xTruncate: faultTruncate,
         xSync: { file, flags in
@@ -362,15 +531,17 @@ nonisolated(unsafe) private let faultMethods: UnsafeMutablePointer<sqlite3_io_me
                 return result
             }
         },
-        xFileSize: { file, size in realMethods(file).xFileSize!(wrappedFile(file), size) },
-        xLock: { file, lock in realMethods(file).xLock!(wrappedFile(file), lock) },
+        xFileSize: { file, size in
+            FaultVFS.failsCall(of: .fileSize) ? ioErrorFileStat : realMethods(file).xFileSize!(wrappedFile(file), size)
+        },
+        xLock: { file, lock in FaultVFS.failsCall(of: .lock) ? ioErrorLock : realMethods(file).xLock!(wrappedFile(file), lock) },
         xUnlock: { file, lock in realMethods(file).xUnlock!(wrappedFile(file), lock) },
         xCheckReservedLock: { file, result in realMethods(file).xCheckReservedLock!(wrappedFile(file), result) },
         xFileControl: { file, operation, argument in realMethods(file).xFileControl!(wrappedFile(file), operation, argument) },
         xSectorSize: { file in realMethods(file).xSectorSize!(wrappedFile(file)) },
         xDeviceCharacteristics: { file in realMethods(file).xDeviceCharacteristics!(wrappedFile(file)) },
         xShmMap: { file, region, size, extend, pointer in
-            realMethods(file).xShmMap!(wrappedFile(file), region, size, extend, pointer)
+            FaultVFS.failsCall(of: .shmMap) ? ioErrorShmMap : realMethods(file).xShmMap!(wrappedFile(file), region, size, extend, pointer)
         },
         xShmLock: { file, offset, count, flags in realMethods(file).xShmLock!(wrappedFile(file), offset, count, flags) },
         xShmBarrier: { file in realMethods(file).xShmBarrier!(wrappedFile(file)) },
