@@ -27,7 +27,7 @@ let package = Package(
         .package(name: "LiteRecord", path: "../.."),
         // The Hummingbird integration: the stack as a service, store errors
         // as statuses, entity tags. In your own package, name its repository.
-        .package(name: "LiteRecordHummingbird", path: "../../Integrations/LiteRecordHummingbird"),
+        .package(name: "HummingbirdLiteRecord", path: "../../Integrations/HummingbirdLiteRecord"),
         // Traits off: the service decodes its own JSON and reads no
         // swift-configuration, so neither is built.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -52,7 +52,7 @@ let package = Package(
             name: "BookmarksCore",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
             ]
         ),
         // Docs/Server.md's complete minimal service, compiled here as printed
@@ -85,7 +85,7 @@ let package = Package(
             name: "todos-server",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,7 +97,7 @@ let package = Package(
             dependencies: [
                 "BookmarksCore",
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),

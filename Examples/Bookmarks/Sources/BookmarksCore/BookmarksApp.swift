@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 public import Logging
 public import Prometheus
 import ServiceLifecycle

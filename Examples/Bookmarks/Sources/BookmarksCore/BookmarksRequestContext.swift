@@ -3,7 +3,7 @@ public import Hummingbird
 public import HummingbirdAuth
 public import NIOCore
 import Synchronization
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// What every route of the service needs from its request context: the
 /// upload limit of the route, which ``BodyLimitMiddleware`` sets, and the

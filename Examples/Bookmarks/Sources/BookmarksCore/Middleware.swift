@@ -2,7 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 public import HummingbirdAuth
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// Gives every request an id: the client's `X-Request-ID` when it sends a
 /// sane one (at most 128 letters, digits, `-`, `_`, `.`), else Hummingbird's

@@ -3,7 +3,7 @@ import BookmarksCore
 import Foundation
 import Hummingbird
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Logging
 import Metrics
 import Prometheus
