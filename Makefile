@@ -105,7 +105,7 @@ example: deps
 ## on 127.0.0.1 (a port the system picks) and stop it with SIGTERM, and run the
 ## README's curl lines (curl is installed with apt-get when missing). Docs/Server.md's
 ## snippets, which need Hummingbird, are compiled against that build. Then the
-## Integrations/LiteRecordHummingbird package's own tests, built in the same
+## Integrations/HummingbirdLiteRecord package's own tests, built in the same
 ## build folder so that Hummingbird is compiled once.
 BOOKMARKS_BUILD = $(CURDIR)/Examples/Bookmarks/.build
 example-server: deps
@@ -115,8 +115,8 @@ example-server: deps
 	cd Examples/Bookmarks && $(SWIFT) build --build-tests
 	./scripts/check-snippets.sh --package Examples/Bookmarks
 	cd Examples/Bookmarks && $(CHECK_TEMP) $(SWIFT) test --skip-build
-	cd Integrations/LiteRecordHummingbird && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
-	cd Integrations/LiteRecordHummingbird && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
+	cd Integrations/HummingbirdLiteRecord && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
+	cd Integrations/HummingbirdLiteRecord && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
 
 ## bench-server: load and crash figures for Examples/Bookmarks (not in CI): one
 ## Hummingbird binary serving the same routes from LiteRecord, GRDB and Fluent

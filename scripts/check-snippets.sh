@@ -44,7 +44,7 @@
 # build's own plan, .build/debug.yaml): LiteRecordTestingTests, which sees
 # LiteRecord, LiteRecordTesting, Testing and XCTest; for Examples/Notes
 # (`make example`) NotesCoreTests; for Examples/Bookmarks
-# (`make example-server`) LiteRecordHummingbird, which sees Hummingbird.
+# (`make example-server`) HummingbirdLiteRecord, which sees Hummingbird.
 # Nothing is rebuilt. The generated modules are in DIR/.build/snippets/ (or
 # --output), and one whose sources and dependencies did not change since it
 # last passed is not compiled again. --verbose adds the blocks not compiled
@@ -66,7 +66,7 @@ case "$package" in
     # The integration's own target: in the plan of the example's build and in
     # that of the integration's tests, which make example-server builds in the
     # same folder afterwards.
-    Examples/Bookmarks) target=LiteRecordHummingbird ;;
+    Examples/Bookmarks) target=HummingbirdLiteRecord ;;
     *) echo "[snippets] error: no target known for package $package"; exit 2 ;;
 esac
 markdown=()

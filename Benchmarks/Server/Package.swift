@@ -19,7 +19,7 @@ let package = Package(
     dependencies: [
         .package(name: "LiteRecord", path: "../.."),
         .package(name: "Bookmarks", path: "../../Examples/Bookmarks"),
-        .package(name: "LiteRecordHummingbird", path: "../../Integrations/LiteRecordHummingbird"),
+        .package(name: "HummingbirdLiteRecord", path: "../../Integrations/HummingbirdLiteRecord"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -34,7 +34,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
                 .product(name: "BookmarksCore", package: "Bookmarks"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),

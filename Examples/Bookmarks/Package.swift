@@ -27,15 +27,21 @@ let package = Package(
         .package(name: "LiteRecord", path: "../.."),
         // The Hummingbird integration: the stack as a service, store errors
         // as statuses, entity tags. In your own package, name its repository.
-        .package(name: "LiteRecordHummingbird", path: "../../Integrations/LiteRecordHummingbird"),
+        .package(name: "HummingbirdLiteRecord", path: "../../Integrations/HummingbirdLiteRecord"),
         // Traits off: the service decodes its own JSON and reads no
         // swift-configuration, so neither is built.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // Already built for Hummingbird's MetricsMiddleware; named for /metrics.
+        // Already built for Hummingbird's MetricsMiddleware; named for the
+        // factory bootstrap.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // /metrics: the Prometheus text format written by the factory every
+        // swift-metrics recorder reports to.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The bearer token: an authenticator and IsAuthenticatedMiddleware.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // Already built for Hummingbird; named for the X-Request-ID header's name.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
@@ -46,11 +52,13 @@ let package = Package(
             name: "BookmarksCore",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: macroSettings
@@ -67,7 +75,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
             ]
         ),
         // Docs/Server.md's complete minimal service, compiled here as printed
@@ -76,7 +85,7 @@ let package = Package(
             name: "todos-server",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,10 +97,12 @@ let package = Package(
             dependencies: [
                 "BookmarksCore",
                 .product(name: "LiteRecord", package: "LiteRecord"),
-                .product(name: "LiteRecordHummingbird", package: "LiteRecordHummingbird"),
+                .product(name: "HummingbirdLiteRecord", package: "HummingbirdLiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -3,7 +3,7 @@ import FluentKit
 import FluentSQLiteDriver
 import Foundation
 import Hummingbird
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Logging
 import NIOPosix
 

@@ -2,7 +2,7 @@ import BookmarksCore
 import Foundation
 import GRDB
 import Hummingbird
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 // The same routes on GRDB 7: a `DatabasePool` (WAL, readers beside the
 // writer), Codable records and associations, as GRDB's documentation writes

@@ -1,7 +1,7 @@
 import BookmarksCore
 import Foundation
 import Hummingbird
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 // What the three engines share: the command line, the JSON, the validation
 // of a new bookmark and the list route's parameters, as the example has them.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 public import Hummingbird
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// The `/bookmarks` resource: create, list, read, replace, patch and delete,
 /// generic over the request context so that a service with a context of its
@@ -13,7 +13,7 @@ import LiteRecordHummingbird
 /// ```
 ///
 /// Every route of one bookmark evaluates the request's preconditions with
-/// LiteRecordHummingbird's `Preconditions` in RFC 9110 §13.2.2's order;
+/// HummingbirdLiteRecord's `Preconditions` in RFC 9110 §13.2.2's order;
 /// a write does it inside its transaction and needs `If-Match` (428).
 public struct BookmarkController<Context: BookmarksRequestContextProtocol>: Sendable {
     /// The store the routes read and write.

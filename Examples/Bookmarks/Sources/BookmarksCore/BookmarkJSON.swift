@@ -1,6 +1,6 @@
 import Foundation
 public import Hummingbird
-public import LiteRecordHummingbird
+public import HummingbirdLiteRecord
 
 /// A bookmark as the service sends it: plain values, `Sendable`, made inside
 /// `read {}`/`write {}` so that no entity object leaves its context.

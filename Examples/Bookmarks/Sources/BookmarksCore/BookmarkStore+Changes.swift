@@ -1,6 +1,6 @@
 import Foundation
 public import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// Why `GET /changes` cannot continue from a `since` token (answered 410
 /// Gone): the client reads the bookmarks again and continues from the
@@ -34,7 +34,7 @@ extension BookmarkStore {
     ///   `LiteRecordError` otherwise, `.storeUnavailable` when it keeps no
     ///   history.
     public func changes(_ query: ChangesQuery) async throws -> ChangesPage {
-        // LiteRecordHummingbird's feed: the newest token read before the
+        // HummingbirdLiteRecord's feed: the newest token read before the
         // fetch, `next` past what the filter leaves out, off the pool.
         do {
             let page = try await stack.historyFeed(HistoryFeedQuery(since: query.since, latest: query.isLatest, limit: query.limit),

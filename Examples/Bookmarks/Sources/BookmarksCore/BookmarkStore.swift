@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 public import LiteRecord
-public import LiteRecordHummingbird
+public import HummingbirdLiteRecord
 
 /// What each route does to the store, independent of HTTP framing: every
 /// write in one `stack.write {}` transaction, every read in one
@@ -15,7 +15,7 @@ public import LiteRecordHummingbird
 ///
 /// Errors are `HTTPError`s with the status the route answers (400, 404, 409,
 /// 412) or the store's `LiteRecordError`, which `StoreErrorMiddleware` (from
-/// LiteRecordHummingbird) answers with the status it means.
+/// HummingbirdLiteRecord) answers with the status it means.
 public struct BookmarkStore: Sendable {
     /// The stack every request uses.
     public let stack: RecordStack

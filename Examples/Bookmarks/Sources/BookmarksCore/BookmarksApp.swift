@@ -1,8 +1,9 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 public import Logging
+public import Prometheus
 import ServiceLifecycle
 
 /// What a deployment may change about the service.
@@ -28,9 +29,17 @@ public struct BookmarksOptions: Sendable {
     public var heartbeat: Duration = .seconds(15)
     /// How long an HTTP/1 connection may stay idle before the server closes it.
     public var idleTimeout: Duration = .seconds(60)
-    /// The metrics `GET /metrics` prints, when set (bootstrap it with
-    /// `MetricsSystem.bootstrap` first, once per process).
-    public var metrics: PrometheusMetrics?
+    /// The registry `GET /metrics` prints in Prometheus's text format, when
+    /// set: bootstrap swift-metrics with a `PrometheusMetricsFactory` of it
+    /// first (once per process), so that Hummingbird's `MetricsMiddleware`
+    /// reports there.
+    ///
+    /// ```swift
+    /// let registry = PrometheusCollectorRegistry()
+    /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+    /// options.metrics = registry
+    /// ```
+    public var metrics: PrometheusCollectorRegistry?
     /// The level at which each request is logged.
     public var requestLogLevel: Logger.Level = .info
     /// On a read replica (a stack opened with `RecordStack(replicaAt:)`),
@@ -88,7 +97,13 @@ public enum BookmarksApp {
         // added before it) and the tokens' check, so that every error,
         // a 401 included, is answered as problem details.
         router.add(middleware: StoreErrorMiddleware<BookmarksRequestContext>())
-        if !options.tokens.isEmpty { router.add(middleware: BearerTokenMiddleware(tokens: options.tokens)) }
+        // hummingbird-auth: the authenticator names the client a write token
+        // identifies, and writes without one are refused (401).
+        let writeTokens = BearerTokens(options.tokens)
+        if !writeTokens.isEmpty {
+            router.add(middleware: BearerTokenAuthenticator(tokens: writeTokens, client: .writer))
+            router.add(middleware: RequireBearerToken())
+        }
         // A replica redirects every write to the primary (421 when it does
         // not know it) before reading its body (the library would refuse it
         // only inside `write {}`, after validation).
@@ -102,12 +117,14 @@ public enum BookmarksApp {
         // The feeds: behind read tokens when there are some.
         let feeds = router.group()
         if !options.readTokens.isEmpty {
-            feeds.add(middleware: BearerTokenMiddleware(tokens: options.readTokens + options.tokens, guardingReads: true))
+            // A write token identified the client already; a read token does here.
+            feeds.add(middleware: BearerTokenAuthenticator(tokens: BearerTokens(options.readTokens + options.tokens), client: .reader))
+            feeds.add(middleware: RequireBearerToken(guardingReads: true))
         }
         if let metrics = options.metrics {
             feeds.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                         body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
+                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
             }
         }
         router.addRoutes(BookmarkController<BookmarksRequestContext>(store: store).endpoints, atPath: "/bookmarks")

@@ -1,8 +1,9 @@
 import Foundation
 public import Hummingbird
+public import HummingbirdAuth
 public import NIOCore
 import Synchronization
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// What every route of the service needs from its request context: the
 /// upload limit of the route, which ``BodyLimitMiddleware`` sets, and the
@@ -16,16 +17,20 @@ where Decoder == BookmarkRequestDecoder, Encoder == JSONEncoder {
 }
 
 /// The service's request context: Hummingbird's core storage, the JSON coders
-/// of the service (ISO 8601 dates, sorted keys, errors naming the field), and
-/// the route's upload limit.
+/// of the service (ISO 8601 dates, sorted keys, errors naming the field), the
+/// route's upload limit, and the client a bearer token identified
+/// (hummingbird-auth's `AuthRequestContext`).
 ///
 /// ```swift
 /// let router = Router(context: BookmarksRequestContext.self)
 /// ```
-public struct BookmarksRequestContext: BookmarksRequestContextProtocol {
+public struct BookmarksRequestContext: BookmarksRequestContextProtocol, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var maxUploadSize: Int
     public let channel: (any Channel)?
+    /// The client the request's bearer token names, set by
+    /// ``BearerTokenAuthenticator``; `nil` without a valid token.
+    public var identity: BearerClient?
 
     /// A context for one request on `source.channel`, with the smallest
     /// upload limit of the service until a route's middleware raises it.
@@ -33,6 +38,7 @@ public struct BookmarksRequestContext: BookmarksRequestContextProtocol {
         coreContext = .init(source: source)
         channel = source.channel
         maxUploadSize = BookmarksApp.maximumBookmarkBody
+        identity = nil
     }
 
     public var requestDecoder: BookmarkRequestDecoder { BookmarkRequestDecoder() }
@@ -95,7 +101,7 @@ public struct BookmarkRequestDecoder: RequestDecoder {
 ///
 /// ```swift
 /// router.add(middleware: BodyLimitMiddleware(limit: 64 << 10, paths: ["/import": 4 << 20]))
-/// router.add(middleware: BearerTokenMiddleware(tokens: tokens))     // after it
+/// router.add(middleware: BearerTokenAuthenticator(tokens: tokens, client: .writer))     // after it
 /// ```
 ///
 /// Added to one route collection instead, it sets that collection's limit.

@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 
 /// The query of `GET /changes?since=&limit=`.
 ///
@@ -47,7 +47,7 @@ public struct ChangesQuery: Sendable, Equatable {
     ///
     /// - Throws: `HTTPError(.badRequest)` naming `since` or `limit`.
     public init(parameters: Parameters) throws {
-        // LiteRecordHummingbird reads the two parameters as every feed does.
+        // HummingbirdLiteRecord reads the two parameters as every feed does.
         let feed = try HistoryFeedQuery(parameters: parameters, defaultLimit: 100, maximumLimit: Self.maximumLimit)
         since = feed.since
         isLatest = feed.isLatest

@@ -3,9 +3,10 @@ import BookmarksCore
 import Foundation
 import Hummingbird
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Logging
 import Metrics
+import Prometheus
 import ServiceLifecycle
 
 /// `bookmarks-server --port P --store PATH`: serves the bookmarks API on
@@ -116,8 +117,10 @@ struct BookmarksServer: AsyncParsableCommand {
         // bootstrapped above), at its level (`.trace` logs every statement).
         RecordStack.logger = Logger(label: "LiteRecord")
         RecordStack.logLevel = level
-        let metrics = PrometheusMetrics()
-        MetricsSystem.bootstrap(metrics)
+        // swift-prometheus's factory: every swift-metrics recorder (Hummingbird's
+        // MetricsMiddleware) reports to this registry, which /metrics prints.
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
 
         var options = BookmarksOptions()
         options.tokens = try tokens()
@@ -184,21 +187,21 @@ struct BookmarksServer: AsyncParsableCommand {
     /// are open (the README's local setup).
     func tokens() throws -> [String] {
         if let tokensFile {
-            let tokens = try BearerTokenMiddleware<BookmarksRequestContext>.tokens(fromFile: tokensFile)
+            let tokens = try BearerTokens.parse(fileAt: tokensFile)
             guard !tokens.isEmpty else { throw ValidationError("--tokens-file \(tokensFile) has no token") }
             return tokens
         }
-        return BearerTokenMiddleware<BookmarksRequestContext>.tokens(in: ProcessInfo.processInfo.environment["BOOKMARKS_TOKENS"] ?? "")
+        return BearerTokens.parse(ProcessInfo.processInfo.environment["BOOKMARKS_TOKENS"] ?? "")
     }
 
     /// The tokens of --read-tokens-file, else of BOOKMARKS_READ_TOKENS;
     /// none: the feeds are open.
     func readTokens() throws -> [String] {
         if let readTokensFile {
-            let tokens = try BearerTokenMiddleware<BookmarksRequestContext>.tokens(fromFile: readTokensFile)
+            let tokens = try BearerTokens.parse(fileAt: readTokensFile)
             guard !tokens.isEmpty else { throw ValidationError("--read-tokens-file \(readTokensFile) has no token") }
             return tokens
         }
-        return BearerTokenMiddleware<BookmarksRequestContext>.tokens(in: ProcessInfo.processInfo.environment["BOOKMARKS_READ_TOKENS"] ?? "")
+        return BearerTokens.parse(ProcessInfo.processInfo.environment["BOOKMARKS_READ_TOKENS"] ?? "")
     }
 }

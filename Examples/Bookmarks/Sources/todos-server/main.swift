@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Logging
 import ServiceLifecycle
 

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// Every route of one bookmark evaluates all its preconditions in RFC 9110

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// `GET /events`: a snapshot event, then one event per commit that changes

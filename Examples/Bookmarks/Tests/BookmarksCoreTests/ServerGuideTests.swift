@@ -43,7 +43,7 @@ import Testing
             #expect(manifest.contains(".product(name: \"\(module)\""), "the manifest does not name \(module)")
         }
         for package in ["hummingbird-project/hummingbird", "swift-server/swift-service-lifecycle", "apple/swift-log",
-                        "path: \"../LiteRecord\"", "Integrations/LiteRecordHummingbird"] {
+                        "path: \"../LiteRecord\"", "Integrations/HummingbirdLiteRecord"] {
             #expect(manifest.contains(package), "the manifest does not name \(package)")
         }
     }

@@ -5,18 +5,21 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
+import HummingbirdAuth
 import Metrics
+import Prometheus
 import Testing
 
 /// What a production service carries beside its routes: request ids,
-/// `/metrics` fed by Hummingbird's MetricsMiddleware, bearer tokens on
-/// writes.
+/// `/metrics` fed by Hummingbird's MetricsMiddleware through swift-prometheus,
+/// bearer tokens on writes through hummingbird-auth.
 @Suite struct ServiceIdiomsTests {
-    /// The process's metrics backend, bootstrapped once.
-    static let metrics: PrometheusMetrics = {
-        let metrics = PrometheusMetrics()
-        MetricsSystem.bootstrap(metrics)
-        return metrics
+    /// The process's metrics backend, bootstrapped once: swift-prometheus's
+    /// factory over one registry.
+    static let metrics: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
     }()
 
     @Test func everyAnswerCarriesARequestIdAndEchoesASaneOne() async throws {
@@ -48,17 +51,28 @@ import Testing
         }
     }
 
-    @Test func prometheusTextIsWellFormed() {
-        let metrics = PrometheusMetrics()
-        metrics.makeCounter(label: "requests.total", dimensions: [("method", "GET"), ("path", "/a\"b")]).increment(by: 3)
-        metrics.makeTimer(label: "latency", dimensions: []).recordNanoseconds(2_000_000)
-        metrics.makeRecorder(label: "open", dimensions: [], aggregate: false).record(Int64(7))
-        let text = metrics.render()
-        #expect(text.contains("# TYPE requests_total counter\nrequests_total{method=\"GET\",path=\"/a\\\"b\"} 3\n"), "\(text)")
-        #expect(text.contains("latency_bucket{le=\"0.001\"} 0\n"))
-        #expect(text.contains("latency_bucket{le=\"0.0025\"} 1\n"))
-        #expect(text.contains("latency_count 1\n"))
-        #expect(text.contains("open 7\n"))
+    /// /metrics prints the registry swift-metrics reports to, in Prometheus's
+    /// text format: what the service records itself is there beside
+    /// Hummingbird's metrics, durations in seconds.
+    @Test func metricsRoutePrintsTheRegistrysPrometheusText() async throws {
+        var options = BookmarksOptions()
+        options.metrics = Self.metrics
+        let marks = MetricNameDescriptor(namespace: "bookmarks", subsystem: "test", metricName: "marks", unitName: "total",
+                                         helpText: "Marks this test sets.")
+        Self.metrics.makeCounter(descriptor: marks, labels: [("case", "a\"b")]).increment(by: Int64(3))
+        try await withService(options: options) { client, _ in
+            _ = try await client.send(uri: "/health", method: .get)
+            let body = text(try await client.send(uri: "/metrics", method: .get))
+            #expect(body.contains("""
+                # HELP bookmarks_test_marks_total Marks this test sets.
+                # TYPE bookmarks_test_marks_total counter
+                bookmarks_test_marks_total{case="a\\"b"} 3
+
+                """), "\(body)")
+            // swift-prometheus's buckets, in seconds: 5 ms is 0.005.
+            #expect(body.contains("le=\"0.005\""), "\(body)")
+            #expect(body.contains("# TYPE http_server_active_requests gauge"), "\(body)")
+        }
     }
 
     @Test func writesNeedABearerTokenWhenTokensAreSet() async throws {
@@ -84,11 +98,47 @@ import Testing
     }
 
     @Test func tokensComeFromAFileOrAVariable() throws {
-        typealias Auth = BearerTokenMiddleware<BookmarksRequestContext>
-        #expect(Auth.tokens(in: "a, b\n# comment\n\n c \r\n") == ["a", "b", "c"])
+        #expect(BearerTokens.parse("a, b\n# comment\n\n c \r\n") == ["a", "b", "c"])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
         try "# service tokens\nalpha\nbeta\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(try Auth.tokens(fromFile: file.path) == ["alpha", "beta"])
+        #expect(try BearerTokens.parse(fileAt: file.path) == ["alpha", "beta"])
+    }
+
+    @Test func onlyAWholeTokenIsAccepted() {
+        let tokens = BearerTokens(["first-token", "", "second-token"])
+        #expect(tokens.accepts("first-token") && tokens.accepts("second-token"))
+        for guess in ["", "first", "first-tokeN", "first-token ", "first-tokenx", "second-token\u{0}"] {
+            #expect(!tokens.accepts(guess), "\(guess)")
+        }
+        #expect(BearerTokens([""]).isEmpty)
+    }
+
+    /// hummingbird-auth's identity: a route behind the service's
+    /// authenticator knows which kind of token the client sent, a write
+    /// token or a feeds' read token.
+    @Test func theTokenIdentifiesTheClientInTheContext() async throws {
+        let router = Router(context: BookmarksRequestContext.self)
+        router.add(middleware: BearerTokenAuthenticator(tokens: BearerTokens(["write-token"]), client: .writer))
+        router.add(middleware: RequireBearerToken())
+        router.post("/who") { _, context in context.identity.map { "\($0)" } ?? "none" }
+        let feeds = router.group("/feed")
+        feeds.add(middleware: BearerTokenAuthenticator(tokens: BearerTokens(["read-token", "write-token"]), client: .reader))
+        feeds.add(middleware: RequireBearerToken(guardingReads: true))
+        feeds.get { _, context in context.identity.map { "\($0)" } ?? "none" }
+        try await Application(router: router).test(.router) { client in
+            let writer = try await client.execute(uri: "/who", method: .post, headers: [.authorization: "Bearer write-token"])
+            #expect(String(buffer: writer.body) == "writer")
+            let lowercase = try await client.execute(uri: "/who", method: .post, headers: [.authorization: "bearer write-token"])
+            #expect(lowercase.status == .ok)
+            let reader = try await client.execute(uri: "/feed", method: .get, headers: [.authorization: "Bearer read-token"])
+            #expect(String(buffer: reader.body) == "reader")
+            let writerOnFeed = try await client.execute(uri: "/feed", method: .get, headers: [.authorization: "Bearer write-token"])
+            #expect(String(buffer: writerOnFeed.body) == "writer")
+            let readerWriting = try await client.execute(uri: "/who", method: .post, headers: [.authorization: "Bearer read-token"])
+            #expect(readerWriting.status == .unauthorized)
+            #expect(readerWriting.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
+            #expect(try await client.execute(uri: "/feed", method: .get).status == .unauthorized)
+        }
     }
 }

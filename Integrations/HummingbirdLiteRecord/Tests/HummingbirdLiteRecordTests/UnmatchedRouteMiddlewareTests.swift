@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// 404 and 405 for requests no route takes, apart from store errors, with

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// Store errors answered with the status they mean, every error with the

@@ -1,4 +1,4 @@
-// The snippet prelude of Integrations/LiteRecordHummingbird/README.md: the
+// The snippet prelude of Integrations/HummingbirdLiteRecord/README.md: the
 // names its Swift block takes as given. scripts/check-snippets.sh compiles
 // these declarations beside the block, and runs these statements at the start
 // of the function it wraps the block's statements in. Not a file to build on

@@ -2,17 +2,19 @@
 // LiteRecord for Hummingbird services: the stack as a service of the service
 // group, store errors answered with the HTTP status they mean, and strong
 // entity tags compared as RFC 9110 says. Its own package, as hummingbird-fluent
-// is for Fluent, so that the library itself never builds Hummingbird.
+// is for Fluent, so that the library itself never builds Hummingbird, and
+// named as Hummingbird names its integrations (HummingbirdFluent,
+// HummingbirdAuth).
 import PackageDescription
 
 let package = Package(
-    name: "LiteRecordHummingbird",
+    name: "HummingbirdLiteRecord",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "LiteRecordHummingbird", targets: ["LiteRecordHummingbird"]),
+        .library(name: "HummingbirdLiteRecord", targets: ["HummingbirdLiteRecord"]),
         // For a service's tests: a store per test, reopened for a restart,
         // and requests sent at once over connections of their own.
-        .library(name: "LiteRecordHummingbirdTesting", targets: ["LiteRecordHummingbirdTesting"]),
+        .library(name: "HummingbirdLiteRecordTesting", targets: ["HummingbirdLiteRecordTesting"]),
     ],
     dependencies: [
         // By path, named so that its products are `package: "LiteRecord"`
@@ -25,7 +27,7 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "LiteRecordHummingbird",
+            name: "HummingbirdLiteRecord",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -34,17 +36,17 @@ let package = Package(
             ]
         ),
         .target(
-            name: "LiteRecordHummingbirdTesting",
+            name: "HummingbirdLiteRecordTesting",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(
-            name: "LiteRecordHummingbirdTests",
+            name: "HummingbirdLiteRecordTests",
             dependencies: [
-                "LiteRecordHummingbird",
-                "LiteRecordHummingbirdTesting",
+                "HummingbirdLiteRecord",
+                "HummingbirdLiteRecordTesting",
                 .product(name: "LiteRecord", package: "LiteRecord"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// `Request.evaluatePreconditions`: the four conditional headers evaluated in

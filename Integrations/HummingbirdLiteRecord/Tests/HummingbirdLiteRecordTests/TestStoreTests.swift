@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
-import LiteRecordHummingbird
-import LiteRecordHummingbirdTesting
+import HummingbirdLiteRecord
+import HummingbirdLiteRecordTesting
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Hummingbird
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// Entity tags and the two conditional headers, as RFC 9110 §8.8.3 and
