@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LiteRecord
-import LiteRecordHummingbird
+import HummingbirdLiteRecord
 import Testing
 
 /// A multi-tenant service (issue #68): the request names its tenant by a
