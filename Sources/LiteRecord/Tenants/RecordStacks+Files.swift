@@ -108,14 +108,25 @@ extension RecordStacks {
         return sidecars + copies.map { directory.appendingPathComponent($0, isDirectory: false) } + [store]
     }
 
-    /// Removes the files that exist among `urls`, in order.
+    /// Removes the files that exist among `urls`, in order, then syncs the
+    /// folder so that the removals survive a power loss. Through
+    /// ``FileOperations``, as the library's other removals, so that the fault
+    /// suite can crash between them.
     func remove(_ urls: [URL]) throws(LiteRecordError) {
+        var removed = false
         for url in urls where FileManager.default.fileExists(atPath: url.path) {
             do {
-                try FileManager.default.removeItem(at: url)
+                try FileOperations.current.unlink(url.path)
+                removed = true
             } catch {
-                throw LiteRecordError(.storeUnavailable, "cannot remove \(url.path): \(error.localizedDescription)")
+                throw LiteRecordError(.storeUnavailable, "cannot remove \(url.path): \(error.reason)")
             }
+        }
+        guard removed else { return }
+        do {
+            try FileOperations.current.sync(directory.path)
+        } catch {
+            throw LiteRecordError(.storeUnavailable, "cannot sync the tenants folder \(directory.path) after removing files: \(error.reason)")
         }
     }
 

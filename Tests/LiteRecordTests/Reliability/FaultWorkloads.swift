@@ -29,6 +29,8 @@ private enum MemoV2 {
 /// an in-memory store's backup to a file, and the WAL bound.
 extension FaultInjectionTests {
     @Test func theFirstOpenThatCreatesAStore() async throws { try await exercise(Self.creation) }
+    @Test func aTenantsCreation() async throws { try await exercise(Self.tenantCreation) }
+    @Test func aTenantsDeletion() async throws { try await exercise(Self.tenantDeletion) }
     @Test func aMoveAside() async throws { try await exercise(Self.moveAside) }
     @Test func checkpointsOnRequest() async throws { try await exercise(Self.checkpoints) }
     @Test func anUpdateAll() async throws { try await exercise(Self.setBased("updateAll")) }
@@ -94,6 +96,63 @@ extension FaultInjectionTests {
             seed: { _ in },
             run: { url in openCounting(url) { try RecordStack(storeAt: url, entities: [SearchArticle.self]) } },
             completedByNextOpen: true)
+    }
+
+    /// A tenant's store made by `RecordStacks.create`: the store at the
+    /// workload's path is the tenant `store` of its folder.
+    static var tenantCreation: Workload {
+        Workload(
+            name: "tenant create", operationWord: "open|creat|tenant", entities: [SearchArticle.self],
+            laterEntities: [SearchArticle.self], seed: { _ in },
+            run: { url in
+                counting(url) {
+                    let tenants = try RecordStacks(directory: url.deletingLastPathComponent(), entities: [SearchArticle.self])
+                    defer { tenants.close() }
+                    try tenants.create(url.deletingPathExtension().lastPathComponent)
+                }
+            },
+            mayLeaveNoStore: true, completedByNextOpen: true)
+    }
+
+    /// `RecordStacks.delete` of a tenant holding six articles: afterwards
+    /// the tenant is there whole or gone, never a store without its rows.
+    static var tenantDeletion: Workload {
+        Workload(
+            name: "tenant delete", operationWord: "remov|sync|tenant|delet", entities: [SearchArticle.self],
+            laterEntities: [SearchArticle.self], seed: articles(6),
+            run: { url in
+                counting(url) {
+                    let tenants = try RecordStacks(directory: url.deletingLastPathComponent(), entities: [SearchArticle.self])
+                    defer { tenants.close() }
+                    try waitingForTask { try await tenants.delete(url.deletingPathExtension().lastPathComponent) }
+                }
+            },
+            mayLeaveNoStore: true,
+            verify: { url, returned in
+                returned && FileManager.default.fileExists(atPath: url.path) ? "delete returned, but the tenant's store is still there" : nil
+            })
+    }
+
+    /// Runs `body` in a task (which keeps the test's task-local values, the
+    /// fault suite's file operations among them) on the library's read
+    /// threads, not the cooperative pool this thread may be one of, and
+    /// waits for it: the workloads are synchronous.
+    static func waitingForTask(_ body: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<Void, any Error>?>(nil)
+        Task(executorPreference: StoreExecutors.reads) {
+            let result: Result<Void, any Error>
+            do {
+                try await body()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }?.get()
     }
 
     static var moveAside: Workload {
