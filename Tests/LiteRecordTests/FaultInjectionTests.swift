@@ -78,7 +78,7 @@ private enum DocV2 {
     /// the fault point's index, so that a failure can be run again.
     static let seed: UInt64 = ProcessInfo.processInfo.environment["LITERECORD_FAULT_SEED"].flatMap { UInt64($0) } ?? 59
 
-    static let root = FileManager.default.temporaryDirectory
+    static let root = TemporaryDirectory.root
         .appendingPathComponent("LiteRecordTests-faults-\(UUID().uuidString)", isDirectory: true)
 
     @Test func aSaveWithInsertsUpdatesDeletesACascadeAndASearchIndex() async throws {

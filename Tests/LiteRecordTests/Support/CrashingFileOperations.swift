@@ -40,7 +40,7 @@ final class CrashingFileOperations: FileOperating {
     /// per instance, removed with it (the run's check for temporary files
     /// left behind counts it otherwise).
     private let stashFolder: String = {
-        let folder = FileManager.default.temporaryDirectory
+        let folder = TemporaryDirectory.root
             .appendingPathComponent("LiteRecordTests-crash-stash-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder

@@ -89,7 +89,12 @@ enum FaultVFS {
     /// `nil` stops routing new files. Registers the VFS the first time.
     static func route(_ folder: URL?) {
         _ = registerOnce
-        state.withLock { $0.folder = folder.map { $0.standardizedFileURL.path + "/" } }
+        state.withLock {
+            $0.folder = folder.map { $0.standardizedFileURL.path + "/" }
+            // SQLite may name the files by the folder's real path: on macOS
+            // the temporary folder /var/folders/… is /private/var/folders/….
+            $0.realFolder = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path + "/" }
+        }
     }
 
     /// Prepares a fault point: the `failAt`th (from 1) write, sync or
@@ -276,6 +281,14 @@ enum FaultVFS {
 
     struct State {
         var folder: String?
+        /// ``folder`` with its symbolic links resolved.
+        var realFolder: String?
+
+        /// Whether `path` is under the routed folder, by either spelling.
+        func routes(_ path: String) -> Bool {
+            guard let folder else { return false }
+            return path.hasPrefix(folder) || realFolder.map { path.hasPrefix($0) } == true
+        }
         var counting = false
         /// ``disarm()`` does not stop counting (``countThroughTheEnd()``).
         var holdsCounting = false
@@ -379,7 +392,7 @@ enum FaultVFS {
 
     /// Whether `path` is under the routed folder.
     static func isRouted(_ path: String) -> Bool {
-        state.withLock { state in state.folder.map { path.hasPrefix($0) } ?? false }
+        state.withLock { state in state.routes(path) }
     }
 
     static func path(of id: Int) -> String? { state.withLock { $0.paths[id] } }
@@ -445,7 +458,7 @@ private let faultOpen: @convention(c) (
     let real = FaultVFS.real
     let named = name.map { String(cString: $0) }
     let routed = FaultVFS.state.withLock { state in
-        named.map { path in state.folder.map { path.hasPrefix($0) } ?? false } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
+        named.map { path in state.routes(path) } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
     }
     let path = named ?? FaultVFS.temporaryPath
     guard routed, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
@@ -476,7 +489,7 @@ private let faultDelete: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, Uns
     if let name {
         let path = String(cString: name)
         let crashed = FaultVFS.state.withLock { state in
-            guard let folder = state.folder, path.hasPrefix(folder) else { return false }
+            guard state.routes(path) else { return false }
             if state.crashed { return true }
             state.undo[path] = nil
             return false
