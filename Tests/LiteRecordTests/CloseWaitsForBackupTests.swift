@@ -16,11 +16,13 @@ import Testing
         try await stack.write { context in context.insert(HandWrittenPerson(name: "Ann", age: 31)) }
         let backupThread = Shared<UInt>(0)
         let inBackup = Shared(false)
+        let pauseEnded = Shared(false)
         // The backup's first read (BackupFile.copySnapshot) pauses, holding its snapshot.
         let token = stack.store.addObserver { sql in
             guard ThreadIdentity.current == backupThread.value, sql.contains("sqlite_schema"), !inBackup.value else { return }
             inBackup.value = true
             Thread.sleep(forTimeInterval: 0.5)
+            pauseEnded.value = true
         }
         defer { stack.store.removeObserver(token) }
         let backupDone = Shared(false)
@@ -31,12 +33,17 @@ import Testing
             backupDone.value = true
         }
         while !inBackup.value { try await Task.sleep(for: .milliseconds(5)) }
-        let doneAtClose = try await finishingOnThread(within: 20) { () throws -> Bool in
+        // What close() waits for is the backup's connection: released once
+        // the snapshot is copied, after the pause (publishing the copy under
+        // its name comes after that, and may finish after close returns — it
+        // touches no file of the store).
+        let copiedAtClose = try await finishingOnThread(within: 20) { () throws -> Bool in
             try stack.close()
-            return backupDone.value
+            return pauseEnded.value
         }
-        #expect(doneAtClose == true, "close() returned while the backup was still copying")
+        #expect(copiedAtClose == true, "close() returned while the backup was still copying")
         try await backup.value
+        #expect(backupDone.value)
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
         let restored = try RecordStack(storeAt: copy, entities: [HandWrittenPerson.self])
         defer { try? restored.close() }
