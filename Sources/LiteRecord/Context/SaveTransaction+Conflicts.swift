@@ -99,6 +99,11 @@ extension SaveTransaction {
                 try statement.bind(.integer(stored.version), at: 2)
                 try statement.run()
             } else {
+                // Kept, while the deletion of an owner a cascade took it
+                // with still goes on (the plan's deletions all ran): detached
+                // from that owner as a store-side cascade's kept row is, so
+                // that the save commits (Docs/Concurrency.md).
+                try detachFromDeletedRows(conflict.entity, conflict.row.rowID)
                 resolved[id] = (object, .keep)
             }
             return
