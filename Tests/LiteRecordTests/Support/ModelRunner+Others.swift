@@ -18,6 +18,9 @@ extension ModelRunner {
         coverage.ops.insert(grandchild ? .grandchild : .child)
         var copy = model
         let parentInserts = Set(model.held.keys.filter { $0.row < 0 })
+        // The changes of the context's objects whose rows another writer
+        // deleted, before the child runs (see the `.nullify` below).
+        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
         var deleted: [MID] = []
         var created: [(MID, any Entity)] = []
         var mine: [MID: any Entity] = [:]
@@ -134,6 +137,23 @@ extension ModelRunner {
         }
         guard !mustFail else {
             throw mismatch("child push outcome: validationFailed, got success", "the push breaks a .deny rule or a count: \(denials + countedSeen)")
+        }
+        // API.md §10: delete rules run in the context, over the related
+        // objects it loads, and "a to-one or to-many is loaded on first access
+        // from its context" — a child loads the list from the store, where a
+        // row another writer deleted is no longer related. So whether a
+        // child's `.nullify` reaches the parent's object of such a row (which
+        // the parent's list, read before, may still hold: `members`' "may")
+        // is not specified; the model follows the parent's object. A child
+        // cannot change a gone object otherwise (its `live` leaves them out).
+        for (id, before) in goneChanges {
+            guard let object = handles[id], object.recordState.changes == before, let original = model.held[id],
+                let changed = copy.held[id], changed.phase == .managed
+            else { continue }
+            for link in changed.fkChanged.subtracting(original.fkChanged) {
+                copy.held[id]?.fk[link] = original.fk[link]
+                copy.held[id]?.fkChanged.remove(link)
+            }
         }
         // A push carries what the child changed relative to its parent: a
         // to-one the child set and set back is no change in the parent.
