@@ -49,17 +49,16 @@ import Testing
     ///
     /// Found by issue #58's widened model in a run of 20,000 sequences from
     /// seed 100001 (`LITERECORD_MODEL_SEED=<seed> LITERECORD_MODEL_SEQUENCES=1`
-    /// replays each), not met by the default seeds, not fixed yet:
-    /// - 102268: under `.storeTrumps`, a to-one set to nil here on a chapter
-    ///   whose text `updateAll` changed elsewhere: the save reports no update
-    ///   (Concurrency.md: "changed only here: written").
+    /// replays each), all fixed:
+    /// - 102268: under `.storeTrumps` set after a to-one was cleared, on a
+    ///   chapter whose text `updateAll` changed elsewhere, the save wrote
+    ///   nothing (StoreTrumpsToOneBeforePolicyTests).
     /// - 105602: under `.storeTrumps`, a loaded cascade's paragraph changed
-    ///   elsewhere is kept but still names its deleted chapter: the save
-    ///   fails on a foreign key (Concurrency.md: the kept record is detached
-    ///   and the save goes on — done for the store-side cascade only).
-    /// - 105919: a child's `.nullify` of a note another writer deleted: the
-    ///   model nullifies it and expects `.conflict`, LiteRecord does not
-    ///   (the model's rule, not the contract's: a gone member is "may").
+    ///   elsewhere was kept still naming its deleted chapter: COMMIT failed on
+    ///   a foreign key (StoreTrumpsKeptCascadeTests).
+    /// - 105919: the model's, not LiteRecord's: it nullified a note another
+    ///   writer deleted when a child deleted its book, and expected
+    ///   `.conflict` (ModelRunner.child follows the parent's object now).
     /// None open. #15 (seed 1799: a chapter inserted under one counted book
     /// in the save that deletes another failed its COMMIT on a foreign key)
     /// is fixed and held by CountedCascadeInsertTests.

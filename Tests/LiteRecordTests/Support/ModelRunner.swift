@@ -202,7 +202,7 @@ final class ModelRunner {
         case .reinsertForgotten(let pick): try reinsertForgotten(pick)
         case .policy(let policy):
             context.mergePolicy = policy
-            model.policy = policy
+            model.setPolicy(policy)
             coverage.ops.insert(.policyChange)
             note("mergePolicy = \(policy)")
         case .setBased: note("setBased: only in a child")

@@ -73,7 +73,10 @@ extension ReferenceModel {
             }
             guard var row = new.rows[id] else { continue }
             var wrote = false
-            let storeWins = conflicts[id] == .changed && policy == .storeTrumps && row.text != object.readText
+            // Without the values as read (``MHeld/readUnknown``), its own stand for them.
+            let readText = object.readUnknown ? object.text : object.readText
+            let readValues = object.readUnknown ? object.values : object.readValues
+            let storeWins = conflicts[id] == .changed && policy == .storeTrumps && row.text != readText
             if object.textChanged, !storeWins {
                 row.text = object.text
                 wrote = true
@@ -82,7 +85,7 @@ extension ReferenceModel {
             // newer value of a field wins; every other field set here is written.
             var storeWonValue = false
             for field in MField.allCases where object.valuesChanged.contains(field) {
-                if conflicts[id] == .changed, policy == .storeTrumps, row.values.differs(object.readValues, field) {
+                if conflicts[id] == .changed, policy == .storeTrumps, row.values.differs(readValues, field) {
                     storeWonValue = true
                     continue
                 }
