@@ -85,6 +85,17 @@ extension ModelRunner {
                 guard let id = choose(live(kind), pick) else { continue }
                 var probe = copy
                 let reached = probe.delete(id)
+                // As in the context (ModelRunner.delete): a cascade that would
+                // strand a reference to an unsaved object is not specified.
+                let strandedInsert = reached.contains { doomed in
+                    doomed.row <= 0 && MLink.pointing(at: doomed.kind).contains {
+                        $0.rule == .deny || $0.rule == .noAction ? !copy.members(of: doomed, $0).must.isEmpty : false
+                    }
+                }
+                if strandedInsert {
+                    lines.append("delete \(id): left alone, its cascade would strand a reference to an unsaved object")
+                    continue
+                }
                 if gapped(14, !probe.denials(among: reached, unseen: parentInserts).isEmpty) {
                     lines.append("delete \(id): avoided, known gap #14")
                     continue
@@ -138,23 +149,9 @@ extension ModelRunner {
         guard !mustFail else {
             throw mismatch("child push outcome: validationFailed, got success", "the push breaks a .deny rule or a count: \(denials + countedSeen)")
         }
-        // API.md §10: delete rules run in the context, over the related
-        // objects it loads, and "a to-one or to-many is loaded on first access
-        // from its context" — a child loads the list from the store, where a
-        // row another writer deleted is no longer related. So whether a
-        // child's `.nullify` reaches the parent's object of such a row (which
-        // the parent's list, read before, may still hold: `members`' "may")
-        // is not specified; the model follows the parent's object. A child
-        // cannot change a gone object otherwise (its `live` leaves them out).
-        for (id, before) in goneChanges {
-            guard let object = handles[id], object.recordState.changes == before, let original = model.held[id],
-                let changed = copy.held[id], changed.phase == .managed
-            else { continue }
-            for link in changed.fkChanged.subtracting(original.fkChanged) {
-                copy.held[id]?.fk[link] = original.fk[link]
-                copy.held[id]?.fkChanged.remove(link)
-            }
-        }
+        // The same for a child's `.nullify` (its lists are loaded from the
+        // store): the model follows the parent's object.
+        followGoneNullify(goneChanges, before: model, in: &copy)
         // A push carries what the child changed relative to its parent: a
         // to-one the child set and set back is no change in the parent.
         for (id, object) in copy.held where object.phase == .managed {

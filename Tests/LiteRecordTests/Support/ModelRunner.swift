@@ -296,12 +296,38 @@ final class ModelRunner {
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
         noteRuleFeatures(id)
+        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let before = model
         context.delete(object)
         let doomed = model.delete(id)
+        followGoneNullify(goneChanges, before: before)
         // A rule that reads an object and then changes it (`.nullify`)
         // refreshed it while it was unchanged.
         adoptRefreshed(stale, unchangedBefore: unchanged)
         note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
+    }
+
+    /// API.md §10: delete rules run in the context over the related objects
+    /// it loads ("a to-one or to-many is loaded on first access from its
+    /// context"), and a list loaded from the store after another writer
+    /// deleted a row no longer relates it. So whether a `.nullify` reaches a
+    /// held object whose row is gone (`members`' "may": a list read before
+    /// still holds it) is not specified: the model follows the context's
+    /// object (`goneChanges`: the changes of such objects before the step).
+    func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel, in target: inout ReferenceModel) {
+        for (id, changes) in goneChanges {
+            guard let object = handles[id], object.recordState.changes == changes, let original = before.held[id],
+                let changed = target.held[id], changed.phase == .managed
+            else { continue }
+            for link in changed.fkChanged.subtracting(original.fkChanged) {
+                target.held[id]?.fk[link] = original.fk[link]
+                target.held[id]?.fkChanged.remove(link)
+            }
+        }
+    }
+
+    func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel) {
+        followGoneNullify(goneChanges, before: before, in: &model)
     }
 
     /// Held objects whose rows another writer changed since they were read.

@@ -48,6 +48,14 @@ extension ReferenceModel {
             // (`.noAction`) may fail on that first: which of two errors a
             // save reports is not specified.
             if leavesDanglingReference { expected.errors.insert(.constraintViolation) }
+            // So may one whose values clash on the `.unique` code with a row
+            // no conflict involves (another writer's insert): the save fails
+            // either way. A clash only with a row deleted here is not one.
+            var intended = store
+            for (id, object) in held where id.kind == .note {
+                if object.phase == .deleted { intended.rows[id] = nil } else { intended.rows[id] = MRow(text: object.text, values: object.values) }
+            }
+            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
         guard expected.errors.isEmpty else { return expected }
         var new = store
