@@ -58,6 +58,9 @@ enum MOp: Sendable, CustomStringConvertible {
     /// SetBasedChildRefusalTests): `deleteAll`, `truncateAll`,
     /// `findFirstOrCreate`, `updateAll` by the pick.
     case setBased(MKind, UInt32)
+    /// `updateAll` of the text of every row of a kind, in the context under
+    /// test (Docs/Queries.md, "Set-based updates").
+    case updateAllHere(MKind)
 
     var description: String {
         switch self {
@@ -78,6 +81,7 @@ enum MOp: Sendable, CustomStringConvertible {
         case .policy(let policy): "mergePolicy = \(policy)"
         case .grandchild(let steps): "grandchild[\(steps.map(\.description).joined(separator: "; "))]"
         case .setBased(let kind, let pick): "setBased(\(kind), \(pick % 4))"
+        case .updateAllHere(let kind): "updateAll(\(kind))"
         }
     }
 }
@@ -166,7 +170,9 @@ enum MGenerator {
             switch Int.random(in: 0..<9, using: &rng) {
             case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
             case 2: return .write(.create(kind(&rng), target: pick(&rng)))
-            case 3: return .write(.updateAll(kind(&rng)))
+            case 3:
+                let kind = kind(&rng)
+                return Bool.random(using: &rng) ? .write(.updateAll(kind)) : .updateAllHere(kind)
             case 4: return .write(.deleteParagraph(pick(&rng)))
             case 5: return .write(.deleteAll(Bool.random(using: &rng) ? .paragraph : .note, truncate: Bool.random(using: &rng)))
             case 6: return .write(.findOrCreate(code: pick(&rng)))

@@ -206,7 +206,44 @@ final class ModelRunner {
             coverage.ops.insert(.policyChange)
             note("mergePolicy = \(policy)")
         case .setBased: note("setBased: only in a child")
+        case .updateAllHere(let kind): try updateAllHere(kind)
         }
+    }
+
+    /// Docs/Queries.md, "Set-based updates": one `UPDATE` committed at once;
+    /// records the context is deleting are left out; each changed row's
+    /// version moves on; objects the context holds "take the new values and
+    /// version, keeping their unsaved edits: an edit of another attribute
+    /// saves without a conflict, an edit of an attribute set here meets one".
+    private func updateAllHere(_ kind: MKind) throws {
+        let ids = model.store.rows.keys.filter { $0.kind == kind && model.held[$0]?.phase != .deleted }.sorted()
+        let text = nextText()
+        let written = try ModelAccess.updateAllText(kind, text, in: context)
+        coverage.ops.insert(.updateAll)
+        note("updateAll \(kind) = \(text), \(written) rows")
+        guard written == ids.count else {
+            throw mismatch("updateAll", "updateAll(\(kind)) in the context wrote \(written) rows; the model \(ids.count)")
+        }
+        for id in ids {
+            model.storeEdit(id, text)
+            guard var held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { continue }
+            // An edit of the text set here keeps its value and the version
+            // it is based on: its save meets the conflict.
+            guard !held.textChanged else { continue }
+            // At the row's new version, the object holds the row's values:
+            // those another writer changed before are taken too.
+            guard held.changed else {
+                model.held[id] = MHeld(row)
+                continue
+            }
+            held.text = row.text
+            held.readText = row.text
+            held.takeUnchangedValues(of: row)
+            held.readValues = row.values
+            held.version = row.version
+            model.held[id] = held
+        }
+        if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
     }
 
     private func create(_ kind: MKind, _ pick: UInt32?) throws {
