@@ -68,16 +68,12 @@ import Testing
     /// reference to the parent's unsaved insert: not specified, left alone
     /// as in the context).
     ///
-    /// Open, found by 8,000 sequences from seed 500001 with
-    /// `LITERECORD_AUDIT_CHANGES=1` (the change audit; without it the
-    /// sequence passes), not analysed yet: 504822, under `.storeTrumps`, a
-    /// tag edited here and elsewhere, a child that deletes another tag and
-    /// links a book to it, then `save`: the audit refuses the commit (kind
-    /// `.sqlite`) because the change set names "update MTTag/2" while SQLite
-    /// changed no row of it (the store's text won the conflict; only the
-    /// join table changed), where the model expected `.constraintViolation`.
-    /// Shrunk: fetch(Tag); write{edit(Tag 1)}; create(Book, target: 21);
-    /// save; edit(Tag 29); child[delete(Tag 40); link(Book 20, Tag 44)]; save.
+    /// 8,000 sequences from seed 500001 with `LITERECORD_AUDIT_CHANGES=1`
+    /// found 504822, fixed: under `.storeTrumps`, a tag whose conflict the
+    /// store won (nothing of its own written) and whose link the same save
+    /// changed kept its row's version while the change set named it
+    /// updated; the change audit refused the commit
+    /// (StoreTrumpsLinkVersionTests). None open.
     /// #15 (seed 1799: a chapter inserted under one counted book
     /// in the save that deletes another failed its COMMIT on a foreign key)
     /// is fixed and held by CountedCascadeInsertTests.
