@@ -61,6 +61,9 @@ enum MOp: Sendable, CustomStringConvertible {
     /// `updateAll` of the text of every row of a kind, in the context under
     /// test (Docs/Queries.md, "Set-based updates").
     case updateAllHere(MKind)
+    /// `deleteAll(matching:)` or `truncateAll()` of the paragraphs or notes
+    /// (kinds nothing points at) in the context under test (Docs/Queries.md, "Deleting").
+    case deleteAllHere(MKind, truncate: Bool)
 
     var description: String {
         switch self {
@@ -82,6 +85,7 @@ enum MOp: Sendable, CustomStringConvertible {
         case .grandchild(let steps): "grandchild[\(steps.map(\.description).joined(separator: "; "))]"
         case .setBased(let kind, let pick): "setBased(\(kind), \(pick % 4))"
         case .updateAllHere(let kind): "updateAll(\(kind))"
+        case .deleteAllHere(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
         }
     }
 }
@@ -174,7 +178,10 @@ enum MGenerator {
                 let kind = kind(&rng)
                 return Bool.random(using: &rng) ? .write(.updateAll(kind)) : .updateAllHere(kind)
             case 4: return .write(.deleteParagraph(pick(&rng)))
-            case 5: return .write(.deleteAll(Bool.random(using: &rng) ? .paragraph : .note, truncate: Bool.random(using: &rng)))
+            case 5:
+                let kind: MKind = Bool.random(using: &rng) ? .paragraph : .note
+                let truncate = Bool.random(using: &rng)
+                return Bool.random(using: &rng) ? .write(.deleteAll(kind, truncate: truncate)) : .deleteAllHere(kind, truncate: truncate)
             case 6: return .write(.findOrCreate(code: pick(&rng)))
             default: return .write(.relink(note: pick(&rng), book: pick(&rng)))
             }

@@ -207,6 +207,7 @@ final class ModelRunner {
             note("mergePolicy = \(policy)")
         case .setBased: note("setBased: only in a child")
         case .updateAllHere(let kind): try updateAllHere(kind)
+        case .deleteAllHere(let kind, let truncate): try deleteAllHere(kind, truncate)
         }
     }
 
@@ -244,6 +245,29 @@ final class ModelRunner {
             model.held[id] = held
         }
         if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
+    }
+
+    /// Docs/Queries.md, "Deleting": one `DELETE`, committed at once; "the
+    /// context you pass forgets the deleted objects" (their unsaved edits
+    /// too), and the deletion is published like a save's. Nothing points at
+    /// a paragraph or a note, so no rule runs. Whether it deletes a row the
+    /// context is deleting already is not specified: such a step is left out.
+    private func deleteAllHere(_ kind: MKind, _ truncate: Bool) throws {
+        if model.held.contains(where: { $0.key.kind == kind && $0.key.row > 0 && $0.value.phase == .deleted }) {
+            return note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): left out, a deletion of the kind is pending")
+        }
+        let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
+        let deleted = try ModelAccess.deleteAll(kind, truncate: truncate, in: context)
+        coverage.ops.insert(truncate ? .truncateAll : .deleteAll)
+        note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): \(deleted) rows")
+        guard deleted == ids.count else {
+            throw mismatch("deleteAll", "\(truncate ? "truncateAll" : "deleteAll")(\(kind)) in the context deleted \(deleted) rows; the model \(ids.count)")
+        }
+        for id in ids {
+            model.storeDelete(id)
+            model.held[id] = nil
+        }
+        if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
     }
 
     private func create(_ kind: MKind, _ pick: UInt32?) throws {
