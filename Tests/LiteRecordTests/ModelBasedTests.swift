@@ -132,7 +132,7 @@ import Testing
                 // followed by a suspension each, which under the whole
                 // suite's load cost more than the sequences.
                 switch op {
-                case .save, .write, .child, .grandchild, .reinsertForgotten, .updateAllHere, .deleteAllHere: try await runner.checkChannels()
+                case .save, .write, .child, .grandchild, .reinsertForgotten, .updateAllHere, .deleteAllHere, .findOrCreateHere: try await runner.checkChannels()
                 default: break
                 }
             } catch var mismatch as ModelMismatch {

@@ -64,6 +64,8 @@ enum MOp: Sendable, CustomStringConvertible {
     /// `deleteAll(matching:)` or `truncateAll()` of the paragraphs or notes
     /// (kinds nothing points at) in the context under test (Docs/Queries.md, "Deleting").
     case deleteAllHere(MKind, truncate: Bool)
+    /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)` in the context under test.
+    case findOrCreateHere(code: UInt32)
 
     var description: String {
         switch self {
@@ -86,6 +88,7 @@ enum MOp: Sendable, CustomStringConvertible {
         case .setBased(let kind, let pick): "setBased(\(kind), \(pick % 4))"
         case .updateAllHere(let kind): "updateAll(\(kind))"
         case .deleteAllHere(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
+        case .findOrCreateHere(let code): "findFirstOrCreate(Note.code \(code))"
         }
     }
 }
@@ -182,7 +185,9 @@ enum MGenerator {
                 let kind: MKind = Bool.random(using: &rng) ? .paragraph : .note
                 let truncate = Bool.random(using: &rng)
                 return Bool.random(using: &rng) ? .write(.deleteAll(kind, truncate: truncate)) : .deleteAllHere(kind, truncate: truncate)
-            case 6: return .write(.findOrCreate(code: pick(&rng)))
+            case 6:
+                let code = pick(&rng)
+                return Bool.random(using: &rng) ? .write(.findOrCreate(code: code)) : .findOrCreateHere(code: code)
             default: return .write(.relink(note: pick(&rng), book: pick(&rng)))
             }
         }

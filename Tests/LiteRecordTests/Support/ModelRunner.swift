@@ -208,6 +208,7 @@ final class ModelRunner {
         case .setBased: note("setBased: only in a child")
         case .updateAllHere(let kind): try updateAllHere(kind)
         case .deleteAllHere(let kind, let truncate): try deleteAllHere(kind, truncate)
+        case .findOrCreateHere(let code): try findOrCreateHere(code)
         }
     }
 
@@ -268,6 +269,36 @@ final class ModelRunner {
             model.held[id] = nil
         }
         if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
+    }
+
+    /// Docs/Queries.md: `findFirstOrCreate` reads the store (unsaved inserts
+    /// not found, pending deletions left out) and writes a new record at
+    /// once, every other value at its default. A pending deletion of a note
+    /// holding the code would leave its row to clash with the new one: not
+    /// specified, the step is left out.
+    private func findOrCreateHere(_ pick: UInt32) throws {
+        let code = pick % 2 == 0 ? "A" : "B"
+        let stored = model.store.rows.filter { $0.key.kind == .note && $0.value.values.code == code }.keys.sorted()
+        if stored.contains(where: { model.held[$0]?.phase == .deleted }) {
+            return note("findFirstOrCreate(Note.code \(code)): left out, its note's deletion is pending")
+        }
+        let object = try ModelAccess.findOrCreateNote(code: code, in: context)
+        coverage.ops.insert(.findFirstOrCreate)
+        guard let row = object.recordID?.rowID else { throw mismatch("findFirstOrCreate", "the note for code \(code) has no record id") }
+        let id = MID(kind: .note, row: row)
+        note("findFirstOrCreate(Note.code \(code)) → \(id)")
+        if let existing = stored.first {
+            guard id == existing else { throw mismatch("findFirstOrCreate", "found \(id) for code \(code); the model \(existing)") }
+            model.fetchOne(id)
+            handles[id] = object
+            return
+        }
+        if !model.storeInsert(id, MRow(text: "", values: MValues(code: code))) {
+            throw mismatch("reused row id", "findFirstOrCreate gave its new note the id \(row) of an earlier record")
+        }
+        model.load(id)
+        handles[id] = object
+        expectedEvents.append(MEvent(inserted: [id]))
     }
 
     private func create(_ kind: MKind, _ pick: UInt32?) throws {

@@ -311,6 +311,23 @@ struct ReferenceModel {
         return ids.sorted()
     }
 
+    /// One stored row read as a fetch reads it (`findFirst`).
+    mutating func fetchOne(_ id: MID) {
+        guard let row = store.rows[id], held[id]?.phase != .deleted else { return }
+        guard var object = held[id] else {
+            held[id] = MHeld(row)
+            return
+        }
+        guard object.version != row.version else { return }
+        if !object.changed {
+            object = MHeld(row)
+        } else {
+            if !object.textChanged { object.text = row.text }
+            object.takeUnchangedValues(of: row)
+        }
+        held[id] = object
+    }
+
     /// Rereads an object from the store (`refresh(_:mergeChanges: false)`);
     /// a row deleted in the store is forgotten.
     mutating func reread(_ id: MID) {
