@@ -26,6 +26,9 @@ extension RecordContext {
             return found
         case .created(let rowID, let snapshot):
             register(object, rowID: rowID, snapshot: snapshot)
+            // As a save's insert: `.storeTrumps` compares later conflicts
+            // with the values the row was written with.
+            if mergePolicy == .storeTrumps { object.recordState.storedValues = currentColumnValues(object) }
             if !entity.relationships.isEmpty { adoptRelatedAfterCreate(object, pendingColumns: pendingColumns) }
             didSave?(ChangeSet(inserted: [RecordID(entityName: T.entityName, rowID: rowID)]))
             return object

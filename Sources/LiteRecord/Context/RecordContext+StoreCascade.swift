@@ -551,7 +551,7 @@ extension SaveTransaction {
     /// `.storeTrumps`, and the deletion of its owner still goes on: the
     /// row's to-ones naming rows this save deleted are cleared (its version
     /// moves on), so the kept row names no deleted one and the save commits.
-    private mutating func detachFromDeletedRows(_ entity: EntityDescription, _ rowID: Int64) throws {
+    mutating func detachFromDeletedRows(_ entity: EntityDescription, _ rowID: Int64) throws {
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
             guard let destination = context.store.model.entity(named: relationship.destinationName)?.quotedTable else { continue }
@@ -562,6 +562,7 @@ extension SaveTransaction {
             let sql = UpdateStatement(entity.table, set: [.null(column), .nextVersion], where: .rowID && dangling).sql
             try connection.execute(sql, [.integer(rowID)])
             if connection.changes > 0 {
+                if cascaded == nil { cascaded = CascadeOutcome() }
                 cascaded?.detached.append((RecordID(entityName: entity.name, rowID: rowID), relationship.name))
             }
         }

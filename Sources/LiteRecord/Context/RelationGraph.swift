@@ -294,8 +294,21 @@ enum RelationGraph {
 
     /// Sets a to-one's slot and records the change of its column for the next save.
     static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
-        storeChange(.toOne(value), in: object, relationship.index)
         let state = object.recordState
+        if state.phase == .managed, state.storedValues == nil, let column = relationship.columnIndex, !state.changes.contains(column) {
+            // The value as read, for a merge policy set to `.storeTrumps`
+            // after this change (RecordState.readToOnes).
+            let read: SQLValue?
+            switch slot(object, relationship.index) {
+            case .fault(let rowID): read = rowID.map { .integer($0) } ?? .null
+            case .toOne(let target): read = target.map { $0.recordState.rowID.map { .integer($0) } } ?? .null
+            case .unloaded, .toMany: read = nil
+            }
+            var kept = state.readToOnes ?? [:]
+            kept[column] = read
+            state.readToOnes = kept
+        }
+        storeChange(.toOne(value), in: object, relationship.index)
         guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
         state.changes.insert(column)
         if !state.listings.contains(.updated) { context.objectDidChange(object) }

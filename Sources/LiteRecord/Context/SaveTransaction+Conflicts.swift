@@ -99,6 +99,11 @@ extension SaveTransaction {
                 try statement.bind(.integer(stored.version), at: 2)
                 try statement.run()
             } else {
+                // Kept, while the deletion of an owner a cascade took it
+                // with still goes on (the plan's deletions all ran): detached
+                // from that owner as a store-side cascade's kept row is, so
+                // that the save commits (Docs/Concurrency.md).
+                try detachFromDeletedRows(conflict.entity, conflict.row.rowID)
                 resolved[id] = (object, .keep)
             }
             return
@@ -107,11 +112,14 @@ extension SaveTransaction {
         if mergePolicy == .storeTrumps {
             // The store wins every property it changed since the read; without
             // the values as read, a stored value that differs counts as changed.
+            // A to-one changed before the policy was set is compared with
+            // the value it was read with (RecordState.readToOnes).
             let read = object.recordState.storedValues
+            let readToOnes = read == nil ? object.recordState.readToOnes : nil
             var kept: [Int] = []
             for column in columns {
                 let local = try localValue(object, conflict.entity, column)
-                let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? local
+                let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? readToOnes?[column] ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
             columns = kept

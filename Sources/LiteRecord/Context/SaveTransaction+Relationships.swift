@@ -64,7 +64,13 @@ extension SaveTransaction {
             }
         }
         guard !touched.isEmpty else { return (relinked, []) }
-        for update in plan.updates { touched.removeValue(forKey: ObjectIdentifier(update.object)) }
+        for update in plan.updates {
+            // Its UPDATE moved its version, unless a conflict its merge
+            // policy resolved wrote nothing (the store's values won): then
+            // the link is the row's only change, and moves it.
+            if !resolved.isEmpty, let resolution = resolved[ObjectIdentifier(update.object)]?.resolution, !resolution.wrote { continue }
+            touched.removeValue(forKey: ObjectIdentifier(update.object))
+        }
         return (relinked, try bumpVersions(of: touched.values))
     }
 

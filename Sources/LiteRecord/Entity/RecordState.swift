@@ -138,6 +138,7 @@ public final class RecordState {
     final class Extras {
         @exclusivity(unchecked) var snapshot: [SQLValue]?
         @exclusivity(unchecked) var storedValues: [SQLValue]?
+        @exclusivity(unchecked) var readToOnes: [Int: SQLValue]?
         /// The changed attributes from index 32 on (see ``changes``).
         @exclusivity(unchecked) var changedAbove32: AttributeMask?
         init() {}
@@ -173,6 +174,18 @@ public final class RecordState {
         }
     }
 
+    /// The foreign key each changed to-one held before its first change since
+    /// the object was read or saved, by column (``EntityDescription/columnName(_:)``
+    /// index): kept when the context had no ``storedValues``, so that a
+    /// context whose merge policy becomes `.storeTrumps` after the change
+    /// still tells a to-one changed only here from one the store changed.
+    var readToOnes: [Int: SQLValue]? {
+        get { extras?.readToOnes }
+        set {
+            if newValue == nil, extras?.readToOnes == nil { return }
+            madeExtras.readToOnes = newValue
+        }
+    }
 
     /// The attributes changed since the object was read or last saved.
     var changes: AttributeMask {
@@ -294,6 +307,7 @@ public final class RecordState {
         changes.removeAll()
         snapshot = nil
         storedValues = nil
+        readToOnes = nil
         listings = []
         flags = marked
         // Related objects hold each other strongly; forgetting them here breaks

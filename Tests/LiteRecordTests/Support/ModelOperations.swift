@@ -58,6 +58,14 @@ enum MOp: Sendable, CustomStringConvertible {
     /// SetBasedChildRefusalTests): `deleteAll`, `truncateAll`,
     /// `findFirstOrCreate`, `updateAll` by the pick.
     case setBased(MKind, UInt32)
+    /// `updateAll` of the text of every row of a kind, in the context under
+    /// test (Docs/Queries.md, "Set-based updates").
+    case updateAllHere(MKind)
+    /// `deleteAll(matching:)` or `truncateAll()` of the paragraphs or notes
+    /// (kinds nothing points at) in the context under test (Docs/Queries.md, "Deleting").
+    case deleteAllHere(MKind, truncate: Bool)
+    /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)` in the context under test.
+    case findOrCreateHere(code: UInt32)
 
     var description: String {
         switch self {
@@ -78,6 +86,9 @@ enum MOp: Sendable, CustomStringConvertible {
         case .policy(let policy): "mergePolicy = \(policy)"
         case .grandchild(let steps): "grandchild[\(steps.map(\.description).joined(separator: "; "))]"
         case .setBased(let kind, let pick): "setBased(\(kind), \(pick % 4))"
+        case .updateAllHere(let kind): "updateAll(\(kind))"
+        case .deleteAllHere(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
+        case .findOrCreateHere(let code): "findFirstOrCreate(Note.code \(code))"
         }
     }
 }
@@ -166,10 +177,17 @@ enum MGenerator {
             switch Int.random(in: 0..<9, using: &rng) {
             case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
             case 2: return .write(.create(kind(&rng), target: pick(&rng)))
-            case 3: return .write(.updateAll(kind(&rng)))
+            case 3:
+                let kind = kind(&rng)
+                return Bool.random(using: &rng) ? .write(.updateAll(kind)) : .updateAllHere(kind)
             case 4: return .write(.deleteParagraph(pick(&rng)))
-            case 5: return .write(.deleteAll(Bool.random(using: &rng) ? .paragraph : .note, truncate: Bool.random(using: &rng)))
-            case 6: return .write(.findOrCreate(code: pick(&rng)))
+            case 5:
+                let kind: MKind = Bool.random(using: &rng) ? .paragraph : .note
+                let truncate = Bool.random(using: &rng)
+                return Bool.random(using: &rng) ? .write(.deleteAll(kind, truncate: truncate)) : .deleteAllHere(kind, truncate: truncate)
+            case 6:
+                let code = pick(&rng)
+                return Bool.random(using: &rng) ? .write(.findOrCreate(code: code)) : .findOrCreateHere(code: code)
             default: return .write(.relink(note: pick(&rng), book: pick(&rng)))
             }
         }

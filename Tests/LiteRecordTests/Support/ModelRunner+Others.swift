@@ -18,6 +18,9 @@ extension ModelRunner {
         coverage.ops.insert(grandchild ? .grandchild : .child)
         var copy = model
         let parentInserts = Set(model.held.keys.filter { $0.row < 0 })
+        // The changes of the context's objects whose rows another writer
+        // deleted, before the child runs (see the `.nullify` below).
+        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
         var deleted: [MID] = []
         var created: [(MID, any Entity)] = []
         var mine: [MID: any Entity] = [:]
@@ -82,6 +85,17 @@ extension ModelRunner {
                 guard let id = choose(live(kind), pick) else { continue }
                 var probe = copy
                 let reached = probe.delete(id)
+                // As in the context (ModelRunner.delete): a cascade that would
+                // strand a reference to an unsaved object is not specified.
+                let strandedInsert = reached.contains { doomed in
+                    doomed.row <= 0 && MLink.pointing(at: doomed.kind).contains {
+                        $0.rule == .deny || $0.rule == .noAction ? !copy.members(of: doomed, $0).must.isEmpty : false
+                    }
+                }
+                if strandedInsert {
+                    lines.append("delete \(id): left alone, its cascade would strand a reference to an unsaved object")
+                    continue
+                }
                 if gapped(14, !probe.denials(among: reached, unseen: parentInserts).isEmpty) {
                     lines.append("delete \(id): avoided, known gap #14")
                     continue
@@ -135,6 +149,9 @@ extension ModelRunner {
         guard !mustFail else {
             throw mismatch("child push outcome: validationFailed, got success", "the push breaks a .deny rule or a count: \(denials + countedSeen)")
         }
+        // The same for a child's `.nullify` (its lists are loaded from the
+        // store): the model follows the parent's object.
+        followGoneNullify(goneChanges, before: model, in: &copy)
         // A push carries what the child changed relative to its parent: a
         // to-one the child set and set back is no change in the parent.
         for (id, object) in copy.held where object.phase == .managed {

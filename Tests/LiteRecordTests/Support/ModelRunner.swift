@@ -202,11 +202,103 @@ final class ModelRunner {
         case .reinsertForgotten(let pick): try reinsertForgotten(pick)
         case .policy(let policy):
             context.mergePolicy = policy
-            model.policy = policy
+            model.setPolicy(policy)
             coverage.ops.insert(.policyChange)
             note("mergePolicy = \(policy)")
         case .setBased: note("setBased: only in a child")
+        case .updateAllHere(let kind): try updateAllHere(kind)
+        case .deleteAllHere(let kind, let truncate): try deleteAllHere(kind, truncate)
+        case .findOrCreateHere(let code): try findOrCreateHere(code)
         }
+    }
+
+    /// Docs/Queries.md, "Set-based updates": one `UPDATE` committed at once;
+    /// records the context is deleting are left out; each changed row's
+    /// version moves on; objects the context holds "take the new values and
+    /// version, keeping their unsaved edits: an edit of another attribute
+    /// saves without a conflict, an edit of an attribute set here meets one".
+    private func updateAllHere(_ kind: MKind) throws {
+        let ids = model.store.rows.keys.filter { $0.kind == kind && model.held[$0]?.phase != .deleted }.sorted()
+        let text = nextText()
+        let written = try ModelAccess.updateAllText(kind, text, in: context)
+        coverage.ops.insert(.updateAll)
+        note("updateAll \(kind) = \(text), \(written) rows")
+        guard written == ids.count else {
+            throw mismatch("updateAll", "updateAll(\(kind)) in the context wrote \(written) rows; the model \(ids.count)")
+        }
+        for id in ids {
+            model.storeEdit(id, text)
+            guard var held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { continue }
+            // An edit of the text set here keeps its value and the version
+            // it is based on: its save meets the conflict.
+            guard !held.textChanged else { continue }
+            // At the row's new version, the object holds the row's values:
+            // those another writer changed before are taken too.
+            guard held.changed else {
+                model.held[id] = MHeld(row)
+                continue
+            }
+            held.text = row.text
+            held.readText = row.text
+            held.takeUnchangedValues(of: row)
+            held.readValues = row.values
+            held.version = row.version
+            model.held[id] = held
+        }
+        if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
+    }
+
+    /// Docs/Queries.md, "Deleting": one `DELETE`, committed at once; "the
+    /// context you pass forgets the deleted objects" (their unsaved edits
+    /// too), and the deletion is published like a save's. Nothing points at
+    /// a paragraph or a note, so no rule runs. Whether it deletes a row the
+    /// context is deleting already is not specified: such a step is left out.
+    private func deleteAllHere(_ kind: MKind, _ truncate: Bool) throws {
+        if model.held.contains(where: { $0.key.kind == kind && $0.key.row > 0 && $0.value.phase == .deleted }) {
+            return note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): left out, a deletion of the kind is pending")
+        }
+        let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
+        let deleted = try ModelAccess.deleteAll(kind, truncate: truncate, in: context)
+        coverage.ops.insert(truncate ? .truncateAll : .deleteAll)
+        note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): \(deleted) rows")
+        guard deleted == ids.count else {
+            throw mismatch("deleteAll", "\(truncate ? "truncateAll" : "deleteAll")(\(kind)) in the context deleted \(deleted) rows; the model \(ids.count)")
+        }
+        for id in ids {
+            model.storeDelete(id)
+            model.held[id] = nil
+        }
+        if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
+    }
+
+    /// Docs/Queries.md: `findFirstOrCreate` reads the store (unsaved inserts
+    /// not found, pending deletions left out) and writes a new record at
+    /// once, every other value at its default. A pending deletion of a note
+    /// holding the code would leave its row to clash with the new one: not
+    /// specified, the step is left out.
+    private func findOrCreateHere(_ pick: UInt32) throws {
+        let code = pick % 2 == 0 ? "A" : "B"
+        let stored = model.store.rows.filter { $0.key.kind == .note && $0.value.values.code == code }.keys.sorted()
+        if stored.contains(where: { model.held[$0]?.phase == .deleted }) {
+            return note("findFirstOrCreate(Note.code \(code)): left out, its note's deletion is pending")
+        }
+        let object = try ModelAccess.findOrCreateNote(code: code, in: context)
+        coverage.ops.insert(.findFirstOrCreate)
+        guard let row = object.recordID?.rowID else { throw mismatch("findFirstOrCreate", "the note for code \(code) has no record id") }
+        let id = MID(kind: .note, row: row)
+        note("findFirstOrCreate(Note.code \(code)) → \(id)")
+        if let existing = stored.first {
+            guard id == existing else { throw mismatch("findFirstOrCreate", "found \(id) for code \(code); the model \(existing)") }
+            model.fetchOne(id)
+            handles[id] = object
+            return
+        }
+        if !model.storeInsert(id, MRow(text: "", values: MValues(code: code))) {
+            throw mismatch("reused row id", "findFirstOrCreate gave its new note the id \(row) of an earlier record")
+        }
+        model.load(id)
+        handles[id] = object
+        expectedEvents.append(MEvent(inserted: [id]))
     }
 
     private func create(_ kind: MKind, _ pick: UInt32?) throws {
@@ -296,12 +388,38 @@ final class ModelRunner {
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
         noteRuleFeatures(id)
+        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let before = model
         context.delete(object)
         let doomed = model.delete(id)
+        followGoneNullify(goneChanges, before: before)
         // A rule that reads an object and then changes it (`.nullify`)
         // refreshed it while it was unchanged.
         adoptRefreshed(stale, unchangedBefore: unchanged)
         note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
+    }
+
+    /// API.md §10: delete rules run in the context over the related objects
+    /// it loads ("a to-one or to-many is loaded on first access from its
+    /// context"), and a list loaded from the store after another writer
+    /// deleted a row no longer relates it. So whether a `.nullify` reaches a
+    /// held object whose row is gone (`members`' "may": a list read before
+    /// still holds it) is not specified: the model follows the context's
+    /// object (`goneChanges`: the changes of such objects before the step).
+    func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel, in target: inout ReferenceModel) {
+        for (id, changes) in goneChanges {
+            guard let object = handles[id], object.recordState.changes == changes, let original = before.held[id],
+                let changed = target.held[id], changed.phase == .managed
+            else { continue }
+            for link in changed.fkChanged.subtracting(original.fkChanged) {
+                target.held[id]?.fk[link] = original.fk[link]
+                target.held[id]?.fkChanged.remove(link)
+            }
+        }
+    }
+
+    func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel) {
+        followGoneNullify(goneChanges, before: before, in: &model)
     }
 
     /// Held objects whose rows another writer changed since they were read.

@@ -48,6 +48,14 @@ extension ReferenceModel {
             // (`.noAction`) may fail on that first: which of two errors a
             // save reports is not specified.
             if leavesDanglingReference { expected.errors.insert(.constraintViolation) }
+            // So may one whose values clash on the `.unique` code with a row
+            // no conflict involves (another writer's insert): the save fails
+            // either way. A clash only with a row deleted here is not one.
+            var intended = store
+            for (id, object) in held where id.kind == .note {
+                if object.phase == .deleted { intended.rows[id] = nil } else { intended.rows[id] = MRow(text: object.text, values: object.values) }
+            }
+            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
         guard expected.errors.isEmpty else { return expected }
         var new = store
@@ -73,7 +81,10 @@ extension ReferenceModel {
             }
             guard var row = new.rows[id] else { continue }
             var wrote = false
-            let storeWins = conflicts[id] == .changed && policy == .storeTrumps && row.text != object.readText
+            // Without the values as read (``MHeld/readUnknown``), its own stand for them.
+            let readText = object.readUnknown ? object.text : object.readText
+            let readValues = object.readUnknown ? object.values : object.readValues
+            let storeWins = conflicts[id] == .changed && policy == .storeTrumps && row.text != readText
             if object.textChanged, !storeWins {
                 row.text = object.text
                 wrote = true
@@ -82,7 +93,7 @@ extension ReferenceModel {
             // newer value of a field wins; every other field set here is written.
             var storeWonValue = false
             for field in MField.allCases where object.valuesChanged.contains(field) {
-                if conflicts[id] == .changed, policy == .storeTrumps, row.values.differs(object.readValues, field) {
+                if conflicts[id] == .changed, policy == .storeTrumps, row.values.differs(readValues, field) {
                     storeWonValue = true
                     continue
                 }

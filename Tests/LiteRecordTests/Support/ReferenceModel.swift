@@ -82,6 +82,13 @@ struct MHeld {
     var values: MValues
     var readValues: MValues
     var valuesChanged: Set<MField> = []
+    /// Edited before the merge policy became `.storeTrumps`: the values it
+    /// was read with are not known (Docs/Concurrency.md, "Set it before
+    /// fetching"), so an attribute it changed counts as changed in the store
+    /// whenever the stored value differs from its own. A to-one is compared
+    /// with the value it was read with all the same (API.md §12: the store's
+    /// *newer* values win, this context's other edits are kept).
+    var readUnknown = false
 
     init(_ row: MRow) {
         text = row.text
@@ -222,6 +229,14 @@ struct ReferenceModel {
         held[id]?.fkChanged.insert(link)
     }
 
+    /// The context's `mergePolicy` changes: see ``MHeld/readUnknown``.
+    mutating func setPolicy(_ new: MergePolicy) {
+        if new == .storeTrumps, policy != .storeTrumps {
+            for (id, object) in held where object.phase == .managed && object.changed { held[id]?.readUnknown = true }
+        }
+        policy = new
+    }
+
     mutating func setLink(book: Int64, tag: Int64, _ linked: Bool) {
         links[MPair(book: book, tag: tag)] = linked
     }
@@ -296,6 +311,23 @@ struct ReferenceModel {
         return ids.sorted()
     }
 
+    /// One stored row read as a fetch reads it (`findFirst`).
+    mutating func fetchOne(_ id: MID) {
+        guard let row = store.rows[id], held[id]?.phase != .deleted else { return }
+        guard var object = held[id] else {
+            held[id] = MHeld(row)
+            return
+        }
+        guard object.version != row.version else { return }
+        if !object.changed {
+            object = MHeld(row)
+        } else {
+            if !object.textChanged { object.text = row.text }
+            object.takeUnchangedValues(of: row)
+        }
+        held[id] = object
+    }
+
     /// Rereads an object from the store (`refresh(_:mergeChanges: false)`);
     /// a row deleted in the store is forgotten.
     mutating func reread(_ id: MID) {
@@ -315,6 +347,7 @@ struct ReferenceModel {
         if policy == .storeTrumps {
             object.readText = row.text
             object.readValues = row.values
+            object.readUnknown = false
         }
         held[id] = object
     }
