@@ -2,7 +2,7 @@ public import LiteRecord
 public import Testing
 import Foundation
 
-/// Gives every test case its own tenants folder (``RecordStacks``) in a
+/// Gives every test case its own tenants folder (``/LiteRecord/RecordStacks``) in a
 /// unique temporary folder; afterwards every stack is closed and the folder
 /// is deleted with every tenant's files. Test cases running in parallel each
 /// see their own (it is a task-local value, as the other traits' stacks are).
@@ -56,13 +56,13 @@ public struct TemporaryTenantsTrait: TestTrait, SuiteTrait, TestScoping {
 public enum TemporaryTenants {
     @TaskLocal static var scoped: RecordStacks?
 
-    /// The test case's ``RecordStacks``.
+    /// The test case's ``/LiteRecord/RecordStacks``.
     ///
     /// ```swift
     /// let tenants = try TemporaryTenants.current()
     /// ```
     ///
-    /// - Throws: ``LiteRecordError`` of kind `.notSetUp` outside a test (or a
+    /// - Throws: ``/LiteRecord/LiteRecordError`` of kind `.notSetUp` outside a test (or a
     ///   task of it) that has the `.temporaryTenants` trait; a
     ///   `Task.detached` does not inherit it.
     public static func current() throws -> RecordStacks {
