@@ -75,35 +75,41 @@ private enum Crash {
     /// custom step inside the migration transaction and after the rebuild
     /// announces itself and waits to be killed), waits until `killWhen` says
     /// so (polled every millisecond), kills it with SIGKILL and returns
-    /// whether it had to be killed (`false` when it finished first). It
-    /// polls by sleeping the task, not the thread: a test thread blocked for
-    /// the child's run stalled other tests.
-    static func runChild(store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: () -> Bool) async throws -> Bool {
+    /// whether it had to be killed (`false` when it finished first). The
+    /// polling runs on a thread of its own: a test thread blocked for the
+    /// child's run stalled other tests, and sleeping a task between polls
+    /// (a coarser wait under load) let the child finish past a kill point.
+    static func runChild(
+        store: URL, pauseMarker: URL?, timeout: TimeInterval = 60, killWhen: @escaping @Sendable () -> Bool
+    ) async throws -> Bool {
         let process = Process()
         process.executableURL = try BuiltExecutables.testChild()
         process.arguments = ["migrate-large-store", store.path] + (pauseMarker.map { ["--pause-marker", $0.path] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        var killed = false
-        while process.isRunning && Date() < deadline {
-            if killWhen() {
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
-                break
+        let polled = try await finishingOnThread(within: timeout + 30) { () -> (killed: Bool, reachedKillPoint: Bool) in
+            let deadline = Date().addingTimeInterval(timeout)
+            var killed = false
+            while process.isRunning && Date() < deadline {
+                if killWhen() {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                    break
+                }
+                usleep(1000)
             }
-            try await Task.sleep(for: .milliseconds(1))
+            let late = process.isRunning && !killed
+            if late { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return (killed, !late)
         }
-        if process.isRunning && !killed {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("the child process did not reach the kill point within \(timeout) s")
-        }
-        _ = try await finishingOnThread(within: 30) { process.waitUntilExit() }
-        if killed {
+        let outcome = try #require(polled, "the child process did not end")
+        #expect(outcome.reachedKillPoint, "the child process did not reach the kill point within \(timeout) s")
+        if outcome.killed {
             #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
         }
-        return killed
+        return outcome.killed
     }
 
     static func fileSize(_ path: String) -> Int {
@@ -150,11 +156,11 @@ struct MigrationCrashTests {
         //    step, so something could be lost), which happens after COMMIT
         //    (while the child checkpoints and closes): the new store.
         try reset()
-        var copied = false
+        let copied = Shared(false)
         _ = try await Crash.runChild(store: store.url, pauseMarker: nil) {
             let exists = FileManager.default.fileExists(atPath: backup)
-            defer { copied = copied || exists }
-            return copied && !exists
+            defer { if exists { copied.value = true } }
+            return copied.value && !exists
         }
         #expect(try Crash.outcome(of: store.url) == .new)
 
