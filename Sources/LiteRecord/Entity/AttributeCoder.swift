@@ -65,13 +65,13 @@ extension AttributeCoding {
         *, unavailable,
         message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
     )
-    public static func coder<T>(for _: T.Type) -> UnstorableType<T> { preconditionFailure("unavailable") }
+    public static func coder<T>(for _: T.Type) -> UnstorableType<T> { UnstorableType() }
     /// An entity is never a column: as `type(of:)` says.
     @available(*, unavailable, message: "a property whose type is an entity is a to-one relationship, which must be optional: declare it 'Destination?' (and without '@Attribute')")
-    public static func coder<T: Entity>(for _: T.Type) -> UnstorableType<T> { preconditionFailure("unavailable") }
+    public static func coder<T: Entity>(for _: T.Type) -> UnstorableType<T> { UnstorableType() }
     /// A list of entities is never a column: as `type(of:)` says.
     @available(*, unavailable, message: "a property whose type is a list of entities is a to-many relationship, not a column: declare it '[Destination]' without '@Attribute'")
-    public static func coder<T: Entity>(for _: [T].Type) -> UnstorableType<[T]> { preconditionFailure("unavailable") }
+    public static func coder<T: Entity>(for _: [T].Type) -> UnstorableType<[T]> { UnstorableType() }
 
     /// Stores a built-in ``AttributeValue`` as itself (`coder(for:)`).
     public struct ValueCoder<Value: AttributeValue>: AttributeCoder {
@@ -157,28 +157,35 @@ extension AttributeCoding {
         }
     }
 
-    /// The coder of a type LiteRecord cannot store: there is none. Only the
-    /// unavailable `coder(for:)` overloads name it, so no program
-    /// that compiles holds one; its members exist so that the generated code
-    /// around that one error compiles and adds no errors of its own.
-    public enum UnstorableType<Value>: AttributeCoder {
-        /// Never called: there is no value of this type.
-        public var attributeType: AttributeType { switch self {} }
-        /// Never called: there is no value of this type.
+    /// The coder of a type LiteRecord cannot store. Only the unavailable
+    /// `coder(for:)` overloads make one, so no program that compiles holds
+    /// one; its members exist so that the generated code around that one
+    /// error compiles and adds no errors of its own. Were one reached, it
+    /// throws rather than trap.
+    public struct UnstorableType<Value>: AttributeCoder {
+        init() {}
+
+        private var refusal: LiteRecordError {
+            LiteRecordError(.invalidModel, "LiteRecord cannot store a value of type \(Value.self): make the type Codable, or RawRepresentable with a raw value LiteRecord stores, or mark the property @Transient")
+        }
+
+        /// A placeholder: no column is ever made for this type.
+        public var attributeType: AttributeType { .data }
+        /// Refuses the value.
         ///
-        /// - Throws: nothing; it cannot be called.
-        public func encode(_ value: Value) throws -> SQLValue { switch self {} }
-        /// Never called: there is no value of this type.
+        /// - Throws: ``LiteRecordError`` of kind `.invalidModel`, always.
+        public func encode(_ value: Value) throws -> SQLValue { throw refusal }
+        /// Refuses the value.
         ///
-        /// - Throws: nothing; it cannot be called.
-        public func encodeOptional(_ value: Value?) throws -> SQLValue { switch self {} }
-        /// Never called: there is no value of this type.
+        /// - Throws: ``LiteRecordError`` of kind `.invalidModel`, always.
+        public func encodeOptional(_ value: Value?) throws -> SQLValue { throw refusal }
+        /// Refuses to read a value.
         ///
-        /// - Throws: nothing; it cannot be called.
-        public func decode(from row: Row, at index: Int) throws -> Value { switch self {} }
-        /// Never called: there is no value of this type.
+        /// - Throws: ``LiteRecordError`` of kind `.invalidModel`, always.
+        public func decode(from row: Row, at index: Int) throws -> Value { throw refusal }
+        /// Refuses to read a value.
         ///
-        /// - Throws: nothing; it cannot be called.
-        public func decodeOptional(from row: Row, at index: Int) throws -> Value? { switch self {} }
+        /// - Throws: ``LiteRecordError`` of kind `.invalidModel`, always.
+        public func decodeOptional(from row: Row, at index: Int) throws -> Value? { throw refusal }
     }
 }
