@@ -5,6 +5,8 @@
 #   make example  builds and tests the example app in Examples/Notes
 #   make example-server  builds and tests the server example in Examples/Bookmarks
 #   make docs   builds the DocC archive; fails on any DocC warning
+#   make format formats the Swift sources with .swift-format
+# CONTRIBUTING.md says what each check of `make test` is for.
 
 SWIFT ?= swift
 SQLITE_HEADER := /usr/include/sqlite3.h
@@ -12,7 +14,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test format demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
 
 all: build
 
@@ -42,6 +44,10 @@ test: deps
 	./scripts/test-check-snippets.sh
 	./scripts/check-public-api.sh
 	./scripts/check-layout.sh
+	./scripts/check-layers.sh
+	./scripts/test-check-layers.sh
+	./scripts/check-unsafe.sh
+	./scripts/test-check-unsafe.sh
 	./scripts/check-platforms.sh
 	./scripts/check-text-index.sh
 	./scripts/check-doc-coverage.sh
@@ -235,8 +241,13 @@ docs: deps
 docs-test: deps
 	./scripts/test-docs-fail-on-warning.sh
 
+## format: formats Sources/ and Tests/ with .swift-format (scripts/check-format.sh
+## --fix); `./scripts/check-format.sh` alone lists what it would change
+format:
+	./scripts/check-format.sh --fix
+
 lint:
-	$(SWIFT) format lint -r Sources Tests
+	$(SWIFT) format lint --configuration .swift-format -r Sources Tests
 
 clean:
 	$(SWIFT) package clean

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a public symbol of LiteRecord or LiteRecordTesting has no
-# documentation summary (STYLE.md §11: every public symbol has a one-line
-# summary). Reads the symbol graphs of the built modules, what DocC and a
+# documentation summary (Docs/Internals/Invariants.md, "Every public symbol
+# is documented"). Reads the symbol graphs of the built modules, what DocC and a
 # user's Quick Help see; a member that implements a documented protocol
 # requirement inherits that requirement's summary and counts as documented.
 # Run after `swift build`; `make test` and `make docs` run it.
@@ -32,7 +32,7 @@ for name in sorted(os.listdir(folder)):
             title = ".".join(symbol["pathComponents"])
             missing.append((where, line, f"{module}.{title}"))
 if missing:
-    print(f"{len(missing)} of {count} public symbols have no documentation summary (STYLE.md §11):")
+    print(f"{len(missing)} of {count} public symbols have no documentation summary (Docs/Internals/Invariants.md):")
     print("\n".join(f"  Sources/{where}:{line}: {title}" for where, line, title in sorted(missing)))
     sys.exit(1)
 print(f"documentation: all {count} public symbols have a summary")

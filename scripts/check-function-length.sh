@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a function, initializer, accessor or subscript of LiteRecord or
 # LiteRecordTesting runs over 60 lines, from its declaration line to its
-# closing brace (issue #45, item 6): a function that long does several things,
+# closing brace: a function that long does several things,
 # and splits along its phases into named helpers. A registration list (one
 # call per registered item, nothing else) may be longer when a comment within
 # the 8 lines above it says "registration list" and why it is one function.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The library's layout rules that a compiler does not check (DESIGN.md):
+# The library's layout rules that a compiler does not check
+# (Docs/Internals/Invariants.md, "Layers call downward"):
 # C (the CSQLite module) is imported only inside Sources/LiteRecord/SQLite/,
 # the one layer that talks to libsqlite3.
 set -euo pipefail

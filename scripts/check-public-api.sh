@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the public interface of the built LiteRecord and LiteRecordTesting
 # modules, read from their symbol graphs (what a user's compiler sees):
-#   - no declaration uses typed throws (API.md §8: a caller's ordinary
+#   - no declaration uses typed throws (Docs/Internals/Invariants.md,
+#     "Public functions throw plain `throws`": a caller's ordinary
 #     `catch let error as LiteRecordError` crashed the Swift 6.3.1 compiler
 #     against `throws(LiteRecordError)`).
 #   - the public interface is the one recorded in Docs/API-baseline.txt: a
@@ -36,7 +37,7 @@ for name in sorted(os.listdir(folder)):
         if "throws(" in declaration:
             typed.append(f'{graph["module"]["name"]}: {declaration}')
 if typed:
-    print("Public declarations with typed throws (declare them plain `throws`, API.md §8):")
+    print("Public declarations with typed throws (declare them plain `throws`: Docs/Internals/Invariants.md):")
     print("\n".join(f"  {t}" for t in typed))
     sys.exit(1)
 baseline_path = "Docs/API-baseline.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of README.md, Docs/*.md, the READMEs of
 # Examples/ and Integrations/ and the DocC catalogs' pages against the built
-# library (issue #45, item 8), so that a guide cannot show code that does not
+# library, so that a guide cannot show code that does not
 # compile. `make test` runs it after building; it prints
 # `[snippets] N blocks compiled`, or names each failing block by its markdown
 # file and line and exits 1.

@@ -4,7 +4,7 @@
 #   scripts/check-temp.sh swift test --skip-build
 # Only what this run created is checked: stores that another process or an
 # earlier `literecord demo --keep` left in the real $TMPDIR are not this run's
-# (issue #33, item 2). The private folder is removed when it is clean and kept,
+# The private folder is removed when it is clean and kept,
 # for a look, when it is not. The exit status is the command's when it failed,
 # 1 when it left a store behind, 0 otherwise.
 # `make test`, `make reliability` and `make example` run their tests through it;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures `literecord backup` on a store of about SIZE_MB megabytes (default
 # 100), the figure Docs/Deployment.md quotes. Not a test: run it by hand after
-# `swift build`. The store is the demo's Note entity, filled with 4 KB notes
+# `swift build --build-tests` (the store is written by the tests' child
+# executable, LiteRecordTestChild). The store is the demo's Note entity, filled with 4 KB notes
 # through Python's sqlite3 module, with its -wal beside it as a running app
 # leaves it.
 #
@@ -10,12 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 size_mb=${1:-100}
 bin="$(swift build --show-bin-path)/literecord"
-[ -x "$bin" ] || { echo "build literecord first (swift build)"; exit 1; }
+child="$(swift build --show-bin-path)/LiteRecordTestChild"
+[ -x "$bin" ] && [ -x "$child" ] || { echo "build literecord and the test child first (swift build --build-tests)"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/literecord-backup-speed-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 store="$work/store.sqlite"
 # One save through LiteRecord makes the store and its schema.
-"$bin" _crash-writer "$store" --batch 1 --saves 1 >/dev/null
+"$child" crash-writer "$store" --batch 1 --saves 1 >/dev/null
 python3 - "$store" "$size_mb" <<'PY'
 import os, sqlite3, sys
 path, size_mb = sys.argv[1], int(sys.argv[2])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves scripts/check-snippets.sh (issue #45, item 8) on guides of its own:
+# Proves scripts/check-snippets.sh on guides of its own:
 # a block that does not compile fails the check, named by its markdown file
 # and line; so do a block missing an import it needs (a block with imports
 # gets only those), a data race the compiler finds after type checking, a

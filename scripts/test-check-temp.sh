@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves scripts/check-temp.sh (issue #33, item 2): a store another process left
+# Proves scripts/check-temp.sh: a store another process left
 # in $TMPDIR does not fail the run, a store the run itself leaves does, the
 # command's own failure is passed on, and a clean run removes its private
 # folder. Takes well under a second; `make test` runs it.

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Proves the path dependency Docs/GettingStarted.md shows ("A local checkout",
-# issue #33 item 5): a new package depends on this checkout through a folder
+# Proves the path dependency Docs/GettingStarted.md shows ("A local checkout"): a new package depends on this checkout through a folder
 # NOT called LiteRecord (a symlink named `literecord-clone`), with
 #   .package(name: "LiteRecord", path: …) and .product(name: "LiteRecord", package: "LiteRecord")
 # and is built and run. It also checks what the guide says of `.package(path:)`

@@ -163,7 +163,7 @@ struct Tour {
 
         // A conflict with its merge policy and an observed query receiving a
         // background write get their steps here as those features land
-        // (API.md §12).
+        // (Docs/Concurrency.md, Docs/Observation.md).
 
         say("Clean up")
         try RecordStack.cleanUp()

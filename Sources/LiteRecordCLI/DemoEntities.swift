@@ -63,19 +63,3 @@ final class DemoBook {
 
     init() {}
 }
-
-/// A searchable note, for the full-text search crash test (`_search-writer`).
-@Entity(name: "SearchNote")
-final class SearchNote {
-    @Attribute(.searchable) var text = ""
-    @Attribute(.searchable) var tags: String?
-    var save = 0
-
-    init() {}
-
-    init(text: String, tags: String?, save: Int) {
-        self.text = text
-        self.tags = tags
-        self.save = save
-    }
-}

@@ -73,7 +73,7 @@ enum TypeAnalysis {
     /// The macro cannot see conformances: for any other type, overload
     /// resolution picks the coder, once. A type that fits none fails there
     /// with one error saying what to do, and the calls through the coder add
-    /// none (issue #64, item 7). `@_PersistedProperty` declares the coder and
+    /// none. `@_PersistedProperty` declares the coder and
     /// `@Entity`'s members use it: both ask this function.
     static func coderName(column: String, wrapped: String) -> String? {
         isBuiltInAttributeType(wrapped) ? nil : "_coder_" + column

@@ -1,4 +1,4 @@
-// Issue #64, item 3: a convenience initializer is not a designated one: the
+// A convenience initializer is not a designated one: the
 // macro still generates `init()`, which it calls, and `create(in:)` exists.
 import Foundation
 import LiteRecord

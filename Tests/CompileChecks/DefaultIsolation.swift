@@ -1,4 +1,4 @@
-// Issue #64, item 1: the entities of a project whose default isolation is the
+// The entities of a project whose default isolation is the
 // main actor (new Xcode app projects; `.defaultIsolation(MainActor.self)`),
 // used from the main actor and from a background write.
 import Foundation

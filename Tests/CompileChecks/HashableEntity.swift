@@ -1,4 +1,4 @@
-// Issue #64, item 2: a class with equality of its own keeps it; the macro
+// A class with equality of its own keeps it; the macro
 // adds no competing `Equatable`. A class that is `Hashable` names `Equatable`
 // beside it: with only `Hashable`, Swift 6.3's conformance checking of a
 // class with an extension macro does not find its `==` (Docs/GettingStarted.md).

@@ -1,6 +1,6 @@
 // expect-error: is 'Hashable' but does not name 'Equatable': write 'Tag: Equatable, Hashable'
 // expect-error: type 'Tag' does not conform to protocol 'Equatable'
-// Issue #64, item 2: a class that is `Hashable` without naming `Equatable`
+// A class that is `Hashable` without naming `Equatable`
 // cannot keep its `==` with `@Entity` attached (Swift 6.3 looks for the
 // implied conformance's witness where the class does not declare it): the
 // macro says so at the user's line, with a fix-it, instead of leaving only

@@ -1,5 +1,5 @@
 // expect-error: '@Entity' class 'Shelf' cannot be nested in the generic type 'Library'; declare it outside
-// Issue #64, item 7: an entity nested in a generic type is one error at the
+// An entity nested in a generic type is one error at the
 // class, saying what to do.
 import Foundation
 import LiteRecord

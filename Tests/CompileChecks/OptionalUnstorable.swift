@@ -2,7 +2,7 @@
 // expect-error: 'decode(_:from:at:)' is unavailable: LiteRecord cannot store a property of this type
 // expect-error: 'decode(_:from:at:)' is unavailable: LiteRecord cannot store a property of this type
 // expect-error: 'encode' is unavailable: LiteRecord cannot store a property of this type
-// Issue #64, item 7: `Mood?` may be a to-one relationship or an optional
+// `Mood?` may be a to-one relationship or an optional
 // column, which only the compiler can tell, so the generated code leaves it
 // to overloads (LiteRecord.EntityMember) and a type that is neither fails at
 // each of their four calls. Each error now says what to do; before, all four

@@ -1,5 +1,5 @@
 // expect-error: stored property 'level' cannot use the property wrapper or macro '@Clamped', because '@Entity' generates its accessors; mark it '@Transient' or store the wrapped value
-// Issue #64, item 7: a property wrapper on a stored property is one error at
+// A property wrapper on a stored property is one error at
 // the wrapper, saying what to do, instead of a dozen about the accessors and
 // storage the macro and the wrapper both generate.
 import Foundation

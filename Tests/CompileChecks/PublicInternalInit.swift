@@ -1,5 +1,5 @@
 // expect-error: 'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public
-// Issue #64, item 7: a public entity whose `init()` is internal loses
+// A public entity whose `init()` is internal loses
 // `create(in:)`; the macro warns at the initializer (an error here, where
 // warnings count as errors), with a fix-it making it public.
 import Foundation

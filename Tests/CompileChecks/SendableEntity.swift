@@ -1,7 +1,8 @@
 // expect-error: '@Entity' class 'Note' cannot be 'Sendable': its objects belong to the context that fetched them; pass 'RecordID's or values between tasks
 // expect-error: stored property 'title' of 'Sendable'-conforming class 'Note' is mutable
-// Issue #64, item 7: a `Sendable` entity is refused at its conformance with
-// what to do (API.md: entities are not Sendable). Swift still reports the
+// A `Sendable` entity is refused at its conformance with
+// what to do (entities are not Sendable: Docs/Internals/Invariants.md,
+// "Contexts stay in their closures"). Swift still reports the
 // class's own mutable property beside it (the check counts errors: these
 // two), but no longer errors naming storage the macro generates.
 import Foundation

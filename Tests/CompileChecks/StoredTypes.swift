@@ -1,4 +1,4 @@
-// Issue #64, item 7: the types whose storage overload resolution chooses (a
+// The types whose storage overload resolution chooses (a
 // raw-value enum, a Codable struct, a Codable enum without a raw value, a
 // list) go through one coder per property, declared beside it; it compiles
 // under both default isolations and encodes as before. The value types are

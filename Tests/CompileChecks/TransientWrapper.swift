@@ -1,4 +1,4 @@
-// Issue #64, item 7: what the property-wrapper diagnostic's fix-it writes,
+// What the property-wrapper diagnostic's fix-it writes,
 // '@Transient' in front of the wrapper, compiles: the wrapped property is
 // not stored.
 import Foundation

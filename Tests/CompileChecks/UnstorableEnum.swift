@@ -1,5 +1,5 @@
 // expect-error: LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient
-// Issue #64, item 7: a stored property of a type LiteRecord cannot store
+// A stored property of a type LiteRecord cannot store
 // (an enum without a raw value that is not Codable: the macro cannot see
 // that) fails with this one error, at the property's coder, instead of five
 // to nine "no exact matches in call to static method 'encode'". `nonisolated`

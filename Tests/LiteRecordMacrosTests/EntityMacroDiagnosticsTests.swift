@@ -394,7 +394,7 @@ import Testing
                 DiagnosticSpec(
                     message: "'_rowid_' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 6, column: 9),
-                // The model's list: `Z_OPT` is every table's row version (issue #64, item 7).
+                // The model's list: `Z_OPT` is every table's row version.
                 DiagnosticSpec(
                     message: "'z_opt' is a column name LiteRecord reserves (_rowid_, oid, rowid, z_opt, z_pk); rename the property",
                     line: 7, column: 9),

@@ -3,7 +3,7 @@ import Testing
 
 /// One diagnostic at the user's line, saying what to do, for what an app
 /// developer writes on day one and the generated code could only reject with
-/// errors about storage the user never wrote (issue #64, item 7).
+/// errors about storage the user never wrote.
 @Suite struct EntityMacroFirstHourDiagnosticsTests {
     @Test func typesThatCanNeverBeStored() {
         assertExpansion(
@@ -209,7 +209,7 @@ import Testing
     }
 
     /// The fix-it of the warning about a public class's internal `init()`
-    /// (issue #64, item 7) replaces its access modifier, or adds one.
+    /// replaces its access modifier, or adds one.
     @Test func makingAPublicClassesInitPublic() {
         assertExpansion(
             """
@@ -360,7 +360,7 @@ import Testing
 
     /// A class that is only `Hashable` gets one error with a fix-it naming
     /// `Equatable`, instead of Swift's bare "does not conform to protocol
-    /// 'Equatable'" (issue #64, item 2).
+    /// 'Equatable'".
     @Test func aHashableEntityThatDoesNotNameEquatable() {
         assertExpansion(
             """

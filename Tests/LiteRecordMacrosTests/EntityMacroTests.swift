@@ -793,7 +793,7 @@ import Testing
             nonisolated extension Draft: LiteRecord.Entity, Swift.Equatable, LiteRecord.ObservableRecord {
             }
             """#,
-            // Issue #64, item 7: said at the user's line, not left to be found.
+            // Said at the user's line, not left to be found.
             diagnostics: [
                 DiagnosticSpec(
                     message: "'init()' is less visible than the public class 'Draft', so it gets no 'create(in:)' (DefaultInitializable); make 'init()' public",

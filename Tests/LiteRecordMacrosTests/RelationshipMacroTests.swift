@@ -297,7 +297,7 @@ import Testing
             ])
     }
 
-    /// API.md §10's `Book`: `author` has no `@Relationship`, so the macro
+    /// Docs/Relationships.md's `Book`: `author` has no `@Relationship`, so the macro
     /// cannot tell it from a column and routes it through
     /// `LiteRecord.EntityMember`; `tags` and `title` expand as before.
     @Test func aPropertyWithoutTheMarkIsLeftToTheCompiler() {

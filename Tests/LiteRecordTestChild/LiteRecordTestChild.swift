@@ -13,11 +13,14 @@ import LiteRecord
 /// work throws, so a parent that checks the status sees a child that did
 /// not do its part.
 @main
-struct LiteRecordTestChild: ParsableCommand {
+struct LiteRecordTestChild: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "LiteRecordTestChild",
         abstract: "The child side of LiteRecord's process tests (Tests/LiteRecordTests).",
-        subcommands: [MigrateLargeStore.self, OpenWithNewStep.self])
+        subcommands: [
+            MigrateLargeStore.self, OpenWithNewStep.self, StressWrite.self, EditNote.self, CrashWriter.self,
+            Lifecycle.self, SearchWriter.self, WALGrowth.self,
+        ])
 }
 
 /// `MigrationCrashTests`' child: migrates the store to `Migrated.Person`,

@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func refusesWhatSQLCannotDoExactly() throws {
-        // A Decimal's maximum is now exact (Decimal's order, issue #35), not refused.
+        // A Decimal's maximum is now exact (Decimal's order), not refused.
         #expect(try QueryPerson.aggregate(.max, of: \.price, in: context) == QueryPerson.findAll(in: context).map(\.price).max())
         #expect {
             try QueryPerson.aggregate(.count, of: \.scratch, in: context)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Found by the fault suite (issue #59): a backup whose copy was linked to
+/// Found by the fault suite: a backup whose copy was linked to
 /// its name but whose folder could not be synced threw — and left the copy
 /// at the destination, as if it had been made. A backup that fails leaves
 /// nothing.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// `RecordStack.backup(to:)` (API.md §13, issue #30): the copy is a store,
+/// `RecordStack.backup(to:)` (Docs/Deployment.md, "Backups"): the copy is a store,
 /// holds only whole saves while writers keep committing, never replaces a
 /// file, and leaves nothing behind when it fails.
 @Suite struct BackupTests {

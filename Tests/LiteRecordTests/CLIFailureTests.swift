@@ -5,8 +5,7 @@ import Testing
 /// non-database file or a folder: one line on standard error naming the file
 /// and the problem, exit 1 (the store has a problem) or 2 (the command could
 /// not run), never the usage text; and the read-only commands leave nothing
-/// beside a store (issue #13, defect 5; issue #17 for `--json` and unreadable
-/// files).
+/// beside a store, for `--json` and unreadable files too.
 @Suite struct CLIFailureTests {
     enum Broken: String, CaseIterable, Sendable {
         case missing, folder, unreadable, notADatabase, damagedHeader, truncated
@@ -33,11 +32,13 @@ import Testing
         }
     }
 
-    /// Runs the built binary with `arguments`. Permissions do not stop root,
+    /// Runs the built `literecord` (or `binary`) with `arguments`. Permissions do not stop root,
     /// so as root the binary runs without the capabilities that let it read
     /// any file (util-linux's `setpriv`); `nil` when that cannot be done.
-    static func runWithoutOverride(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildOutput? {
-        let binary = try Reliability.binary()
+    static func runWithoutOverride(
+        _ arguments: [String], environment: [String: String]? = nil, binary: URL? = nil
+    ) async throws -> ChildOutput? {
+        let binary = try binary ?? Reliability.binary()
         guard getuid() == 0 else { return try await Reliability.run(binary, arguments, environment: environment) }
         let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let setpriv else { return nil }
@@ -120,7 +121,7 @@ import Testing
     }
 }
 
-/// `literecord backup STORE DEST` when it cannot (issue #30): one line on
+/// `literecord backup STORE DEST` when it cannot: one line on
 /// standard error naming the file, a non-zero status, no usage text, no
 /// DEST left behind, the store unchanged.
 extension CLIFailureTests {

@@ -84,7 +84,7 @@ import LiteRecord
         #expect(output.text.contains(try Model(entities: [HandWrittenPerson.self]).fingerprint))
     }
 
-    /// `literecord backup STORE DEST` (issue #30): one line with rows, bytes
+    /// `literecord backup STORE DEST`: one line with rows, bytes
     /// and time; the copy opens with the same entities and passes `check`.
     @Test func backupWritesACopyAndPrintsOneLine() async throws {
         let folder = try TemporaryDirectory()

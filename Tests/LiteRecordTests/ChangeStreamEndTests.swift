@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 7: a stack released without `close()` ends its `changes`
+/// A stack released without `close()` ends its `changes`
 /// streams (a `for await` over them never returned), and a subscriber that
 /// never reads does not keep every change set in memory.
 @Suite struct ChangeStreamEndTests {

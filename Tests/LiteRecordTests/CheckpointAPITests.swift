@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 11: `RecordStack.checkpoint(_:)`, in each of SQLite's modes.
+/// `RecordStack.checkpoint(_:)`, in each of SQLite's modes.
 @Suite struct CheckpointAPITests {
     static func size(_ path: String) -> Int { WALBoundTests.size(path) }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// `checkpoints: .leftToReplicator` (issue #30 item 4): LiteRecord never
+/// `checkpoints: .leftToReplicator`: LiteRecord never
 /// copies the WAL into the main file, neither after commits nor when the
 /// stack closes; `.automatic` does both.
 @Suite struct CheckpointPolicyTests {

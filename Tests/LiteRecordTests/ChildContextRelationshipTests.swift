@@ -19,7 +19,7 @@ import Testing
 }
 
 /// A child context reads relationships as its ancestors left them, unsaved
-/// changes included (API.md §10: child contexts carry relationship changes
+/// changes included (Docs/Relationships.md: child contexts carry relationship changes
 /// like attribute changes).
 @Suite struct ChildContextRelationshipTests {
     let stack: RecordStack

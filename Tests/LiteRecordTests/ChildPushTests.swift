@@ -56,7 +56,8 @@ import Testing
     init(name: String) { self.name = name }
 }
 
-/// A child's save is checked like a root save (API.md §4: all or nothing,
+/// A child's save is checked like a root save (Docs/Internals/Invariants.md,
+/// "A save is all or nothing": all or nothing,
 /// values exact, every rule applied) before anything reaches the parent.
 @Suite struct ChildPushTests {
     let stack: RecordStack

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #59, item 4: `close()` returned while a backup was still copying.
+/// `close()` returned while a backup was still copying.
 /// The backup's connection was then the file's last: closing it
 /// checkpointed and deleted `<store>-wal` and `-shm` by name, which after a
 /// restore (close, swap the files, reopen) are the restored store's. A

@@ -3,8 +3,8 @@ import Synchronization
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 4: API.md §3 says `cleanUp()` closes the stack with
-/// "pending writes finish first". Writes queued behind the one holding the
+/// `cleanUp()` closes the stack with "pending writes finish first"
+/// (Docs/Internals/Invariants.md, "Closing finishes what was queued"). Writes queued behind the one holding the
 /// writer when `close()` or `cleanUp()` is called must commit, not throw
 /// `.storeUnavailable` (`Task { try? await RecordStack.write { … } }` lost
 /// those saves without a word).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 5: `close()` returned while a `read` was still running; the
+/// `close()` returned while a `read` was still running; the
 /// busy reader connection closed later and, as the last connection, deleted
 /// `-wal` and `-shm` by name — after a restore (close, swap the files,
 /// reopen) those can be the restored store's. `close()` waits for reads in

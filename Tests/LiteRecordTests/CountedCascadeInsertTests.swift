@@ -2,13 +2,14 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Found by the model-based test (issue #58's widened model, seed 1799): a
+/// Found by the model-based test (its widened model, seed 1799): a
 /// save that inserts a chapter under one book and deletes another book,
 /// whose `.cascade` chapters the store deletes, with Book.chapters counted.
 /// It fails its COMMIT on a foreign key; the same save succeeds when
 /// `context.deletedObjects` is read before it (which loads the store's
 /// cascade), and without the insert, or with the insert under no book — a
-/// loaded and an unloaded cascade must not differ (DESIGN.md). The check
+/// loaded and an unloaded cascade must not differ (Docs/Internals/Invariants.md,
+/// "A fast path means what the plain path means"). The check
 /// of the inserted chapter's counted list read the doomed chapter into the
 /// context as a deleted object after the save had collected its deletions,
 /// and took it out of the store-side cascade: nothing deleted it.

@@ -5,7 +5,7 @@ import Testing
 
 /// A `Task.detached` in a trait-scoped test is outside the test's default
 /// stack (task-locals are not inherited); the facade's `.notSetUp` says so
-/// (issue #64, item 12).
+///.
 @Suite struct DetachedTaskNotSetUpTests {
     @Test(.inMemoryStack(entities: [HandWrittenPerson.self]))
     func aDetachedTaskIsToldWhyItHasNoStack() async throws {

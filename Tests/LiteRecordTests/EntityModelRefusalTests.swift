@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// What `Model` refuses that the compiler lets through (issue #64): entity
+/// What `Model` refuses that the compiler lets through: entity
 /// names that only SQLite's case-blind table names tell apart (item 6), and
 /// entity inheritance, whose superclass properties would never be stored
 /// (item 4).

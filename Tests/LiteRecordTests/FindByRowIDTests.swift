@@ -5,8 +5,7 @@ import Testing
 
 /// `Entity.find(rowID:in:)` and `Entity.find(rowID:)`: the object named by the
 /// number in its `recordID`, as a CLI (`todo done 7`) or a URL
-/// (`GET /bookmarks/7`) gives it; `nil` when there is no such row (issue #33,
-/// item 6).
+/// (`GET /bookmarks/7`) gives it; `nil` when there is no such row.
 @Suite struct FindByRowIDTests {
     @Test func findsTheSavedObjectByItsRowID() throws {
         let stack = try RecordStack(inMemoryWith: [MacroPerson.self])

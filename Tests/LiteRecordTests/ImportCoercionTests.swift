@@ -149,7 +149,7 @@ import Testing
         #expect(error?.message.contains("a string is not an integer") == true, "\(error?.message ?? "")")
     }
 
-    /// The rules Docs/Import.md states for dates and links, pinned (issue #57).
+    /// The rules Docs/Import.md states for dates and links, pinned.
     @Test func leapSecondsNumericDateStringsAndLinks() throws {
         refuses(["when": "2016-12-31T23:59:60Z"], mentioning: "when")
         refuses(["when": "2024-05-01T12:30:60Z"], mentioning: "when")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Caller input never crashes an import (API.md §8): nesting past the
+/// Caller input never crashes an import (Docs/Internals/Invariants.md, "Nothing traps on input"): nesting past the
 /// documented limits is refused with `.validationFailed` instead of
 /// overflowing the stack. The 10,000-level cases run in a child process
 /// (an exit test), so a crash fails one test instead of the whole run.

@@ -74,7 +74,7 @@ import Testing
 
     /// What `willImport` and `didImport` set on an existing object is taken
     /// back with the rest, and the object's change records with it: memory
-    /// and store agree afterwards (issue #57).
+    /// and store agree afterwards.
     @Test func aFailedImportTakesBackWhatItsHooksSet() throws {
         let stack = try RecordStack(inMemoryWith: [IStamped.self])
         let context = stack.newContext()

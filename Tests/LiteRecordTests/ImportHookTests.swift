@@ -18,7 +18,7 @@ import Testing
 
     /// shouldImport runs before the element's other values are read: a
     /// declined element cannot fail the import with a value it would never
-    /// have stored (issue #57).
+    /// have stored.
     @Test func aDeclinedElementsValuesAreNotRead() throws {
         let context = try RecordStack(inMemoryWith: [IHooked.self]).newContext()
         let objects = try IHooked.importObjects(

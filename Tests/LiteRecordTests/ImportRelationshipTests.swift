@@ -112,7 +112,7 @@ import Testing
     }
 
     /// A bare key may come before the nested object that defines its object
-    /// (issue #57): order within one input does not matter.
+    ///: order within one input does not matter.
     @Test func aBareKeyMayNameAnObjectALaterElementDefines() throws {
         for tracks in [
             [["number": 1, "album": "X1"], ["number": 2, "album": ["code": "X1", "title": "First", "year": 1999]]],
@@ -133,7 +133,7 @@ import Testing
     }
 
     /// An import adds to a to-many; emptying it first is how to replace it
-    /// (Docs/Import.md, issue #57).
+    /// (Docs/Import.md).
     @Test func emptyingAToManyBeforeAnImportReplacesIt() throws {
         let ann = try #require(try IPerson.importObject(from: ["id": 1, "skills": ["swift", "sql"]], in: context))
         try context.save()

@@ -3,7 +3,7 @@ import LiteRecordTesting
 import Testing
 @testable import LiteRecord
 
-/// API.md §11: importing JSON, matching existing objects by the `.unique`
+/// Docs/Import.md: importing JSON, matching existing objects by the `.unique`
 /// attribute, in the store and within one input.
 @Suite struct ImportTests {
     let stack: RecordStack

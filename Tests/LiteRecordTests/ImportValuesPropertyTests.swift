@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Property (issue #57): random JSON numbers and numeric strings — long
+/// Property: random JSON numbers and numeric strings — long
 /// mantissas, huge and tiny exponents, hexadecimal, NaN and infinity
 /// spellings, 38 digits and more, negative zero — imported into every
 /// numeric and text attribute type are stored exactly (saved, read back and

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 6: opening and closing a file descriptor on a store file
+/// Opening and closing a file descriptor on a store file
 /// releases every POSIX lock this process holds on it
 /// (https://sqlite.org/howtocorrupt.html, §2.2) — an open stack's `SHARED`
 /// lock included. Another process closing its connection then takes itself
@@ -12,12 +12,12 @@ import Testing
     static func runWriter(_ binary: URL, _ url: URL, label: String) async throws -> Int32 {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["_stress-write", url.path, "--rows", "3", "--label", label]
+        process.arguments = ["stress-write", url.path, "--rows", "3", "--label", label]
         return try await process.runToEnd().status
     }
 
     @Test func inspectingAnOpenStoreKeepsThisProcessLocks() async throws {
-        let binary = try #require(CLITests.binary, "build the literecord product first")
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")
         #expect(try await Self.runWriter(binary, url, label: "a") == 0)

@@ -4,8 +4,7 @@ import Synchronization
 import Testing
 @testable import LiteRecord
 
-/// A merge tells only the to-many lists whose membership changed (issue #64,
-/// item 11): a book of another author that changed its title leaves every
+/// A merge tells only the to-many lists whose membership changed: a book of another author that changed its title leaves every
 /// author's loaded list alone, and a SwiftUI list does not re-render.
 @Suite struct MergeToManyObservationTests {
     @MainActor private func seededStack() throws -> (RecordStack, MAuthor, MAuthor, RecordID) {

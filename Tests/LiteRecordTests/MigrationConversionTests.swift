@@ -9,8 +9,7 @@ private enum ConversionFamily: DynamicFamily {
 private typealias Value = DynamicEntity<ConversionFamily, SlotA>
 
 /// A numeric (or `Bool`) type change keeps each stored value exactly, or is
-/// refused naming the first row that would change (issue #60 items 4–6,
-/// issue #59 item 2): SQLite's `CAST` saturates, truncates and rounds, and a
+/// refused naming the first row that would change: SQLite's `CAST` saturates, truncates and rounds, and a
 /// value left in its storage class may read back as another value.
 @Suite("Migration: conversions keep every value exactly or are refused", .serialized)
 struct MigrationConversionTests {
@@ -73,7 +72,7 @@ struct MigrationConversionTests {
 
     @Test func doubleToIntKeepsOnlyWholeNumbersInRange() throws {
         #expect(try convert(.double, .int, [.real(3), .real(-2)]) == .success([.integer(3), .integer(-2)]))
-        // Issue #59 item 2: CAST saturated 1e20 to Int64.max.
+        // CAST saturated 1e20 to Int64.max.
         #expect(refusal(try convert(.double, .int, [.real(1e20)])).contains("Z_PK = 1 cannot be held exactly by int"))
         #expect(refusal(try convert(.double, .int64, [.real(2), .real(0.5)])).contains("Z_PK = 2 cannot be held exactly by int64"))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// A per-object default added in a later version (issue #64 item 5):
+/// A per-object default added in a later version:
 /// `@Attribute(.unique) var identifier = UUID()` gives each stored record its
 /// own value, evaluated per row, instead of one value for all.
 @Suite("Migration: a default that differs per call is evaluated per record")

@@ -13,7 +13,7 @@ private enum WithEmail {
     }
 }
 
-/// Issue #41, item 1: a statement can end the migration transaction without
+/// A statement can end the migration transaction without
 /// `COMMIT` or `ROLLBACK` (an `INSERT OR ROLLBACK` hitting a constraint, a
 /// trigger's `RAISE(ROLLBACK)`). A step that swallows that error and goes on
 /// must not commit its remaining statements one by one; the migration fails

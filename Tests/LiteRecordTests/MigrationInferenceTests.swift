@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-// Model versions N+1 for each inferable row of DESIGN.md's migration table.
+// Model versions N+1 for each inferable row of Docs/Migration.md's table of
+// inferred changes.
 // Each store is written by `Base` (version N) and reopened with these.
 
 private enum EntityAdded {

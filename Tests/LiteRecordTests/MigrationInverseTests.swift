@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Adding an inverse moves where links are kept (issue #60 item 2): a
+/// Adding an inverse moves where links are kept: a
 /// many-to-many's join table is named `min(own, other)`, and a to-many
 /// without an inverse keeps a join table that an inverse to-one replaces by
 /// its column. The migration moves every link.

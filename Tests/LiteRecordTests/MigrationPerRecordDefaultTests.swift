@@ -4,7 +4,7 @@ import Testing
 
 /// An attribute added in a later model version with a default that differs
 /// at each call (`= UUID()`) gets one value per stored record, as objects
-/// created in code do (issue #64, item 5); a constant default stays one value.
+/// created in code do; a constant default stays one value.
 @Suite struct MigrationPerRecordDefaultTests {
     @Entity(name: "Gadget") final class GadgetV1 {
         var name = ""

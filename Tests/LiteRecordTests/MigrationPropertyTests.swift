@@ -46,7 +46,7 @@ private struct ModelPair {
     var linked: [(a: Int64, b: Int64)] = []
 }
 
-/// The property of issue #60: over random pairs of model versions — renames
+/// The migration property: over random pairs of model versions — renames
 /// with hints (swaps included), type changes among the integer widths,
 /// `Double`, `Float`, `Bool` and `String`, optionality changes, an inverse
 /// added, an entity renamed — and random stored rows, every migration either

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import LiteRecord
 
-// Issue 21: a migration never deletes stored data because an entity or an
+// A migration never deletes stored data because an entity or an
 // attribute is missing from the model, unless a MigrationPlan declares it.
 
 /// Base.Person without `nick`: a forgotten (or removed) attribute.

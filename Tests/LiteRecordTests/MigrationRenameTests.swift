@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Renames through the one stored-name map (issue #60 items 1 and 3): an
+/// Renames through the one stored-name map: an
 /// entity rename reaches the relationships pointing at it and the join
 /// tables named after it, and renaming hints decide before names do.
 @Suite("Migration: renames follow hints everywhere")

@@ -77,7 +77,7 @@ struct MigrationStackTests {
         #expect(try store.bytes() == bytes)
     }
 
-    /// Issue #60 item 9: adding a column loses nothing, so no copy is
+    /// Adding a column loses nothing, so no copy is
     /// written (no disk, no time under the write lock).
     @Test func aMigrationThatLosesNothingTakesNoCopy() throws {
         let store = try Base.store()
@@ -108,7 +108,7 @@ struct MigrationStackTests {
         try old.close()
     }
 
-    /// Issue #60 item 8: a step added without a model change is a migration
+    /// A step added without a model change is a migration
     /// that only the plan shows.
     @Test func requiresMigrationSeesAPlansPendingSteps() throws {
         let store = try Base.store()

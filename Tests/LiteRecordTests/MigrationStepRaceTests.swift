@@ -29,7 +29,8 @@ private enum Race {
     }
 }
 
-/// API.md §3: each step of a plan runs exactly once per store, even when
+/// Docs/Internals/Invariants.md, "A migration is one transaction; each step
+/// runs once": each step of a plan runs exactly once per store, even when
 /// several processes open it at the same moment. Which steps are pending is
 /// read again under the write lock, so an open that was overtaken plans anew.
 @Suite struct MigrationStepRaceTests {

@@ -13,7 +13,8 @@ private enum WithEmail {
     }
 }
 
-/// A custom step runs inside the migration's one transaction: API.md §3 says
+/// A custom step runs inside the migration's one transaction: the rule
+/// (Docs/Internals/Invariants.md, "A migration is one transaction; each step runs once") says
 /// it may not control that transaction, and that trying fails the migration
 /// naming the step with the store as it was.
 @Suite struct MigrationStepTransactionTests {

@@ -20,7 +20,7 @@ private enum TwoProcess {
     }
 }
 
-/// Issue #59, item 7: two processes open a store that needs migrating at
+/// Two processes open a store that needs migrating at
 /// the same time. The second waited only the busy timeout (10 s) for the
 /// first's migration, then failed with ".migrationFailed … rolled back; is
 /// as it was before" while the first was still migrating. It now waits for

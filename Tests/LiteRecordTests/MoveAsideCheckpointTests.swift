@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 3: `moveAside` renames the main file and its `-wal` one
+/// `moveAside` renames the main file and its `-wal` one
 /// after the other; an opener arriving between the two creates a new
 /// database at the path and SQLite deletes the old `-wal` beside it — with
 /// `.leftToReplicator`, every committed frame not yet checkpointed. So the

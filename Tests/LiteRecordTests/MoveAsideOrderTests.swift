@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #59, item 6: move-aside renamed the main file first, one file at a
+/// Move-aside renamed the main file first, one file at a
 /// time, and never synced the folder. An opener between two renames made a
 /// new database at the path whose `-wal` and `-shm` the next renames carried
 /// off beside the old main file; and a power loss after the move could undo

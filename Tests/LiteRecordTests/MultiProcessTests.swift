@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// The demo's `Note` entity as the `literecord` binary declares it, so the
-/// test can open a store the binary wrote.
+/// The `Note` entity as `LiteRecordTestChild` (and the `literecord demo`)
+/// declares it, so the test can open a store the child wrote.
 final class CLINote: Entity {
     let recordState = RecordState()
     var title = ""
@@ -27,7 +27,7 @@ final class CLINote: Entity {
     /// is locked" from `PRAGMA journal_mode = WAL`, which SQLite answers
     /// without its busy handler).
     @Test func twoProcessesWritingOneStoreLoseNothing() async throws {
-        let binary = try #require(CLITests.binary, "build the literecord product first")
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")
         let rows = 300
@@ -35,7 +35,7 @@ final class CLINote: Entity {
             for writer in 0..<2 {
                 let process = Process()
                 process.executableURL = binary
-                process.arguments = ["_stress-write", url.path, "--rows", "\(rows)", "--label", "p\(writer)"]
+                process.arguments = ["stress-write", url.path, "--rows", "\(rows)", "--label", "p\(writer)"]
                 group.addTask { try await process.runToEnd(includingErrors: true) }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import LiteRecord
 
-/// Closing a stack ends its observations cleanly (issue #64, item 10), also
+/// Closing a stack ends its observations cleanly, also
 /// when an observation fetches after the reader pool closed and before the
 /// writer did: no error kept, none logged.
 @Suite struct ObservationCloseRaceTests {

@@ -4,8 +4,7 @@ import Synchronization
 import Testing
 @testable import LiteRecord
 
-/// Starting an observation never waits for another task's write (issue #64,
-/// item 9): reads never wait behind a write, and the first value is the
+/// Starting an observation never waits for another task's write: reads never wait behind a write, and the first value is the
 /// state before the write commits.
 @Suite struct ObservationStartDuringWriteTests {
     @Test @MainActor func subscribingDuringALongWriteReturnsAtOnce() async throws {

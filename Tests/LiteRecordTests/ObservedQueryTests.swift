@@ -263,7 +263,7 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
     }
 
     @Test @MainActor func anotherProcessCommitIsSeenWithinTheInterval() async throws {
-        let binary = try #require(CLITests.binary, "build the literecord product first")
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("processes.sqlite")
         let stack = try RecordStack(storeAt: url, entities: [CLINote.self])
@@ -276,7 +276,7 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
 
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["_stress-write", url.path, "--rows", "1", "--label", "elsewhere"]
+        process.arguments = ["stress-write", url.path, "--rows", "1", "--label", "elsewhere"]
         process.standardOutput = Pipe()
         let finished = await withCheckedContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }

@@ -4,7 +4,7 @@ import Testing
 
 /// `RecordStack(storeAt:entities:readOnly: true)`: fetches work, every write
 /// is refused with `.readOnlyStore`, and the file is left byte-identical,
-/// even on a read-only mount (issue #13, defect 6).
+/// even on a read-only mount.
 @Suite struct ReadOnlyStackTests {
     static func makeStore(at url: URL, rows: Int = 5) throws {
         let stack = try RecordStack(storeAt: url, entities: [HandWrittenNote.self])

@@ -32,7 +32,8 @@ enum IDsRenamed {
     }
 }
 
-/// A record id is never handed out twice in one store (DESIGN.md: optimistic
+/// A record id is never handed out twice in one store
+/// (Docs/Internals/Invariants.md, "Record ids are never reused": optimistic
 /// locking holds only if a record id and version never name two rows), so a
 /// stale object's save can never land in another record's row.
 @Suite struct RecordIDReuseTests {

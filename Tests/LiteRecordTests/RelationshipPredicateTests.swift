@@ -255,7 +255,7 @@ private let seededLibrary = Result { try RelationshipQuerySeed.stack() }
         #expect(statements.count == 1, "\(statements)")
     }
 
-    /// `SortDescriptor(\Book.author?.name)` (API.md §10): the SQL order is
+    /// `SortDescriptor(\Book.author?.name)` (Docs/Relationships.md): the SQL order is
     /// `sorted(using:)`'s over the same objects, ties kept in row order, at
     /// any depth and in either order, in one statement.
     @Test func sortDescriptorsThroughToOnesMatchSwift() throws {

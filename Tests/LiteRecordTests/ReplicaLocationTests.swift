@@ -3,7 +3,7 @@ import Testing
 @testable import LiteRecord
 
 /// Where a replica is, as each open names it to Litestream's VFS (its URI's
-/// `replica_url`, issue #62): several replicas in one process, and one folder
+/// `replica_url`): several replicas in one process, and one folder
 /// spelled several ways.
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))
 struct ReplicaLocationTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import LiteRecord
 
 /// A replica that meets Litestream's housekeeping or a failure keeps
-/// reading (issue #62): a snapshot replaced under a quiet replica, a watcher
+/// reading: a snapshot replaced under a quiet replica, a watcher
 /// whose polls fail, and a failed return from a point-in-time read. Each
 /// test runs a Litestream of its own (``PrivateReplica``).
 @Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))

@@ -4,7 +4,7 @@ import Testing
 
 /// A replica location with no snapshot: Litestream's VFS would wait for one
 /// without end; `RecordStack(replicaAt:)` waits `snapshotTimeout`, then
-/// throws (issue #62).
+/// throws.
 @Suite(.timeLimit(.minutes(1)), .enabled(if: LitestreamVFSExtension.isUsable, LitestreamVFSExtension.skipReason))
 struct ReplicaSnapshotTimeoutTests {
     @Test func aFolderThatNeverGetsASnapshotTimesOut() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Read replicas over Litestream's VFS (issue #43, API.md §15), for real: a
+/// Read replicas over Litestream's VFS (Docs/Deployment.md, "Read replicas"), for real: a
 /// primary store written by this process, `litestream replicate` copying it
 /// every 200 ms into a `file` replica, and `RecordStack(replicaAt:)` reading
 /// that replica through `litestream-vfs.so` — both installed by

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Litestream (issue #30 item 3, API.md §13), for real: the `litestream`
+/// Litestream (Docs/Deployment.md, "Replication with Litestream"), for real: the `litestream`
 /// binary that `make litestream` installs under `.build-tools/` replicates a
-/// store that a `literecord _crash-writer` process keeps saving to (batches
+/// store that a `LiteRecordTestChild crash-writer` process keeps saving to (batches
 /// of 50 notes plus a counter, `acked N` printed after save N returned) into a
 /// `file` replica with `sync-interval: 1s`, and `litestream restore` brings
 /// it back. The figures are printed in lines starting with `[replication]`;
@@ -332,8 +332,8 @@ final class Children: @unchecked Sendable {
     private var started: [Child] = []
 
     func writer(_ store: URL, extra: [String] = []) throws -> Child {
-        let binary = try Reliability.binary()
-        let child = Child(binary, ["_crash-writer", store.path, "--batch", "\(ReplicationTests.batch)"] + extra)
+        let binary = try BuiltExecutables.testChild()
+        let child = Child(binary, ["crash-writer", store.path, "--batch", "\(ReplicationTests.batch)"] + extra)
         started.append(child)
         try child.run()
         return child

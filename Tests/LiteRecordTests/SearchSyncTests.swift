@@ -203,7 +203,7 @@ import Testing
     /// then passes `literecord check` (FTS5's `integrity-check` included),
     /// and a search finds exactly the rows the table holds.
     @Test func sigkillMidSaveLeavesIndexAndTableConsistent() async throws {
-        let binary = try Reliability.binary()
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("search-crash.sqlite")
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
@@ -213,7 +213,7 @@ import Testing
             let delay = Int.random(in: 20...500, using: &random)
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["_search-writer", url.path]
+            process.arguments = ["search-writer", url.path]
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Every error about a store file names that file (issue #13, defect 4).
+/// Every error about a store file names that file.
 @Suite struct StoreErrorPathTests {
     @Test func readingADamagedStoreNamesTheFile() throws {
         let folder = try TemporaryDirectory()

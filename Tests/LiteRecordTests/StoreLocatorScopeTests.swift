@@ -3,8 +3,7 @@ import LiteRecordTesting
 import Testing
 @testable import LiteRecord
 
-/// A scoped default keeps the locator of the scope around it (issue #64,
-/// item 8): inside `withDefault` and the test traits, stores set up by name
+/// A scoped default keeps the locator of the scope around it: inside `withDefault` and the test traits, stores set up by name
 /// never land in the real `~/.local/share/<executable>/`.
 @Suite struct StoreLocatorScopeTests {
     @Test func withDefaultStartsWithTheEnclosingLocator() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #41, item 2: a failed first open removes what it created, so that
+/// A failed first open removes what it created, so that
 /// the next open does not take an empty file for a new store. It must remove
 /// only what this open created: another process may have created and
 /// committed a store at the path between this open's look at the path and
@@ -32,7 +32,7 @@ import Testing
         try theirs.close()
     }
 
-    /// What the earlier fix (issue #33) still does: a first open that fails
+    /// What the earlier fix still does: a first open that fails
     /// on its own leaves nothing behind.
     @Test func aFailedFirstOpenOfItsOwnFileRemovesIt() throws {
         let folder = try TemporaryDirectory()

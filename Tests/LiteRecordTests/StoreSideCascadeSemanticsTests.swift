@@ -7,8 +7,8 @@ import Testing
 /// loaded, the result must be the one loading every related object and
 /// applying the rules in memory gives: the same rows left, the same change
 /// set, the same conflicts and errors — under every merge policy, at every
-/// depth, seen from a child context too (DESIGN.md, "A fast path means what
-/// the plain path means"). Each test runs one scenario twice, once with the
+/// depth, seen from a child context too (Docs/Internals/Invariants.md, "A fast
+/// path means what the plain path means"). Each test runs one scenario twice, once with the
 /// relationships loaded before the deletion and once without, and compares.
 @Suite struct StoreSideCascadeSemanticsTests {
     /// One store: B1 with C1 (P1a, P1b) and C2 (P2a); B2 with D1 (P3a).

@@ -95,7 +95,7 @@ private let collectionStack = Result { try CollectionSeed.stack() }
         }
     }
 
-    /// The first query, on API.md's own entity (macro-generated, its
+    /// The first query of the bug report, on the documented entity (macro-generated, its
     /// table named by `@Entity(name: "Person")`, not by the class).
     @Test func theDocumentedEntityFindsByTag() throws {
         let context = try RecordStack(inMemoryWith: [APIExamplePerson.self]).newContext()

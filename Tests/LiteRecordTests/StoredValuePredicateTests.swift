@@ -5,10 +5,10 @@ import Testing
 /// The seeded store shared by the suite (read-only, so sharing is safe).
 private let storedValueStack = Result { try StoredValueSeed.stack() }
 
-/// Predicates over every stored type of API.md §2, a RecordID kept in an
+/// Predicates over every stored type (Docs/GettingStarted.md), a RecordID kept in an
 /// ordinary attribute included: each is translated and selects exactly what
 /// `Predicate.evaluate` selects over every stored object, or is refused with
-/// `.unsupportedPredicate` — never a wrong answer (issue #35).
+/// `.unsupportedPredicate` — never a wrong answer.
 @Suite struct StoredValuePredicateTests {
     static let cases =
         StoredValuePredicateTable.measured() + StoredValuePredicateTable.recordIDs()
@@ -38,8 +38,8 @@ private let storedValueStack = Result { try StoredValueSeed.stack() }
         #expect(try StoredValue.exists(matching: testCase.predicate, in: context) == !expected.isEmpty)
     }
 
-    /// Issue #35 measured 20 predicates and sorts over the stored types: 11
-    /// translated. At least 19 must now, each exactly (checked above).
+    /// When these were found refused, 20 predicates and sorts over the
+    /// stored types were measured: 11 translated. At least 19 must now, each exactly (checked above).
     @Test func measuredPredicatesTranslate() throws {
         let context = try storedValueStack.get().newContext()
         var translated = 0

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// API.md §10's three entities, exactly as written there: `var author:
+/// The three entities of the relationships contract (the shape
+/// Docs/Relationships.md teaches), kept exactly as written there: `var author:
 /// Author?` is a relationship without `@Relationship`, decided by the
-/// compiler from `Author`'s conformance (issue 33, item 1).
+/// compiler from `Author`'s conformance.
 enum APISection10 {
     @Entity final class Author {
         var name = ""

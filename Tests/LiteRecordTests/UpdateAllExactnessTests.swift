@@ -33,8 +33,8 @@ struct UpdateAllEdit<Root: Entity>: Sendable, CustomStringConvertible {
 /// for byte — must be equal, and so must the number of records each path
 /// changed (or the kind of error both met).
 ///
-/// This is the contract of DESIGN.md's "a fast path means what the plain
-/// path means": `updateAll` must stay equal to the load-and-edit path in
+/// This is the contract of Docs/Internals/Invariants.md's "A fast path
+/// means what the plain path means": `updateAll` must stay equal to the load-and-edit path in
 /// every case, for every predicate and value added here later. The edits
 /// run in sequence on the same pair of stores, so later ones meet rows that
 /// earlier ones changed, and each includes rows that already hold its

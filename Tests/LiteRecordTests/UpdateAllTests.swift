@@ -34,7 +34,7 @@ private func stored(_ stack: RecordStack) throws -> [String: UANote] {
 private let fewStars = #Predicate<UANote> { $0.stars < 2 }
 
 /// `Entity.updateAll(matching:set:to:in:)` and its several-attribute form
-/// (API.md §16): one `UPDATE` committed at once, meaning what fetching the
+/// (Docs/Queries.md, "Set-based updates"): one `UPDATE` committed at once, meaning what fetching the
 /// records, setting the attribute and saving would mean.
 @Suite struct UpdateAllTests {
     // MARK: The statement

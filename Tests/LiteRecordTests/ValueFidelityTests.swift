@@ -4,7 +4,7 @@ import Testing
 
 /// A value either comes back from the store bit for bit or the save refuses it
 /// with `.validationFailed` naming the attribute; SQLite never changes one
-/// silently (issue #13, defects 1 and 2).
+/// silently.
 @Suite struct ValueFidelityTests {
     enum StoreKind: CaseIterable { case file, memory }
 

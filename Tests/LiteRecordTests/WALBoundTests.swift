@@ -15,7 +15,7 @@ private enum BodyRequired {
     }
 }
 
-/// Issue #41, item 11: the WAL is bounded and checkpointed on request, and
+/// The WAL is bounded and checkpointed on request, and
 /// what only reads a store (`requiresMigration`) opens it read-only, so that
 /// it never checkpoints or deletes a WAL that is left to a replicator.
 @Suite struct WALBoundTests {

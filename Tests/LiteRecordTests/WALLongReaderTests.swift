@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #59, item 1: past 16 MiB of WAL the bound ran `wal_checkpoint(RESTART)`
+/// Past 16 MiB of WAL the bound ran `wal_checkpoint(RESTART)`
 /// under the store's lock, whose busy handler waited (up to the 10 s busy
 /// timeout) for a reader holding an old snapshot to let go, and every save
 /// waited behind it (7.5 s measured). The bound now never waits for a reader:

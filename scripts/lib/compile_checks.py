@@ -16,7 +16,7 @@ errors: generated code must not give a user's build a warning.
 A file whose first lines say `// expect-error: TEXT` (one line per expected
 error) must fail under both isolations with exactly that many errors, each
 TEXT in one of them: one diagnostic per mistake, not a cascade from the
-generated code (issue #64, item 7). Any other file must compile cleanly. Prints `[compile-checks] N files
+generated code. Any other file must compile cleanly. Prints `[compile-checks] N files
 typechecked under 2 isolations`, or names each file that did not behave.
 """
 import argparse

@@ -30,9 +30,11 @@ extension Entity {
     ///   objects included), leaving the context's other unsaved changes as
     ///   they were.
     public static func importObjects(from data: Data, in context: RecordContext) throws -> [Self] {
-        let input = try JSONInput(data, entityName: entityName)
-        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
-            .run(try input.objects(), as: Self.self)
+        try context.store.scopingErrorValues {
+            let input = try JSONInput(data, entityName: entityName)
+            return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+                .run(try input.objects(), as: Self.self)
+        }
     }
 
     /// Imports dictionaries (as `JSONSerialization` produces them, or
@@ -50,7 +52,7 @@ extension Entity {
     ///   element's index and key path (objects nested more than 100 levels
     ///   deep are refused too); nothing of the import is left in `context`.
     public static func importObjects(from array: [[String: Any]], in context: RecordContext) throws -> [Self] {
-        try Importer(context: context, rootName: entityName).run(array, as: Self.self)
+        try context.store.scopingErrorValues { try Importer(context: context, rootName: entityName).run(array, as: Self.self) }
     }
 
     /// Imports one JSON object as an object of this entity: MagicalRecord's
@@ -67,9 +69,11 @@ extension Entity {
     ///   import is left in `context`.
     @discardableResult
     public static func importObject(from data: Data, in context: RecordContext) throws -> Self? {
-        let input = try JSONInput(data, entityName: entityName)
-        return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
-            .run([try input.object()], as: Self.self).first
+        try context.store.scopingErrorValues {
+            let input = try JSONInput(data, entityName: entityName)
+            return try Importer(context: context, rootName: entityName, exactNumbers: input.exactNumbers)
+                .run([try input.object()], as: Self.self).first
+        }
     }
 
     /// Imports one dictionary as an object of this entity; see
@@ -85,7 +89,9 @@ extension Entity {
     ///   path; nothing of the import is left in `context`.
     @discardableResult
     public static func importObject(from dictionary: [String: Any], in context: RecordContext) throws -> Self? {
-        try Importer(context: context, rootName: entityName).run([dictionary], as: Self.self).first
+        try context.store.scopingErrorValues {
+            try Importer(context: context, rootName: entityName).run([dictionary], as: Self.self).first
+        }
     }
 
     /// `importObjects(from:in:)` into the default stack's main context.

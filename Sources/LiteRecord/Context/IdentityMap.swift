@@ -6,6 +6,8 @@
 /// costs a fraction of `Dictionary`'s seeded SipHash. The table of the entity
 /// used last is kept at hand, so a fetch finds its table without hashing.
 final class IdentityMap {
+    // unsafe(context-confined): the map is its context's, used only on the
+    // context's thread or actor, one access at a time.
     @exclusivity(unchecked) private var tables: [ObjectIdentifier: ObjectTable] = [:]
     @exclusivity(unchecked) private var recent: (type: ObjectIdentifier, table: ObjectTable)?
 
@@ -51,6 +53,9 @@ final class IdentityMap {
 /// `Int64.min` lives beside the table. Probing reads only the keys, never an
 /// object reference, so a search does no reference counting.
 final class ObjectTable {
+    // unsafe(context-confined): the table is its context's identity map's.
+    // unsafe(owned-buffer): `keys` and `slots` are this table's own, made by
+    // `allocate`, freed in `deinit` or by `grow`, never handed out.
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var shift: UInt64
@@ -80,19 +85,22 @@ final class ObjectTable {
     }
 
     private static func wrapper<T: Entity>(for type: T.Type) -> (AnyObject) -> any Entity {
+        // unsafe(keyed-by-type): the table of `T` holds only `T`s.
         { unsafeDowncast($0, to: T.self) }
     }
 
     deinit {
         slots.deinitialize(count: capacity)
+        // unsafe(owned-buffer): the table's own buffers, freed once.
         slots.deallocate()
         keys.deallocate()
     }
 
     private static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<AnyObject?>) {
+        // unsafe(owned-buffer): owned by the table that asked, which frees them.
         let keys = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
         keys.initialize(repeating: empty, count: capacity)
-        let slots = UnsafeMutablePointer<AnyObject?>.allocate(capacity: capacity)
+        let slots = UnsafeMutablePointer<AnyObject?>.allocate(capacity: capacity)  // unsafe(owned-buffer)
         slots.initialize(repeating: nil, count: capacity)
         return (keys, slots)
     }
@@ -214,6 +222,7 @@ final class ObjectTable {
             (slots + target).pointee = (oldSlots + index).move()
         }
         // Moved out above: what is left are nils, which own nothing.
+        // unsafe(owned-buffer): the old buffers, which nothing points into now.
         oldSlots.deallocate()
         oldKeys.deallocate()
     }

@@ -152,6 +152,7 @@ extension RecordContext {
                 let rowID = statement.int64(at: 0)
                 if let existing = registeredObject(T.self, rowID: rowID) {
                     guard existing.recordState.phase != .deleted else { continue }
+                    // unsafe(keyed-by-type): registered under T, so a T.
                     batch.append((rowID, unsafeDowncast(existing as AnyObject, to: T.self)))
                 } else {
                     let row = Row(statement: statement, offset: 1, entityName: T.entityName)
@@ -177,6 +178,7 @@ extension RecordContext {
         guard !objects.isEmpty else { return [] }
         return Array(unsafeUninitializedCapacity: objects.count) { buffer, count in
             for (index, object) in objects.enumerated() {
+                // unsafe(keyed-by-type): callers pass objects of T's table.
                 buffer.initializeElement(at: index, to: unsafeDowncast(object, to: T.self))
             }
             count = objects.count
@@ -196,7 +198,8 @@ extension RecordContext {
         let version = statement.int64(at: columns.version)
         let row = Row(statement: statement, offset: 1, entityName: T.entityName)
         if lookUp, let existing = table[rowID] {
-            // The identity map is keyed by entity type, so the object is a T.
+            // unsafe(keyed-by-type): the identity map is keyed by entity
+            // type, so the object is a T.
             let object = unsafeDowncast(existing, to: T.self)
             let state = object.recordState
             guard state.phase != .deleted else { return nil }
@@ -422,7 +425,7 @@ extension RecordContext {
             throw LiteRecordError(.invalidObject, "\(id) is a record of \(id.entityName), not of \(T.entityName)")
         }
         if let existing = registeredObject(T.self, rowID: id.rowID) {
-            let object = unsafeDowncast(existing as AnyObject, to: T.self)
+            let object = unsafeDowncast(existing as AnyObject, to: T.self)  // unsafe(keyed-by-type)
             return object.recordState.phase == .deleted ? nil : object
         }
         var query = SQLQuery()

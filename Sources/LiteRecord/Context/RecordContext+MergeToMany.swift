@@ -3,7 +3,7 @@ extension RecordContext {
     /// to-many whose membership the committed changes altered, telling its
     /// observers. The other loaded lists stay as they are and say nothing:
     /// a note in another folder that only changed its title does not make
-    /// every folder's list re-render (issue #64).
+    /// every folder's list re-render (`MergeToManyObservationTests`).
     ///
     /// One statement per to-many whose destination the commit touched and
     /// that is loaded here: where each changed destination record belongs

@@ -7,8 +7,8 @@
 /// version. It means exactly what loading every related object at the
 /// deletion and applying the rules in memory means — the rows left, the
 /// change set, the conflicts and the errors — under every merge policy, at
-/// every depth, from a child context too (DESIGN.md, "A fast path means what
-/// the plain path means"). That holds by these invariants:
+/// every depth, from a child context too (Docs/Internals/Invariants.md, "A
+/// fast path means what the plain path means"). That holds by these invariants:
 ///
 /// 1. **Decided at the deletion.** Before `delete(_:)` returns, every row
 ///    the deletion takes along is found, level by level, with one statement

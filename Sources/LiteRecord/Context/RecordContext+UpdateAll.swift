@@ -1,9 +1,10 @@
 import Foundation
 
-/// Set-based updates (API.md §16): one `UPDATE … WHERE … RETURNING` that
-/// changes the rows a predicate selects without loading their objects, and
-/// means what loading them, setting the attributes and saving would mean
-/// (DESIGN.md, "A fast path means what the plain path means"):
+/// Set-based updates (Docs/Queries.md, "Set-based updates"): one
+/// `UPDATE … WHERE … RETURNING` that changes the rows a predicate selects
+/// without loading their objects, and means what loading them, setting the
+/// attributes and saving would mean (Docs/Internals/Invariants.md, "A fast
+/// path means what the plain path means"):
 ///
 /// - the rows are those `findAll(matching:)` returns: the predicate is
 ///   translated as any query's, and rows this context is deleting are left

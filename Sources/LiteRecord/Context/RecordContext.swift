@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A unit of work over a store, like Core Data's `NSManagedObjectContext`: it
 /// hands out one object per record (an identity map), tracks what was
@@ -73,8 +74,9 @@ public final class RecordContext {
     /// context can tell an edit there of other properties (no conflict) from
     /// one of the same property. `nil` for other contexts, which pay nothing.
     var writtenColumns: [RecordID: WrittenColumns]?
-    /// Overrides ``LiteRecordError/includesValuesInDescriptions`` for this
-    /// context's conflict messages; tests set it rather than the global.
+    /// Overrides ``RecordStack/includesValuesInDescriptions`` (and the
+    /// process-wide switch) for this context's conflict messages; tests set
+    /// it rather than the global.
     var showsConflictValues: Bool?
 
     /// Who the context's saves are by, recorded with each transaction of the
@@ -154,7 +156,15 @@ public final class RecordContext {
     /// ``isObservable``'s storage, read once per object an insert or a fetch
     /// registers: unchecked, since only the context's own isolation uses it,
     /// and the runtime's exclusivity bookkeeping would cost more than the read.
+    // unsafe(context-confined)
     @exclusivity(unchecked) var objectsAreObservable: Bool
+    #if DEBUG
+    /// Debug builds: how many objects' unretained context reference names
+    /// this context (`RecordState.attach`/`detach`), none once it has
+    /// detached them all — the checked copy of the rule
+    /// `detached-before-free` (Docs/Internals/UnsafeSwift.md).
+    let objectsNamingIt = Atomic<Int>(0)
+    #endif
 
     init(store: Store, parent: RecordContext? = nil, role: ConnectionRole = .pooled, isObservable: Bool? = nil) {
         self.store = store
@@ -500,6 +510,13 @@ public final class RecordContext {
     deinit {
         // Objects may outlive their context; they must not point at it.
         detachAll()
+        #if DEBUG
+        // unsafe(detached-before-free), checked: no object's unretained
+        // reference names this context any more.
+        assert(
+            objectsNamingIt.load(ordering: .relaxed) == 0,
+            "\(objectsNamingIt.load(ordering: .relaxed)) objects still name a context that is going away")
+        #endif
     }
 }
 

@@ -161,9 +161,10 @@ extension SaveTransaction {
 
     /// The `.conflict` error for `.error`: each object, how it conflicts, and
     /// the properties this context changed — with both values only when
-    /// ``LiteRecordError/includesValuesInDescriptions`` is on.
+    /// the context's, else the stack's, else the process's switch says so
+    /// (``RecordStack/includesValuesInDescriptions``).
     private func conflictError(_ found: [Conflict]) throws -> LiteRecordError {
-        let showsValues = context.showsConflictValues ?? LiteRecordError.includesValuesInDescriptions
+        let showsValues = context.showsConflictValues ?? context.store.showsValuesInErrors
         // The store-side cascade's rows, deleted first, as a loaded object's deletion reads.
         var lines = conflicts.cascade.map {
             "\($0.id): deleted here, but changed in the store since it was read (version \($0.version), now \($0.stored))"

@@ -452,6 +452,8 @@ enum UUIDText {
         let high = first << 32 | secondAndThird
         let low = (fourthAndSixth >> 16) << 48 | fifth << 16 | fourthAndSixth & 0xFFFF
         // The 16 bytes in text order: each half big-endian.
+        // unsafe(same-layout): two UInt64s and `uuid_t` are both 16 bytes,
+        // 8-aligned at most, with no padding.
         return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
     }
 

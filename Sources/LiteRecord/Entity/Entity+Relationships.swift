@@ -56,11 +56,12 @@ extension Entity {
         var result: [D] = []
         result.reserveCapacity(objects.count)
         for object in objects {
-            // Relationship slots hold objects of the destination's class: an
-            // exact type check and a reinterpreting cast cost a fraction of
-            // the general dynamic cast `as? D`.
+            // unsafe(type-checked-first): relationship slots hold objects of
+            // the destination's class; the exact type check just above the
+            // cast and a reinterpreting cast cost a fraction of the general
+            // dynamic cast `as? D`.
             if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(D.self) {
-                result.append(unsafeDowncast(object as AnyObject, to: D.self))
+                result.append(unsafeDowncast(object as AnyObject, to: D.self))  // unsafe(type-checked-first)
             } else if let cast = object as? D {
                 result.append(cast)
             }

@@ -132,7 +132,7 @@ public enum EntityMember {
         _ name: String, _: [D].Type, defaultValue: (@Sendable () -> [D])? = nil
     ) -> AttributeDescription? { nil }
     /// Neither a column nor a relationship: the compiler's error says what
-    /// to do, instead of asking for `Entity` (issue #64, item 7).
+    /// to do, instead of asking for `Entity`.
     @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
     public static func attribute<V>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil

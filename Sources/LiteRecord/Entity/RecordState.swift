@@ -26,9 +26,10 @@ public final class RecordState {
         case deleted
     }
 
-    // Only the object's own context touches these, on the context's thread or
-    // actor, and never while another access to the same field is in progress:
-    // the runtime's exclusivity bookkeeping would cost more than the work.
+    // unsafe(context-confined): only the object's own context touches these,
+    // on the context's thread or actor, and never while another access to the
+    // same field is in progress: the runtime's exclusivity bookkeeping would
+    // cost more than the work.
     //
     // A context holds one of these per object, so the layout is kept within
     // 72 bytes, an 80-byte allocation (`ObjectFootprintTests` checks it):
@@ -40,6 +41,7 @@ public final class RecordState {
     /// names a live context. An unretained reference costs neither the weak
     /// reference's side-table update per object nor a word for the context's
     /// identity beside it.
+    // unsafe(detached-before-free), unsafe(context-confined)
     @exclusivity(unchecked) private var contextReference: Unmanaged<RecordContext>?
     /// The row's version (``Model/versionColumn``) that the object's values
     /// and unsaved changes are based on: read with the row, one more after
@@ -136,6 +138,7 @@ public final class RecordState {
     /// The per-object state that most objects never need, kept out of line.
     @usableFromInline
     final class Extras {
+        // unsafe(context-confined): as the object's own fields.
         @exclusivity(unchecked) var snapshot: [SQLValue]?
         @exclusivity(unchecked) var storedValues: [SQLValue]?
         @exclusivity(unchecked) var readToOnes: [Int: SQLValue]?
@@ -236,10 +239,19 @@ public final class RecordState {
     /// Whether the object belongs to `context`.
     @inline(__always)
     func belongs(to context: RecordContext) -> Bool {
+        // unsafe(detached-before-free): compares addresses, touches neither object.
         contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
 
     func attach(to context: RecordContext) {
+        #if DEBUG
+        // The checked copy of the rule: the context counts the objects naming
+        // it, and asserts that none is left once it has detached them.
+        self.context?.objectsNamingIt.subtract(1, ordering: .relaxed)
+        context.objectsNamingIt.add(1, ordering: .relaxed)
+        #endif
+        // unsafe(detached-before-free): the context detaches this object
+        // before it goes away (RecordContext.detachAll, reset, forget).
         contextReference = Unmanaged.passUnretained(context)
         isObservable = context.objectsAreObservable
     }
@@ -301,6 +313,9 @@ public final class RecordState {
     /// deletion this context saved).
     func detach(forgotten: Bool = false) {
         let marked: Flags = forgotten && (phase == .managed || phase == .deleted) ? [.observable, .forgotten] : [.observable]
+        #if DEBUG
+        context?.objectsNamingIt.subtract(1, ordering: .relaxed)
+        #endif
         contextReference = nil
         rowID = nil
         phase = .unmanaged

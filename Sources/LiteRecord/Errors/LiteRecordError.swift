@@ -85,10 +85,23 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// What failed and, where possible, what to do about it.
     public let message: String
-    /// SQLite's primary result code, when SQLite reported the failure.
+    /// SQLite's primary result code, when SQLite reported the failure; by
+    /// name in ``sqliteCode``.
     public let resultCode: Int32?
-    /// SQLite's extended result code, when SQLite reported the failure.
+    /// SQLite's extended result code, when SQLite reported the failure; by
+    /// name in ``extendedSQLiteCode``.
     public let extendedResultCode: Int32?
+    /// SQLite's primary result code by name (``SQLiteResultCode/busy``,
+    /// ``SQLiteResultCode/constraint``, …), when SQLite reported the failure.
+    ///
+    /// ```swift
+    /// catch let error as LiteRecordError where error.sqliteCode == .busy { retryLater() }
+    /// ```
+    public var sqliteCode: SQLiteResultCode? { resultCode.map(SQLiteResultCode.init(rawValue:)) }
+    /// SQLite's extended result code by name
+    /// (``SQLiteResultCode/constraintUnique``, …), when SQLite reported the
+    /// failure.
+    public var extendedSQLiteCode: SQLiteResultCode? { extendedResultCode.map(SQLiteResultCode.init(rawValue:)) }
     /// `sqlite3_errmsg` at the time of the failure.
     public let sqliteMessage: String?
     /// The SQL that failed, without bound values.
@@ -98,6 +111,10 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
 
     /// Whether error descriptions may show bound values. Off by default so that
     /// user data does not end up in logs and crash reports.
+    ///
+    /// The process-wide default: a stack decides for itself with
+    /// ``RecordStack/includesValuesInDescriptions``, which follows this switch
+    /// while it is `nil`.
     public static var includesValuesInDescriptions: Bool {
         get { ErrorSettings.includesValues.withLock { $0 } }
         set { ErrorSettings.includesValues.withLock { $0 = newValue } }
@@ -116,13 +133,13 @@ public struct LiteRecordError: Error, Sendable, CustomStringConvertible {
         self.extendedResultCode = sqlite?.extendedCode
         self.sqliteMessage = sqlite?.message
         self.sql = sqlite?.sql
-        self.arguments = LiteRecordError.includesValuesInDescriptions ? arguments : nil
+        self.arguments = ErrorSettings.showsValues ? arguments : nil
     }
 
     public var description: String {
         var text = "LiteRecordError.\(kind): \(message)"
         if let sqliteMessage, let extendedResultCode {
-            text += " (SQLite \(extendedResultCode): \(sqliteMessage))"
+            text += " (SQLite \(extendedResultCode) \(SQLiteResultCode(rawValue: extendedResultCode).name): \(sqliteMessage))"
         }
         if let sql { text += " [SQL: \(sql)]" }
         if let arguments { text += " [arguments: \(arguments.map(Self.describeValue))]" }
@@ -164,10 +181,11 @@ extension LiteRecordError {
     /// (damaged, unavailable, unreadable) gets the path added the same way.
     static func wrap(_ error: any Error, _ operation: String, store: String? = nil, arguments: [SQLValue]? = nil) -> LiteRecordError {
         if let error = error as? LiteRecordError {
-            guard let store, Self.storeKinds.contains(error.kind), !error.message.contains(store) else { return error }
-            return error.withMessage("\(error.message) (store: \(store))")
+            guard Self.storeKinds.contains(error.kind) else { return error }
+            let message = naming(store, in: error.message) { "\(error.message) (store: \($0))" }
+            return message == error.message ? error : error.withMessage(message)
         }
-        let operation = if let store, !operation.contains(store) { "\(operation) in \(store)" } else { operation }
+        let operation = naming(store, in: operation) { "\(operation) in \($0)" }
         guard let sqlite = error as? SQLiteError else {
             return LiteRecordError(.sqlite, "\(operation) failed: \(error)")
         }
@@ -191,6 +209,17 @@ extension LiteRecordError {
 }
 
 extension LiteRecordError {
+    /// `text` naming the store's file once: unchanged without a store or when
+    /// it names the file already (an inner operation attributed the error
+    /// first, or the message was written with the path), `adding(store)`
+    /// otherwise. The one place that decides whether an error still needs
+    /// its store named, for every attribution helper
+    /// (`Store.attributingErrors` and the functions built on it).
+    static func naming(_ store: String?, in text: String, adding: (String) -> String) -> String {
+        guard let store, !text.contains(store) else { return text }
+        return adding(store)
+    }
+
     /// The kinds that describe the store rather than the caller's values: their
     /// messages must name the store's file.
     static let storeKinds: Set<Kind> = [.corruptStore, .storeUnavailable, .sqlite, .decodingFailed, .constraintViolation, .readOnlyStore]

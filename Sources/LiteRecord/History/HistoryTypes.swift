@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Whether a store keeps its persistent history (API.md §16), and for how long.
+/// Whether a store keeps its persistent history (Docs/History.md), and for how long.
 ///
 /// ```swift
 /// let stack = try RecordStack(storeAt: url, entities: [Note.self], history: .enabled)

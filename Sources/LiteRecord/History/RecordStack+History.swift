@@ -2,7 +2,7 @@ public import Foundation
 
 extension RecordStack {
     /// Opens (or creates) the store file at `url`, choosing whether it keeps
-    /// its persistent history (API.md §16).
+    /// its persistent history (Docs/History.md).
     ///
     /// ```swift
     /// let stack = try RecordStack(storeAt: url, entities: [Note.self], history: .enabled)

@@ -99,9 +99,10 @@ enum ImportValue {
     }
 
     /// The value's shape in words, for error messages; the value itself only
-    /// when ``LiteRecordError/includesValuesInDescriptions`` is on.
+    /// when the importing stack's setting (``RecordStack/includesValuesInDescriptions``,
+    /// else the process-wide switch) says so.
     var shape: String {
-        let shown = LiteRecordError.includesValuesInDescriptions
+        let shown = ErrorSettings.showsValues
         switch self {
         case .null: return "null"
         case .bool(let value): return shown ? "the boolean \(value)" : "a boolean"

@@ -105,7 +105,7 @@ public struct StoreInspection: Sendable {
     /// the report describes; `nil` for a store file.
     public let replicaPosition: ReplicaPosition?
 
-    /// What the store's persistent history holds (API.md §16).
+    /// What the store's persistent history holds (Docs/History.md).
     public struct History: Sendable {
         /// The transactions kept.
         public let transactionCount: Int

@@ -249,8 +249,8 @@ struct Migrator {
     /// IMMEDIATE` meets another connection's write lock past the busy
     /// timeout, until ``otherWriterWaitLimit``. Without this a second process
     /// opening the store during the first one's migration failed after 10 s
-    /// with "rolled back", while the first was still migrating (issue #59
-    /// item 7).
+    /// with "rolled back", while the first was still migrating
+    /// (`MigrationTwoProcessTests`).
     private func waitingForOtherWriters(_ body: (_ began: () -> Void) throws -> Void) throws {
         let clock = ContinuousClock()
         let start = clock.now

@@ -131,8 +131,9 @@ struct TableTransform: Equatable {
             return staying.contains(to.lowercased())
         }
         if clashes { return nil }
-        // DESIGN.md: a removed column that was unique or indexed goes through a
-        // rebuild rather than DROP COLUMN, which refuses indexed columns.
+        // A removed column that was unique or indexed goes through a rebuild
+        // rather than DROP COLUMN, which refuses indexed columns
+        // (Docs/Migration.md's table of inferred changes).
         if dropped.contains(where: \.hasIndex) { return nil }
         // Drops first, so that a rename or an added column may take a name that a
         // dropped column differs from only by case.

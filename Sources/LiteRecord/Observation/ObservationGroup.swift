@@ -97,8 +97,8 @@ final class ObservationGroup: Observation.Observable, Sendable {
         }
     }
 
-    // Made once and never changed: key paths are immutable values, which
-    // this compiler does not mark `Sendable`.
+    // unsafe(never-mutated): made once and never changed; key paths are
+    // immutable values, which this compiler does not mark `Sendable`.
     nonisolated(unsafe) private static let keys: [KeyPath<ObservationGroup, Bool>] = (0..<membersInTable * capacity).map {
         \ObservationGroup.[$0]
     }

@@ -15,7 +15,14 @@ internal import CSQLite
 /// until then. Parameters bound through the arena still point into it after
 /// the loop: ``finish(_:)`` clears those statements' bindings, so that no
 /// statement is left pointing at freed memory.
+///
+/// In debug builds ``beginRow()`` overwrites the bytes it gives back, so a
+/// statement still reading a finished row's parameters reads garbage a test
+/// sees, rather than the right bytes by luck.
 final class BindingArena {
+    // unsafe(bound-until-stepped): the blocks are the arena's own; a row's
+    // bytes stay until the next row begins, and `finish` clears the bindings
+    // that point into them before the arena goes.
     private var block: UnsafeMutableRawPointer
     private var capacity: Int
     private var used = 0
@@ -24,10 +31,11 @@ final class BindingArena {
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
-        block = .allocate(byteCount: capacity, alignment: 16)
+        block = .allocate(byteCount: capacity, alignment: 16)  // unsafe(bound-until-stepped)
     }
 
     deinit {
+        // unsafe(bound-until-stepped): `finish` cleared every binding into these.
         block.deallocate()
         for old in retired { old.deallocate() }
     }
@@ -35,8 +43,14 @@ final class BindingArena {
     /// Starts a row: the previous row has run, so its bytes can go.
     @inline(__always)
     func beginRow() {
+        #if DEBUG
+        // The checked copy of the rule: a statement that still reads the
+        // previous row's parameters now reads 0xA5 bytes.
+        block.initializeMemory(as: UInt8.self, repeating: 0xA5, count: used)
+        #endif
         used = 0
         if !retired.isEmpty {
+            // unsafe(bound-until-stepped): the previous row has run.
             for old in retired { old.deallocate() }
             retired.removeAll(keepingCapacity: true)
         }
@@ -48,6 +62,7 @@ final class BindingArena {
         if used + bytes.count > capacity {
             retired.append(block)
             capacity = max(capacity * 2, bytes.count)
+            // unsafe(bound-until-stepped): the outgrown block is kept until the row has run.
             block = .allocate(byteCount: capacity, alignment: 16)
             used = 0
         }
@@ -76,14 +91,18 @@ extension Statement {
                 // The explicit byte count keeps NUL bytes inside the text; an
                 // empty text is still text, not NULL.
                 guard buffer.count > 0 else { return sqlite3_bind_text(handle, index, "", 0, literecord_sqlite_transient()) }
+                // unsafe(bound-until-stepped): bound without a destructor
+                // (SQLITE_STATIC): SQLite reads the arena's copy until the
+                // row's last step, and the arena keeps it that long.
                 let bytes = arena.store(UnsafeRawBufferPointer(buffer))
                 return sqlite3_bind_text64(
+                    // unsafe(bound-until-stepped): the arena's copy, as text bytes.
                     handle, index, bytes.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count), nil,
                     UInt8(SQLITE_UTF8))
             }
         case .blob(let data) where !data.isEmpty:
             result = data.withUnsafeBytes { buffer -> Int32 in
-                let bytes = arena.store(buffer)
+                let bytes = arena.store(buffer)  // unsafe(bound-until-stepped): as for text
                 return sqlite3_bind_blob64(handle, index, bytes, sqlite3_uint64(buffer.count), nil)
             }
         default:

@@ -33,6 +33,8 @@ extension Connection {
     ///   otherwise whatever `body` throws.
     func refusingTransactionControl<T>(_ body: () throws -> T) throws -> T {
         guard let handle else { return try body() }
+        // unsafe(box-lives-while-registered): retained here, released by the
+        // `defer` below after the authorizer is removed.
         let refusals = Unmanaged.passRetained(Refusals())
         sqlite3_set_authorizer(
             handle,
@@ -42,6 +44,7 @@ extension Connection {
                 if action == SQLITE_SAVEPOINT {
                     operation = "SAVEPOINT " + operation + (second.map { " \"\(String(cString: $0))\"" } ?? "")
                 }
+                // unsafe(box-lives-while-registered)
                 Unmanaged<Refusals>.fromOpaque(context).takeUnretainedValue().operations.append(operation)
                 return SQLITE_DENY
             },

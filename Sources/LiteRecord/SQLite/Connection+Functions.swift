@@ -95,18 +95,21 @@ extension Connection {
     /// orders ASCII text by its bytes.
     func createCollation(_ name: String, asciiFastPath: Bool = false, _ compare: @escaping CollationFunction) throws {
         let db = try liveHandle()
+        // unsafe(box-lives-while-registered): retained here, released by
+        // SQLite through `release` when the collation goes (or below, when
+        // it was never registered).
         let box = Unmanaged.passRetained(CollationBox(compare)).toOpaque()
         let callCompare: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
             context, leftCount, left, rightCount, right in
             guard let context else { return 0 }
-            let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()
+            let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()  // unsafe(box-lives-while-registered)
             return box.compare(
                 UnsafeRawBufferPointer(start: left, count: Int(leftCount)),
                 UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
         }
         let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
             guard let context else { return }
-            Unmanaged<CollationBox>.fromOpaque(context).release()
+            Unmanaged<CollationBox>.fromOpaque(context).release()  // unsafe(box-lives-while-registered)
         }
         let result = asciiFastPath
             ? literecord_create_ascii_first_collation(db, name, callCompare, release, box)
@@ -114,7 +117,7 @@ extension Connection {
         guard result == SQLITE_OK else {
             // Unlike create_function_v2, a failing create_collation_v2 does not
             // call the destructor: the box is ours to release.
-            Unmanaged<CollationBox>.fromOpaque(box).release()
+            Unmanaged<CollationBox>.fromOpaque(box).release()  // unsafe(box-lives-while-registered)
             throw SQLiteError(resultCode: result, db: db, sql: nil)
         }
     }
@@ -130,13 +133,15 @@ extension Connection {
         _ name: String, argumentCount: Int32, deterministic: Bool = true, _ body: @escaping ScalarFunction
     ) throws {
         let db = try liveHandle()
+        // unsafe(box-lives-while-registered): retained here, released by
+        // SQLite through the destructor below when the function goes.
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
         let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let result = sqlite3_create_function_v2(
             db, name, argumentCount, flags, box,
             { context, count, values in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()
+                let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()  // unsafe(box-lives-while-registered)
                 do throws(FunctionError) {
                     let value = try box.body(FunctionArguments(count: count, values: values))
                     Connection.setResult(value, in: context)
@@ -147,7 +152,7 @@ extension Connection {
             nil, nil,
             { data in
                 guard let data else { return }
-                Unmanaged<FunctionBox>.fromOpaque(data).release()
+                Unmanaged<FunctionBox>.fromOpaque(data).release()  // unsafe(box-lives-while-registered)
             })
         // A failing create_function_v2 has already called the destructor.
         guard result == SQLITE_OK else {

@@ -47,6 +47,8 @@ struct LitestreamExports: @unchecked Sendable {
                     extendedCode: SQLITE_ERROR,
                     message: "\(path) exports no \(name): it is not the Litestream VFS extension LiteRecord knows (0.5.17)")
             }
+            // unsafe(c-symbol-type): `type` is the C signature the extension
+            // declares for `name` (the types above).
             return unsafeBitCast(symbol, to: type)
         }
         register = try find("GoLitestreamRegisterConnection", as: Register.self)

@@ -19,6 +19,9 @@ extension Connection {
     /// https://sqlite.org/c3ref/update_hook.html), until the connection
     /// closes or ``stopReportingRowChanges()``. For the change audit
     /// (``ChangeAudit``), never on the ordinary path.
+    ///
+    /// The caller keeps `log` alive until it stops the reports: the hook
+    /// holds it unretained.
     func reportRowChanges(into log: RowChangeLog) {
         guard let handle else { return }
         sqlite3_update_hook(
@@ -31,10 +34,12 @@ extension Connection {
                     case SQLITE_DELETE: .delete
                     default: .update
                     }
+                // unsafe(box-lives-while-registered): the caller keeps the log
+                // alive while the hook is installed.
                 let log = Unmanaged<RowChangeLog>.fromOpaque(context).takeUnretainedValue()
                 log.changes.append(RowChange(kind: kind, table: String(cString: table), rowID: rowID))
             },
-            Unmanaged.passUnretained(log).toOpaque())
+            Unmanaged.passUnretained(log).toOpaque())  // unsafe(box-lives-while-registered)
     }
 
     func stopReportingRowChanges() {

@@ -13,6 +13,8 @@ final class Connection {
     /// Where the database lives, or `nil` for an in-memory database.
     let path: String?
     private var cache: [String: Statement] = [:]
+    // unsafe(box-lives-while-registered): retained while the trace callback
+    // is installed, released by `close()` after the connection is closed.
     private var traceBox: Unmanaged<TraceBox>?
     /// For a connection opened `immutable`: the file as it was just before
     /// the open, to tell whether anything changed it since (see
@@ -306,13 +308,13 @@ final class Connection {
 
     private func installTrace(_ handler: @escaping TraceHandler, filter: @escaping TraceFilter) {
         guard let handle else { return }
-        let box = Unmanaged.passRetained(TraceBox(handler: handler, filter: filter))
+        let box = Unmanaged.passRetained(TraceBox(handler: handler, filter: filter))  // unsafe(box-lives-while-registered)
         traceBox = box
         sqlite3_trace_v2(
             handle, UInt32(SQLITE_TRACE_PROFILE),
             { _, context, statement, nanoseconds in
                 guard let context, let statement else { return 0 }
-                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()  // unsafe(box-lives-while-registered)
                 guard box.filter() else { return 0 }
                 // sqlite3_sql is the text as prepared: bound values never appear.
                 let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""

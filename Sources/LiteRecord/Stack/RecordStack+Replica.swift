@@ -2,8 +2,8 @@ public import Foundation
 
 extension RecordStack {
     /// Opens a read-only stack over a Litestream replica, read in place
-    /// through Litestream's VFS: no restore, no local copy (API.md §15,
-    /// `Docs/Deployment.md`, "Read replicas").
+    /// through Litestream's VFS: no restore, no local copy
+    /// (`Docs/Deployment.md`, "Read replicas").
     ///
     /// ```swift
     /// let replica = try RecordStack(

@@ -22,7 +22,8 @@ extension RecordStack {
         // blocking a thread on the writer lock, and the write itself blocks
         // no thread of the cooperative pool.
         // Counted from the call on, so that close() (and cleanUp()) lets it
-        // finish even while it waits behind another write (API.md §3).
+        // finish even while it waits behind another write
+        // (Docs/Internals/Invariants.md, "Closing finishes what was queued").
         guard store.queuedWrites.enter() else {
             throw store.unavailableError
                 ?? LiteRecordError(.storeUnavailable, "a write failed: the store \(store.displayName) is closed")

@@ -21,7 +21,8 @@ extension Store {
 
     /// Closes the connections once the work already under way finishes:
     /// every `write` made before the call (running or queued behind the
-    /// running one: API.md §3, "pending writes finish first"), every read and
+    /// running one: Docs/Internals/Invariants.md, "Closing finishes what was
+    /// queued"), every read and
     /// backup in flight (up to ``readDrainTimeout``), and any other use of
     /// the writer. Writes, reads and backups begun after the call are
     /// refused. Closing the last connection checkpoints the WAL into the
@@ -139,7 +140,7 @@ extension Store {
     /// A reader holding an old snapshot (a long read, a backup, another
     /// process) only keeps the file growing while it holds it; the `RESTART`
     /// this used to run waited for it under the store's lock, up to the busy
-    /// timeout, and every save waited behind it (issue #59 item 1). Once a
+    /// timeout, and every save waited behind it (`WALLongReaderTests`). Once a
     /// copy is complete, readers that begin read the main file only
     /// (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so
     /// short overlapping reads let a later attempt, or the next commit, start

@@ -2,7 +2,7 @@
 ///
 /// Optimistic locking writes `WHERE "Z_PK" = ? AND "Z_OPT" = ?`, so it holds
 /// only if a record id and a version never name two different rows
-/// (DESIGN.md). SQLite gives a new row one more than the largest row id in
+/// (Docs/Internals/Invariants.md, "Record ids are never reused"). SQLite gives a new row one more than the largest row id in
 /// the table unless the insert names one (https://sqlite.org/autoinc.html):
 /// deleting the highest row would hand its id to the next insert, and an
 /// object still holding the deleted record — in another context, stack or

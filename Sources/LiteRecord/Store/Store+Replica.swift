@@ -17,7 +17,7 @@ struct ReplicaState {
 }
 
 /// A store read from a Litestream replica through Litestream's VFS
-/// (API.md §15).
+/// (Docs/Deployment.md, "Read replicas").
 ///
 /// A replica store reads through one connection, **pinned**: opened with a
 /// poll interval so long that the VFS never polls it, and moved to the

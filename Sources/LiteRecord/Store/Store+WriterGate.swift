@@ -48,7 +48,8 @@ extension Store {
     }
 
     /// The error a write to a read-only or replica store throws: for a
-    /// replica `.storeUnavailable` naming it (API.md §15), else `.readOnlyStore`.
+    /// replica `.storeUnavailable` naming it (Docs/Internals/Invariants.md,
+    /// "A replica never writes"), else `.readOnlyStore`.
     func refusedWrite(_ operation: String) -> LiteRecordError {
         if let replicaURL {
             return LiteRecordError(
@@ -85,9 +86,7 @@ extension Store {
     func attributingStoreErrors<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SQLiteError {
-            throw LiteRecordError.wrap(error, operation(), store: url?.path)
-        } catch let error as LiteRecordError {
+        } catch where error is SQLiteError || error is LiteRecordError {
             throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
     }

@@ -34,6 +34,9 @@ final class Store: @unchecked Sendable {
     let isReadOnly: Bool
     /// Whether LiteRecord checkpoints the WAL (``CheckpointPolicy``).
     let checkpoints: CheckpointPolicy
+    /// This store's ``RecordStack/includesValuesInDescriptions``: `nil`
+    /// follows the process-wide switch (`Store+ErrorValues.swift`).
+    let includesValuesInDescriptions = Locked<Bool?>(nil)
     /// The library's logger at the current ``RecordStack/logLevel``, read on
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }

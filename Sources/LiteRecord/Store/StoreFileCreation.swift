@@ -4,11 +4,12 @@ import Foundation
 /// it: the folders it creates for the store, whether the file was already
 /// there, and whether the process may write to them.
 ///
-/// A failed first open removes what it made (issue #33, item 4): a 0-byte
+/// A failed first open removes what it made: a 0-byte
 /// file left behind by a full disk would be taken for a new, empty store by
 /// the next open. A file that was there before is never removed, nor one
 /// that another connection (another process) created, or committed a store
-/// to, while this open ran (issue #41, item 2): the file is created here with
+/// to, while this open ran (Docs/Internals/Invariants.md, "A failed first
+/// open removes only what it made"): the file is created here with
 /// `O_EXCL`, so that "this open made it" is decided atomically, and it is
 /// removed only while it is still that file (same device and inode), holds
 /// no table, and no other connection is writing to it.

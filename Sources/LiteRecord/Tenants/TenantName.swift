@@ -1,6 +1,7 @@
 import Foundation
 
-/// A tenant's name, checked before any path is built from it (API.md §17).
+/// A tenant's name, checked before any path is built from it
+/// (Docs/Internals/Invariants.md, "Tenant names are checked before any path is built").
 ///
 /// The rule keeps every name a plain file name inside the folder: only
 /// `A–Z a–z 0–9 . _ -`, so no `/`, NUL or other separator can reach a path,

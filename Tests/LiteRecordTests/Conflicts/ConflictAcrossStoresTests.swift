@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func twoProcessesEditingOneRow() async throws {
-        let binary = try #require(CLITests.binary, "build the literecord product first")
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("notes.sqlite")
         let stack = try RecordStack(storeAt: url, entities: [SharedNote.self])
@@ -52,7 +52,7 @@ import Testing
         try mine.refresh(note, mergeChanges: false)
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["_edit-note", url.path, "--title", "shared", "--stars", "7", "--wait"]
+        process.arguments = ["edit-note", url.path, "--title", "shared", "--stars", "7", "--wait"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -76,7 +76,7 @@ import Testing
     private static func run(_ binary: URL, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["_edit-note"] + arguments
+        process.arguments = ["edit-note"] + arguments
         let child = try await process.runToEnd()
         return (child.status, child.text)
     }

@@ -10,7 +10,7 @@ final class STFItem {
     init() {}
 }
 
-/// API.md §12, `.storeTrumps`: "the store's newer values win, this
+/// Docs/Internals/Invariants.md, "`.storeTrumps` keeps this context's other changes": "the store's newer values win, this
 /// context's other edits are kept". Model seeds 800799 and 805119 found
 /// that a record `findFirstOrCreate` created in a `.storeTrumps` context was
 /// kept without the values it was written with (a save's insert keeps

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// API.md §12: `.storeTrumps` — "the store's newer values win, this
+/// Docs/Internals/Invariants.md, "`.storeTrumps` keeps this context's other
+/// changes" — "the store's newer values win, this
 /// context's other edits are kept", to-ones being properties like
 /// attributes (Docs/Concurrency.md: "changed only here: written"). Model
 /// seed 102268 found a to-one cleared here before the merge policy became

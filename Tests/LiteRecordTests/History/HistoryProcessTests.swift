@@ -8,17 +8,17 @@ import Testing
 /// the middle of a save leaves no transaction without its rows, nor rows
 /// without their transaction.
 @Suite(.serialized) struct HistoryProcessTests {
-    /// Runs the `literecord` binary to its end, off the cooperative threads.
+    /// Runs `LiteRecordTestChild` to its end, off the cooperative threads.
     private static func runCLI(_ arguments: [String]) async throws -> ChildOutput {
-        let binary = try Reliability.binary()
+        let binary = try BuiltExecutables.testChild()
         return try await Reliability.run(binary, arguments)
     }
 
     @Test func anotherProcessesTransactionsAreReadByTokenAndFollowed() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")
-        // The binary creates the store with its own model; this process then enables history on it.
-        #expect(try await Self.runCLI(["_stress-write", url.path, "--rows", "1", "--label", "first"]).status == 0)
+        // The child creates the store with its own model; this process then enables history on it.
+        #expect(try await Self.runCLI(["stress-write", url.path, "--rows", "1", "--label", "first"]).status == 0)
         let stack = try RecordStack(storeAt: url, entities: [CLINote.self], history: .enabled)
         #expect(try stack.newestHistoryToken() == nil)
         let followed = Shared<[HistoryTransaction]>([])
@@ -32,7 +32,7 @@ import Testing
             }
         }
         // The child opens the store without `history:` and records all the same.
-        #expect(try await Self.runCLI(["_stress-write", url.path, "--rows", "20", "--label", "child"]).status == 0)
+        #expect(try await Self.runCLI(["stress-write", url.path, "--rows", "20", "--label", "child"]).status == 0)
         let transactions = try stack.fetchHistory(after: nil)
         #expect(transactions.count == 20, "one transaction per write of the other process")
         let context = stack.newContext()
@@ -56,21 +56,21 @@ import Testing
         try stack.close()
     }
 
-    /// The crash-safety writer (`_crash-writer`: numbered batches of notes
+    /// The crash-safety writer (`crash-writer`: numbered batches of notes
     /// and a counter, one save each) on a store keeping history, SIGKILLed at
     /// random moments: afterwards the records the history says were inserted
     /// are exactly the store's rows, and there is one transaction per save.
     @Test func sigkillMidSaveLeavesHistoryAndRowsInStep() async throws {
-        let binary = try Reliability.binary()
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("crash.sqlite")
-        #expect(try await Self.runCLI(["_crash-writer", url.path, "--batch", "25", "--saves", "1"]).status == 0)
+        #expect(try await Self.runCLI(["crash-writer", url.path, "--batch", "25", "--saves", "1"]).status == 0)
         try RecordStack(storeAt: url, entities: [CLINote.self], history: .enabled).close()
         var kills = 0
         for trial in 0..<8 {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["_crash-writer", url.path, "--batch", "25"]
+            process.arguments = ["crash-writer", url.path, "--batch", "25"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Persistent history (API.md §16): one transaction per commit that changes
+/// Persistent history (Docs/History.md): one transaction per commit that changes
 /// rows, written in that commit, read back by token.
 @Suite struct HistoryTests {
     @Test func eachSaveIsOneTransactionWithItsChanges() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// A migration's own row changes (issue #60 item 7): records deleted by a
+/// A migration's own row changes: records deleted by a
 /// declared removal, `NULL`s filled with a default, values converted by
 /// `CAST` appear in no history transaction, so such a migration expires
 /// every token (a new history identifier); one that rewrites nothing keeps

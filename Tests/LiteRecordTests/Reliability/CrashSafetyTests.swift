@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func sigkillAtRandomMomentsLosesNoAcknowledgedSave() async throws {
-        let binary = try Reliability.binary()
+        let binary = try BuiltExecutables.testChild()
         let folder = try TemporaryDirectory()
         let url = folder.file("crash.sqlite")
         let baseSeed = UInt64.random(in: 1...UInt64(UInt32.max))
@@ -46,7 +46,7 @@ import Testing
             let delay = Int.random(in: 5...600, using: &random)
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["_crash-writer", url.path, "--batch", "\(Self.batch)"]
+            process.arguments = ["crash-writer", url.path, "--batch", "\(Self.batch)"]
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice

@@ -5,7 +5,7 @@ import Testing
 /// A store that could not be created is not left behind: the file, its
 /// `-wal`, `-shm` and `-journal`, and the folders made for it are removed, so
 /// the next open does not take an empty file for a new, empty store; a file
-/// that was there before is never removed (issue #33, item 4). On a full
+/// that was there before is never removed. On a full
 /// tmpfs, skipped with the reason printed where one cannot be mounted.
 @Suite struct FailedCreationTests {
     @Test func creatingAStoreOnAFullDiskLeavesNothingBehind() throws {

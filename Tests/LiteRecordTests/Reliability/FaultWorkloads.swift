@@ -22,7 +22,7 @@ private enum MemoV2 {
 }
 
 /// The fault suite's workloads beyond a save, a migration, a backup and a
-/// close (issue #59): the first open that creates a store, moving a store
+/// close: the first open that creates a store, moving a store
 /// aside, checkpoints on request, the set-based operations, a migration that
 /// keeps (and rotates) its pre-migration copy, a save with history on, a JSON
 /// import, a migration adding a full-text index, the format upgrade at open,

@@ -23,7 +23,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let url = folder.file("lifecycle.sqlite")
         let output = try await Reliability.run(
-            Reliability.binary(), ["_lifecycle", url.path, "--cycles", "\(Self.cycles)", "--warmup", "100"])
+            BuiltExecutables.testChild(), ["lifecycle", url.path, "--cycles", "\(Self.cycles)", "--warmup", "100"])
         try #require(output.status == 0, "\(output.standardError)")
         var figures: [String: [Double]] = [:]
         for line in output.standardOutput.split(separator: "\n") {

@@ -5,7 +5,7 @@ import Testing
 /// A store the process cannot write (its file or its folder), opened without
 /// `readOnly: true`: `.storeUnavailable` saying what is not writable and that
 /// a read-only stack opens it; the file is left as it was; `literecord
-/// inspect` reads it (issue #33, item 3).
+/// inspect` reads it.
 ///
 /// Modes do not stop root: in-process, the file or folder also gets the
 /// immutable attribute; the CLI tests run the binary as root without the
@@ -78,7 +78,7 @@ import Testing
     @Test func aReadOnlyFileStopsAWriterWithAdviceAndInspectReadsIt() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("mode0444.sqlite")
-        let created = try await Reliability.run(Reliability.binary(), ["_stress-write", url.path, "--rows", "3"])
+        let created = try await Reliability.run(BuiltExecutables.testChild(), ["stress-write", url.path, "--rows", "3"])
         #expect(created.status == 0, "\(created.standardError)")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
         // No -wal/-shm can appear beside it either, as for a store someone else owns.
@@ -86,7 +86,8 @@ import Testing
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path) }
         let before = Reliability.snapshot(url)
 
-        guard let written = try await CLIFailureTests.runWithoutOverride(["_stress-write", url.path, "--rows", "1"]) else {
+        guard let written = try await CLIFailureTests.runWithoutOverride(
+            ["stress-write", url.path, "--rows", "1"], binary: BuiltExecutables.testChild()) else {
             Reliability.report("SKIPPED \(#function): running as root and setpriv is not installed")
             return
         }

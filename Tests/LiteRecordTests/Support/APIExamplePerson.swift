@@ -1,8 +1,10 @@
 import Foundation
 import LiteRecord
 
-/// The entity of API.md §2, word for word (apart from the class name), so the
-/// documented declaration keeps compiling.
+/// The entity the API contract declares for a person (the one
+/// Docs/GettingStarted.md teaches, with every kind of attribute), word for
+/// word apart from the class name, so the documented declaration keeps
+/// compiling.
 @Entity(name: "Person")
 final class APIExamplePerson {
     @Attribute(.unique) var identifier: UUID = UUID()

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The executables the build puts next to the test bundle, which process
-/// tests start as children: `literecord` (the CLI, with hidden commands for
-/// tests) and `LiteRecordTestChild` (Package.swift).
+/// tests start as children: `literecord` (the CLI, only what users run) and
+/// `LiteRecordTestChild` (Package.swift), the commands only tests run.
 enum BuiltExecutables {
     /// The executable `name` in the build folder: next to the test bundle, or
     /// up to two folders above it.

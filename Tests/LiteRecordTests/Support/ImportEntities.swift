@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecord
 
-// Entities for the import suites (API.md §11), declared with the macro.
+// Entities for the import suites (Docs/Import.md), declared with the macro.
 
 @Entity(name: "Company")
 final class ICompany {

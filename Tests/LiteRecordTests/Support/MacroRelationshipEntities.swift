@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecord
 
-// API.md §10's example, declared with the macro.
+// Docs/Relationships.md's example, declared with the macro.
 
 @Entity(name: "Author")
 final class MAuthor {

@@ -15,9 +15,10 @@ enum Urgency: Int, Codable, Sendable {
     case unset = 0, low = 2, mid = 4, high = 7
 }
 
-/// One attribute of every type API.md §2 stores (and a `RecordID` kept as an
-/// ordinary attribute, alone, optional and in an array), for the tables that
-/// compare predicates in SQL with Swift's evaluation.
+/// One attribute of every type an entity stores (Docs/GettingStarted.md),
+/// and a `RecordID` kept as an ordinary attribute, alone, optional and in an
+/// array, for the tables that compare predicates in SQL with Swift's
+/// evaluation.
 @Entity(name: "StoredValue")
 final class StoredValue {
     var name: String = ""

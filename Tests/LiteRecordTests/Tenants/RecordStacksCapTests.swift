@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// API.md §17: `maxOpen`, the least recently used idle stack, stacks held by
+/// Docs/Deployment.md, "A store per tenant": `maxOpen`, the least recently used idle stack, stacks held by
 /// closures, and many tasks opening one cold tenant.
 @Suite("RecordStacks: the cap on open stacks")
 struct RecordStacksCapTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// API.md §17: names, the lifecycle of a tenant, migration per tenant.
+/// Docs/Deployment.md, "A store per tenant": names, the lifecycle of a tenant, migration per tenant.
 @Suite("RecordStacks: names and lifecycle")
 struct RecordStacksTests {
     static let nastyNames = [

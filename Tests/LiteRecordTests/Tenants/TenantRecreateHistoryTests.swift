@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Issue #68: a tenant deleted and created again starts empty and shares no
+/// A tenant deleted and created again starts empty and shares no
 /// history token with the one deleted — a token of the old store is refused
 /// as another store's (`.historyExpired`), never answered with the new
 /// store's transactions.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// The tenants folder under Litestream, for real (issue #68): `litestream
+/// The tenants folder under Litestream, for real: `litestream
 /// replicate` watches the folder with the `dir:` + `pattern:` entry
 /// Docs/Deployment.md shows; tenants created while it runs are replicated
 /// without a restart, and one tenant restored from its replica holds its

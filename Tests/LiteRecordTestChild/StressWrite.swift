@@ -3,12 +3,11 @@ import Foundation
 import LiteRecord
 
 /// Writes notes one transaction at a time into a store that other processes
-/// may be writing too. Hidden: the multi-process tests drive it.
+/// may be writing too: the multi-process tests drive it.
 struct StressWrite: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_stress-write",
-        abstract: "Insert notes one transaction at a time (used by LiteRecord's tests).",
-        shouldDisplay: false)
+        commandName: "stress-write",
+        abstract: "Insert notes one transaction at a time (used by LiteRecord's tests).")
 
     @Argument var path: String
     @Option var rows = 100

@@ -4,13 +4,12 @@ import LiteRecord
 
 /// Reads one note, optionally waits for a line on standard input, then
 /// changes its stars and saves: the other half of the multi-process conflict
-/// tests. Hidden: those tests drive it. Exits with status 3 when the save
+/// tests, which drive it. Exits with status 3 when the save
 /// meets a conflict.
 struct EditNote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_edit-note",
-        abstract: "Change one note's stars (used by LiteRecord's tests).",
-        shouldDisplay: false)
+        commandName: "edit-note",
+        abstract: "Change one note's stars (used by LiteRecord's tests).")
 
     @Argument var path: String
     @Option var title: String

@@ -3,13 +3,13 @@ import Foundation
 import LiteRecord
 
 /// Numbered saves, each a batch of notes plus the `counter` note set to the
-/// save's number, printing `acked N` once save N has returned. Hidden: the
-/// crash-safety test SIGKILLs it at random moments and checks the store.
+/// save's number, printing `acked N` once save N has returned. The
+/// crash-safety, history and replication tests SIGKILL it at random moments
+/// and check the store.
 struct CrashWriter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_crash-writer",
-        abstract: "Numbered batch saves until killed (used by LiteRecord's reliability tests).",
-        shouldDisplay: false)
+        commandName: "crash-writer",
+        abstract: "Numbered batch saves until killed (used by LiteRecord's reliability tests).")
 
     @Argument var path: String
     @Option var batch = 50
@@ -58,14 +58,13 @@ struct CrashWriter: AsyncParsableCommand {
 }
 
 /// Opens, saves to and closes a store many times, printing the open file
-/// descriptors and resident memory after a warm-up and at the end. Hidden:
-/// the lifecycle test runs it in a process of its own, where no other test's
+/// descriptors and resident memory after a warm-up and at the end. The
+/// lifecycle test runs it in a process of its own, where no other test's
 /// files or memory blur the figures.
 struct Lifecycle: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_lifecycle",
-        abstract: "Open/save/close cycles with descriptor and memory figures (used by LiteRecord's reliability tests).",
-        shouldDisplay: false)
+        commandName: "lifecycle",
+        abstract: "Open/save/close cycles with descriptor and memory figures (used by LiteRecord's reliability tests).")
 
     @Argument var path: String
     @Option var cycles = 1000
@@ -119,14 +118,13 @@ struct Lifecycle: ParsableCommand {
     }
 }
 
-/// Saves that insert, edit and delete searchable notes until killed. Hidden:
-/// the search crash test SIGKILLs it at random moments, then checks that the
+/// Saves that insert, edit and delete searchable notes until killed. The
+/// search crash test SIGKILLs it at random moments, then checks that the
 /// full-text index matches the table.
 struct SearchWriter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_search-writer",
-        abstract: "Searchable saves until killed (used by LiteRecord's search tests).",
-        shouldDisplay: false)
+        commandName: "search-writer",
+        abstract: "Searchable saves until killed (used by LiteRecord's search tests).")
 
     @Argument var path: String
     @Option var saves = Int.max
@@ -161,13 +159,12 @@ struct SearchWriter: AsyncParsableCommand {
 }
 
 /// Four readers looping over `read` beside one writer for a while, printing
-/// the largest `-wal` file seen. Hidden: the WAL-growth measurement of issue
-/// #41 (item 11) runs it, before and after bounding the WAL.
+/// the largest `-wal` file seen: the measurement behind the WAL bound
+/// (Docs/Reliability.md), run by hand before and after a change to it.
 struct WALGrowth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_wal-growth",
-        abstract: "Measure the largest -wal under 4 looping readers and 1 writer (used to measure LiteRecord's WAL bound).",
-        shouldDisplay: false)
+        commandName: "wal-growth",
+        abstract: "Measure the largest -wal under 4 looping readers and 1 writer (used to measure LiteRecord's WAL bound).")
 
     @Argument var path: String
     @Option var seconds = 180
