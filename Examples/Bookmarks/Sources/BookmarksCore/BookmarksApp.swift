@@ -215,8 +215,8 @@ public enum BookmarksApp {
     ///
     /// - Throws: 400 for a malformed `since` or a bad `limit`. A `since` the
     ///   store no longer keeps, another store's, or newer than the store's
-    ///   newest is not thrown but answered 410 Gone, with the newest token as
-    ///   `next`.
+    ///   newest: `HistoryFeedGone`, answered 410 Gone as problem details
+    ///   with the newest token as `next`.
     static func changes(request: Request, context: BookmarksRequestContext, store: BookmarkStore) async throws -> Response {
         let query = try ChangesQuery(parameters: request.uri.queryParameters)
         do {
@@ -226,10 +226,10 @@ public enum BookmarksApp {
             // in between comes again from `next`, so nothing is missed.
             let newest = try await store.newestChangeToken()
             context.logger.notice("GET /changes: \(expired.reason)")
-            let gone = ChangesGone(
-                message: "\(expired.reason): read the bookmarks again with GET /bookmarks, then continue from 'next'",
+            // Problem details, as every error of the service, with `next`.
+            throw HistoryFeedGone(
+                reason: "\(expired.reason): read the bookmarks again with GET /bookmarks, then continue from 'next'",
                 next: newest)
-            return try EditedResponse(status: .gone, response: gone).response(from: request, context: context)
         }
     }
 
