@@ -85,6 +85,8 @@ public enum BookmarksApp {
         let router = Router(context: BookmarksRequestContext.self, options: routerOptions)
         let hub = EventHub(store: store, maximumClients: options.maximumEventClients,
                            maximumClientsPerAddress: options.maximumEventClientsPerAddress, heartbeat: options.heartbeat)
+        // HummingbirdLiteRecord's: X-Request-ID taken (when sane) or made,
+        // in every log line of the request and on every answer.
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
