@@ -128,7 +128,7 @@ example: deps
 ## build folder so that Hummingbird is compiled once. Last, Schemathesis
 ## (`make schemathesis`) tests the built binary from the OpenAPI document it
 ## serves: every check, every phase (stateful included), seeded and bounded
-## (scripts/schemathesis.sh, about 4 minutes; 0 failures or it fails).
+## (scripts/schemathesis.sh, 3 minutes of requests; 0 failures or it fails).
 BOOKMARKS_BUILD = $(CURDIR)/Examples/Bookmarks/.build
 example-server: deps schemathesis
 	@command -v curl >/dev/null || { echo "curl is missing; installing it with apt-get"; \

@@ -33,7 +33,7 @@ fi
 
 seed=${SCHEMATHESIS_SEED:-63}
 max_examples=${SCHEMATHESIS_MAX_EXAMPLES:-40}
-max_time=${SCHEMATHESIS_MAX_TIME:-240}
+max_time=${SCHEMATHESIS_MAX_TIME:-180}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bookmarks-schemathesis-XXXXXX") || exit 2
 server_pid=""
