@@ -239,6 +239,9 @@ public enum BookmarksApp {
 
     /// `?count=N`: a positive integer, or absent.
     static func eventLimit(_ request: Request) throws -> Int? {
+        guard request.uri.queryParameters.getAll("count").count <= 1 else {
+            throw HTTPError(.badRequest, message: "parameter 'count' must be given at most once")
+        }
         guard let text = request.uri.queryParameters["count"] else { return nil }
         guard let count = Int(text), count > 0 else {
             throw HTTPError(.badRequest, message: "parameter 'count' must be a positive integer, not '\(text)'")
