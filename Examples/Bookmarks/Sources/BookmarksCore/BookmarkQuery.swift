@@ -60,7 +60,8 @@ public struct BookmarkQuery: Sendable, Equatable {
         self.offset = offset
     }
 
-    /// Reads the query string; an empty parameter is no filter.
+    /// Reads the query string; an empty parameter is no filter, one sent
+    /// twice is 400.
     ///
     /// ```swift
     /// let query = try BookmarkQuery(parameters: request.uri.queryParameters)
@@ -69,17 +70,21 @@ public struct BookmarkQuery: Sendable, Equatable {
     /// - Throws: `HTTPError(.badRequest)` naming `sort`, `limit` or `offset`
     ///   when its value is not one the route takes.
     public init(parameters: Parameters) throws {
-        func value(_ name: String) -> String? {
+        func value(_ name: String) throws -> String? {
+            // Sent twice, a parameter has no one value to read.
+            guard parameters.getAll(name).count <= 1 else {
+                throw HTTPError(.badRequest, message: "parameter '\(name)' must be given at most once")
+            }
             guard let text = parameters.get(name), !text.isEmpty else { return nil }
             return text
         }
-        folder = value("folder")
-        tag = value("tag")
-        text = value("q")
+        folder = try value("folder")
+        tag = try value("tag")
+        text = try value("q")
         if let text, text.count > Self.maximumTextLength {
             throw HTTPError(.badRequest, message: "parameter 'q' must be at most \(Self.maximumTextLength) characters")
         }
-        if var sortText = value("sort") {
+        if var sortText = try value("sort") {
             descending = sortText.hasPrefix("-")
             if descending { sortText.removeFirst() }
             guard let sort = Sort(rawValue: sortText) else {
@@ -88,25 +93,25 @@ public struct BookmarkQuery: Sendable, Equatable {
             }
             self.sort = sort
         }
-        if let limitText = value("limit") {
+        if let limitText = try value("limit") {
             guard let limit = Int(limitText), (1...Self.maximumLimit).contains(limit) else {
                 throw HTTPError(.badRequest, message: "parameter 'limit' must be an integer from 1 to \(Self.maximumLimit)")
             }
             self.limit = limit
         }
-        if let token = value("cursor") {
+        if let token = try value("cursor") {
             guard let cursor = Cursor(token: token) else {
                 throw HTTPError(.badRequest, message: "parameter 'cursor' is not one a page's Link header gave")
             }
             guard cursor.sort == sort, cursor.descending == descending else {
                 throw HTTPError(.badRequest, message: "parameter 'cursor' continues another order; send the sort it was given with")
             }
-            guard value("offset") == nil else {
+            guard try value("offset") == nil else {
                 throw HTTPError(.badRequest, message: "parameters 'cursor' and 'offset' cannot be combined")
             }
             self.cursor = cursor
         }
-        if let offsetText = value("offset") {
+        if let offsetText = try value("offset") {
             guard let offset = Int(offsetText), (0...Self.maximumOffset).contains(offset) else {
                 throw HTTPError(.badRequest, message: "parameter 'offset' must be an integer from 0 to \(Self.maximumOffset)")
             }

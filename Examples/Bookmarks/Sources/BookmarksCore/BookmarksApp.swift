@@ -85,6 +85,8 @@ public enum BookmarksApp {
         let router = Router(context: BookmarksRequestContext.self, options: routerOptions)
         let hub = EventHub(store: store, maximumClients: options.maximumEventClients,
                            maximumClientsPerAddress: options.maximumEventClientsPerAddress, heartbeat: options.heartbeat)
+        // HummingbirdLiteRecord's: X-Request-ID taken (when sane) or made,
+        // in every log line of the request and on every answer.
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(options.requestLogLevel))
         router.add(middleware: MetricsMiddleware())
@@ -215,8 +217,8 @@ public enum BookmarksApp {
     ///
     /// - Throws: 400 for a malformed `since` or a bad `limit`. A `since` the
     ///   store no longer keeps, another store's, or newer than the store's
-    ///   newest is not thrown but answered 410 Gone, with the newest token as
-    ///   `next`.
+    ///   newest: `HistoryFeedGone`, answered 410 Gone as problem details
+    ///   with the newest token as `next`.
     static func changes(request: Request, context: BookmarksRequestContext, store: BookmarkStore) async throws -> Response {
         let query = try ChangesQuery(parameters: request.uri.queryParameters)
         do {
@@ -226,10 +228,10 @@ public enum BookmarksApp {
             // in between comes again from `next`, so nothing is missed.
             let newest = try await store.newestChangeToken()
             context.logger.notice("GET /changes: \(expired.reason)")
-            let gone = ChangesGone(
-                message: "\(expired.reason): read the bookmarks again with GET /bookmarks, then continue from 'next'",
+            // Problem details, as every error of the service, with `next`.
+            throw HistoryFeedGone(
+                reason: "\(expired.reason): read the bookmarks again with GET /bookmarks, then continue from 'next'",
                 next: newest)
-            return try EditedResponse(status: .gone, response: gone).response(from: request, context: context)
         }
     }
 
@@ -237,6 +239,9 @@ public enum BookmarksApp {
 
     /// `?count=N`: a positive integer, or absent.
     static func eventLimit(_ request: Request) throws -> Int? {
+        guard request.uri.queryParameters.getAll("count").count <= 1 else {
+            throw HTTPError(.badRequest, message: "parameter 'count' must be given at most once")
+        }
         guard let text = request.uri.queryParameters["count"] else { return nil }
         guard let count = Int(text), count > 0 else {
             throw HTTPError(.badRequest, message: "parameter 'count' must be a positive integer, not '\(text)'")

@@ -1,48 +1,8 @@
 import Foundation
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
 public import HummingbirdAuth
 import HummingbirdLiteRecord
-
-/// Gives every request an id: the client's `X-Request-ID` when it sends a
-/// sane one (at most 128 letters, digits, `-`, `_`, `.`), else Hummingbird's
-/// own. The id goes into the request's logger (`hb.request.id`, so every log
-/// line of the request carries it) and back in the answer's `X-Request-ID`.
-///
-/// ```swift
-/// router.add(middleware: RequestIDMiddleware())
-/// ```
-public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The header both ways.
-    public static var header: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
-
-    public init() {}
-
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        if let sent = request.headers[Self.header], Self.isSane(sent) {
-            context.logger[metadataKey: "hb.request.id"] = .string(sent)
-        }
-        let id = context.id
-        do {
-            var response = try await next(request, context)
-            response.headers[Self.header] = id
-            return response
-        } catch var error as ProblemDetails {
-            error.headers[Self.header] = id
-            throw error
-        } catch let error as HTTPError {
-            var headers = error.headers
-            headers[Self.header] = id
-            throw HTTPError(error.status, headers: headers, message: error.body ?? error.status.reasonPhrase)
-        }
-    }
-
-    static func isSane(_ id: String) -> Bool {
-        (1...128).contains(id.utf8.count)
-            && id.utf8.allSatisfy { $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
-    }
-}
 
 /// Who a request's bearer token says the client is: which kind of token it
 /// carried. The identity of ``BookmarksRequestContext``, set by
@@ -194,12 +154,5 @@ public struct RequireBearerToken<Context: AuthRequestContext>: RouterMiddleware 
                 headers: [.wwwAuthenticate: "Bearer realm=\"bookmarks\", error=\"invalid_token\", error_description=\"the token is not one this server accepts\""],
                 message: "\(request.method) needs an Authorization: Bearer header with a valid token; this one is not")
         }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isASCIILetterOrDigit: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

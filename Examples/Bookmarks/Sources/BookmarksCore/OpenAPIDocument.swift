@@ -26,7 +26,15 @@ public enum OpenAPIDocument {
         "name": "If-Match",
         "in": "header",
         "schema": {
-          "type": "string"
+          "anyOf": [
+            {
+              "const": "*"
+            },
+            {
+              "type": "string",
+              "pattern": "^([ \\t]*\\*[ \\t]*|[ \\t,]*(W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*(,[ \\t,]*((W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*)?)*)$"
+            }
+          ]
         },
         "description": "`*` or a list of strong entity tags"
       },
@@ -34,9 +42,34 @@ public enum OpenAPIDocument {
         "name": "If-None-Match",
         "in": "header",
         "schema": {
-          "type": "string"
+          "anyOf": [
+            {
+              "const": "*"
+            },
+            {
+              "type": "string",
+              "pattern": "^([ \\t]*\\*[ \\t]*|[ \\t,]*(W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*(,[ \\t,]*((W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*)?)*)$"
+            }
+          ]
         },
         "description": "`*` or a list of entity tags (weak comparison)"
+      },
+      "IfMatchRequired": {
+        "name": "If-Match",
+        "in": "header",
+        "required": true,
+        "schema": {
+          "anyOf": [
+            {
+              "const": "*"
+            },
+            {
+              "type": "string",
+              "pattern": "^([ \\t]*\\*[ \\t]*|[ \\t,]*(W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*(,[ \\t,]*((W/)?\"[!#-~\\x80-\\xff]*\"[ \\t]*)?)*)$"
+            }
+          ]
+        },
+        "description": "the ETag of what the request changes (`*`: whatever is there); 428 without"
       }
     },
     "schemas": {
@@ -153,18 +186,18 @@ public enum OpenAPIDocument {
           },
           "title": {
             "type": "string",
-            "minLength": 1
+            "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
           },
           "folder": {
             "type": "string",
-            "minLength": 1
+            "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
           },
           "tags": {
             "type": "array",
             "maxItems": 32,
             "items": {
               "type": "string",
-              "minLength": 1
+              "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
             }
           },
           "note": {
@@ -190,18 +223,18 @@ public enum OpenAPIDocument {
           },
           "title": {
             "type": "string",
-            "minLength": 1
+            "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
           },
           "folder": {
             "type": "string",
-            "minLength": 1
+            "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
           },
           "tags": {
             "type": "array",
             "maxItems": 32,
             "items": {
               "type": "string",
-              "minLength": 1
+              "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
             }
           },
           "note": {
@@ -219,16 +252,22 @@ public enum OpenAPIDocument {
       },
       "ImportElement": {
         "type": "object",
+        "description": "a bookmark as POST takes it, with the same rules; the folder and each tag may also be an object naming it",
         "required": [
-          "url"
+          "url",
+          "title",
+          "folder"
         ],
         "additionalProperties": false,
         "properties": {
           "url": {
-            "type": "string"
+            "type": "string",
+            "format": "uri",
+            "description": "an absolute http(s) URI by RFC 3986's syntax"
           },
           "title": {
-            "type": "string"
+            "type": "string",
+            "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
           },
           "note": {
             "type": [
@@ -237,7 +276,9 @@ public enum OpenAPIDocument {
             ]
           },
           "visits": {
-            "type": "integer"
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0
           },
           "createdAt": {
             "type": "string",
@@ -246,7 +287,8 @@ public enum OpenAPIDocument {
           "folder": {
             "oneOf": [
               {
-                "type": "string"
+                "type": "string",
+                "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
               },
               {
                 "type": "object",
@@ -256,7 +298,8 @@ public enum OpenAPIDocument {
                 "additionalProperties": false,
                 "properties": {
                   "name": {
-                    "type": "string"
+                    "type": "string",
+                    "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
                   }
                 }
               }
@@ -264,10 +307,12 @@ public enum OpenAPIDocument {
           },
           "tags": {
             "type": "array",
+            "maxItems": 32,
             "items": {
               "oneOf": [
                 {
-                  "type": "string"
+                  "type": "string",
+                  "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
                 },
                 {
                   "type": "object",
@@ -277,7 +322,8 @@ public enum OpenAPIDocument {
                   "additionalProperties": false,
                   "properties": {
                     "label": {
-                      "type": "string"
+                      "type": "string",
+                      "pattern": "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
                     }
                   }
                 }
@@ -409,14 +455,16 @@ public enum OpenAPIDocument {
             "in": "query",
             "schema": {
               "type": "string"
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "tag",
             "in": "query",
             "schema": {
               "type": "string"
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "q",
@@ -424,7 +472,8 @@ public enum OpenAPIDocument {
             "schema": {
               "type": "string",
               "maxLength": 200
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "sort",
@@ -441,7 +490,8 @@ public enum OpenAPIDocument {
                 "id",
                 "-id"
               ]
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "limit",
@@ -450,7 +500,8 @@ public enum OpenAPIDocument {
               "type": "integer",
               "minimum": 1,
               "maximum": 500
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "offset",
@@ -459,15 +510,18 @@ public enum OpenAPIDocument {
               "type": "integer",
               "minimum": 0,
               "maximum": 100000
-            }
+            },
+            "allowEmptyValue": true
           },
           {
             "name": "cursor",
             "in": "query",
             "schema": {
-              "type": "string"
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]+$"
             },
-            "description": "from the previous page's Link header"
+            "description": "from the previous page's Link header",
+            "allowEmptyValue": true
           },
           {
             "$ref": "#/components/parameters/IfMatch"
@@ -732,12 +786,7 @@ public enum OpenAPIDocument {
         ],
         "parameters": [
           {
-            "name": "If-Match",
-            "in": "header",
-            "required": true,
-            "schema": {
-              "type": "string"
-            }
+            "$ref": "#/components/parameters/IfMatchRequired"
           },
           {
             "$ref": "#/components/parameters/IfNoneMatch"
@@ -857,12 +906,7 @@ public enum OpenAPIDocument {
         ],
         "parameters": [
           {
-            "name": "If-Match",
-            "in": "header",
-            "required": true,
-            "schema": {
-              "type": "string"
-            }
+            "$ref": "#/components/parameters/IfMatchRequired"
           },
           {
             "$ref": "#/components/parameters/IfNoneMatch"
@@ -990,12 +1034,7 @@ public enum OpenAPIDocument {
         ],
         "parameters": [
           {
-            "name": "If-Match",
-            "in": "header",
-            "required": true,
-            "schema": {
-              "type": "string"
-            }
+            "$ref": "#/components/parameters/IfMatchRequired"
           },
           {
             "$ref": "#/components/parameters/IfNoneMatch"
@@ -1004,6 +1043,16 @@ public enum OpenAPIDocument {
         "responses": {
           "204": {
             "description": "deleted"
+          },
+          "400": {
+            "description": "a malformed id, If-Match or If-None-Match",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
           },
           "401": {
             "description": "no valid token",
@@ -1171,7 +1220,52 @@ public enum OpenAPIDocument {
             "content": {
               "text/event-stream": {
                 "schema": {
-                  "type": "string"
+                  "type": "object",
+                  "description": "one event: `snapshot` first, then `bookmarks` after commits that change bookmarks",
+                  "required": [
+                    "event",
+                    "id",
+                    "data"
+                  ],
+                  "properties": {
+                    "event": {
+                      "enum": [
+                        "snapshot",
+                        "bookmarks"
+                      ]
+                    },
+                    "id": {
+                      "type": "string",
+                      "pattern": "^[0-9]+$"
+                    },
+                    "retry": {
+                      "type": "integer"
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "contentSchema": {
+                        "type": "object",
+                        "required": [
+                          "count",
+                          "newestID"
+                        ],
+                        "additionalProperties": false,
+                        "properties": {
+                          "count": {
+                            "type": "integer",
+                            "minimum": 0
+                          },
+                          "newestID": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ]
+                          }
+                        }
+                      }
+                    }
+                  }
                 }
               }
             }
@@ -1218,9 +1312,11 @@ public enum OpenAPIDocument {
             "name": "since",
             "in": "query",
             "schema": {
-              "type": "string"
+              "type": "string",
+              "pattern": "^(latest|[0-9]{1,18}-[0-9a-f]+)$"
             },
-            "description": "a previous answer's next, or latest"
+            "description": "a previous answer's next, or latest",
+            "allowEmptyValue": true
           },
           {
             "name": "limit",
@@ -1229,7 +1325,8 @@ public enum OpenAPIDocument {
               "type": "integer",
               "minimum": 1,
               "maximum": 1000
-            }
+            },
+            "allowEmptyValue": true
           }
         ],
         "responses": {

@@ -26,6 +26,21 @@ import Testing
         }
     }
 
+    /// A query parameter sent twice has no one value: 400 naming it, not the
+    /// first value read and the second ignored (`offset=&offset=9` listed
+    /// from 0; Schemathesis sends such duplicates).
+    @Test func aQueryParameterSentTwiceIs400NamingIt() async throws {
+        try await expectUnchanged { client, _ in
+            for (uri, name) in [("/bookmarks?limit=1&limit=2", "limit"), ("/bookmarks?offset=&offset=9", "offset"),
+                                ("/bookmarks?tag=a&folder=F&tag=b", "tag"), ("/changes?since=latest&since=latest", "since"),
+                                ("/changes?limit=5&limit=5", "limit"), ("/events?count=1&count=1", "count")] {
+                let response = try await client.send(uri: uri, method: .get)
+                #expect(response.status == .badRequest, "\(uri): \(response.status)")
+                #expect(errorMessage(response).contains("'\(name)'"), "\(uri): \(errorMessage(response))")
+            }
+        }
+    }
+
     @Test func malformedJSONAnswers400() async throws {
         try await expectUnchanged { client, _ in
             for body in [#"{"url": "https://x.example", "title": "#, "not json", "", "[1, 2"] {

@@ -32,7 +32,7 @@ public struct HistoryFeedQuery: Sendable, Equatable {
     }
 
     /// Reads `since` (a token or `latest`) and `limit` from a query string;
-    /// an empty parameter counts as absent.
+    /// an empty parameter counts as absent, one sent twice is 400.
     ///
     /// ```swift
     /// let query = try HistoryFeedQuery(parameters: request.uri.queryParameters, maximumLimit: 500)
@@ -44,16 +44,20 @@ public struct HistoryFeedQuery: Sendable, Equatable {
     /// - Throws: `HTTPError(.badRequest)` naming `since` (neither a token nor
     ///   `latest`) or `limit` (not an integer from 1 to `maximumLimit`).
     public init(parameters: Parameters, defaultLimit: Int = 100, maximumLimit: Int = 1_000) throws {
-        func value(_ name: String) -> String? {
+        func value(_ name: String) throws -> String? {
+            // Sent twice, a parameter has no one value to read.
+            guard parameters.getAll(name).count <= 1 else {
+                throw HTTPError(.badRequest, message: "parameter '\(name)' must be given at most once")
+            }
             guard let text = parameters.get(name), !text.isEmpty else { return nil }
             return text
         }
         since = nil
         isLatest = false
         limit = defaultLimit
-        if let text = value("since"), text == "latest" {
+        if let text = try value("since"), text == "latest" {
             isLatest = true
-        } else if let text = value("since") {
+        } else if let text = try value("since") {
             guard let token = HistoryToken(text) else {
                 let shown = text.count <= 64 ? "'\(text)'" : "'\(text.prefix(64))…'"
                 throw HTTPError(
@@ -62,7 +66,7 @@ public struct HistoryFeedQuery: Sendable, Equatable {
             }
             since = token
         }
-        if let text = value("limit") {
+        if let text = try value("limit") {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
                 throw HTTPError(.badRequest, message: "parameter 'limit' must be an integer from 1 to \(maximumLimit)")
             }
