@@ -6,7 +6,8 @@
 #
 # Usage: scripts/model-proof.sh [--from DIR] [--base COMMIT] [--seed N]
 #                               [--sequences N] [--length N] [--work DIR]
-#                               [--env NAME=VALUE]... [--build-only] [--remove]
+#                               [--env NAME=VALUE]... [--sweep K]
+#                               [--build-only] [--remove]
 #
 #   --from DIR       the source tree whose model is run (default: the
 #                    repository this script is in, as its files are now,
@@ -19,6 +20,12 @@
 #                    model without its query observation, which at de1b07a
 #                    fails first in nearly every sequence with a deletion and
 #                    hides the rest) or LITERECORD_MODEL_LENGTH=60
+#   --sweep K        instead of ModelBasedTests' own loop (one failure per
+#                    signature), run model-proof/ModelProofSweep.swift: the
+#                    same sequences, up to K failures of each signature
+#                    shrunk, each reported whose shrunk steps differ in the
+#                    operations they use — several bugs of one old commit
+#                    may share a signature, and the first found hides the rest
 #   --work DIR       where the worktree and its build folder live (default
 #                    <repository>/.build-model-proof/<base>, ignored by git);
 #                    kept between runs so that only what changed is rebuilt
@@ -56,6 +63,7 @@ main() {
     work=
     build_only=0
     extra_env=()
+    sweep=
     remove=0
 
     usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
@@ -69,6 +77,7 @@ main() {
             --length) length=$2; shift 2 ;;
             --work) work=$2; shift 2 ;;
             --env) extra_env+=("$2"); shift 2 ;;
+            --sweep) sweep=$2; shift 2 ;;
             --build-only) build_only=1; shift ;;
             --remove) remove=1; shift ;;
             -h|--help) usage; exit 0 ;;
@@ -150,6 +159,7 @@ main() {
             if [ -f "$tests_from/$path" ]; then copy "$tests_from/$path" "$path"; fi
         done < "$script_dir/model-proof/support.txt"
     fi
+    if [ -n "$sweep" ]; then copy "$script_dir/model-proof/ModelProofSweep.swift" ModelProofSweep.swift; fi
     adaptations=$script_dir/model-proof/$short
     if [ -d "$adaptations" ]; then
         for file in "$adaptations"/*.swift; do
@@ -173,6 +183,9 @@ main() {
 
     suffix=
     for assignment in "${extra_env[@]}"; do suffix+=-$(printf '%s' "$assignment" | tr -c 'A-Za-z0-9=_.-' '_'); done
+    if [ -n "$sweep" ]; then suffix+=-sweep$sweep; fi
+    suite=ModelBasedTests
+    if [ -n "$sweep" ]; then suite=ModelProofSweep; fi
     run_log=$work/run-$seed-$sequences$suffix.log
     echo "model-proof: $sequences sequences from seed $seed (all failures, no gaps${extra_env[*]:+; ${extra_env[*]}}); output in $run_log"
     status=0
@@ -182,7 +195,8 @@ main() {
         export LITERECORD_MODEL_SEQUENCES=$sequences LITERECORD_MODEL_SEED=$seed
         if [ -n "$length" ]; then export LITERECORD_MODEL_LENGTH=$length; fi
         for assignment in "${extra_env[@]}"; do export "${assignment?}"; done
-        swift test --skip-build --scratch-path "$build" --filter ModelBasedTests
+        if [ -n "$sweep" ]; then export LITERECORD_MODEL_PROOF_PER_SIGNATURE=$sweep; fi
+        swift test --skip-build --scratch-path "$build" --filter "$suite"
     ) > "$run_log" 2>&1 || status=$?
 
     # Each failure as the test prints it, once (Swift Testing repeats it in its
