@@ -22,10 +22,11 @@
 #                    hides the rest) or LITERECORD_MODEL_LENGTH=60
 #   --sweep K        instead of ModelBasedTests' own loop (one failure per
 #                    signature), run model-proof/ModelProofSweep.swift: the
-#                    same sequences, up to K failures of each signature
-#                    shrunk, each reported whose shrunk steps differ in the
-#                    operations they use — several bugs of one old commit
-#                    may share a signature, and the first found hides the rest
+#                    same sequences, up to K failures of each signature and
+#                    kind of detail shrunk, each reported whose shrunk steps
+#                    differ in the operations they use — several bugs of one
+#                    old commit may share a signature, and the first found
+#                    hides the rest
 #   --work DIR       where the worktree and its build folder live (default
 #                    <repository>/.build-model-proof/<base>, ignored by git);
 #                    kept between runs so that only what changed is rebuilt

@@ -6,11 +6,13 @@ import Testing
 // not a test of the repository. ModelBasedTests reports one failure per
 // signature ("save outcome: success, got constraintViolation"), but against
 // an old commit several bugs may share one (a foreign key failing at COMMIT
-// has more than one cause), and the first found hides the others. This runs
-// the same sequences (ModelBasedTests' generator, runner and shrinker, no
-// known gaps) and shrinks up to K failures of each signature, reporting each
-// whose shrunk steps use a set of operations not reported before, in the
-// test's own format. The environment is the test's:
+// has more than one cause, and a unique index is another), and the first
+// found hides the others. This runs the same sequences (ModelBasedTests'
+// generator, runner and shrinker, no known gaps) and shrinks up to K
+// failures of each signature and kind of detail (its text without numbers:
+// "FOREIGN KEY constraint failed" is not "UNIQUE constraint failed"),
+// reporting each whose shrunk steps use a set of operations not reported
+// before, in the test's own format. The environment is the test's:
 // LITERECORD_MODEL_SEQUENCES, _SEED, _LENGTH; and
 // LITERECORD_MODEL_PROOF_PER_SIGNATURE (K, default 8).
 @Suite struct ModelProofSweep {
@@ -49,8 +51,10 @@ import Testing
             let outcome = await ModelBasedTests.run(sequence, gaps: [], on: fixtures)
             guard let mismatch = outcome.mismatch else { continue }
             failing += 1
-            guard shrunkBySignature[mismatch.signature, default: 0] < perSignature else { continue }
-            shrunkBySignature[mismatch.signature, default: 0] += 1
+            let detail = String(mismatch.detail.filter { !$0.isNumber }.prefix(240))
+            let budget = mismatch.signature + " | " + detail
+            guard shrunkBySignature[budget, default: 0] < perSignature else { continue }
+            shrunkBySignature[budget, default: 0] += 1
             let (shrunk, shrunkOutcome) = await ModelBasedTests.shrink(sequence, signature: mismatch.signature, gaps: [], on: fixtures)
             guard reported.insert(mismatch.signature + " | " + Self.shape(shrunk)).inserted else { continue }
             print("""
@@ -62,6 +66,6 @@ import Testing
                 difference: \(shrunkOutcome.mismatch?.description ?? mismatch.description)
                 """)
         }
-        print("[model] \(count) sequences swept from seed \(firstSeed): \(failing) failed; \(reported.count) distinct signatures and shapes reported (at most \(perSignature) shrunk per signature)")
+        print("[model] \(count) sequences swept from seed \(firstSeed): \(failing) failed; \(reported.count) distinct signatures and shapes reported (at most \(perSignature) shrunk per signature and kind of detail)")
     }
 }
