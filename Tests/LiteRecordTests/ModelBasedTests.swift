@@ -133,6 +133,7 @@ import Testing
         for (step, op) in sequence.ops.enumerated() {
             do {
                 try await runner.run(op)
+                try runner.checkQueries(after: op)
                 // Only these steps commit (or must not): the others are not
                 // followed by a suspension each, which under the whole
                 // suite's load cost more than the sequences.

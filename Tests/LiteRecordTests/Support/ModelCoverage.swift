@@ -27,7 +27,7 @@ enum MFeature: String, CaseIterable, Sendable {
 
 /// What the runner compares with the model.
 enum MChannel: String, CaseIterable, Sendable {
-    case storeRows, storeVersions, heldAttributes, heldRelationships, changeSets, changeEvents, history
+    case storeRows, storeVersions, heldAttributes, heldRelationships, changeSets, changeEvents, history, queryResults
 }
 
 /// What one run (or one sequence) exercised.
