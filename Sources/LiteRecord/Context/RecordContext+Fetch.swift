@@ -136,13 +136,19 @@ extension RecordContext {
     }
 
     /// One page's objects with their row ids: the registered object when the
-    /// context holds the record (skipped when it is being deleted), else a
-    /// new one that knows its record but is not registered, so that memory
-    /// stays bounded.
+    /// context holds the record (skipped when it is being deleted), refreshed
+    /// as a fetch refreshes it (``materialize(_:statement:attributeCount:columns:table:lookUp:)``),
+    /// else a new one that knows its record but is not registered, so that
+    /// memory stays bounded — in a child, with the values an ancestor holds
+    /// for it. Streaming changes what the context keeps, never what an object
+    /// says (`EnumerateAsFetchTests`).
     private func readBatch<T: Entity>(
         _ type: T.Type, _ entity: EntityDescription, _ sql: String, _ arguments: [SQLValue], size: Int
     ) throws(LiteRecordError) -> [(Int64, T)] {
-        try reading("enumerating \(T.entityName)") { connection in
+        let attributeCount = entity.attributes.count
+        let kept = mergePolicy == .storeTrumps ? entity.columnCount : 0
+        let foreignKeys = entity.toOneIndexes.isEmpty ? nil : entity
+        return try reading("enumerating \(T.entityName)") { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(arguments)
@@ -150,19 +156,27 @@ extension RecordContext {
             batch.reserveCapacity(size)
             while try statement.step() {
                 let rowID = statement.int64(at: 0)
+                let version = statement.int64(at: entity.versionColumn)
+                let row = Row(statement: statement, offset: 1, entityName: T.entityName)
                 if let existing = registeredObject(T.self, rowID: rowID) {
                     guard existing.recordState.phase != .deleted else { continue }
                     // unsafe(keyed-by-type): registered under T, so a T.
-                    batch.append((rowID, unsafeDowncast(existing as AnyObject, to: T.self)))
+                    let object = unsafeDowncast(existing as AnyObject, to: T.self)
+                    let state = object.recordState
+                    if version != state.version || state.isStale || (kept > 0 && state.storedValues == nil) {
+                        try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: kept)
+                    }
+                    if let foreignKeys { applyForeignKeys(object, row, foreignKeys) }
+                    batch.append((rowID, object))
                 } else {
-                    let row = Row(statement: statement, offset: 1, entityName: T.entityName)
                     let object = try T(row: row)
                     // Streamed objects are not registered (that is what keeps memory
                     // bounded), but they know which record they are.
                     let state = object.recordState
                     state.rowID = rowID
-                    state.version = statement.int64(at: entity.versionColumn)
+                    state.version = version
                     state.phase = .managed
+                    if parent != nil, try !overlayAncestors(object, rowID: rowID) { continue }
                     batch.append((rowID, object))
                 }
             }
