@@ -33,6 +33,9 @@ extension ReferenceModel {
             for (id, object) in held where id.kind == .note && object.phase != .deleted { intended.rows[id] = MRow(text: object.text, values: object.values) }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
+        // A pending reference to a record deleted elsewhere is refused,
+        // never written as no relationship (ReferenceModel+Merge.swift).
+        expected.errors.formUnion(referencesDeletedElsewhere)
         var conflicts: [MID: Conflict] = [:]
         for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
             guard let row = store.rows[id] else {
@@ -101,6 +104,12 @@ extension ReferenceModel {
                 wrote = true
             }
             for link in object.fkChanged {
+                // A to-one is a property like an attribute (Concurrency.md):
+                // the store's newer target wins under `.storeTrumps`.
+                if conflicts[id] == .changed, policy == .storeTrumps, row.fk[link] != object.readFK[link] {
+                    storeWonValue = true
+                    continue
+                }
                 row.fk[link] = real(object.fk[link])
                 wrote = true
             }
@@ -207,6 +216,7 @@ extension ReferenceModel {
         held = next
         links = [:]
         cascadeDepth = [:]
+        forgotten.formUnion(forget)
     }
 }
 
