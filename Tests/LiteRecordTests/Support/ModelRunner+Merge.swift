@@ -133,6 +133,13 @@ extension ModelRunner {
         let plan = resolve(steps, &writer)
         guard !plan.isEmpty else { return note("merged write: nothing to do") }
         let before = model.store
+        if child {
+            // A push carries what the child changed relative to its parent:
+            // a to-one set and set back is no change (as ModelRunner.child).
+            for (id, object) in writer.held where object.phase == .managed {
+                for link in object.fkChanged where object.fk[link] == writer.store.rows[id]?.fk[link] { writer.held[id]?.fkChanged.remove(link) }
+            }
+        }
         let expected = writer.save(realIDs: [:])
         coverage.ops.insert(child ? .writeChild : .mainContextMerge)
         if plan.contains(where: { if case .delete = $0 { true } else { false } }) { coverage.ops.insert(.writeDeleteOwner) }
