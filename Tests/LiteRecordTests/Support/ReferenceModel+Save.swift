@@ -68,7 +68,9 @@ extension ReferenceModel {
         func real(_ row: Int64?) -> Int64? { row.map { $0 < 0 ? (realIDs[$0] ?? $0) : $0 } }
         for (id, object) in held where object.phase == .deleted && id.row > 0 && store.rows[id] != nil {
             if conflicts[id] == .changed, policy == .storeTrumps {
-                reread.insert(id)  // the store's change wins over the deletion
+                // Concurrency.md's table: "the deletion is dropped; the
+                // object is kept with the store's values".
+                reread.insert(id)
                 continue
             }
             new.rows[id] = nil
@@ -207,8 +209,12 @@ extension ReferenceModel {
                 guard let row = store.rows[id] else { continue }
                 settled = MHeld(row)
             } else if written.contains(id), let row = store.rows[id] {
-                // Written for a link only: the object follows its row unless
-                // another writer changed the row since it was read.
+                // Written for a link only. Not in API.md (rule stated here,
+                // issue #58): "after a save it knows the versions it wrote"
+                // (Concurrency.md), so an object that was current takes the
+                // version the link's write gave its row; one another writer
+                // changed since it was read keeps its version (the save does
+                // not read its other values: their conflict stays to meet).
                 if before.rows[id]?.version == object.version { settled.version = row.version }
             }
             next[id] = settled

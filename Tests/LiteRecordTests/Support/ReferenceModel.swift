@@ -264,9 +264,10 @@ struct ReferenceModel {
         if object.phase == .inserted { held[id] = nil } else { held[id]?.phase = .deleted }
         doomed.append(id)
         if depth > 0 { cascadeDepth[id] = depth }
-        // Book.tags and Tag.books are `.nullify`: the save writes none of the
-        // deleted object's pending link changes, so a deletion a merge policy
-        // takes back leaves its links as stored.
+        // Book.tags and Tag.books are `.nullify`. Not in API.md (rule stated
+        // here, issue #58): deleting an object drops its pending many-to-many
+        // link changes (§10 nullifies its links), so a deletion a merge
+        // policy takes back leaves its links as stored.
         if id.kind == .book || id.kind == .tag {
             links = links.filter { (id.kind == .book ? $0.key.book : $0.key.tag) != id.row }
         }
