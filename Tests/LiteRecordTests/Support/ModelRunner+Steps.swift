@@ -96,7 +96,9 @@ extension ModelRunner {
     /// rule stated at `adopt`: not in API.md).
     func adoptRefreshed() {
         for (id, object) in handles {
-            guard let held = model.held[id], !held.changed, let row = model.store.rows[id], row.version != held.version,
+            // A pending deletion is an unsaved change: the object keeps the
+            // version it is based on (Concurrency.md), read again or not.
+            guard let held = model.held[id], !held.changed, held.phase != .deleted, let row = model.store.rows[id], row.version != held.version,
                 shows(object, row)
             else { continue }
             model.held[id]?.text = row.text
