@@ -15,8 +15,12 @@ extension RecordContext {
         for entity in model.entities where entity.hasRelationships {
             for relationship in entity.relationships where relationship.isToMany {
                 guard let ids = changed[relationship.destinationName] else { continue }
+                // An owner being deleted here too: its save judges its `.deny`
+                // rules (and collects its cascade) from its loaded lists, which
+                // must not name a record the write moved away.
                 let owners = identityMap.table(for: entity.type).objects.filter { owner in
-                    guard owner.recordState.phase == .managed, case .toMany = RelationGraph.slot(owner, relationship.index)
+                    let phase = owner.recordState.phase
+                    guard phase == .managed || phase == .deleted, case .toMany = RelationGraph.slot(owner, relationship.index)
                     else { return false }
                     return true
                 }

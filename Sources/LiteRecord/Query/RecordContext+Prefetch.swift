@@ -72,7 +72,9 @@ extension RecordContext {
                 RelationGraph.store(.toOne(nil), in: object, relationship.index)
             case .fault(let id?):
                 if let found = registered.entity(id) {
-                    RelationGraph.store(.toOne(found.recordState.phase == .deleted ? nil : found), in: object, relationship.index)
+                    // A target deleted here reads nil and the fault keeps its
+                    // row, as on an ordinary access: a rollback brings it back.
+                    if found.recordState.phase != .deleted { RelationGraph.store(.toOne(found), in: object, relationship.index) }
                 } else {
                     // Gone from the store since the object was read: the
                     // ordinary path reports or resolves it.

@@ -66,6 +66,9 @@ enum MOp: Sendable, CustomStringConvertible {
     case deleteAllHere(MKind, truncate: Bool)
     /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)` in the context under test.
     case findOrCreateHere(code: UInt32)
+    /// The steps of issue #58's second half (ModelRunner+Merge.swift): merged
+    /// writes into a main context, children of `write {}`, prefetching.
+    case widened(MWideOp)
 
     var description: String {
         switch self {
@@ -89,6 +92,7 @@ enum MOp: Sendable, CustomStringConvertible {
         case .updateAllHere(let kind): "updateAll(\(kind))"
         case .deleteAllHere(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
         case .findOrCreateHere(let code): "findFirstOrCreate(Note.code \(code))"
+        case .widened(let op): op.description
         }
     }
 }
@@ -131,8 +135,11 @@ struct MSequence: Sendable, CustomStringConvertible {
     var ops: [MOp]
     /// Whether the stack records history (§16), compared after every step.
     var history = false
+    /// Whether the context under test is a main context, which `write {}`
+    /// merges into (ModelRunner+Merge.swift).
+    var main = false
     var description: String {
-        "policy \(policy)\(history ? ", history on" : "")\n" + ops.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
+        "policy \(policy)\(history ? ", history on" : "")\(main ? ", main context" : "")\n" + ops.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
     }
 }
 
@@ -145,7 +152,9 @@ enum MGenerator {
         let policy = [MergePolicy.error, .objectTrumps, .storeTrumps].randomElement(using: &rng) ?? .error
         let count = Int.random(in: 1...maxLength, using: &rng)
         let history = Int.random(in: 0..<4, using: &rng) == 0
-        return MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) }, history: history)
+        var sequence = MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) }, history: history)
+        widen(&sequence, &rng)
+        return sequence
     }
 
     static func op(_ rng: inout Xoshiro, inChild: Bool) -> MOp {

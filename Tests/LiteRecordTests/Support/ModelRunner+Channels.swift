@@ -65,10 +65,24 @@ struct MEvent: Equatable, CustomStringConvertible {
 extension ModelRunner {
     /// Whether `object` shows the stored `row`: its text, and every value
     /// `held` did not change here (all of them without `held`).
+    /// A to-one is compared where its slot holds a target (a write may
+    /// change only a to-one: the text alone does not tell).
     func shows(_ object: any Entity, _ row: MRow, keeping held: MHeld? = nil) -> Bool {
         guard ModelAccess.text(object) == row.text else { return false }
         let values = ModelAccess.values(object)
-        return MField.allCases.allSatisfy { field in held?.valuesChanged.contains(field) == true || !values.differs(row.values, field) }
+        guard MField.allCases.allSatisfy({ field in held?.valuesChanged.contains(field) == true || !values.differs(row.values, field) }) else { return false }
+        guard let kind = ModelAccess.kind(of: object) else { return true }
+        let relationships = type(of: object).relationships
+        for link in MLink.holding(kind) where held?.fkChanged.contains(link) != true {
+            let name = link.description.split(separator: ".").last.map(String.init) ?? ""
+            guard let index = relationships.firstIndex(where: { $0.name == name }) else { continue }
+            switch RelationGraph.slot(object, index) {
+            case .fault(let target): if target != row.fk[link] { return false }
+            case .toOne(let target): if target.flatMap({ $0.recordState.rowID }) != row.fk[link] { return false }
+            case .unloaded, .toMany: continue
+            }
+        }
+        return true
     }
 
     /// The delete rules a deletion of `id` meets, for the coverage line.

@@ -159,9 +159,10 @@ extension ModelRunner {
                 if object.fk[link] == model.fk(id, link) { copy.held[id]?.fkChanged.remove(link) }
             }
         }
-        // A push carries an object's deletion, not the child's edits of it:
-        // the parent's object keeps its values (a rollback then takes the
-        // deletion back and leaves them, as the parent read them).
+        // Not in API.md (rule stated here, issue #58): a push carries an
+        // object's deletion, not the child's edits of it: the parent's object
+        // keeps its values (a rollback then takes the deletion back and
+        // leaves them, as the parent read them).
         for (id, object) in copy.held where object.phase == .deleted && model.held[id]?.phase != .deleted {
             let parent = model.held[id]
             let text = parent?.text ?? model.store.rows[id]?.text ?? object.text

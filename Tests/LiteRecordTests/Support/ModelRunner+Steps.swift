@@ -67,6 +67,10 @@ extension ModelRunner {
     /// without changes whose row another writer changed may be refreshed by
     /// the read (a list read the first time) or not (read before): the
     /// model follows what the object shows, which must be one of the two.
+    /// Not in API.md (rule stated here, issue #58): §10 loads a relationship
+    /// "on first access" and says nothing of a later access, so a loaded
+    /// list's members are read again or not; an object shows either the
+    /// stored row, read as a fetch reads it, or what it held — nothing else.
     private func adopt(_ id: MID, _ object: any Entity) {
         handles[id] = object
         guard let held = model.held[id] else {
@@ -88,10 +92,13 @@ extension ModelRunner {
     /// A save that reads a to-many for the first time (a `.deny` check, or
     /// `deletedObjects` reading a cascade's rows) refreshes the stale
     /// objects it reads, as any first read does; one read before does not.
-    /// The model follows the objects, which must show one of the two.
+    /// The model follows the objects, which must show one of the two (the
+    /// rule stated at `adopt`: not in API.md).
     func adoptRefreshed() {
         for (id, object) in handles {
-            guard let held = model.held[id], !held.changed, let row = model.store.rows[id], row.version != held.version,
+            // A pending deletion is an unsaved change: the object keeps the
+            // version it is based on (Concurrency.md), read again or not.
+            guard let held = model.held[id], !held.changed, held.phase != .deleted, let row = model.store.rows[id], row.version != held.version,
                 shows(object, row)
             else { continue }
             model.held[id]?.text = row.text
@@ -268,10 +275,10 @@ extension ModelRunner {
             guard holds else { throw mismatch("context objects", "the context no longer holds \(id)") }
             let phase: MHeld.Phase = state.phase == .inserted ? .inserted : state.phase == .deleted ? .deleted : .managed
             if phase != held.phase {
-                // A row another writer deleted: whether a cascade that no
-                // longer finds it in the store still deletes the held object
-                // is not specified (both end with the row gone). The model
-                // follows the object.
+                // A row another writer deleted. Not in API.md (rule stated
+                // here, issue #58): whether a cascade that no longer finds it
+                // in the store still deletes the held object is not specified
+                // (both end with the row gone); the model follows the object.
                 guard model.isGone(id), Set([phase, held.phase]) == [.managed, .deleted] else {
                     throw mismatch("context objects", "\(id) is \(phase) in the context, \(held.phase) in the model")
                 }

@@ -33,6 +33,9 @@ extension ReferenceModel {
             for (id, object) in held where id.kind == .note && object.phase != .deleted { intended.rows[id] = MRow(text: object.text, values: object.values) }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
+        // A pending reference to a record deleted elsewhere is refused,
+        // never written as no relationship (ReferenceModel+Merge.swift).
+        expected.errors.formUnion(referencesDeletedElsewhere)
         var conflicts: [MID: Conflict] = [:]
         for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
             guard let row = store.rows[id] else {
@@ -65,7 +68,9 @@ extension ReferenceModel {
         func real(_ row: Int64?) -> Int64? { row.map { $0 < 0 ? (realIDs[$0] ?? $0) : $0 } }
         for (id, object) in held where object.phase == .deleted && id.row > 0 && store.rows[id] != nil {
             if conflicts[id] == .changed, policy == .storeTrumps {
-                reread.insert(id)  // the store's change wins over the deletion
+                // Concurrency.md's table: "the deletion is dropped; the
+                // object is kept with the store's values".
+                reread.insert(id)
                 continue
             }
             new.rows[id] = nil
@@ -101,6 +106,12 @@ extension ReferenceModel {
                 wrote = true
             }
             for link in object.fkChanged {
+                // A to-one is a property like an attribute (Concurrency.md):
+                // the store's newer target wins under `.storeTrumps`.
+                if conflicts[id] == .changed, policy == .storeTrumps, row.fk[link] != object.readFK[link] {
+                    storeWonValue = true
+                    continue
+                }
                 row.fk[link] = real(object.fk[link])
                 wrote = true
             }
@@ -198,8 +209,12 @@ extension ReferenceModel {
                 guard let row = store.rows[id] else { continue }
                 settled = MHeld(row)
             } else if written.contains(id), let row = store.rows[id] {
-                // Written for a link only: the object follows its row unless
-                // another writer changed the row since it was read.
+                // Written for a link only. Not in API.md (rule stated here,
+                // issue #58): "after a save it knows the versions it wrote"
+                // (Concurrency.md), so an object that was current takes the
+                // version the link's write gave its row; one another writer
+                // changed since it was read keeps its version (the save does
+                // not read its other values: their conflict stays to meet).
                 if before.rows[id]?.version == object.version { settled.version = row.version }
             }
             next[id] = settled
@@ -207,6 +222,7 @@ extension ReferenceModel {
         held = next
         links = [:]
         cascadeDepth = [:]
+        forgotten.formUnion(forget)
     }
 }
 

@@ -74,6 +74,8 @@ struct MHeld {
     /// The text as read, which `.storeTrumps` compares with the store's.
     var readText: String
     var fk: [MLink: Int64]
+    /// The to-ones as read, which `.storeTrumps` compares with the store's.
+    var readFK: [MLink: Int64]
     var version: Int
     var textChanged = false
     var fkChanged: Set<MLink> = []
@@ -94,6 +96,7 @@ struct MHeld {
         text = row.text
         readText = row.text
         fk = row.fk
+        readFK = row.fk
         version = row.version
         phase = .managed
         values = row.values
@@ -104,6 +107,7 @@ struct MHeld {
         self.text = text
         readText = text
         self.fk = fk
+        readFK = fk
         version = 0
         phase = .inserted
         self.values = values
@@ -145,6 +149,10 @@ struct ReferenceModel {
     /// (depth two or more), and through any cascade (depth one or more),
     /// until the next save or rollback: the known gaps #3 and #4 name them.
     var cascadeDepth: [MID: Int] = [:]
+    /// Saved records the context forgot because they were deleted elsewhere
+    /// (a merge, a conflict, a refresh): a pending reference to one is
+    /// refused (ReferenceModel+Merge.swift).
+    var forgotten: Set<MID> = []
 
     // MARK: The context's view
 
@@ -256,9 +264,10 @@ struct ReferenceModel {
         if object.phase == .inserted { held[id] = nil } else { held[id]?.phase = .deleted }
         doomed.append(id)
         if depth > 0 { cascadeDepth[id] = depth }
-        // Book.tags and Tag.books are `.nullify`: the save writes none of the
-        // deleted object's pending link changes, so a deletion a merge policy
-        // takes back leaves its links as stored.
+        // Book.tags and Tag.books are `.nullify`. Not in API.md (rule stated
+        // here, issue #58): deleting an object drops its pending many-to-many
+        // link changes (§10 nullifies its links), so a deletion a merge
+        // policy takes back leaves its links as stored.
         if id.kind == .book || id.kind == .tag {
             links = links.filter { (id.kind == .book ? $0.key.book : $0.key.tag) != id.row }
         }
@@ -305,6 +314,7 @@ struct ReferenceModel {
             } else {
                 if !object.textChanged { object.text = row.text }
                 object.takeUnchangedValues(of: row)
+                object.takeUnchangedToOnes(of: row, id.kind)
             }
             held[id] = object
         }
@@ -324,6 +334,7 @@ struct ReferenceModel {
         } else {
             if !object.textChanged { object.text = row.text }
             object.takeUnchangedValues(of: row)
+            object.takeUnchangedToOnes(of: row, id.kind)
         }
         held[id] = object
     }
@@ -332,12 +343,14 @@ struct ReferenceModel {
     /// a row deleted in the store is forgotten.
     mutating func reread(_ id: MID) {
         held[id] = store.rows[id].map { MHeld($0) }
+        if held[id] == nil, id.row > 0 { forgotten.insert(id) }
     }
 
     mutating func refreshMerging(_ id: MID) {
         guard var object = held[id] else { return }
         guard let row = store.rows[id] else {
             held[id] = nil
+            if id.row > 0 { forgotten.insert(id) }
             return
         }
         if !object.textChanged { object.text = row.text }
@@ -347,6 +360,7 @@ struct ReferenceModel {
         if policy == .storeTrumps {
             object.readText = row.text
             object.readValues = row.values
+            object.readFK = row.fk
             object.readUnknown = false
         }
         held[id] = object

@@ -1,0 +1,112 @@
+import Foundation
+import LiteRecord
+
+// The merge of a `write {}` into a main context (Docs/Concurrency.md, "The
+// merge into `mainContext` after `write {}`"), in the reference model's
+// terms, and what a save then does with a pending reference to a record
+// deleted elsewhere (issue #58 item 5).
+
+extension MHeld {
+    /// Takes the stored target of every to-one not changed here (a fetch, a
+    /// merge: the stored values of what the object did not change).
+    mutating func takeUnchangedToOnes(of row: MRow, _ kind: MKind) {
+        for link in MLink.holding(kind) where !fkChanged.contains(link) { fk[link] = row.fk[link] }
+    }
+}
+
+extension ReferenceModel {
+    /// Applies another context's committed write to the context's objects,
+    /// as the merge into the main context does. `before` is the store the
+    /// write started from; `deleted` and `updated` the records its change set
+    /// names.
+    ///
+    /// Docs/Concurrency.md:
+    /// - a record the write deleted is forgotten, unless the context has
+    ///   unsaved edits of it (a pending deletion included): then it stays
+    ///   until the next save, which meets the conflict;
+    /// - an object without unsaved edits takes the write's values and version;
+    /// - one with edits keeps them and takes the write's values of the rest;
+    ///   when none of its edits is of a property the write changed, it takes
+    ///   the new version too, and its next save meets no conflict.
+    ///
+    /// Not in API.md (rule stated here, issue #58): an object with edits
+    /// takes the new version only when it was at the row's version before the
+    /// write. One already behind (a commit it never heard of changed the
+    /// row before) keeps its version, so that its next save still meets
+    /// that earlier conflict: "the merge never drops either side".
+    /// A many-to-many link is a property of both records it joins: it is
+    /// no column, so a link change is of no property an edit here makes.
+    mutating func merge(from before: MStore, deleted: Set<MID>, updated: Set<MID>) -> [MID] {
+        var forgottenNow: [MID] = []
+        for id in deleted.sorted() {
+            guard let object = held[id], object.phase != .inserted else { continue }
+            if object.phase == .deleted || object.changed { continue }
+            held[id] = nil
+            forgotten.insert(id)
+            forgottenNow.append(id)
+        }
+        for id in updated.sorted() {
+            guard var object = held[id], object.phase == .managed, let row = store.rows[id] else { continue }
+            guard object.changed else {
+                held[id] = MHeld(row)
+                continue
+            }
+            let old = before.rows[id]
+            let textWritten = old.map { $0.text != row.text } ?? true
+            let fieldsWritten = old.map { row.values.changedFields(from: $0.values) } ?? Set(MField.allCases)
+            let linksWritten = Set(MLink.holding(id.kind).filter { old?.fk[$0] != row.fk[$0] })
+            if !object.textChanged { object.text = row.text }
+            object.takeUnchangedValues(of: row)
+            object.takeUnchangedToOnes(of: row, id.kind)
+            let overlaps = (object.textChanged && textWritten) || !object.valuesChanged.isDisjoint(with: fieldsWritten)
+                || !object.fkChanged.isDisjoint(with: linksWritten)
+            if !overlaps, let old, object.version == old.version {
+                object.version = row.version
+                // What it did not change it now reads at the new version.
+                if !object.textChanged { object.readText = row.text }
+                object.readValues = object.readValues.takingUnchanged(object.valuesChanged, from: row.values)
+                for link in MLink.holding(id.kind) where !object.fkChanged.contains(link) { object.readFK[link] = row.fk[link] }
+            }
+            held[id] = object
+        }
+        return forgottenNow
+    }
+
+    /// The errors a save that would write a reference to a record deleted
+    /// elsewhere may fail with: a to-one changed here (or a new object's)
+    /// naming a record the context forgot or holds with edits while its row
+    /// is gone, or a many-to-many link added here to one. Docs/Concurrency.md:
+    /// the merge "never drops either side", so such a save is refused and
+    /// never writes `NULL` or no link (issue #58 item 5): `.conflict` for a
+    /// forgotten record; for one still held, whose conflict the policy
+    /// resolves by forgetting it in that save, the foreign key's
+    /// `.constraintViolation` may come first (which is not specified).
+    var referencesDeletedElsewhere: Set<LiteRecordError.Kind> {
+        var errors: Set<LiteRecordError.Kind> = []
+        func note(_ id: MID) {
+            guard id.row > 0 else { return }
+            if forgotten.contains(id) { errors.insert(.conflict) }
+            if isGone(id), held[id]?.phase == .managed { errors.formUnion([.conflict, .constraintViolation]) }
+        }
+        for (_, object) in held where object.phase != .deleted {
+            let links = object.phase == .inserted ? Set(object.fk.keys) : object.fkChanged
+            for link in links {
+                if let target = object.fk[link] { note(MID(kind: link.target, row: target)) }
+            }
+        }
+        for (pair, linked) in links where linked {
+            note(MID(kind: .book, row: pair.book))
+            note(MID(kind: .tag, row: pair.tag))
+        }
+        return errors
+    }
+}
+
+extension MValues {
+    /// `self` with every field but `kept` taken from `other`.
+    func takingUnchanged(_ kept: Set<MField>, from other: MValues) -> MValues {
+        var next = self
+        for field in MField.allCases where !kept.contains(field) { next = next.taking(field, from: other) }
+        return next
+    }
+}
