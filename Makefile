@@ -4,6 +4,7 @@
 #               snippets (scripts/check-snippets.sh), runs every test
 #   make example  builds and tests the example app in Examples/Notes
 #   make example-server  builds and tests the server example in Examples/Bookmarks
+#   make integration-vapor  builds and tests the Vapor integration
 #   make docs   builds the DocC archive; fails on any DocC warning
 #   make format formats the Swift sources with .swift-format
 # CONTRIBUTING.md says what each check of `make test` is for.
@@ -14,7 +15,7 @@ SQLITE_HEADER := /usr/include/sqlite3.h
 # afterwards for a leaked temporary store (scripts/check-temp.sh).
 CHECK_TEMP := $(CURDIR)/scripts/check-temp.sh
 
-.PHONY: all deps build test format demo example example-server bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream schemathesis
+.PHONY: all deps build test format demo example example-server integration-vapor bench bench-import bench-tenants bench-search bench-history bench-instructions bench-server bench-events bench-replica docs docs-test lint clean check-temp-test tsan reliability litestream schemathesis
 
 all: build
 
@@ -146,6 +147,20 @@ example-server: deps schemathesis
 	cd Integrations/HummingbirdLiteRecord && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
 	cd Integrations/HummingbirdLiteRecord && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
 	./scripts/schemathesis.sh "$$(cd Examples/Bookmarks && $(SWIFT) build --show-bin-path)/bookmarks-server"
+
+## integration-vapor: Integrations/VaporLiteRecord (Vapor 4) and the
+## framework-free Integrations/LiteRecordHTTP it shares with the other
+## integrations: their own tests (the Vapor package's sample service through
+## VaporTesting, one server on 127.0.0.1), and Docs/Server.md's Vapor blocks
+## compiled against that build. Built in the server example's build folder:
+## LiteRecord, swift-syntax and SwiftNIO are compiled there already when
+## `make example-server` ran first, as .ci/run does.
+integration-vapor: deps
+	cd Integrations/LiteRecordHTTP && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
+	cd Integrations/LiteRecordHTTP && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
+	cd Integrations/VaporLiteRecord && $(SWIFT) build --build-tests --scratch-path $(BOOKMARKS_BUILD)
+	./scripts/check-snippets.sh --package Integrations/VaporLiteRecord --build $(BOOKMARKS_BUILD)
+	cd Integrations/VaporLiteRecord && $(CHECK_TEMP) $(SWIFT) test --skip-build --scratch-path $(BOOKMARKS_BUILD)
 
 ## bench-server: load and crash figures for Examples/Bookmarks (not in CI): one
 ## Hummingbird binary serving the same routes from LiteRecord, GRDB and Fluent

@@ -36,16 +36,24 @@
 #                                   build (Server.md: Examples/Bookmarks, for
 #                                   Hummingbird): `make example-server` checks
 #                                   them, `make test` does not
+#   <!-- snippet: against DIR -->   right before a block that needs yet another
+#                                   package's build (Server.md's Vapor section:
+#                                   Integrations/VaporLiteRecord): left out of
+#                                   the guide's own check; the guide's blocks so
+#                                   marked form one module, without the prelude,
+#                                   checked by `--package DIR` (`make
+#                                   integration-vapor`)
 #
-#   scripts/check-snippets.sh [--package DIR] [--verbose] [--output DIR] [MARKDOWN...]
+#   scripts/check-snippets.sh [--package DIR] [--build FOLDER] [--verbose] [--output DIR] [MARKDOWN...]
 #
 # The compiler is the one `swift build` used, with the search paths, module
 # maps and macro plugins of one of the package's targets (read from the
 # build's own plan, .build/debug.yaml): LiteRecordTestingTests, which sees
 # LiteRecord, LiteRecordTesting, Testing and XCTest; for Examples/Notes
 # (`make example`) NotesCoreTests; for Examples/Bookmarks
-# (`make example-server`) HummingbirdLiteRecord, which sees Hummingbird.
-# Nothing is rebuilt. The generated modules are in DIR/.build/snippets/ (or
+# (`make example-server`) HummingbirdLiteRecord, which sees Hummingbird; for
+# Integrations/VaporLiteRecord VaporLiteRecord, which sees Vapor. --build names
+# the build folder of a package built with --scratch-path. Nothing is rebuilt. The generated modules are in DIR/.build/snippets/ (or
 # --output), and one whose sources and dependencies did not change since it
 # last passed is not compiled again. --verbose adds the blocks not compiled
 # and the time taken.
@@ -57,6 +65,7 @@ arguments=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --package) package=$2; shift 2 ;;
+        --build) arguments+=(--build "$2"); shift 2 ;;
         *) arguments+=("$1"); shift ;;
     esac
 done
@@ -67,11 +76,14 @@ case "$package" in
     # that of the integration's tests, which make example-server builds in the
     # same folder afterwards.
     Examples/Bookmarks) target=HummingbirdLiteRecord ;;
+    Integrations/VaporLiteRecord) target=VaporLiteRecord ;;
     *) echo "[snippets] error: no target known for package $package"; exit 2 ;;
 esac
 markdown=()
+skip_value=false
 for argument in ${arguments[@]+"${arguments[@]}"}; do
-    case "$argument" in --*) ;; *) markdown+=("$argument") ;; esac
+    if $skip_value; then skip_value=false; continue; fi
+    case "$argument" in --build) skip_value=true ;; --*) ;; *) markdown+=("$argument") ;; esac
 done
 if [ ${#markdown[@]} -eq 0 ]; then
     arguments+=(README.md Docs/*.md Examples/*/README.md Integrations/*/README.md Sources/*/*.docc/*.md)

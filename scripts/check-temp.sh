@@ -11,9 +11,9 @@
 # scripts/test-check-temp.sh proves it.
 set -uo pipefail
 
-# The names LiteRecord's tests, the demo, LiteRecordTesting and the example
-# app give their temporary stores and folders.
-patterns=('LiteRecordTests-*' 'literecord-demo-*' 'LiteRecordTesting-*' 'NotesTests-*' 'bookmarks-test-*')
+# The names LiteRecord's tests, the demo, LiteRecordTesting, the example
+# app and the Vapor integration's tests give their temporary stores and folders.
+patterns=('LiteRecordTests-*' 'literecord-demo-*' 'LiteRecordTesting-*' 'NotesTests-*' 'bookmarks-test-*' 'literecord-vapor-*')
 
 if [ $# -eq 0 ]; then
     echo "usage: $0 COMMAND [ARGUMENT...]" >&2

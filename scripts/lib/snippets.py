@@ -8,7 +8,9 @@ checked against DIR's build (`.` unless the guide says
 `<!-- snippet: package DIR -->`) becomes a module in OUTPUT (DIR/.build/snippets),
 one file per block, plus the guide's prelude (`<!-- snippet: prelude FILE -->`,
 a Swift file of what its blocks take as given); a `standalone` block is a
-module of its own. Each block is split into top-level items (imports,
+module of its own. The blocks a guide marks `<!-- snippet: against DIR -->`
+are left out of its own package's check and form, with no prelude, one
+module of their own checked against DIR's build (Server.md's Vapor section). Each block is split into top-level items (imports,
 declarations, statements); imports and declarations stay at file scope, and
 the statements are wrapped, in order, in
 `@MainActor func snippet_<line>() async throws { <prelude statements> do { … } }`,
@@ -242,6 +244,8 @@ def read_guide(path):
                 annotation = ("skip", words[1], i + 1)
             elif words and words[0] == "standalone" and len(words) == 1:
                 annotation = ("standalone", None, i + 1)
+            elif words and words[0] == "against" and len(words) == 2:
+                annotation = ("against", os.path.normpath(words[1].strip()), i + 1)
             elif words and words[0] == "prelude" and len(words) == 2:
                 # Swift in a file of its own: DocC reads a line starting with
                 # `@` as a directive even inside an HTML comment.
@@ -253,7 +257,7 @@ def read_guide(path):
                 prelude = Block(source, 0, open(source, encoding="utf-8").read().rstrip("\n").split("\n"), "prelude")
             else:
                 raise Failure(f"{path}:{i + 1}: unknown snippet annotation '{m.group(1)}' "
-                              "(known: skip REASON, standalone, prelude FILE, package DIR)")
+                              "(known: skip REASON, standalone, against DIR, prelude FILE, package DIR)")
             i += 1
             continue
         fence = FENCE.match(line)
@@ -350,8 +354,22 @@ def generate(output, package, paths):
     modules, skipped = [], []
     for path in paths:
         blocks, prelude, guide_package = read_guide(path)
+        against = [b for b in blocks if b.annotation and b.annotation[0] == "against"]
+        blocks = [b for b in blocks if not (b.annotation and b.annotation[0] == "against")]
         if os.path.normpath(guide_package) != os.path.normpath(package):
+            # Only the blocks the guide checks against this package, if any:
+            # one module, their own imports, no prelude.
+            own = [b for b in against if b.annotation[1] == os.path.normpath(package)]
+            if own:
+                imports = {module: None for module in DEFAULT_IMPORTS}
+                for block in own:
+                    for module, line in block.imports():
+                        imports.setdefault(module, (path, line))
+                name = module_name(path) + "_against"
+                write_module(output, name, {f"line{b.first}.swift": block_source(b, None, imports) for b in own})
+                modules.append((name, path, own, None))
             continue
+        skipped += [f"{path}:{b.first}: checked against {b.annotation[1]}" for b in against]
         # The imports of a block without any: the defaults, then every module
         # another block (or the prelude) imports, located where it does.
         imports = {module: None for module in DEFAULT_IMPORTS}
@@ -381,15 +399,22 @@ def generate(output, package, paths):
                     sources["prelude.swift"] = prelude_source(prelude, imports)
                 for block in module_blocks:
                     sources[f"line{block.first}.swift"] = block_source(block, prelude, imports)
-            for old in os.listdir(folder):
-                if old not in sources:
-                    os.remove(os.path.join(folder, old))
-            for file, text in sources.items():
-                target = os.path.join(folder, file)
-                if not os.path.exists(target) or open(target).read() != text:
-                    open(target, "w").write(text)
+            write_module(output, name, sources)
         modules += [(name, path, module_blocks, prelude) for name, path, module_blocks in guide_modules]
     return modules, skipped
+
+
+def write_module(output, name, sources):
+    """Writes a module's files, removing what an earlier run left."""
+    folder = os.path.join(output, name)
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        if old not in sources:
+            os.remove(os.path.join(folder, old))
+    for file, text in sources.items():
+        target = os.path.join(folder, file)
+        if not os.path.exists(target) or open(target).read() != text:
+            open(target, "w").write(text)
 
 
 def compiler_flags(plan, target):
@@ -479,10 +504,11 @@ def main():
     parser.add_argument("--target", required=True)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--output", help="where the modules go (default: the package's .build/snippets)")
+    parser.add_argument("--build", help="the package's build folder, when built with --scratch-path (default: its .build)")
     parser.add_argument("markdown", nargs="+")
     options = parser.parse_args()
     started = time.monotonic()
-    build = os.path.join(options.package, ".build")
+    build = options.build or os.path.join(options.package, ".build")
     output = os.path.normpath(options.output or os.path.join(build, "snippets"))
     try:
         plan = os.path.join(build, "debug.yaml")
