@@ -137,7 +137,9 @@ import Testing
                 // followed by a suspension each, which under the whole
                 // suite's load cost more than the sequences.
                 switch op {
-                case .save, .write, .child, .grandchild, .reinsertForgotten, .updateAllHere, .deleteAllHere, .findOrCreateHere: try await runner.checkChannels()
+                case .save, .write, .child, .grandchild, .reinsertForgotten, .updateAllHere, .deleteAllHere, .findOrCreateHere, .features:
+                    try await runner.checkChannels()
+                    try runner.checkSearch()
                 default: break
                 }
             } catch var mismatch as ModelMismatch {

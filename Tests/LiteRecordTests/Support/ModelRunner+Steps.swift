@@ -215,7 +215,10 @@ extension ModelRunner {
             if let got, let want, got.values != want.values {
                 throw mismatch("store values", "\(id) holds \(got.values) in the store, the model \(want.values)")
             }
-            if let got { coverage.noteValues(got) }
+            if let got {
+                coverage.noteValues(got)
+                noteFeatures(id, got)
+            }
         }
         coverage.channels.insert(.storeRows)
         try compareVersions()
