@@ -82,7 +82,13 @@ import Testing
     /// #15 (seed 1799: a chapter inserted under one counted book
     /// in the save that deletes another failed its COMMIT on a foreign key)
     /// is fixed and held by CountedCascadeInsertTests.
-    static let knownGaps: [Int: String] = [:]
+    ///
+    /// Issue #58's schema features found, open: under `.storeTrumps`, a
+    /// deletion the store's newer row takes back (seeds 139, 185: a later
+    /// cascade of the kept note through Book.lead fails COMMIT on a foreign
+    /// key; a kept child tag is reported updated though nothing of it was
+    /// written). Entry 8 avoids the save that takes a deletion back.
+    static let knownGaps: [Int: String] = [8: "a deletion .storeTrumps takes back (issue #58: seeds 139, 185)"]
 
     struct Outcome {
         var saves = 0

@@ -247,3 +247,25 @@ extension MValues {
     /// Takes `field` from `other`.
     mutating func set(_ field: MField, from other: MValues) { self = taking(field, from: other) }
 }
+
+extension ModelRunner {
+    /// Whether `object`'s to-ones (read from their slots, loading nothing)
+    /// are the stored `row`'s: with `shows`, whether a save read the row
+    /// again — a to-one another writer cleared tells the two apart where the
+    /// text and values cannot.
+    func showsLinks(_ id: MID, _ object: any Entity, _ row: MRow) -> Bool {
+        let relationships = type(of: object).relationships
+        for link in MLink.holding(id.kind) {
+            let name = link.description.split(separator: ".").last.map(String.init) ?? ""
+            guard let index = relationships.firstIndex(where: { $0.name == name }) else { continue }
+            let got: Int64?
+            switch RelationGraph.slot(object, index) {
+            case .fault(let rowID): got = rowID
+            case .toOne(let target): got = target.flatMap { self.id(of: $0)?.row }
+            case .unloaded, .toMany: continue
+            }
+            if got != row.fk[link] { return false }
+        }
+        return true
+    }
+}

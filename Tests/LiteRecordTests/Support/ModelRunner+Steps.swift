@@ -172,7 +172,7 @@ extension ModelRunner {
                 expectedEvents.append(event)
             }
             for id in expected.mayReread {
-                guard let object = handles[id], let row = model.store.rows[id], shows(object, row) else { continue }
+                guard let object = handles[id], let row = model.store.rows[id], shows(object, row), showsLinks(id, object, row) else { continue }
                 model.held[id] = MHeld(row)
             }
         }
