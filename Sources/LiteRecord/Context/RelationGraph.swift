@@ -211,7 +211,11 @@ enum RelationGraph {
             context.noteCountedOwner(toOne(object, index))
             context.noteCountedOwner(value)
         }
-        let old = toOneInMemory(object, index)
+        // A one-to-one keeps a column on each side: the partner the object
+        // leaves is read if it is not at hand, so that its side is cleared
+        // too (Docs/Relationships.md: either side updates the other).
+        let isOneToOne = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+        let old = isOneToOne ? toOne(object, index) : toOneInMemory(object, index)
         let unchanged: Bool
         switch slot(object, index) {
         case .toOne(let current): unchanged = current === value
@@ -231,8 +235,9 @@ enum RelationGraph {
         if relationship.inverseIsToMany {
             appendLoaded(value, inverse, object)
         } else {
-            // One-to-one: the object `value` pointed at loses it.
-            if let previous = toOneInMemory(value, inverse), previous !== object {
+            // One-to-one: the object `value` pointed at loses it, read if
+            // it is not at hand (its column names `value` in the store).
+            if let previous = toOne(value, inverse), previous !== object {
                 assignToOne(previous, relationshipOrPlaceholder(previous, index), nil)
             }
             assignToOne(value, relationshipOrPlaceholder(value, inverse), object)

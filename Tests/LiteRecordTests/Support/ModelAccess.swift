@@ -51,7 +51,7 @@ enum ModelAccess {
     /// A note's other values (ModelValues.swift); the defaults for any other object.
     static func values(_ object: any Entity) -> MValues {
         guard let note = object as? MTNote else { return MValues() }
-        return MValues(count: note.count, rank: note.rank, score: note.score, label: note.label, stamp: note.stamp, blob: note.blob, code: note.code)
+        return MValues(count: note.count, rank: note.rank, score: note.score, label: note.label, stamp: note.stamp, blob: note.blob, code: note.code, words: note.words, summary: note.summary)
     }
 
     static func setValues(_ object: any Entity, _ values: MValues) {
@@ -63,16 +63,26 @@ enum ModelAccess {
         note.stamp = values.stamp
         note.blob = values.blob
         note.code = values.code
+        note.words = values.words
+        note.summary = values.summary
     }
 
-    /// `deleteAll(matching:)` of every row of `kind` (a kind nothing points
-    /// at), or `truncateAll`; returns how many rows it deleted.
+    /// `deleteAll(matching:)` of every row of `kind`, or `truncateAll`, the
+    /// delete rules applied; returns how many rows of `kind` it deleted.
     static func deleteAll(_ kind: MKind, truncate: Bool, in context: RecordContext) throws -> Int {
         switch (kind, truncate) {
+        case (.book, false): try MTBook.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.book, true): try MTBook.truncateAll(in: context)
+        case (.chapter, false): try MTChapter.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.chapter, true): try MTChapter.truncateAll(in: context)
         case (.paragraph, false): try MTParagraph.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
         case (.paragraph, true): try MTParagraph.truncateAll(in: context)
-        case (_, false): try MTNote.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
-        case (_, true): try MTNote.truncateAll(in: context)
+        case (.quote, false): try MTQuote.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.quote, true): try MTQuote.truncateAll(in: context)
+        case (.tag, false): try MTTag.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.tag, true): try MTTag.truncateAll(in: context)
+        case (.note, false): try MTNote.deleteAll(matching: #Predicate { $0.text != "~" }, in: context)
+        case (.note, true): try MTNote.truncateAll(in: context)
         }
     }
 
@@ -124,6 +134,9 @@ enum ModelAccess {
         case .quoteChapter: up((object as? MTQuote)?.chapter)
         case .noteBook: up((object as? MTNote)?.book)
         case .noteTag: up((object as? MTNote)?.tag)
+        case .tagParent: up((object as? MTTag)?.parent)
+        case .bookLead: up((object as? MTBook)?.lead)
+        case .noteLeadOf: up((object as? MTNote)?.leadOf)
         }
     }
 
@@ -134,6 +147,9 @@ enum ModelAccess {
         case .quoteChapter: (object as? MTQuote)?.chapter = target as? MTChapter
         case .noteBook: (object as? MTNote)?.book = target as? MTBook
         case .noteTag: (object as? MTNote)?.tag = target as? MTTag
+        case .tagParent: (object as? MTTag)?.parent = target as? MTTag
+        case .bookLead: (object as? MTBook)?.lead = target as? MTNote
+        case .noteLeadOf: (object as? MTNote)?.leadOf = target as? MTBook
         }
     }
 
@@ -147,6 +163,7 @@ enum ModelAccess {
         case .chapterQuotes: up((object as? MTChapter)?.quotes)
         case .tagBooks: up((object as? MTTag)?.books)
         case .tagNotes: up((object as? MTTag)?.notes)
+        case .tagChildren: up((object as? MTTag)?.children)
         default: target(of: object, read.link ?? .chapterBook).map { [$0] } ?? []
         }
     }
@@ -162,6 +179,9 @@ enum ModelAccess {
         case .quoteChapter: if let owner = owner as? MTChapter, let member = member as? MTQuote { edit(&owner.quotes, member) }
         case .noteBook: if let owner = owner as? MTBook, let member = member as? MTNote { edit(&owner.notes, member) }
         case .noteTag: if let owner = owner as? MTTag, let member = member as? MTNote { edit(&owner.notes, member) }
+        case .tagParent: if let owner = owner as? MTTag, let member = member as? MTTag { edit(&owner.children, member) }
+        // A one-to-one has no list: its other side is set.
+        case .bookLead, .noteLeadOf: setTarget(owner, link == .bookLead ? .noteLeadOf : .bookLead, adding ? member : nil)
         }
     }
 

@@ -30,6 +30,8 @@ enum MFeature: String, CaseIterable, Sendable {
 /// What the runner compares with the model.
 enum MChannel: String, CaseIterable, Sendable {
     case storeRows, storeVersions, heldAttributes, heldRelationships, changeSets, changeEvents, history, queryResults
+    /// Issue #58: `search` of the `.searchable` Note.label after every commit.
+    case searchResults
 }
 
 /// What one run (or one sequence) exercised.

@@ -15,6 +15,12 @@ import LiteRecord
 // `Double` with −0.0 and ±1e300, a decomposed `String`, `Date`, `Data?`) and
 // a `.unique` code. Book.chapters is counted (at most 3 chapters) and so is
 // the many-to-many Tag.books (at most 2 books), per Docs/Relationships.md.
+//
+// Issue #58's features: the one-to-one Book.lead (.cascade) ↔ Note.leadOf
+// (.nullify), a column on each side; the self-referential Tag.parent ↔
+// Tag.children (.cascade, through any depth; cycles end); a stored
+// collection, Note.words ([String], JSON); and the `.searchable`
+// Note.summary (ReferenceModel+Features.swift, ModelRunner+Features.swift).
 
 @Entity(name: "MTBook")
 final class MTBook {
@@ -22,6 +28,8 @@ final class MTBook {
     @Relationship(deleteRule: .cascade, inverse: \MTChapter.book, maximumCount: 3) var chapters: [MTChapter] = []
     @Relationship(deleteRule: .nullify, inverse: \MTNote.book) var notes: [MTNote] = []
     @Relationship(deleteRule: .nullify) var tags: [MTTag] = []
+    // Issue #58's schema features (ModelEntities+Features.swift).
+    @Relationship(deleteRule: .cascade, inverse: \MTNote.leadOf) var lead: MTNote?
     init() {}
 }
 
@@ -53,6 +61,9 @@ final class MTTag {
     var text = ""
     @Relationship(inverse: \MTBook.tags, maximumCount: 2) var books: [MTBook] = []
     @Relationship(deleteRule: .noAction, inverse: \MTNote.tag) var notes: [MTNote] = []
+    // Issue #58's schema features (ModelEntities+Features.swift).
+    @Relationship var parent: MTTag?
+    @Relationship(deleteRule: .cascade, inverse: \MTTag.parent) var children: [MTTag] = []
     init() {}
 }
 
@@ -68,6 +79,10 @@ final class MTNote {
     @Attribute(.unique) var code: String?
     @Relationship var book: MTBook?
     @Relationship var tag: MTTag?
+    // Issue #58's schema features (ModelEntities+Features.swift).
+    var words: [String] = []
+    @Attribute(.searchable) var summary: String = ""
+    @Relationship var leadOf: MTBook?
     init() {}
 }
 

@@ -11,19 +11,24 @@ import PropertyBased
 enum MRead: Int, CaseIterable, Sendable, CustomStringConvertible {
     case bookChapters, bookNotes, bookTags, chapterParagraphs, chapterQuotes, tagBooks, tagNotes
     case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
+    /// Issue #58's features: Tag.children, and the to-ones Tag.parent, Book.lead, Note.leadOf.
+    case tagChildren, tagParent, bookLead, noteLeadOf
 
     var owner: MKind {
-        [.book, .book, .book, .chapter, .chapter, .tag, .tag, .chapter, .paragraph, .quote, .note, .note][rawValue]
+        [.book, .book, .book, .chapter, .chapter, .tag, .tag, .chapter, .paragraph, .quote, .note, .note,
+         .tag, .tag, .book, .note][rawValue]
     }
     /// The to-one behind it (the to-many's inverse); nil for the many-to-many.
     var link: MLink? {
         [.chapterBook, .noteBook, nil, .paragraphChapter, .quoteChapter, nil, .noteTag,
-         .chapterBook, .paragraphChapter, .quoteChapter, .noteBook, .noteTag][rawValue]
+         .chapterBook, .paragraphChapter, .quoteChapter, .noteBook, .noteTag,
+         .tagParent, .tagParent, .bookLead, .noteLeadOf][rawValue]
     }
-    var isToOne: Bool { rawValue >= MRead.chapterBook.rawValue }
+    var isToOne: Bool { rawValue >= MRead.chapterBook.rawValue && self != .tagChildren }
     var description: String {
         ["Book.chapters", "Book.notes", "Book.tags", "Chapter.paragraphs", "Chapter.quotes", "Tag.books", "Tag.notes",
-         "Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag"][rawValue]
+         "Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag",
+         "Tag.children", "Tag.parent", "Book.lead", "Note.leadOf"][rawValue]
     }
 }
 
@@ -69,6 +74,8 @@ enum MOp: Sendable, CustomStringConvertible {
     /// The steps of issue #58's second half (ModelRunner+Merge.swift): merged
     /// writes into a main context, children of `write {}`, prefetching.
     case widened(MWideOp)
+    /// Issue #58's widened set-based steps (ModelOperations+Features.swift).
+    case features(MFeatureOp)
 
     var description: String {
         switch self {
@@ -93,6 +100,7 @@ enum MOp: Sendable, CustomStringConvertible {
         case .deleteAllHere(let kind, let truncate): "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
         case .findOrCreateHere(let code): "findFirstOrCreate(Note.code \(code))"
         case .widened(let op): op.description
+        case .features(let op): op.description
         }
     }
 }
@@ -183,7 +191,8 @@ enum MGenerator {
             let steps = (0..<Int.random(in: 1...3, using: &rng)).map { _ in op(&rng, inChild: true) }
             return Int.random(in: 0..<4, using: &rng) == 0 ? .grandchild(steps) : .child(steps)
         default:
-            switch Int.random(in: 0..<9, using: &rng) {
+            switch Int.random(in: 0..<11, using: &rng) {
+            case 9, 10: return .features(MFeatureOp.random(&rng))
             case 0, 1: return .write(.edit(kind(&rng), pick(&rng)))
             case 2: return .write(.create(kind(&rng), target: pick(&rng)))
             case 3:

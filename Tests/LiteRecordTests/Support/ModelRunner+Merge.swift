@@ -227,7 +227,8 @@ extension ModelRunner {
                 guard let id = choose(rows(link.holder, writer), pick) else { continue }
                 let target = targetPick.flatMap { choose(rows(link.target, writer), $0) }
                 guard writer.fk(id, link) != target?.row else { continue }
-                writer.setFK(id, link, target?.row)
+                // `relate`, not `setFK`: a one-to-one keeps both sides paired.
+                writer.relate(id, link, target?.row)
                 plan.append(.relink(id, link, target))
             case .link(let bookPick, let tagPick, let linked):
                 guard let book = choose(rows(.book, writer), bookPick), let tag = choose(rows(.tag, writer), tagPick),

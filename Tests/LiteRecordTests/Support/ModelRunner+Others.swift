@@ -48,7 +48,7 @@ extension ModelRunner {
                 ModelAccess.setValues(new, values)
                 child.insert(new)
                 var fk: [MLink: Int64] = [:]
-                if let link = MLink.holding(kind).first, let pick, let target = choose(live(link.target), pick) {
+                if let link = MLink.parentLink(of: kind), let pick, let target = choose(live(link.target), pick) {
                     ModelAccess.setTarget(new, link, try object(target))
                     fk[link] = target.row
                 }
@@ -73,7 +73,7 @@ extension ModelRunner {
                 let target = targetPick.flatMap { choose(live(link.target), $0) }
                 guard copy.fk(id, link) != target?.row else { continue }
                 ModelAccess.setTarget(try object(id), link, try target.map { try object($0) })
-                copy.setFK(id, link, target?.row)
+                copy.relate(id, link, target?.row)
                 lines.append("\(id).\(link) = \(target.map(String.init(describing:)) ?? "nil")")
             case .link(let bookPick, let tagPick, let linked, let fromTag):
                 guard let book = choose(live(.book), bookPick), let tag = choose(live(.tag), tagPick) else { continue }
@@ -270,7 +270,7 @@ extension ModelRunner {
             note("write{updateAll \(kind) = \(text), \(written) rows}")
         case .create(let kind, let pick):
             var target: MID?
-            let link = MLink.holding(kind).first
+            let link = MLink.parentLink(of: kind)
             if let link {
                 // Only under objects the context under test never read: a row
                 // added under a list it read is a stale list (not specified).
@@ -325,24 +325,10 @@ extension ModelRunner {
             expectedEvents.append(MEvent(deleted: [id]))
             coverage.ops.insert(.writeDelete)
             note("write{delete \(id)}")
-        case .deleteAll(let kind, let truncate): try writeDeleteAll(kind, truncate)
+        case .deleteAll(let kind, let truncate): try deleteAllRows(kind, truncate, elsewhere: true)
         case .findOrCreate(let pick): try writeFindOrCreate(pick)
         case .relink(let notePick, let bookPick): try writeRelink(notePick, bookPick)
         }
-    }
-
-    /// Another writer's `deleteAll` or `truncateAll` of a kind nothing points
-    /// at: every row goes, in one commit (§5, §16).
-    private func writeDeleteAll(_ kind: MKind, _ truncate: Bool) throws {
-        let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
-        let deleted = try otherWriter { context in try ModelAccess.deleteAll(kind, truncate: truncate, in: context) }
-        coverage.ops.insert(truncate ? .writeTruncateAll : .writeDeleteAll)
-        note("write{\(truncate ? "truncateAll" : "deleteAll")(\(kind)): \(deleted) rows}")
-        guard deleted == ids.count else {
-            throw mismatch("deleteAll", "\(truncate ? "truncateAll" : "deleteAll")(\(kind)) deleted \(deleted) rows; the model holds \(ids.count)")
-        }
-        for id in ids { model.storeDelete(id) }
-        if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
     }
 
     /// Another writer's `findFirstOrCreate(byAttribute: "code", …)`: the note
@@ -420,7 +406,7 @@ extension ModelRunner {
     /// for one of the test run's two threads, which made this test wait
     /// longer than it ran when the whole suite runs in parallel). The context
     /// under test sees the same: a commit it hears nothing of.
-    private func otherWriter<T>(_ body: (RecordContext) throws -> T) throws -> T {
+    func otherWriter<T>(_ body: (RecordContext) throws -> T) throws -> T {
         let context = stack.newContext()
         let result = try body(context)
         if context.hasChanges { try context.save() }

@@ -25,6 +25,10 @@ extension ModelAccess {
         case .quoteChapter: return try fetch(\MTQuote.chapter)
         case .noteBook: return try fetch(\MTNote.book)
         case .noteTag: return try fetch(\MTNote.tag)
+        case .tagChildren: return try fetch(\MTTag.children)
+        case .tagParent: return try fetch(\MTTag.parent)
+        case .bookLead: return try fetch(\MTBook.lead)
+        case .noteLeadOf: return try fetch(\MTNote.leadOf)
         }
     }
 }

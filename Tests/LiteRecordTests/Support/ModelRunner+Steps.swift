@@ -179,7 +179,7 @@ extension ModelRunner {
                 expectedEvents.append(event)
             }
             for id in expected.mayReread {
-                guard let object = handles[id], let row = model.store.rows[id], shows(object, row) else { continue }
+                guard let object = handles[id], let row = model.store.rows[id], shows(object, row), showsLinks(id, object, row) else { continue }
                 model.held[id] = MHeld(row)
             }
         }
@@ -222,7 +222,10 @@ extension ModelRunner {
             if let got, let want, got.values != want.values {
                 throw mismatch("store values", "\(id) holds \(got.values) in the store, the model \(want.values)")
             }
-            if let got { coverage.noteValues(got) }
+            if let got {
+                coverage.noteValues(got)
+                noteFeatures(id, got)
+            }
         }
         coverage.channels.insert(.storeRows)
         try compareVersions()

@@ -39,6 +39,8 @@ final class ModelRunner {
     /// The versions last compared, LiteRecord's and the model's.
     var lastVersions: (stored: [MID: Int64], model: [MID: Int]) = ([:], [:])
     var historyToken: HistoryToken?
+    /// How many searches ran (ModelRunner+Features.swift picks the next query by it).
+    var searches = 0
 
     /// A runner on `fixture`'s stack, put back to the seeded store first.
     init(policy: MergePolicy, gaps: Set<Int>, fixture: ModelFixture, main: Bool = false) throws {
@@ -90,13 +92,16 @@ final class ModelRunner {
         books[0].tags = [tags[0]]
         books[1].tags = [tags[0], tags[1]]
         let notes: [(book: Int?, tag: Int?)] = [(0, 0), (1, nil), (nil, 1)]
+        var noteObjects: [MTNote] = []
         for (index, (book, tag)) in notes.enumerated() {
             let note = MTNote()
+            noteObjects.append(note)
             note.text = "n\(index)"
             context.insert(note)
             note.book = book.map { books[$0] }
             note.tag = tag.map { tags[$0] }
         }
+        seedFeatures(books: books, tags: tags, notes: noteObjects)
         try context.save()
     }
 
@@ -110,7 +115,7 @@ final class ModelRunner {
     /// attribute) in one edit of four.
     func nextValues(from base: MValues, all: Bool = false) -> MValues {
         let hash = UInt64(texts) &* 0x9E37_79B9_7F4A_7C15
-        let which = all ? 0x7F : UInt32(truncatingIfNeeded: hash >> 7) & 0x3F | ((hash >> 40) % 4 == 0 ? 0x40 : 0)
+        let which = all ? 0x1FF : UInt32(truncatingIfNeeded: hash >> 7) & 0x1BF | ((hash >> 40) % 4 == 0 ? 0x40 : 0)
         return base.edited(which: which, pick: UInt32(truncatingIfNeeded: hash >> 20))
     }
 
@@ -192,6 +197,10 @@ final class ModelRunner {
         case .read(let read, let pick): try self.read(read, pick)
         case .save: try save()
         case .rollback:
+            // Known gap #9: a pending deletion whose cascade crossed the
+            // one-to-one cleared the deleted book's `lead` in memory, and
+            // rollback() does not give it back (seed 1153).
+            if gapped(9, model.held.contains { $0.value.phase == .deleted && $0.value.fk[.bookLead] != nil }) { return }
             context.rollback()
             model.rollback()
             for id in handles.keys where id.row < 0 { handles[id] = nil }
@@ -210,9 +219,15 @@ final class ModelRunner {
             note("mergePolicy = \(policy)")
         case .setBased: note("setBased: only in a child")
         case .updateAllHere(let kind): try updateAllHere(kind)
-        case .deleteAllHere(let kind, let truncate): try deleteAllHere(kind, truncate)
+        case .deleteAllHere(let kind, let truncate):
+            // Known gap #11: a book's pending lead names an inserted note
+            // while deleteAll clears its stored lead (seed 1656): LiteRecord
+            // saves the pending lead, the model clears it.
+            if gapped(11, model.held.contains { $0.value.phase == .managed && $0.value.fkChanged.contains(.bookLead) }) { return }
+            try deleteAllRows(kind, truncate, elsewhere: false)
         case .findOrCreateHere(let code): try findOrCreateHere(code)
         case .widened(let op): try widened(op)
+        case .features(let op): try runFeature(op)
         }
     }
 
@@ -250,29 +265,6 @@ final class ModelRunner {
             model.held[id] = held
         }
         if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
-    }
-
-    /// Docs/Queries.md, "Deleting": one `DELETE`, committed at once; "the
-    /// context you pass forgets the deleted objects" (their unsaved edits
-    /// too), and the deletion is published like a save's. Nothing points at
-    /// a paragraph or a note, so no rule runs. Whether it deletes a row the
-    /// context is deleting already is not specified: such a step is left out.
-    private func deleteAllHere(_ kind: MKind, _ truncate: Bool) throws {
-        if model.held.contains(where: { $0.key.kind == kind && $0.key.row > 0 && $0.value.phase == .deleted }) {
-            return note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): left out, a deletion of the kind is pending")
-        }
-        let ids = model.store.rows.keys.filter { $0.kind == kind }.sorted()
-        let deleted = try ModelAccess.deleteAll(kind, truncate: truncate, in: context)
-        coverage.ops.insert(truncate ? .truncateAll : .deleteAll)
-        note("\(truncate ? "truncateAll" : "deleteAll")(\(kind)): \(deleted) rows")
-        guard deleted == ids.count else {
-            throw mismatch("deleteAll", "\(truncate ? "truncateAll" : "deleteAll")(\(kind)) in the context deleted \(deleted) rows; the model \(ids.count)")
-        }
-        for id in ids {
-            model.storeDelete(id)
-            model.held[id] = nil
-        }
-        if !ids.isEmpty { expectedEvents.append(MEvent(deleted: Set(ids))) }
     }
 
     /// Docs/Queries.md: `findFirstOrCreate` reads the store (unsaved inserts
@@ -314,7 +306,7 @@ final class ModelRunner {
         context.insert(object)
         var fk: [MLink: Int64] = [:]
         var described = ""
-        if let link = MLink.holding(kind).first, let pick, let target = choose(live(link.target), pick), let targetObject = handles[target] {
+        if let link = MLink.parentLink(of: kind), let pick, let target = choose(live(link.target), pick), let targetObject = handles[target] {
             ModelAccess.setTarget(object, link, targetObject)
             fk[link] = target.row
             described = ", \(link) = \(target)"
@@ -325,11 +317,17 @@ final class ModelRunner {
         note("create \(id) \(text)\(described)\(kind == .note ? ", \(values)" : "")")
     }
 
-    private func relate(_ link: MLink, _ pick: UInt32, _ targetPick: UInt32?, _ viaToMany: Bool) {
+    private func relate(_ link: MLink, _ pick: UInt32, _ targetPick: UInt32?, _ viaToManyAsked: Bool) {
+        // A one-to-one has no list to go through.
+        let viaToMany = viaToManyAsked && !link.isOneToOne
         guard let id = choose(live(link.holder), pick), let object = handles[id] else { return note("relate: nothing to relate") }
         let target = targetPick.flatMap { choose(live(link.target), $0) }
         let current = model.fk(id, link)
         guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
+        // Known gap #10: a tag made its own parent, then deleted by a merged
+        // write: the model asks the save to fail on the pending reference,
+        // though the object holding it is itself gone (seed 1109).
+        if gapped(10, main && link == .tagParent && target == id) { return }
         // Whether a list read after another writer deleted the object's row
         // lists it is not specified, so neither is removing it from the list.
         if viaToMany, target == nil, model.isGone(id) { return note("relate: \(id) is gone from the store; removing it from a list is not specified") }
@@ -337,7 +335,8 @@ final class ModelRunner {
         // refreshes its stale objects before the to-one changes.
         let stale = staleHandles()
         coverage.ops.insert(viaToMany ? .relateViaList : .relate)
-        defer { model.setFK(id, link, target?.row) }
+        defer { model.relate(id, link, target?.row) }
+        noteFeatures(link)
         defer { adoptRefreshed(stale) }
         if viaToMany, let target, let owner = handles[target] {
             ModelAccess.change(owner, link, object, adding: true)

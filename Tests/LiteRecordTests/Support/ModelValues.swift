@@ -9,7 +9,11 @@ import Foundation
 /// One value of a note besides its text.
 enum MField: Int, CaseIterable, Sendable, CustomStringConvertible {
     case count, rank, score, label, stamp, blob, code
-    var description: String { ["count", "rank", "score", "label", "stamp", "blob", "code"][rawValue] }
+    /// A stored collection (issue #58): `[String]`, stored as JSON.
+    case words
+    /// The `.searchable` text (issue #58; ModelRunner+Features.swift searches it).
+    case summary
+    var description: String { ["count", "rank", "score", "label", "stamp", "blob", "code", "words", "summary"][rawValue] }
 }
 
 struct MValues: Equatable, Sendable, CustomStringConvertible {
@@ -20,6 +24,8 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
     var stamp = Date(timeIntervalSince1970: 0)
     var blob: Data?
     var code: String?
+    var words: [String] = []
+    var summary = ""
 
     /// The candidates an edit picks from: extremes and values that `==`
     /// would call equal to another candidate.
@@ -31,6 +37,11 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
     static let blobs: [Data?] = [nil, Data(), Data([0, 255, 1])]
     /// Few codes, so that two notes meet on one.
     static let codes: [String?] = [nil, "A", "B"]
+    /// Equal under Swift's `==` but not as stored ("é" in two forms).
+    static let wordLists: [[String]] = [[], ["a"], ["a", "b"], ["", "\u{E9}"], ["e\u{301}"]]
+    /// In NFC, the form searchable text is stored in (Docs/Search.md), so
+    /// that a value reads back with its bytes; searches ask in both forms.
+    static let summaries = ["", "Caf\u{E9} au lait", "CAF\u{C9} noir, e-mail", "\u{C5}ngstr\u{F6}m", "\u{E9}t\u{E9} 2024"]
 
     /// The values an edit sets, from three random numbers: `which` says
     /// which fields change (a bit per field), `pick` which candidates.
@@ -47,6 +58,8 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
         if let value = chosen(Self.stamps, .stamp) { next.stamp = value }
         if let value = chosen(Self.blobs, .blob) { next.blob = value }
         if let value = chosen(Self.codes, .code) { next.code = value }
+        if let value = chosen(Self.wordLists, .words) { next.words = value }
+        if let value = chosen(Self.summaries, .summary) { next.summary = value }
         return next
     }
 
@@ -60,6 +73,8 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
         case .stamp: stamp.timeIntervalSince1970.bitPattern != other.stamp.timeIntervalSince1970.bitPattern
         case .blob: blob != other.blob
         case .code: code != other.code
+        case .words: !words.elementsEqual(other.words) { $0.unicodeScalars.elementsEqual($1.unicodeScalars) }
+        case .summary: !summary.unicodeScalars.elementsEqual(other.summary.unicodeScalars)
         }
     }
 
@@ -74,6 +89,8 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
         case .stamp: next.stamp = other.stamp
         case .blob: next.blob = other.blob
         case .code: next.code = other.code
+        case .words: next.words = other.words
+        case .summary: next.summary = other.summary
         }
         return next
     }
@@ -85,5 +102,7 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
     var description: String {
         let label = self.label.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
         return "count \(count) rank \(rank.map(String.init) ?? "nil") score \(score) label \"\(label)\" stamp \(stamp.timeIntervalSince1970) blob \(blob.map { Array($0) }.map(String.init(describing:)) ?? "nil") code \(code ?? "nil")"
+            + (summary.isEmpty ? "" : " summary \"\(summary)\"")
+            + (words.isEmpty ? "" : " words \(words.map { $0.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() })")
     }
 }

@@ -23,15 +23,20 @@ enum MKind: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
 /// to-many applies when the target is deleted.
 enum MLink: Int, CaseIterable, Sendable, CustomStringConvertible {
     case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
+    /// Issue #58's features (ModelEntities+Features.swift): the
+    /// self-referential Tag.parent, and the one-to-one Book.lead ↔ Note.leadOf
+    /// (a column on each side, kept paired: ReferenceModel+Features.swift).
+    case tagParent, bookLead, noteLeadOf
 
     enum Rule { case cascade, nullify, deny, noAction }
 
-    var holder: MKind { [.chapter, .paragraph, .quote, .note, .note][rawValue] }
-    var target: MKind { [.book, .chapter, .chapter, .book, .tag][rawValue] }
-    var rule: Rule { [.cascade, .cascade, .deny, .nullify, .noAction][rawValue] }
-    var description: String { ["Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag"][rawValue] }
-    /// The name of the to-many on the target.
-    var inverseName: String { ["Book.chapters", "Chapter.paragraphs", "Chapter.quotes", "Book.notes", "Tag.notes"][rawValue] }
+    var holder: MKind { [.chapter, .paragraph, .quote, .note, .note, .tag, .book, .note][rawValue] }
+    var target: MKind { [.book, .chapter, .chapter, .book, .tag, .tag, .note, .book][rawValue] }
+    /// The rule deleting the target applies to the holders: its inverse's.
+    var rule: Rule { [.cascade, .cascade, .deny, .nullify, .noAction, .cascade, .nullify, .cascade][rawValue] }
+    var description: String { ["Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag", "Tag.parent", "Book.lead", "Note.leadOf"][rawValue] }
+    /// The name of the to-many (or, one-to-one, the to-one) on the target.
+    var inverseName: String { ["Book.chapters", "Chapter.paragraphs", "Chapter.quotes", "Book.notes", "Tag.notes", "Tag.children", "Note.leadOf", "Book.lead"][rawValue] }
 
     static func holding(_ kind: MKind) -> [MLink] { allCases.filter { $0.holder == kind } }
     static func pointing(at kind: MKind) -> [MLink] { allCases.filter { $0.target == kind } }
