@@ -30,7 +30,8 @@ extension RecordContext {
         }
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
-            unregister(object)
+            // Forgotten, as `deleteAll` without rules does (Docs/Queries.md).
+            unregister(object, forgotten: object.recordState.phase == .managed)
         }
         recordNullified(nullified)
         forgetDeletedReferences(doomed)

@@ -142,10 +142,14 @@ extension RecordContext {
             if object.recordState.phase == .managed, hasUnsavedEdits(object) { continue }
             unregister(object, forgotten: true)
         }
+        // A pending deletion edits no property: it takes the write's values
+        // too (keeping the version it is based on, so its save still meets
+        // the conflict), or a `rollback()` that takes it back would leave an
+        // unchanged object showing values older than the merge delivered.
         for id in changes.updated {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed
+                object.recordState.phase == .managed || object.recordState.phase == .deleted
             else { continue }
             do {
                 try reload(object, written: columns[id])

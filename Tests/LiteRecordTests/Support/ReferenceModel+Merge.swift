@@ -46,7 +46,19 @@ extension ReferenceModel {
             forgottenNow.append(id)
         }
         for id in updated.sorted() {
-            guard var object = held[id], object.phase == .managed, let row = store.rows[id] else { continue }
+            guard var object = held[id], object.phase != .inserted, let row = store.rows[id] else { continue }
+            // A pending deletion changes no property: it takes the write's
+            // values of everything it did not edit, as a merge of an object
+            // with edits does, and keeps its version (Concurrency.md: the
+            // merge "never settles a conflict"), so that a rollback leaves it
+            // showing what the write merged (model seed 1205366).
+            if object.phase == .deleted {
+                if !object.textChanged { object.text = row.text }
+                object.takeUnchangedValues(of: row)
+                object.takeUnchangedToOnes(of: row, id.kind)
+                held[id] = object
+                continue
+            }
             guard object.changed else {
                 held[id] = MHeld(row)
                 continue
