@@ -303,10 +303,19 @@ public struct BookmarkStore: Sendable {
     ///
     /// - Throws: the store's error.
     public func summary() async throws -> BookmarkSummary {
-        try await stack.read { context in
-            let newest = try context.fetch(FetchRequest<Bookmark>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)], fetchLimit: 1)).first
-            return BookmarkSummary(count: try Bookmark.count(in: context), newestID: newest?.recordID?.rowID)
-        }
+        try await stack.read(Self.summary(in:))
+    }
+
+    /// ``summary()`` inside a read: what the `/events` hub runs once per commit.
+    ///
+    /// ```swift
+    /// let summary = try await stack.read(BookmarkStore.summary(in:))
+    /// ```
+    ///
+    /// - Throws: the store's error.
+    @Sendable public static func summary(in context: RecordContext) throws -> BookmarkSummary {
+        let newest = try context.fetch(FetchRequest<Bookmark>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)], fetchLimit: 1)).first
+        return BookmarkSummary(count: try Bookmark.count(in: context), newestID: newest?.recordID?.rowID)
     }
 
     /// Where a read replica's stack is in its primary's history (txid 0 and

@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import LiteRecord
-import HummingbirdLiteRecord
+public import HummingbirdLiteRecord
 public import Logging
 public import Prometheus
 import ServiceLifecycle
@@ -111,7 +111,8 @@ public enum BookmarksApp {
         // only inside `write {}`, after validation).
         if store.stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: options.primary)) }
 
-        router.get("/health") { _, _ in try await health(store) }
+        let healthCheck = health(store)
+        router.get("/health") { request, context in try await healthCheck.response(from: request, context: context) }
         router.get("/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
@@ -174,38 +175,19 @@ public enum BookmarksApp {
         )
     }
 
-    /// `GET /health`: 200 when a read of the store succeeds (a readiness
-    /// check: the file is there and readable), 503 otherwise. On a read
-    /// replica the answer also has `"replica"`: the newest commit of the
-    /// primary it reads (`txid`, `commitTime`) and how many seconds since it
-    /// last polled its storage (`sinceLastPoll`, `null` before the first),
-    /// and `stale`: why it stopped following its primary
-    /// (`ReplicaPosition.staleReason`), `null` while it follows. A stale
-    /// replica still answers 200: its reads work, on an older commit.
-    static func health(_ store: BookmarkStore) async throws -> Response {
-        let bookmarks: Int
-        do {
-            // One COUNT: the answer names the bookmarks only.
-            bookmarks = try await store.stack.read { try Bookmark.count(in: $0) }
-        } catch {
-            throw HTTPError(.serviceUnavailable, message: "the store cannot be read")
-        }
-        var replica = ""
-        if store.stack.isReplica {
-            let position = await store.replicaPosition()
-            let time = position.commitTime.map { "\"\($0.formatted(Self.commitTimeStyle))\"" } ?? "null"
-            let poll = position.sinceLastPoll.map { String($0.components.seconds) } ?? "null"
-            let stale = position.staleReason.flatMap { try? JSONEncoder().encode($0) }.flatMap { String(data: $0, encoding: .utf8) } ?? "null"
-            replica = ",\"replica\":{\"commitTime\":\(time),\"sinceLastPoll\":\(poll),\"stale\":\(stale),\"txid\":\(position.txid)}"
-        }
-        let body = "{\"bookmarks\":\(bookmarks)\(replica),\"status\":\"ok\"}"
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    /// `GET /health`: HummingbirdLiteRecord's `HealthCheck`, which reads
+    /// the stack: 200 with `{"bookmarks":N,"status":"ok"}` when a read of the
+    /// store succeeds (a readiness check: the file is there and readable),
+    /// 503 otherwise. On a read replica the answer also has `"replica"`: the
+    /// newest commit of the primary it reads (`txid`, `commitTime`) and how
+    /// many seconds since it last polled its storage (`sinceLastPoll`,
+    /// `null` before the first), and `stale`: why it stopped following its
+    /// primary (`ReplicaPosition.staleReason`), `null` while it follows. A
+    /// stale replica still answers 200: its reads work, on an older commit.
+    static func health(_ store: BookmarkStore) -> HealthCheck<[String: Int]> {
+        // One COUNT: the answer names the bookmarks only.
+        HealthCheck(stack: store.stack) { context in ["bookmarks": try Bookmark.count(in: context)] }
     }
-
-    /// A replica's commit time in `/health`: RFC 3339 in UTC, with
-    /// milliseconds (`2026-11-26T10:00:01.250Z`).
-    static let commitTimeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     // MARK: - Changes feed
 
@@ -255,44 +237,12 @@ public enum BookmarksApp {
     /// reads), each with an `id:`; `retry: 3000` first and a heartbeat
     /// comment every `heartbeat`. `?count=N` ends the stream after N events.
     /// It ends when the client goes (noticed at once), the server shuts down
-    /// gracefully, or the stack closes.
+    /// gracefully, or the stack closes. The hub (HummingbirdLiteRecord's
+    /// `ChangeEventHub`) does all of it; ``EventHub`` says what it reads.
     ///
-    /// - Throws: 503 past the hub's client limit.
+    /// - Throws: 503 past the hub's client limits.
     static func events(request: Request, hub: EventHub, limit: Int?, address: String? = nil) throws -> Response {
-        // Released with the response if its head is never written (the
-        // client left first): the place goes back to the hub then too.
-        let subscription = try hub.subscribe(address: address)
-        let body = ResponseBody { writer in
-            defer { subscription.cancel() }
-            let mailbox = subscription.mailbox
-            try await request.body.consumeWithCancellationOnInboundClose { _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // Graceful shutdown ends the stream; so does cancellation.
-                    group.addTask {
-                        try? await gracefulShutdown()
-                        mailbox.finish()
-                    }
-                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-                    var sent = 0
-                    for await _ in mailbox.signals {
-                        let (event, heartbeat) = mailbox.take()
-                        if let event {
-                            let name = sent == 0 ? "snapshot" : "bookmarks"
-                            let newest = event.summary.newestID.map(String.init) ?? "null"
-                            let text = "id: \(event.sequence)\nevent: \(name)\ndata: {\"count\":\(event.summary.count),\"newestID\":\(newest)}\n\n"
-                            try await writer.write(ByteBuffer(string: text))
-                            sent += 1
-                            if let limit, sent >= limit { break }
-                        } else if heartbeat {
-                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                        }
-                    }
-                    group.cancelAll()
-                }
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        try hub.response(to: request, limit: limit, address: address)
     }
 }
 
