@@ -57,30 +57,6 @@ import Testing
         #expect(try HandWrittenPerson.count(in: context) == 1)
     }
 
-    /// `deleteAll` and `truncateAll` commit at once and "the context you pass
-    /// forgets the deleted objects" (Docs/Queries.md, "Deleting"): an object
-    /// a set-based delete took is forgotten like one a write deleted, never
-    /// saved again as a new record (model seed 908332), with relationships
-    /// (KBox, the rules' path) or without (HandWrittenPerson).
-    @Test func anObjectASetBasedDeleteTookIsNotSavedAgain() throws {
-        let stack = try RecordStack(inMemoryWith: [HandWrittenPerson.self, KShelf.self, KBox.self, KOwner.self])
-        let context = stack.newContext()
-        let note = HandWrittenPerson(name: "Note", age: 1)
-        let box = KBox("x")
-        context.insert(note)
-        context.insert(box)
-        try context.save()
-        #expect(try HandWrittenPerson.truncateAll(in: context) == 1)
-        #expect(try KBox.truncateAll(in: context) == 1)
-        note.age = 2
-        expectError(.invalidObject) { try note.save(in: context) }
-        expectError(.invalidObject) { try note.delete(in: context) }
-        expectError(.invalidObject) { try box.save(in: context) }
-        expectError(.invalidObject) { try box.delete(in: context) }
-        #expect(try HandWrittenPerson.count(in: stack.newContext()) == 0)
-        #expect(try KBox.count(in: stack.newContext()) == 0)
-    }
-
     /// What the context itself deleted and saved, or inserted and took back,
     /// may still be inserted again: that is a new record by the caller's own
     /// choice, not one the context forgot.

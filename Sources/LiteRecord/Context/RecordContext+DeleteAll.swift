@@ -30,8 +30,7 @@ extension RecordContext {
         }
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
-            // Forgotten, as `deleteAll` without rules does (Docs/Queries.md).
-            unregister(object, forgotten: object.recordState.phase == .managed)
+            unregister(object)
         }
         recordNullified(nullified)
         forgetDeletedReferences(doomed)

@@ -468,11 +468,8 @@ extension RecordContext {
             return rowIDs
         }
         let changes = ChangeSet(deleted: rowIDs.map { RecordID(entityName: T.entityName, rowID: $0) })
-        // Forgotten, not deleted by the object's own save (Docs/Queries.md,
-        // "Deleting"): never taken for a new record afterwards. A pending
-        // deletion here was the caller's own, as after a save.
         for rowID in rowIDs {
-            if let object = registeredObject(T.self, rowID: rowID) { unregister(object, forgotten: object.recordState.phase == .managed) }
+            if let object = registeredObject(T.self, rowID: rowID) { unregister(object) }
         }
         if !changes.isEmpty { didSave?(changes) }
         return rowIDs.count
