@@ -190,8 +190,13 @@ extension ModelRunner {
     /// `reset()`: the context forgets every object (API.md §4); the saved
     /// ones are kept to be inserted again (`reinsertForgotten`).
     func reset() {
+        // Only what the context still holds is forgotten: an object a
+        // set-based delete of this context took is deleted, as after its own
+        // save, and may be inserted again as a new record (ChangeTrackingTests;
+        // Relationships.md, re-inserting a deleted object).
+        let held = handles.filter { $0.key.row > 0 && $0.value.recordState.belongs(to: context) }
         context.reset()
-        for (id, object) in handles.sorted(by: { $0.key < $1.key }) where id.row > 0 { forgotten.append(object) }
+        for (_, object) in held.sorted(by: { $0.key < $1.key }) { forgotten.append(object) }
         forgotten = Array(forgotten.suffix(8))
         handles = [:]
         model.held = [:]
