@@ -162,10 +162,7 @@ extension RecordContext {
                     guard existing.recordState.phase != .deleted else { continue }
                     // unsafe(keyed-by-type): registered under T, so a T.
                     let object = unsafeDowncast(existing as AnyObject, to: T.self)
-                    let state = object.recordState
-                    if version != state.version || state.isStale || (kept > 0 && state.storedValues == nil) {
-                        try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: kept)
-                    }
+                    try refreshIfNewer(object, from: row, version: version, attributeCount: attributeCount, keeping: kept)
                     if let foreignKeys { applyForeignKeys(object, row, foreignKeys) }
                     batch.append((rowID, object))
                 } else {
@@ -217,13 +214,7 @@ extension RecordContext {
             let object = unsafeDowncast(existing, to: T.self)
             let state = object.recordState
             guard state.phase != .deleted else { return nil }
-            // Every write of LiteRecord's moves a row to a new version (the
-            // rule at `recordVersionBump(_:to:columns:)`), so a row
-            // still at the version the object was read or saved at holds the
-            // values the object started from: nothing to refresh.
-            if version != state.version || state.isStale || (columns.kept > 0 && state.storedValues == nil) {
-                try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: columns.kept)
-            }
+            try refreshIfNewer(object, from: row, version: version, attributeCount: attributeCount, keeping: columns.kept)
             return object
         }
         let object = try T(row: row)
@@ -235,6 +226,19 @@ extension RecordContext {
             return nil
         }
         return object
+    }
+
+    /// Refreshes a registered object from its row when the row is newer than
+    /// what the object was read or saved at, or the object is stale: the one
+    /// rule a fetch and an enumeration share. Every write of LiteRecord's
+    /// moves a row to a new version (the rule at
+    /// `recordVersionBump(_:to:columns:)`), so a row still at the object's
+    /// version holds the values it started from: nothing to refresh.
+    @inline(__always)
+    func refreshIfNewer<T: Entity>(_ object: T, from row: Row, version: Int64, attributeCount: Int, keeping kept: Int) throws {
+        let state = object.recordState
+        guard version != state.version || state.isStale || (kept > 0 && state.storedValues == nil) else { return }
+        try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: kept)
     }
 
     /// Updates a registered object with newer stored values, keeping the
