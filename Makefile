@@ -101,12 +101,14 @@ schemathesis:
 		$(SCHEMATHESIS_VENV)/bin/schemathesis --version; \
 	fi
 
-## reliability: only the reliability suite (Docs/Reliability.md); `make test`
-## runs it too, so CI does. Its figures are the lines starting with [reliability].
-RELIABILITY_SUITES := CrashSafetyTests|FaultInjectionTests|BackupFolderSyncTests|DamagedFileTests|DiskFullTests|FailedCreationTests|UnwritableStoreTests|HostileValueTests|LifecycleTests|ReadOnlyStackTests|CLIFailureTests|StoreErrorPathTests|ValueFidelityTests
+## reliability: only the reliability suite (Docs/Reliability.md): the suites
+## under Tests/LiteRecordTests/Reliability (scripts/test-suites.sh derives the
+## list); `make test` runs them too, so CI does. Its figures are the lines
+## starting with [reliability].
 reliability: deps
 	$(SWIFT) build --build-tests
-	$(CHECK_TEMP) $(SWIFT) test --skip-build --filter '$(RELIABILITY_SUITES)'
+	suites=$$(./scripts/test-suites.sh --folder Tests/LiteRecordTests/Reliability) && \
+		$(CHECK_TEMP) $(SWIFT) test --skip-build --filter "$$suites"
 
 ## check-temp-test: proves that the leak check fails on a store the run left
 ## behind and not on one another process left in $TMPDIR (`make test` runs it)
@@ -291,10 +293,12 @@ clean:
 	$(SWIFT) package clean
 	rm -rf .build
 
-## tsan: the concurrency suites under ThreadSanitizer (separate build folder).
+## tsan: the suites tagged .threads (scripts/test-suites.sh --tag threads: they
+## run work on several threads or processes at once) under ThreadSanitizer
+## (separate build folder).
 ## LITERECORD_TSAN makes the library's locks pthread mutexes, which TSan sees:
 ## Mutex passes a contended lock on through the kernel, which it does not.
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN \
-		--filter 'ConcurrencyTests|MergeTests|ChangeStreamTests|ChildContextTests|MultiProcessTests|RecordStackFacadeTests|ParallelIsolationTests|ObservedQueryTests|ObservableEntityTests|ReadFairnessTests|SetBasedDeleteConflictTests|ManyToManyLinkConflictTests|ReaderPoolDeadlockTests|SetupWhileMigratingTests|CloseInsideWriteTests|BackupTests|WillSaveTests|SetBasedCascadeTests|ObservationGroupTests|PredicateCacheTests|BackupRaceTests|CloseWaitsForQueuedWritesTests|CloseWaitsForReadsTests|ChangeStreamEndTests|StoreOpenRaceTests|CheckpointAPITests|WALBoundTests|StoreSideCascadeSemanticsTests|RecordIDReuseTests|ChildPushTests|ToManyCountRuleTests|CloseWaitsForBackupTests|WALLongReaderTests|MoveAsideOrderTests'
+	suites=$$(./scripts/test-suites.sh --tag threads) && \
+		$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan -Xswiftc -DLITERECORD_TSAN --filter "$$suites"

@@ -88,8 +88,11 @@ main() {
 
     from=$(cd "$from" && pwd)
     tests_from=$from/Tests/LiteRecordTests
-    if [ ! -f "$tests_from/ModelBasedTests.swift" ]; then
-        echo "model-proof: $from has no Tests/LiteRecordTests/ModelBasedTests.swift" >&2
+    # Context/ since the test tree mirrors the sources; at the root before.
+    model_test=$tests_from/Context/ModelBasedTests.swift
+    [ -f "$model_test" ] || model_test=$tests_from/ModelBasedTests.swift
+    if [ ! -f "$model_test" ]; then
+        echo "model-proof: $from has no Tests/LiteRecordTests/Context/ModelBasedTests.swift" >&2
         exit 2
     fi
     commit=$(git -C "$repo" rev-parse --verify --quiet "$base^{commit}") || {
@@ -150,7 +153,7 @@ main() {
         put "$1" "$tests/$2"
         echo "$tests/$2" >> "$wanted"
     }
-    copy "$tests_from/ModelBasedTests.swift" ModelBasedTests.swift
+    copy "$model_test" ModelBasedTests.swift
     for file in "$tests_from"/Support/Model*.swift "$tests_from"/Support/ReferenceModel*.swift; do
         [ -f "$file" ] && copy "$file" "Support/$(basename "$file")"
     done

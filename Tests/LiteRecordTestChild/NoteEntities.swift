@@ -3,7 +3,7 @@ import LiteRecord
 
 /// The notes the writing children save: the same entity, attribute for
 /// attribute, as the `literecord demo`'s `Note` (Sources/LiteRecordCLI/DemoEntities.swift)
-/// and the tests' `CLINote` (Tests/LiteRecordTests/MultiProcessTests.swift),
+/// and the tests' `CLINote` (Tests/LiteRecordTests/Concurrency/MultiProcessTests.swift),
 /// which open the stores these children write.
 @Entity
 final class Note {

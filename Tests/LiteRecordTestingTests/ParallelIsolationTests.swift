@@ -5,7 +5,7 @@ import Testing
 
 /// 60 + 12 test cases run in parallel, each inserting its own rows through the
 /// facade; each must see exactly its own.
-@Suite struct ParallelIsolationTests {
+@Suite(.tags(.threads)) struct ParallelIsolationTests {
     @Test(.inMemoryStack(entities: [Item.self]), arguments: 0..<60)
     @MainActor func eachInMemoryCaseSeesOnlyItsOwnData(case number: Int) async throws {
         let owner = "case-\(number)"

@@ -1,0 +1,123 @@
+import Foundation
+import LiteRecord
+import Testing
+
+/// A to-many's `minimumCount` and `maximumCount` hold at every save and
+/// every push, however the list came to change: a member deleted, a member
+/// moved to another owner, the list set or emptied from the owner's side.
+/// A refused save or push writes nothing and keeps the context's changes.
+@Suite(.tags(.threads)) struct ToManyCountRuleTests {
+    enum Change: String, CaseIterable, Sendable {
+        case memberDeleted, memberMoved, listEmptied, memberRemoved, memberOrphaned
+        /// The same without the crate's list (or the crate) ever read here.
+        case unreadListMemberDeleted, unreadListMemberMoved
+    }
+
+    let stack: RecordStack
+    let setup: RecordContext
+
+    /// Crate "full" holds one bottle (its minimum); crate "spare" holds two
+    /// (its maximum).
+    init() throws {
+        stack = try RecordStack(inMemoryWith: [PushCrate.self, PushBottle.self])
+        setup = stack.newContext()
+        let full = PushCrate(name: "full")
+        let spare = PushCrate(name: "spare")
+        setup.insert(full)
+        setup.insert(spare)
+        for (name, crate) in [("a", full), ("b", spare), ("c", spare)] {
+            let bottle = PushBottle(name: name)
+            setup.insert(bottle)
+            bottle.crate = crate
+        }
+        try setup.save()
+    }
+
+    private func crate(_ name: String, in context: RecordContext) throws -> PushCrate {
+        try #require(try PushCrate.findFirst(byAttribute: "name", withValue: name, in: context))
+    }
+
+    /// Takes bottle "a" out of crate "full", which then holds none.
+    private func apply(_ change: Change, in context: RecordContext) throws {
+        switch change {
+        case .unreadListMemberDeleted, .unreadListMemberMoved:
+            let bottle = try #require(try PushBottle.findFirst(byAttribute: "name", withValue: "a", in: context))
+            if change == .unreadListMemberDeleted { return context.delete(bottle) }
+            let other = PushCrate(name: "other")
+            context.insert(other)
+            let extra = PushBottle(name: "x")
+            context.insert(extra)
+            extra.crate = other
+            bottle.crate = other
+            return
+        default: break
+        }
+        let full = try crate("full", in: context)
+        let bottle = try #require(full.bottles.first)
+        switch change {
+        case .memberDeleted: context.delete(bottle)
+        case .memberMoved:
+            // "spare" is not loaded here: only "full" breaks a rule.
+            let other = PushCrate(name: "other")
+            context.insert(other)
+            let extra = PushBottle(name: "x")
+            context.insert(extra)
+            extra.crate = other
+            bottle.crate = other
+        case .listEmptied: full.bottles = []
+        case .memberRemoved: full.bottles.removeAll { $0 === bottle }
+        case .memberOrphaned: bottle.crate = nil
+        case .unreadListMemberDeleted, .unreadListMemberMoved: break
+        }
+    }
+
+    private func storeIsIntact() throws {
+        let reader = stack.newContext()
+        #expect(try crate("full", in: reader).bottles.map(\.name) == ["a"])
+        #expect(try PushCrate.count(in: reader) == 2)
+    }
+
+    @Test(arguments: Change.allCases)
+    func aRootSaveRefusesAnEmptiedList(_ change: Change) throws {
+        let context = stack.newContext()
+        try apply(change, in: context)
+        let error = try #require(throws: LiteRecordError.self) { try context.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at least 1"), "\(error)")
+        #expect(context.hasChanges)
+        try storeIsIntact()
+    }
+
+    @Test(arguments: Change.allCases)
+    func aPushRefusesAnEmptiedList(_ change: Change) throws {
+        let parent = stack.newContext()
+        let child = parent.makeChildContext()
+        try apply(change, in: child)
+        let error = try #require(throws: LiteRecordError.self) { try child.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at least 1"), "\(error)")
+        #expect(!parent.hasChanges, "nothing reached the parent")
+        #expect(child.hasChanges)
+        try storeIsIntact()
+    }
+
+    @Test func aListFilledPastItsMaximumFromTheMembersSideIsRefused() throws {
+        let context = stack.newContext()
+        let spare = try crate("spare", in: context)
+        #expect(spare.bottles.count == 2)
+        let full = try crate("full", in: context)
+        full.bottles.first?.crate = spare
+        let error = try #require(throws: LiteRecordError.self) { try context.save() }
+        #expect(error.kind == .validationFailed, "\(error)")
+        try storeIsIntact()
+    }
+
+    @Test func aListThatKeepsItsCountSaves() throws {
+        let context = stack.newContext()
+        let full = try crate("full", in: context)
+        let replacement = PushBottle(name: "z")
+        context.insert(replacement)
+        full.bottles = [replacement]
+        try context.save()
+        let reader = stack.newContext()
+        #expect(try crate("full", in: reader).bottles.map(\.name) == ["z"])
+    }
+}
