@@ -3,8 +3,11 @@
 # `.swift-format` (swift-format, which ships with the toolchain as
 # `swift format`).
 #
-#   scripts/check-format.sh          lists the files `swift format` would
+#   scripts/check-format.sh [ROOT]    lists the files `swift format` would
 #                                     change, with a diff summary; fails if any
+#                                     (ROOT: the tree to check, default the
+#                                     repository; scripts/test-check-format.sh
+#                                     gives it a copy with a probe)
 #   scripts/check-format.sh --fix     formats them in place (`make format`)
 #
 # Covered: Sources/ and Tests/, except the macro tests' expansion snapshots
@@ -16,15 +19,16 @@
 # indentation, existing line breaks kept, `case` at the `switch`'s level,
 # `#if` bodies not indented, long lines allowed up to 180 columns, the
 # rewriting rules off), so that adopting it changes as little as possible.
-# Not yet part of `make test`: run `make format` once, then add this check.
+# `make test` runs it; scripts/test-check-format.sh shows it failing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 mode=${1:-}
+config="$(cd "$(dirname "$0")/.." && pwd)/.swift-format"
+if [ -n "$mode" ] && [ "$mode" != "--fix" ]; then cd "$mode"; mode=; else cd "$(dirname "$0")/.."; fi
 files=()
 while IFS= read -r file; do files+=("$file"); done < <(
     find Sources Tests -name '*.swift' -not -path 'Tests/LiteRecordMacrosTests/*' | sort)
 if [ "$mode" = "--fix" ]; then
-    swift format format --in-place --parallel --configuration .swift-format "${files[@]}"
+    swift format format --in-place --parallel --configuration "$config" "${files[@]}"
     echo "[format] formatted ${#files[@]} files with .swift-format"
     exit 0
 fi
@@ -38,7 +42,7 @@ for file in "${files[@]}"; do
     cp "$file" "$work/$file"
     copies+=("$work/$file")
 done
-swift format format --in-place --parallel --configuration .swift-format "${copies[@]}"
+swift format format --in-place --parallel --configuration "$config" "${copies[@]}"
 for file in "${files[@]}"; do
     if ! cmp -s "$file" "$work/$file"; then
         count=$(diff "$file" "$work/$file" | grep -c '^[<>]' || true)
