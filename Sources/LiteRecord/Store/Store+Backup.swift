@@ -35,7 +35,7 @@ extension Store {
                 // not hold up the store's saves, which go through the writer.
                 // Tracked with the readers, so close() waits for the copy and a
                 // connection closed after its store never deletes the -wal and
-                // -shm of a store put in its place (`CloseWaitsForBackupTests`).
+                // -shm of a store put in its place (`CloseTests.WaitsForBackups`).
                 let source: Connection
                 if let readers {
                     source = try readers.acquireOwn(operation)
