@@ -78,6 +78,7 @@ extension RecordContext {
             pushed.removeValue(forKey: ObjectIdentifier(object))
             unregister(object)
         }
+        slotsChangedWhileDeleted.removeAll()
         clearChangeLists()
     }
 

@@ -299,6 +299,8 @@ extension RecordContext {
             if entity.hasRelationships {
                 applyForeignKeys(object, row, entity, resettingToMany: true)
                 moveInverses(of: object, moved)
+                // Its to-ones are the stored ones now, not those a rollback gives back.
+                if !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
             }
         }
     }

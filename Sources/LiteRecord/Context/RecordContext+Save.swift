@@ -344,6 +344,8 @@ extension RecordContext {
         if !resolved.isEmpty { settle(resolved.values) }
         // No object stands for a row the store-side cascade deleted.
         storeCascade = StoreCascade()
+        // The deletions are written (or taken back and read again).
+        slotsChangedWhileDeleted.removeAll()
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
@@ -390,6 +392,35 @@ extension RecordContext {
         writtenColumns?[id, default: WrittenColumns()].add(columns)
     }
 
+    /// Notes the value a to-one of a deleted object held before a change
+    /// (see ``slotsChangedWhileDeleted``); the first change keeps it.
+    func noteSlotChangedWhileDeleted(_ object: any Entity, _ index: Int, _ value: RelationValue) {
+        let id = ObjectIdentifier(object)
+        guard slotsChangedWhileDeleted[id]?.slots[index] == nil else { return }
+        if slotsChangedWhileDeleted[id] == nil { slotsChangedWhileDeleted[id] = (object, [:]) }
+        slotsChangedWhileDeleted[id]?.slots[index] = value
+    }
+
+    /// For ``rollback()``, once the deleted objects are restored: gives back
+    /// the to-ones changed while they were deleted. A value naming an object
+    /// the rollback dropped (an insert) is read from the store instead.
+    private func restoreSlotsChangedWhileDeleted() {
+        let restored = slotsChangedWhileDeleted.values
+        slotsChangedWhileDeleted.removeAll()
+        for (object, slots) in restored {
+            let state = object.recordState
+            guard state.belongs(to: self), state.phase == .managed else { continue }
+            for (index, value) in slots {
+                var kept = value
+                if case .toOne(let target?) = value {
+                    let targetState = target.recordState
+                    if !targetState.belongs(to: self) || targetState.phase == .unmanaged { kept = .unloaded }
+                }
+                RelationGraph.storeChange(kept, in: object, index)
+            }
+        }
+    }
+
     private func registerInserted(_ object: some Entity, rowID: Int64, snapshot: [SQLValue]?) {
         register(object, rowID: rowID, snapshot: snapshot)
     }
@@ -409,6 +440,7 @@ extension RecordContext {
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }
+        restoreSlotsChangedWhileDeleted()
         // Every loaded to-many may hold unsaved links: read them again.
         if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }
         let changed = collectUpdated() + untracked.values.filter { isChangedUntracked($0) }

@@ -67,6 +67,15 @@ public final class RecordContext {
     /// object here, with the versions read at the deletion; the save deletes
     /// them (see ``PendingCascade`` for the invariants).
     var storeCascade = StoreCascade()
+    /// The to-one slots changed on objects while they were deleted, each
+    /// with the value it held before the first such change, by object: the
+    /// delete rules clear a one-to-one partner's side even when the partner
+    /// is deleted too (a `.cascade` through the one-to-one, or both deleted
+    /// by hand), and a deleted object records no change, so nothing else
+    /// says what to give back. ``rollback()`` restores them — the deletion
+    /// undone exactly, nothing read from the store. Emptied by a save, a
+    /// rollback and a reset; an object read again drops its entry.
+    var slotsChangedWhileDeleted: [ObjectIdentifier: (object: any Entity, slots: [Int: RelationValue])] = [:]
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
     /// For a `write` context: the columns its saves updated and how many
@@ -499,6 +508,7 @@ public final class RecordContext {
         countedOwners.removeAll()
         pendingCascades.removeAll()
         storeCascade = StoreCascade()
+        slotsChangedWhileDeleted.removeAll()
     }
 
     private func detachAll() {

@@ -313,6 +313,9 @@ enum RelationGraph {
             kept[column] = read
             state.readToOnes = kept
         }
+        if state.phase == .deleted, let context = state.context {
+            context.noteSlotChangedWhileDeleted(object, relationship.index, slot(object, relationship.index))
+        }
         storeChange(.toOne(value), in: object, relationship.index)
         guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
         state.changes.insert(column)

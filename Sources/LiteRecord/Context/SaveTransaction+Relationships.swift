@@ -71,7 +71,12 @@ extension SaveTransaction {
             if !resolved.isEmpty, let resolution = resolved[ObjectIdentifier(update.object)]?.resolution, !resolution.wrote { continue }
             touched.removeValue(forKey: ObjectIdentifier(update.object))
         }
-        return (relinked, try bumpVersions(of: touched.values))
+        let (versioned, gone) = try bumpVersions(of: touched.values)
+        // A record deleted in the store meanwhile took neither the link nor
+        // the bump: the change set says only what SQLite changed (the
+        // foreign key then refuses the link at the commit).
+        if !gone.isEmpty { relinked.removeAll { gone.contains($0.id) } }
+        return (relinked, versioned)
     }
 
     /// Adds or removes one link; whether the table changed.
@@ -91,8 +96,9 @@ extension SaveTransaction {
     /// Moves the rows of saved objects whose links changed to a new version:
     /// one statement per entity, the row ids bound as one JSON array (as the
     /// prefetch binds them), not one per object. Returns the objects, whose
-    /// version the context records after the commit.
-    private func bumpVersions(of objects: some Collection<any Entity>) throws -> [any Entity] {
+    /// version the context records after the commit, and the records whose
+    /// row another connection deleted meanwhile (no row moved).
+    private func bumpVersions(of objects: some Collection<any Entity>) throws -> (versioned: [any Entity], gone: Set<RecordID>) {
         var byEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [any Entity], rowIDs: [Int64])] = [:]
         for object in objects {
             guard let rowID = object.recordState.rowID else { continue }
@@ -102,13 +108,21 @@ extension SaveTransaction {
             byEntity[key]?.rowIDs.append(rowID)
         }
         var versioned: [any Entity] = []
+        var gone = Set<RecordID>()
         for (entity, objects, rowIDs) in byEntity.values {
+            let ids = RecordContext.jsonArray(rowIDs)
             let bump = UpdateStatement(entity.table, set: [.nextVersion], where: .column(inJSONArray: .rowID))
-            try connection.execute(bump.sql, [RecordContext.jsonArray(rowIDs)])
+            try connection.execute(bump.sql, [ids])
             // A row another connection deleted meanwhile takes no update; its
             // object meets that deletion at its next save whatever its version.
             versioned += objects
+            guard connection.changes < rowIDs.count else { continue }
+            let present = SelectStatement([.rowID], from: entity.table, where: .column(inJSONArray: .rowID))
+            let found = Set(try connection.rows(present.sql, [ids]).compactMap { row -> Int64? in
+                if case .integer(let rowID) = row.first { rowID } else { nil }
+            })
+            for rowID in rowIDs where !found.contains(rowID) { gone.insert(RecordID(entityName: entity.name, rowID: rowID)) }
         }
-        return versioned
+        return (versioned, gone)
     }
 }

@@ -100,27 +100,28 @@ import Testing
     /// cascade of the kept note through Book.lead fails COMMIT on a foreign
     /// key; a kept child tag is reported updated though nothing of it was
     /// written). Entry 8 avoids the save that takes a deletion back.
-    /// Open too, entry 9: `rollback()` of a book's deletion whose cascade
-    /// took its lead note through the one-to-one leaves the restored book's
-    /// `lead` nil in memory (the cascade cleared it while the book was being
-    /// deleted, which records no change), so a note that takes the book
-    /// afterwards leaves the old note still naming it, in memory and in the
-    /// store (seed 1153). Re-reading restored objects in `rollback()` fixes
-    /// it but changes what a restored deletion shows after another writer's
-    /// edit (seeds 70, 620, 700, 1109 then differ from the model): the fix is
-    /// to undo exactly what the deletion cleared. Entries 10 and 11 are
+    /// Entry 9 was removed when its fix was merged (its `gapped` call stays,
+    /// inert): `rollback()` of a book's deletion whose cascade took its lead
+    /// note through the one-to-one left the restored book's `lead` nil in
+    /// memory (the cascade cleared it while the book was being deleted,
+    /// which records no change), so a note that took the book afterwards
+    /// left the old note still naming it, in memory and in the store (seed
+    /// 1153). The rollback now gives back exactly what the deletion cleared,
+    /// reading nothing (RollbackCascadeOneToOneTests). Entries 10 and 11 are
     /// disagreements found when the merged writers and the new features
     /// first met, not yet judged (seeds 1109, 1656: ModelRunner.swift says
-    /// which steps each avoids). Entry 12: with `LITERECORD_AUDIT_CHANGES=1`
-    /// (as `make test` runs), a save whose pending many-to-many link names a
-    /// book another writer deleted is refused by the audit (the version bump
-    /// of the gone book changed no row) before the foreign key refuses it.
+    /// which steps each avoids). Entry 12 was removed too (its `gapped` call
+    /// stays, inert): with `LITERECORD_AUDIT_CHANGES=1` (as `make test`
+    /// runs), a save whose pending many-to-many link names a book another
+    /// writer deleted was refused by the audit (the save noted the gone book
+    /// as updated, though its version bump changed no row) before the
+    /// foreign key refused it; the change set now leaves the gone row out
+    /// and the save reports `.constraintViolation` either way
+    /// (LinkToRecordDeletedElsewhereTests, seed 867).
     static let knownGaps: [Int: String] = [
         8: "a deletion .storeTrumps takes back (issue #58: seeds 139, 185)",
-        9: "rollback of a deletion that cascaded through the one-to-one (seed 1153)",
         10: "a tag its own parent, deleted by a merged write (seed 1109)",
         11: "deleteAll while a book's pending lead names an inserted note (seed 1656)",
-        12: "a pending link to a book deleted elsewhere, under the change audit (seed 867)",
     ]
 
     struct Outcome {

@@ -196,17 +196,19 @@ final class ModelRunner {
         case .fetch(let kind): try fetch(kind)
         case .read(let read, let pick): try self.read(read, pick)
         case .save:
-            // Known gap #12: a pending link to a book another writer deleted:
-            // the save bumps the gone book's version (0 rows) and, with the
-            // change audit on, the audit refuses the commit (.sqlite) before
-            // the foreign key does (seed 867; nothing is committed either way).
+            // Gap #12, fixed (inert unless LITERECORD_MODEL_GAPS=12 turns it
+            // on): a pending link to a book another writer deleted: the save
+            // noted the gone book as updated (its version bump changed no
+            // row) and, with the change audit on, the audit refused the
+            // commit (.sqlite) before the foreign key did (seed 867).
             let auditing = ProcessInfo.processInfo.environment["LITERECORD_AUDIT_CHANGES"] == "1"
             if gapped(12, auditing && model.links.contains { $0.value && model.store.rows[MID(kind: .book, row: $0.key.book)] == nil }) { return }
             try save()
         case .rollback:
-            // Known gap #9: a pending deletion whose cascade crossed the
-            // one-to-one cleared the deleted book's `lead` in memory, and
-            // rollback() does not give it back (seed 1153).
+            // Gap #9, fixed (inert unless LITERECORD_MODEL_GAPS=9 turns it
+            // on): a pending deletion whose cascade crossed the one-to-one
+            // cleared the deleted book's `lead` in memory, and rollback() did
+            // not give it back (seed 1153).
             if gapped(9, model.held.contains { $0.value.phase == .deleted && $0.value.fk[.bookLead] != nil }) { return }
             context.rollback()
             model.rollback()
