@@ -3,8 +3,8 @@
 /// Deleting a saved object in a root context whose `.cascade` to-many (held
 /// by the destination's foreign key) is not loaded does not make objects for
 /// the rows the rule takes along: the deletion reads their row ids and
-/// versions, and the save deletes them with one `DELETE` per entity and
-/// version. It means exactly what loading every related object at the
+/// versions, and the save deletes them by row-id list, per entity and
+/// version (``RowIDListDeletes``). It means exactly what loading every related object at the
 /// deletion and applying the rules in memory means — the rows left, the
 /// change set, the conflicts and the errors — under every merge policy, at
 /// every depth, from a child context too (Docs/Internals/Invariants.md, "A
@@ -480,22 +480,25 @@ struct CascadeConflict {
 }
 
 extension SaveTransaction {
-    /// Deletes the doomed rows (invariants 4 and 5): one `DELETE` per entity
-    /// and version read, the row ids bound as one JSON array, inside a
-    /// savepoint. When one deletes fewer rows than it names, it is undone
-    /// and its rows are deleted one by one: a row still there is a conflict,
-    /// one gone already was deleted by another writer (``goneBefore``).
+    /// Deletes the doomed rows (invariants 4 and 5): by row-id list
+    /// (``RowIDListDeletes``) per entity and version read, inside a
+    /// savepoint (one by one, the plain path, under the store's
+    /// `deletesRowByRow`). When fewer rows are deleted than named, that is
+    /// undone and the rows are deleted one by one: a row still there is a
+    /// conflict, one gone already was deleted by another writer
+    /// (``goneBefore``).
     mutating func deleteStoreCascade() throws {
         guard !plan.storeCascade.isEmpty else { return }
         var outcome = CascadeOutcome()
         for rows in plan.storeCascade.inDeletionOrder(context.store.model.deletionRanks) {
             for (version, ids) in rows.byVersion {
+                if context.store.deletesRowByRow {
+                    try deleteCascadeRowsOneByOne(rows.entity, ids, version)
+                    continue
+                }
                 try connection.cachedStatement(Self.batchSavepointSQL).run()
-                let statement = try connection.cachedStatement(rows.entity.batchDeleteSQL)
-                try statement.bind(.integer(version), at: 1)
-                try statement.bind(RecordContext.jsonArray(ids), at: 2)
-                try statement.run()
-                if connection.changes < ids.count {
+                let deleted = try rowIDLists.delete(ids, at: version, of: rows.entity, on: connection)
+                if deleted < ids.count {
                     try connection.cachedStatement(Self.batchRollbackSQL).run()
                     try deleteCascadeRowsOneByOne(rows.entity, ids, version)
                 }

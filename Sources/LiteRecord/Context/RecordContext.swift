@@ -196,6 +196,9 @@ public final class RecordContext {
         case .writer:
             return try store.withConnection(operation(), body)
         case .pinned(let connection):
+            // Taken for use again: a listener may have started since the
+            // closure that pinned it began.
+            connection.armTraceIfListened()
             return try store.attributingErrors(operation()) { try body(connection) }
         }
     }

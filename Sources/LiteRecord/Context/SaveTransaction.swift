@@ -36,6 +36,8 @@ struct SaveTransaction {
     var resolved: [ObjectIdentifier: (object: any Entity, resolution: ConflictResolution)] = [:]
     /// What the store-side cascade deleted; nil when the plan had none.
     var cascaded: CascadeOutcome?
+    /// The statements of the deletions by row-id list.
+    var rowIDLists = RowIDListDeletes()
     /// Rows the save meant to delete that another writer had deleted
     /// already: the context forgets their objects, but this transaction did
     /// not delete them, so its published change set and history leave them out.
@@ -118,9 +120,10 @@ extension SaveTransaction {
     static let deleteBatchSize = 500
 
     /// Deletes rows by primary key and version: one statement per object for
-    /// a few, one per batch of ``deleteBatchSize`` rows at one version for
-    /// many. The plan's deletions are in table order, so each batch is one
-    /// entity's. Rows a statement did not delete are conflicts.
+    /// one, one per batch of ``deleteBatchSize`` rows at one version for
+    /// more (one per object, the plain path, under the store's
+    /// `deletesRowByRow`). The plan's deletions are in table order, so each
+    /// batch is one entity's. Rows a statement did not delete are conflicts.
     private mutating func executeDeletes() throws {
         let deletes = plan.deletes
         var start = 0
@@ -129,12 +132,8 @@ extension SaveTransaction {
             var end = start + 1
             while end < deletes.count, end - start < Self.deleteBatchSize, deletes[end].entity == entityID { end += 1 }
             let entity = try context.entity(for: type(of: deletes[start].object))
-            if end - start == 1 {
-                let statement = try connection.cachedStatement(entity.deleteSQL)
-                try statement.bind(.integer(deletes[start].rowID), at: 1)
-                try statement.bind(.integer(deletes[start].version), at: 2)
-                try statement.run()
-                if connection.changes == 0 { conflicts.deletes.append(deletes[start]) }
+            if end - start == 1 || context.store.deletesRowByRow {
+                try deleteOneByOne(deletes[start..<end], entity)
             } else {
                 let batch = deletes[start..<end]
                 // Rows read together are usually at one version (1, never updated).
@@ -151,30 +150,34 @@ extension SaveTransaction {
         }
     }
 
-    /// One `DELETE` of `rows`, all read at `version`, inside a savepoint.
-    /// When it deletes fewer, it is undone and the rows are deleted one by
-    /// one, so that exactly the rows it left are conflicts (a row another
-    /// writer deleted already is then told from one this statement deleted).
+    /// Deletes `rows`, all read at `version`, by row-id list
+    /// (``RowIDListDeletes``) inside a savepoint. When fewer are deleted,
+    /// that is undone and the rows are deleted one by one, so that exactly
+    /// the rows left are conflicts (a row another writer deleted already is
+    /// then told from one this save deleted).
     private mutating func deleteRows(
         _ rows: some Collection<PlannedRow>, at version: Int64, _ entity: EntityDescription
     ) throws {
         try connection.cachedStatement(Self.batchSavepointSQL).run()
-        let statement = try connection.cachedStatement(entity.batchDeleteSQL)
-        try statement.bind(.integer(version), at: 1)
-        try statement.bind(RecordContext.jsonArray(rows.map(\.rowID)), at: 2)
-        try statement.run()
-        if connection.changes < rows.count {
+        let deleted = try rowIDLists.delete(rows.map(\.rowID), at: version, of: entity, on: connection)
+        if deleted < rows.count {
             try connection.cachedStatement(Self.batchRollbackSQL).run()
-            let single = try connection.cachedStatement(entity.deleteSQL)
-            for row in rows {
-                single.rewind()
-                try single.bind(.integer(row.rowID), at: 1)
-                try single.bind(.integer(row.version), at: 2)
-                try single.run()
-                if connection.changes == 0 { conflicts.deletes.append(row) }
-            }
+            try deleteOneByOne(rows, entity)
         }
         try connection.cachedStatement(Self.batchReleaseSQL).run()
+    }
+
+    /// Deletes `rows` one statement each — the plain path, which the
+    /// batches fall back to — noting each row left as a conflict.
+    private mutating func deleteOneByOne(_ rows: some Collection<PlannedRow>, _ entity: EntityDescription) throws {
+        let single = try connection.cachedStatement(entity.deleteSQL)
+        for row in rows {
+            single.rewind()
+            try single.bind(.integer(row.rowID), at: 1)
+            try single.bind(.integer(row.version), at: 2)
+            try single.run()
+            if connection.changes == 0 { conflicts.deletes.append(row) }
+        }
     }
 
     static let batchSavepointSQL = "SAVEPOINT literecord_batch"

@@ -95,14 +95,13 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         return UpdateStatement(table, set: assignments, where: .rowIDAndVersion).sql
     }
 
-    /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (SELECT value
-    /// FROM json_each(?))`: deletes rows that are all at one version, their
-    /// keys bound as one JSON array. SQLite finds each row by its key (a
-    /// version test per row would need a row-value `IN`, which scans the
-    /// table). One statement serves every batch size: a list of `?`s was a
-    /// statement text to build, hash and, for each new size, prepare.
-    var batchDeleteSQL: String {
-        DeleteStatement(from: table, where: .equals(.version) && .column(inJSONArray: .rowID)).sql
+    /// `DELETE FROM <table> WHERE "Z_OPT" = ? AND "Z_PK" IN (?, …)`, with
+    /// `count` row-id parameters: deletes rows that are all at one version.
+    /// SQLite finds each row by its key (a version test per row would need a
+    /// row-value `IN`, which scans the table). A save prepares it for a few
+    /// list lengths only (``SaveTransaction/rowIDListLengths``).
+    func batchDeleteSQL(rowIDs count: Int) -> String {
+        DeleteStatement(from: table, where: .equals(.version) && .column(.rowID, inParameters: count)).sql
     }
 
     /// The name of the entity's table: its ``name``.

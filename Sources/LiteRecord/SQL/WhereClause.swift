@@ -34,6 +34,11 @@ struct WhereClause: Sendable, CustomStringConvertible {
         WhereClause(sql: "\(column) NOT IN (\(list))")
     }
 
+    /// `"column" IN (?, ?, …)` with `count` parameters (at least one).
+    static func column(_ column: SQLIdentifier, inParameters count: Int) -> WhereClause {
+        self.column(column, in: String(repeating: "?, ", count: max(count, 1) - 1) + "?")
+    }
+
     /// `"column" IN (SELECT value FROM json_each(?))`: a set of values bound
     /// as one JSON array, so one statement serves every set size (a list of
     /// `?`s would be a new statement to prepare for each size).

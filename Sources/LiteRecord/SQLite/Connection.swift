@@ -13,9 +13,13 @@ final class Connection {
     /// Where the database lives, or `nil` for an in-memory database.
     let path: String?
     private var cache: [String: Statement] = [:]
-    // unsafe(box-lives-while-registered): retained while the trace callback
-    // is installed, released by `close()` after the connection is closed.
+    // unsafe(box-lives-while-registered): retained from the open on, while
+    // the trace callback may be installed, released by `close()` after the
+    // connection is closed.
     private var traceBox: Unmanaged<TraceBox>?
+    /// Whether SQLite's profile callback is installed now
+    /// (``armTraceIfListened()``): only while someone listens.
+    private(set) var isTraceArmed = false
     /// For a connection opened `immutable`: the file as it was just before
     /// the open, to tell whether anything changed it since (see
     /// ``immutableFileChange()``).
@@ -30,9 +34,10 @@ final class Connection {
     /// Receives every statement SQLite runs on this connection with its
     /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
     typealias TraceHandler = @Sendable (_ sql: String, _ nanoseconds: Int64) -> Void
-    /// Asked before each statement's text is turned into a `String`: tracing
-    /// runs for every statement, so the common "nobody listens" case must cost
-    /// no allocation.
+    /// Whether anyone listens: asked when the connection is taken for use,
+    /// to install or remove SQLite's callback (``armTraceIfListened()``), and
+    /// before each traced statement's text is turned into a `String`, for a
+    /// listener that left while the connection was in use.
     typealias TraceFilter = @Sendable () -> Bool
 
     struct OpenOptions {
@@ -83,7 +88,10 @@ final class Connection {
             + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
         busyTimeoutMilliseconds = Int32(clamping: milliseconds)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        if let trace { installTrace(trace, filter: traceFilter) }
+        if let trace {
+            traceBox = Unmanaged.passRetained(TraceBox(handler: trace, filter: traceFilter))  // unsafe(box-lives-while-registered)
+            armTraceIfListened()
+        }
     }
 
     deinit {
@@ -306,10 +314,22 @@ final class Connection {
         }
     }
 
-    private func installTrace(_ handler: @escaping TraceHandler, filter: @escaping TraceFilter) {
-        guard let handle else { return }
-        let box = Unmanaged.passRetained(TraceBox(handler: handler, filter: filter))  // unsafe(box-lives-while-registered)
-        traceBox = box
+    /// Installs SQLite's profile callback while the trace filter says someone
+    /// listens, and removes it once nobody does. Installed, it costs every
+    /// statement two clock reads and a call (`SQLITE_TRACE_PROFILE`), so it
+    /// is not left on for nobody: the store calls this each time it takes
+    /// the connection for use (a checkout, a read on a pinned connection),
+    /// which is where a listener that started meanwhile is noticed. Changes
+    /// nothing for a statement already running.
+    func armTraceIfListened() {
+        guard let traceBox, let handle else { return }
+        let wanted = traceBox.takeUnretainedValue().filter()  // unsafe(box-lives-while-registered)
+        guard wanted != isTraceArmed else { return }
+        isTraceArmed = wanted
+        guard wanted else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
+        }
         sqlite3_trace_v2(
             handle, UInt32(SQLITE_TRACE_PROFILE),
             { _, context, statement, nanoseconds in
@@ -322,7 +342,7 @@ final class Connection {
                 box.handler(sql, duration)
                 return 0
             },
-            box.toOpaque())
+            traceBox.toOpaque())
     }
 }
 

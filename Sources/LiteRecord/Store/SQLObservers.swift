@@ -7,7 +7,9 @@ final class SQLObservers: Sendable {
     /// How many observers there are, readable without taking the lock.
     private let count = Atomic<Int>(0)
 
-    /// Whether anyone listens; checked for every statement.
+    /// Whether anyone listens: checked each time the store takes a
+    /// connection for use, which arms SQLite's trace only while someone
+    /// does (``Connection/armTraceIfListened()``), and for every traced statement.
     var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
 
     func add(_ observer: @escaping @Sendable (String) -> Void) -> UInt64 {

@@ -40,6 +40,7 @@ extension Store {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
+        connection.armTraceIfListened()
         return try attributingStoreErrors(operation()) {
             guard replicaWatcher != nil && !connection.isInTransaction else { return try body(connection) }
             try followReplica(connection)
@@ -166,6 +167,7 @@ extension Store {
         // for the writer (a `read` closure that saves) would wait for it in turn.
         let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
         defer { readers.release(reader) }
+        reader.armTraceIfListened()
         return try attributingStoreErrors(operation()) { try body(reader) }
     }
 

@@ -50,6 +50,11 @@ final class Store: @unchecked Sendable {
     /// same (``RecordIDAllocator``). Off outside that test.
     let namesEveryRecordIDFlag = Atomic<Bool>(false)
     var namesEveryRecordID: Bool { namesEveryRecordIDFlag.load(ordering: .relaxed) }
+    /// For the test that compares the two: a save deletes its rows one
+    /// statement per row (the plain path) rather than by row-id lists
+    /// (``RowIDListDeletes``). Off outside that test.
+    let deletesRowByRowFlag = Atomic<Bool>(false)
+    var deletesRowByRow: Bool { deletesRowByRowFlag.load(ordering: .relaxed) }
     /// How many times the owner took `lock`. Guarded by `lock`.
     var lockDepth = 0
     /// The writer connection. Guarded by `lock`.

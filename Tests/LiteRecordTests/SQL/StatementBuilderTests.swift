@@ -122,8 +122,8 @@ import Testing
             entity.versionedUpdateSQL([0, 1])
                 == #"UPDATE "StatementBuilderNote" SET "title" = ?, "order" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ? AND "Z_OPT" = ?"#)
         #expect(
-            entity.batchDeleteSQL
-                == #"DELETE FROM "StatementBuilderNote" WHERE "Z_OPT" = ? AND "Z_PK" IN (SELECT value FROM json_each(?))"#)
+            entity.batchDeleteSQL(rowIDs: 3)
+                == #"DELETE FROM "StatementBuilderNote" WHERE "Z_OPT" = ? AND "Z_PK" IN (?, ?, ?)"#)
         #expect(
             entity.qualifiedSelectList
                 == #""StatementBuilderNote"."Z_PK", "StatementBuilderNote"."title", "StatementBuilderNote"."order", "StatementBuilderNote"."Z_OPT""#

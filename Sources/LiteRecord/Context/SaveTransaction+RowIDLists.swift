@@ -1,0 +1,60 @@
+/// How a save deletes rows by the hundred — its own deletions in batches
+/// (``SaveTransaction/deleteBatchSize``), and the rows its deletions left to
+/// the store — with their row ids bound as parameters:
+/// `DELETE … WHERE "Z_OPT" = ? AND "Z_PK" IN (?, ?, …)`, in chunks.
+///
+/// The ids used to go as one JSON array that `json_each` read back, which
+/// cost writing the text and SQLite's parsing it; a temporary table of ids
+/// costs a statement per id. Bound parameters cost neither (the `delete`
+/// workload's instructions, Docs/Performance.md). A list length is a
+/// statement of its own to prepare and keep, so a chunk takes the shortest
+/// of a few ``lengths`` that holds it, the parameters past its ids left
+/// NULL: `"Z_PK" IN (…, NULL)` holds for no row beyond the ids.
+struct RowIDListDeletes {
+    /// The list lengths statements are prepared for; the last is the most
+    /// ids one statement takes (far below SQLite's 32,766 parameters).
+    static let lengths = [1, 2, 4, 8, 16, 32, 64, 128, 256, 500]
+    static var chunkSize: Int { lengths[lengths.count - 1] }
+
+    private struct Key: Hashable {
+        let table: String
+        let length: Int
+    }
+
+    /// The statements used so far, so that a save builds each text once.
+    private var statements: [Key: Statement] = [:]
+
+    /// Deletes the rows of `entity` among `ids` (any order, repeats
+    /// allowed) that are at `version`, and returns how many it deleted.
+    mutating func delete(_ ids: [Int64], at version: Int64, of entity: EntityDescription, on connection: Connection) throws -> Int {
+        var deleted = 0
+        var start = 0
+        while start < ids.count {
+            let count = min(ids.count - start, Self.chunkSize)
+            let length = Self.lengths.first { $0 >= count } ?? Self.chunkSize
+            let statement = try self.statement(for: entity, length: length, on: connection)
+            if count < length {
+                // The parameters past the ids must be NULL, not an earlier chunk's ids.
+                statement.reset()
+            } else {
+                statement.rewind()
+            }
+            try statement.bind(.integer(version), at: 1)
+            for offset in 0..<count {
+                try statement.bind(.integer(ids[start + offset]), at: Int32(offset + 2))
+            }
+            try statement.run()
+            deleted += connection.changes
+            start += count
+        }
+        return deleted
+    }
+
+    private mutating func statement(for entity: EntityDescription, length: Int, on connection: Connection) throws -> Statement {
+        let key = Key(table: entity.name, length: length)
+        if let statement = statements[key] { return statement }
+        let statement = try connection.cachedStatement(entity.batchDeleteSQL(rowIDs: length))
+        statements[key] = statement
+        return statement
+    }
+}
