@@ -95,12 +95,16 @@ import Testing
     /// (MergeDeletedOwnerListTests); and two of the model's: 900112 (a
     /// write's child that sets a to-one back pushes nothing) and 901337 (an
     /// object shows its row only with its to-ones).
-    /// Issue #58's schema features found, open: under `.storeTrumps`, a
-    /// deletion the store's newer row takes back (seeds 139, 185: a later
-    /// cascade of the kept note through Book.lead fails COMMIT on a foreign
-    /// key; a kept child tag is reported updated though nothing of it was
-    /// written). Entry 8 avoids the save that takes a deletion back.
-    /// Open too, entry 9: `rollback()` of a book's deletion whose cascade
+    /// Issue #58's schema features found, under `.storeTrumps`, a deletion
+    /// the store's newer row takes back, fixed (StoreTrumpsKeptPartnerTests;
+    /// entry 8, its `gapped` call inert): seed 185, a kept child tag was
+    /// detached from its live parent and reported updated (the test for a
+    /// to-one naming a deleted row compared the self-referential table with
+    /// itself); seed 139, a kept lead note still named the book whose side of
+    /// the one-to-one the save cleared, so the book's later cascade missed it
+    /// and COMMIT failed on a foreign key (the kept side is cleared now, as
+    /// Docs/Concurrency.md says).
+    /// Open, entry 9: `rollback()` of a book's deletion whose cascade
     /// took its lead note through the one-to-one leaves the restored book's
     /// `lead` nil in memory (the cascade cleared it while the book was being
     /// deleted, which records no change), so a note that takes the book
@@ -116,7 +120,6 @@ import Testing
     /// book another writer deleted is refused by the audit (the version bump
     /// of the gone book changed no row) before the foreign key refuses it.
     static let knownGaps: [Int: String] = [
-        8: "a deletion .storeTrumps takes back (issue #58: seeds 139, 185)",
         9: "rollback of a deletion that cascaded through the one-to-one (seed 1153)",
         10: "a tag its own parent, deleted by a merged write (seed 1109)",
         11: "deleteAll while a book's pending lead names an inserted note (seed 1656)",
