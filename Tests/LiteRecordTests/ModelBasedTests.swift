@@ -112,17 +112,20 @@ import Testing
     /// store (seed 1153). Re-reading restored objects in `rollback()` fixes
     /// it but changes what a restored deletion shows after another writer's
     /// edit (seeds 70, 620, 700, 1109 then differ from the model): the fix is
-    /// to undo exactly what the deletion cleared. Entries 10 and 11 are
-    /// disagreements found when the merged writers and the new features
-    /// first met, not yet judged (seeds 1109, 1656: ModelRunner.swift says
-    /// which steps each avoids). Entry 12: with `LITERECORD_AUDIT_CHANGES=1`
+    /// to undo exactly what the deletion cleared. Entries 10 and 11, found
+    /// when the merged writers and the new features first met, are settled
+    /// (their `gapped` calls inert): 1109 was the model's, which asked a save
+    /// to refuse a pending reference held by an object whose own row a
+    /// merged write deleted (the policy forgets that object, and its
+    /// reference with it: Concurrency.md's table); 1656 was LiteRecord's:
+    /// under `.storeTrumps` a to-one naming a new object, written after the
+    /// inserts, overwrote the store's newer value the resolution had kept
+    /// (StoreTrumpsDeferredToOneTests). Entry 12: with `LITERECORD_AUDIT_CHANGES=1`
     /// (as `make test` runs), a save whose pending many-to-many link names a
     /// book another writer deleted is refused by the audit (the version bump
     /// of the gone book changed no row) before the foreign key refuses it.
     static let knownGaps: [Int: String] = [
         9: "rollback of a deletion that cascaded through the one-to-one (seed 1153)",
-        10: "a tag its own parent, deleted by a merged write (seed 1109)",
-        11: "deleteAll while a book's pending lead names an inserted note (seed 1656)",
         12: "a pending link to a book deleted elsewhere, under the change audit (seed 867)",
     ]
 
