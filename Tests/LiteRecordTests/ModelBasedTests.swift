@@ -120,7 +120,15 @@ import Testing
     /// reference with it: Concurrency.md's table); 1656 was LiteRecord's:
     /// under `.storeTrumps` a to-one naming a new object, written after the
     /// inserts, overwrote the store's newer value the resolution had kept
-    /// (StoreTrumpsDeferredToOneTests). Entry 12: with `LITERECORD_AUDIT_CHANGES=1`
+    /// (StoreTrumpsDeferredToOneTests). A hunt of 6,000 sequences from
+    /// seed 3001 then found four: 3024 (LiteRecord's: `deleteAll` left a new
+    /// object's to-one naming the deleted record in memory,
+    /// DeleteAllUnsavedNullifyTests), 5097 (LiteRecord's: a pending to-one
+    /// to a forgotten record refused the save though its holder was deleted
+    /// elsewhere too, MergeGoneHolderReferenceTests), 3514 and 4917 (the
+    /// model's: a `.deny` over a list read before another writer deleted
+    /// its member may refuse or not, `ReferenceModel.staleDenials`).
+    /// Entry 12: with `LITERECORD_AUDIT_CHANGES=1`
     /// (as `make test` runs), a save whose pending many-to-many link names a
     /// book another writer deleted is refused by the audit (the version bump
     /// of the gone book changed no row) before the foreign key refuses it.

@@ -60,6 +60,10 @@ extension ReferenceModel {
             }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
+        // A `.deny` only a stale list's member holds (``staleDenials(among:)``).
+        if staleDenials(among: held.keys) {
+            if expected.errors.isEmpty { expected.mayFail.insert(.validationFailed) } else { expected.errors.insert(.validationFailed) }
+        }
         guard expected.errors.isEmpty else { return expected }
         var new = store
         var reread: Set<MID> = []
