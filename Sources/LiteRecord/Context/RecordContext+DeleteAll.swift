@@ -249,7 +249,11 @@ extension RecordContext {
         for entity in model.entities where !entity.toOneIndexes.isEmpty {
             let relevant = entity.toOneIndexes.filter { doomed[entity.relationships[$0].destinationName] != nil }
             guard !relevant.isEmpty else { continue }
-            for object in identityMap.table(for: entity.type).objects {
+            // New objects too: they are in no identity table until saved,
+            // and a `.nullify` clears their to-ones as the object path would.
+            let type = ObjectIdentifier(entity.type)
+            let new = inserted.filter { ObjectIdentifier(Swift.type(of: $0)) == type }
+            for object in identityMap.table(for: entity.type).objects + new {
                 for index in relevant {
                     let ids = doomed[entity.relationships[index].destinationName] ?? []
                     switch RelationGraph.slot(object, index) {

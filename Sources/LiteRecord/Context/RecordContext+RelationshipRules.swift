@@ -76,6 +76,11 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if let columns, !columns.contains(entity.attributes.count + position) { continue }
                 guard case .toOne(let target?) = RelationGraph.slot(object, index), target.recordState.isForgotten else { continue }
+                // An object whose own row is gone writes nothing: its save
+                // meets that conflict, and a policy that resolves it forgets
+                // the object with its reference ("changed here, deleted in the
+                // store", Docs/Concurrency.md).
+                if columns != nil, rowIsGone(object, entity) { return }
                 throw forgottenReference(object, entity.relationships[index].qualifiedName, target)
             }
         }
@@ -93,6 +98,17 @@ extension RecordContext {
                 throw forgottenReference(object, pending.table.name, other)
             }
         }
+    }
+
+    /// Whether the saved object's row is no longer in the store (read only
+    /// on the way to refusing a save: a row once gone does not come back).
+    private func rowIsGone(_ object: any Entity, _ entity: EntityDescription) -> Bool {
+        guard let rowID = object.recordState.rowID else { return false }
+        let sql = SelectStatement([.rowID], from: entity.table, where: .rowID).sql
+        let found = try? reading("reading \(entity.name) #\(rowID)") { connection in
+            try !connection.rows(sql, [.integer(rowID)]).isEmpty
+        }
+        return found == false
     }
 
     private func forgottenReference(_ object: any Entity, _ relationship: String, _ target: any Entity) -> LiteRecordError {

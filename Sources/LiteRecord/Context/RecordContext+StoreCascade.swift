@@ -545,6 +545,7 @@ extension SaveTransaction {
             } else {
                 kept.insert(conflict.id)
                 try detachFromDeletedRows(conflict.entity, conflict.rowID)
+                self.kept.append((conflict.entity, conflict.rowID))
             }
         }
         if !kept.isEmpty { cascaded?.deleted.removeAll { kept.contains($0) } }
@@ -555,13 +556,47 @@ extension SaveTransaction {
     /// row's to-ones naming rows this save deleted are cleared (its version
     /// moves on), so the kept row names no deleted one and the save commits.
     mutating func detachFromDeletedRows(_ entity: EntityDescription, _ rowID: Int64) throws {
+        try detach(entity, rowID) { _ in "" }
+    }
+
+    /// A kept row (``kept``) whose one-to-one partner no longer names it
+    /// once the save's statements ran — the partner's side was cleared by
+    /// the `.nullify` of the deletion taken back, or given to another
+    /// object — is detached from that partner too: its side is cleared (its
+    /// version moves on), so that both sides of the one-to-one agree and a
+    /// later deletion of either follows the same pair (Docs/Concurrency.md).
+    mutating func detachKeptFromFormerPartners() throws {
+        let model = context.store.model
+        for (entity, rowID) in kept {
+            try detach(entity, rowID) { relationship in
+                guard let inverse = relationship.inverseIndex, !relationship.inverseIsToMany,
+                    let destination = model.entity(named: relationship.destinationName),
+                    destination.relationships.indices.contains(inverse)
+                else { return nil }
+                return SQLIdentifier(destination.relationships[inverse].name).quoted
+            }
+        }
+    }
+
+    /// Clears each to-one of the row at `rowID` that names no row of its
+    /// destination — or, when `pairedColumn` gives the destination's column
+    /// of a one-to-one, no row naming this one back; a relationship for which
+    /// it gives nil is left alone.
+    private mutating func detach(_ entity: EntityDescription, _ rowID: Int64, pairedColumn: (ResolvedRelationship) -> String?) throws {
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
             guard let destination = context.store.model.entity(named: relationship.destinationName)?.quotedTable else { continue }
             let column = SQLIdentifier(relationship.name)
             let named = "\(entity.quotedTable).\(column.quoted)"
+            guard let paired = pairedColumn(relationship) else { continue }
+            // The destination under an alias of its own: for a
+            // self-referential to-one it is the same table, and unaliased
+            // the subquery would compare each of its rows with itself (every
+            // kept row taken for dangling, and detached from a live owner).
+            let target = SQLIdentifier("literecord_target").quoted
+            let namesBack = paired.isEmpty ? "" : " AND \(target).\(paired) = \(entity.quotedTable).\(SQLIdentifier.rowID.quoted)"
             let dangling = WhereClause(
-                sql: "\(column.quoted) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(destination) WHERE \(destination).\(SQLIdentifier.rowID.quoted) = \(named))")
+                sql: "\(column.quoted) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(destination) AS \(target) WHERE \(target).\(SQLIdentifier.rowID.quoted) = \(named)\(namesBack))")
             let sql = UpdateStatement(entity.table, set: [.null(column), .nextVersion], where: .rowID && dangling).sql
             try connection.execute(sql, [.integer(rowID)])
             if connection.changes > 0 {

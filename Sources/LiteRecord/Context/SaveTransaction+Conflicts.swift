@@ -104,6 +104,7 @@ extension SaveTransaction {
                 // from that owner as a store-side cascade's kept row is, so
                 // that the save commits (Docs/Concurrency.md).
                 try detachFromDeletedRows(conflict.entity, conflict.row.rowID)
+                kept.append((conflict.entity, conflict.row.rowID))
                 resolved[id] = (object, .keep)
             }
             return

@@ -29,9 +29,15 @@ extension SaveTransaction {
 
     /// Writes the to-ones that named an object not inserted yet when their
     /// row was written, now that every insert ran. One whose object this save
-    /// did not insert after all is written as `NULL`.
+    /// did not insert after all is written as `NULL`. One of an object
+    /// whose conflict the merge policy resolved is written only when the
+    /// resolution wrote that column: under `.storeTrumps` the store's newer
+    /// value of a to-one wins, and stays.
     func writeDeferredForeignKeys() throws {
         for (object, entity, column) in deferredForeignKeys {
+            if !resolved.isEmpty, let resolution = resolved[ObjectIdentifier(object)]?.resolution {
+                guard case .reread(true, let columns) = resolution, columns.contains(column) else { continue }
+            }
             guard let rowID = object.recordState.rowID ?? newRowIDs[ObjectIdentifier(object)] else { continue }
             let statement = try connection.cachedStatement(entity.updateSQL([column]))
             try statement.bind(storedForeignKey(object, entity, column) ?? .null, at: 1)

@@ -42,6 +42,11 @@ struct SaveTransaction {
     /// already: the context forgets their objects, but this transaction did
     /// not delete them, so its published change set and history leave them out.
     var goneBefore: [RecordID] = []
+    /// Rows whose deletion `.storeTrumps` took back (``ConflictResolution/keep``),
+    /// a store-side cascade's included: once every statement of the save ran,
+    /// each is detached from a one-to-one partner that no longer names it
+    /// (``detachKeptFromFormerPartners()``).
+    var kept: [(entity: EntityDescription, rowID: Int64)] = []
 
     init(_ context: RecordContext, _ plan: RecordContext.SavePlan, on connection: Connection) {
         self.context = context
@@ -82,6 +87,7 @@ struct SaveTransaction {
             try executeInserts()
             if relationships {
                 try writeDeferredForeignKeys()
+                try detachKeptFromFormerPartners()
                 relinked = try writeJoins()
             }
             return inserted

@@ -95,11 +95,15 @@ import Testing
     /// (MergeDeletedOwnerListTests); and two of the model's: 900112 (a
     /// write's child that sets a to-one back pushes nothing) and 901337 (an
     /// object shows its row only with its to-ones).
-    /// Issue #58's schema features found, open: under `.storeTrumps`, a
-    /// deletion the store's newer row takes back (seeds 139, 185: a later
-    /// cascade of the kept note through Book.lead fails COMMIT on a foreign
-    /// key; a kept child tag is reported updated though nothing of it was
-    /// written). Entry 8 avoids the save that takes a deletion back.
+    /// Issue #58's schema features found, under `.storeTrumps`, a deletion
+    /// the store's newer row takes back, fixed (StoreTrumpsKeptPartnerTests;
+    /// entry 8, its `gapped` call inert): seed 185, a kept child tag was
+    /// detached from its live parent and reported updated (the test for a
+    /// to-one naming a deleted row compared the self-referential table with
+    /// itself); seed 139, a kept lead note still named the book whose side of
+    /// the one-to-one the save cleared, so the book's later cascade missed it
+    /// and COMMIT failed on a foreign key (the kept side is cleared now, as
+    /// Docs/Concurrency.md says).
     /// Entry 9 was removed when its fix was merged (its `gapped` call stays,
     /// inert): `rollback()` of a book's deletion whose cascade took its lead
     /// note through the one-to-one left the restored book's `lead` nil in
@@ -107,22 +111,30 @@ import Testing
     /// which records no change), so a note that took the book afterwards
     /// left the old note still naming it, in memory and in the store (seed
     /// 1153). The rollback now gives back exactly what the deletion cleared,
-    /// reading nothing (RollbackCascadeOneToOneTests). Entries 10 and 11 are
-    /// disagreements found when the merged writers and the new features
-    /// first met, not yet judged (seeds 1109, 1656: ModelRunner.swift says
-    /// which steps each avoids). Entry 12 was removed too (its `gapped` call
-    /// stays, inert): with `LITERECORD_AUDIT_CHANGES=1` (as `make test`
-    /// runs), a save whose pending many-to-many link names a book another
-    /// writer deleted was refused by the audit (the save noted the gone book
-    /// as updated, though its version bump changed no row) before the
-    /// foreign key refused it; the change set now leaves the gone row out
+    /// reading nothing (RollbackCascadeOneToOneTests). Entries 10 and 11,
+    /// found when the merged writers and the new features first met, are
+    /// settled (their `gapped` calls inert): 1109 was the model's, which
+    /// asked a save to refuse a pending reference held by an object whose
+    /// own row a merged write deleted (the policy forgets that object, and
+    /// its reference with it: Concurrency.md's table); 1656 was LiteRecord's:
+    /// under `.storeTrumps` a to-one naming a new object, written after the
+    /// inserts, overwrote the store's newer value the resolution had kept
+    /// (StoreTrumpsDeferredToOneTests). Entry 12 was removed too (its
+    /// `gapped` call stays, inert): with `LITERECORD_AUDIT_CHANGES=1` (as
+    /// `make test` runs), a save whose pending many-to-many link names a book
+    /// another writer deleted was refused by the audit (the save noted the
+    /// gone book as updated, though its version bump changed no row) before
+    /// the foreign key refused it; the change set now leaves the gone row out
     /// and the save reports `.constraintViolation` either way
     /// (LinkToRecordDeletedElsewhereTests, seed 867).
-    static let knownGaps: [Int: String] = [
-        8: "a deletion .storeTrumps takes back (issue #58: seeds 139, 185)",
-        10: "a tag its own parent, deleted by a merged write (seed 1109)",
-        11: "deleteAll while a book's pending lead names an inserted note (seed 1656)",
-    ]
+    /// A hunt of 6,000 sequences from seed 3001 then found four: 3024
+    /// (LiteRecord's: `deleteAll` left a new object's to-one naming the
+    /// deleted record in memory, DeleteAllUnsavedNullifyTests), 5097
+    /// (LiteRecord's: a pending to-one to a forgotten record refused the save
+    /// though its holder was deleted elsewhere too,
+    /// MergeGoneHolderReferenceTests), 3514 and 4917 (a `.deny` over a list
+    /// read before another writer deleted its member, `ReferenceModel.staleDenials`).
+    static let knownGaps: [Int: String] = [:]
 
     struct Outcome {
         var saves = 0

@@ -229,9 +229,9 @@ final class ModelRunner {
         case .setBased: note("setBased: only in a child")
         case .updateAllHere(let kind): try updateAllHere(kind)
         case .deleteAllHere(let kind, let truncate):
-            // Known gap #11: a book's pending lead names an inserted note
-            // while deleteAll clears its stored lead (seed 1656): LiteRecord
-            // saves the pending lead, the model clears it.
+            // Known gap #11, settled (LiteRecord's: under `.storeTrumps` the
+            // late write of a to-one naming a new object ignored the
+            // resolution, StoreTrumpsDeferredToOneTests; seed 1656).
             if gapped(11, model.held.contains { $0.value.phase == .managed && $0.value.fkChanged.contains(.bookLead) }) { return }
             try deleteAllRows(kind, truncate, elsewhere: false)
         case .findOrCreateHere(let code): try findOrCreateHere(code)
@@ -333,9 +333,8 @@ final class ModelRunner {
         let target = targetPick.flatMap { choose(live(link.target), $0) }
         let current = model.fk(id, link)
         guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
-        // Known gap #10: a tag made its own parent, then deleted by a merged
-        // write: the model asks the save to fail on the pending reference,
-        // though the object holding it is itself gone (seed 1109).
+        // Known gap #10, settled (the model's: a gone object's pending
+        // to-ones are not written, ReferenceModel.referencesDeletedElsewhere).
         if gapped(10, main && link == .tagParent && target == id) { return }
         // Whether a list read after another writer deleted the object's row
         // lists it is not specified, so neither is removing it from the list.

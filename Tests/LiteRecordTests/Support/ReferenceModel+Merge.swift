@@ -100,7 +100,14 @@ extension ReferenceModel {
             if forgotten.contains(id) { errors.insert(.conflict) }
             if isGone(id), held[id]?.phase == .managed { errors.formUnion([.conflict, .constraintViolation]) }
         }
-        for (_, object) in held where object.phase != .deleted {
+        for (id, object) in held where object.phase != .deleted {
+            // An object whose own row is gone holds no reference the save
+            // writes: Concurrency.md's table, "changed here, deleted in the
+            // store": it "stays deleted; the object is forgotten" (under
+            // `.error` the save throws `.conflict` for it anyway). Its
+            // pending to-ones go with it, one naming itself included (model
+            // seed 1109: a tag made its own parent, deleted by a merged write).
+            if isGone(id) { continue }
             let links = object.phase == .inserted ? Set(object.fk.keys) : object.fkChanged
             for link in links {
                 if let target = object.fk[link] { note(MID(kind: link.target, row: target)) }

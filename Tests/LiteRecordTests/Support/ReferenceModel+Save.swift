@@ -60,6 +60,10 @@ extension ReferenceModel {
             }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
+        // A `.deny` only a stale list's member holds (``staleDenials(among:)``).
+        if staleDenials(among: held.keys) {
+            if expected.errors.isEmpty { expected.mayFail.insert(.validationFailed) } else { expected.errors.insert(.validationFailed) }
+        }
         guard expected.errors.isEmpty else { return expected }
         var new = store
         var reread: Set<MID> = []
@@ -160,10 +164,17 @@ extension ReferenceModel {
         // and changed in the store is kept, and the deletion of an owner
         // still goes on: "the kept record's to-one naming the deleted owner is
         // cleared (the record is detached, its version moves on)". Whether
-        // the change set names it is not said.
+        // the change set names it is not said. So is a side of a one-to-one
+        // whose partner this save left naming another record or none (the
+        // `.nullify` of the deletion taken back cleared it): both sides of
+        // a one-to-one agree (Concurrency.md, the same paragraph).
         for id in reread.sorted() where held[id]?.phase == .deleted {
             guard var row = new.rows[id] else { continue }
-            let dangling = row.fk.filter { new.rows[MID(kind: $0.key.target, row: $0.value)] == nil }.map(\.key)
+            let dangling = row.fk.filter { link, target in
+                guard let partner = new.rows[MID(kind: link.target, row: target)] else { return true }
+                guard let paired = link.paired else { return false }
+                return partner.fk[paired] != id.row
+            }.map(\.key)
             guard !dangling.isEmpty else { continue }
             for link in dangling { row.fk[link] = nil }
             row.version += 1
