@@ -186,6 +186,7 @@ extension ModelRunner {
         adoptRefreshed()
         try compareStore()
         try compareHeld(saved: failure == nil, mayKeep: failure == nil ? expected.mayDelete : [])
+        if failure == nil { try checkKeptChild() }
     }
 
     private func compareChanges(_ expected: MSaveExpectation) throws {
