@@ -14,7 +14,11 @@ import Testing
 // reporting each whose shrunk steps use a set of operations not reported
 // before, in the test's own format. The environment is the test's:
 // LITERECORD_MODEL_SEQUENCES, _SEED, _LENGTH; and
-// LITERECORD_MODEL_PROOF_PER_SIGNATURE (K, default 8).
+// LITERECORD_MODEL_PROOF_PER_SIGNATURE (K, default 8). A sequence that traps
+// in the old commit (an `assert`, a crash) ends the whole run: with
+// LITERECORD_MODEL_TRACE=1 each seed is printed before it runs (and again
+// before it is shrunk, whose candidates may trap where the whole did not),
+// and LITERECORD_MODEL_PROOF_SKIP=<seed>,<seed> leaves such seeds out.
 @Suite struct ModelProofSweep {
     static func environment(_ name: String) -> String? { ModelBasedTests.environment(name) }
 
@@ -44,10 +48,17 @@ import Testing
         var shrunkBySignature: [String: Int] = [:]
         var failing = 0
         var reported: Set<String> = []
+        let tracing = Self.environment("LITERECORD_MODEL_TRACE") != nil
+        let skipped = Set((Self.environment("LITERECORD_MODEL_PROOF_SKIP") ?? "").split(separator: ",").compactMap { UInt64($0) })
         for index in 0..<count {
             let seed = firstSeed &+ UInt64(index)
+            if skipped.contains(seed) {
+                print("[model] seed \(seed) skipped (LITERECORD_MODEL_PROOF_SKIP)")
+                continue
+            }
             var rng = ModelBasedTests.rng(seed)
             let sequence = MGenerator.sequence(&rng, maxLength: maxLength)
+            if tracing { print("[model] seed \(seed)") }
             let outcome = await ModelBasedTests.run(sequence, gaps: [], on: fixtures)
             guard let mismatch = outcome.mismatch else { continue }
             failing += 1
@@ -55,6 +66,7 @@ import Testing
             let budget = mismatch.signature + " | " + detail
             guard shrunkBySignature[budget, default: 0] < perSignature else { continue }
             shrunkBySignature[budget, default: 0] += 1
+            if tracing { print("[model] seed \(seed) failed (\(mismatch.signature)): shrinking") }
             let (shrunk, shrunkOutcome) = await ModelBasedTests.shrink(sequence, signature: mismatch.signature, gaps: [], on: fixtures)
             guard reported.insert(mismatch.signature + " | " + Self.shape(shrunk)).inserted else { continue }
             print("""

@@ -37,7 +37,12 @@ extension RecordContext {
             }
         }
         for object in candidates where checked.insert(ObjectIdentifier(object)).inserted {
-            guard object.recordState.phase != .deleted, let entity = model.entity(for: type(of: object)) else { continue }
+            // An insert deleted again is no longer this context's (nor is
+            // anything else detached): the save writes nothing of it, so no
+            // count of it is checked, though a rule noted it as an owner.
+            guard object.recordState.phase != .deleted, object.recordState.belongs(to: self),
+                let entity = model.entity(for: type(of: object))
+            else { continue }
             for relationship in entity.relationships where relationship.isCounted {
                 let values: [any Entity]
                 if countedOwners[ObjectIdentifier(object)] != nil {

@@ -16,6 +16,10 @@ enum MCoveredOp: String, CaseIterable, Sendable {
     // `write {}` merged into a main context under test, deleting owners, from
     // a child of its context; prefetching fetches (ModelRunner+Merge.swift).
     case writeDeleteOwner, mainContextMerge, prefetch, writeChild
+    /// A child kept after its push, checked after the parent's save (issue #58 item 9).
+    case childAfterSave
+    /// An edit giving a note the `.unique` code another note holds (issue #58 item 3).
+    case takeCode
 }
 
 /// The features of the model's schema (ModelEntities.swift) a run may meet.
@@ -23,7 +27,7 @@ enum MFeature: String, CaseIterable, Sendable {
     case cascadeToMany, nullifyToMany, denyToMany, noActionToMany, manyToManyNullify
     case intValue, optionalInt, doubleValue, negativeZero, hugeDouble, decomposedString, dateValue, optionalData
     case uniqueAttribute, countedToMany, countedManyToMany
-    // Not in the schema yet (issue #58).
+    // Issue #58's schema features.
     case manyToManyCascadeOrDeny, oneToOne, selfReferential, searchable, storedCollection
 }
 

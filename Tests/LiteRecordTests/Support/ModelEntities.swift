@@ -7,14 +7,18 @@ import LiteRecord
 //
 //   Book ──chapters (.cascade)──▶ Chapter ──paragraphs (.cascade)──▶ Paragraph
 //     │                              └──quotes (.deny)──▶ Quote
-//     ├──notes (.nullify)──▶ Note ◀──notes (.noAction)── Tag
-//     └──tags (.nullify) ◀──▶ books (.nullify)── Tag            (many-to-many)
+//     ├──notes (.nullify, 1…)──▶ Note ◀──notes (.noAction)── Tag
+//     └──tags (.nullify) ◀──▶ books (.deny, …2)── Tag           (many-to-many)
 //
 // Every entity has the attribute `text`. A note also holds a value of every
 // other stored kind (ModelValues.swift: non-optional and optional `Int`,
 // `Double` with −0.0 and ±1e300, a decomposed `String`, `Date`, `Data?`) and
 // a `.unique` code. Book.chapters is counted (at most 3 chapters) and so is
-// the many-to-many Tag.books (at most 2 books), per Docs/Relationships.md.
+// the many-to-many Tag.books (at most 2 books), per Docs/Relationships.md;
+// Book.notes has a minimum (at least 1 note), which a note's deletion, a
+// move, or the cascade of another book's one-to-one lead can break (issue
+// #58 item 2), and Tag.books is `.deny`: a delete rule on a many-to-many
+// (a tag still linked to a book cannot be deleted).
 //
 // Issue #58's features: the one-to-one Book.lead (.cascade) ↔ Note.leadOf
 // (.nullify), a column on each side; the self-referential Tag.parent ↔
@@ -26,7 +30,7 @@ import LiteRecord
 final class MTBook {
     var text = ""
     @Relationship(deleteRule: .cascade, inverse: \MTChapter.book, maximumCount: 3) var chapters: [MTChapter] = []
-    @Relationship(deleteRule: .nullify, inverse: \MTNote.book) var notes: [MTNote] = []
+    @Relationship(deleteRule: .nullify, inverse: \MTNote.book, minimumCount: 1) var notes: [MTNote] = []
     @Relationship(deleteRule: .nullify) var tags: [MTTag] = []
     // Issue #58's schema features (ModelEntities+Features.swift).
     @Relationship(deleteRule: .cascade, inverse: \MTNote.leadOf) var lead: MTNote?
@@ -59,7 +63,7 @@ final class MTQuote {
 @Entity(name: "MTTag")
 final class MTTag {
     var text = ""
-    @Relationship(inverse: \MTBook.tags, maximumCount: 2) var books: [MTBook] = []
+    @Relationship(deleteRule: .deny, inverse: \MTBook.tags, maximumCount: 2) var books: [MTBook] = []
     @Relationship(deleteRule: .noAction, inverse: \MTNote.tag) var notes: [MTNote] = []
     // Issue #58's schema features (ModelEntities+Features.swift).
     @Relationship var parent: MTTag?

@@ -13,6 +13,13 @@ enum MFeatureOp: Sendable, CustomStringConvertible {
     /// `deleteAll(matching:)` of every row of a kind, or `truncateAll()`,
     /// with the delete rules applied in the store (Docs/Relationships.md).
     case deleteAll(MKind, truncate: Bool, elsewhere: Bool)
+    /// A held note takes the `.unique` code another note holds in the
+    /// store — preferably one whose deletion or code change is pending
+    /// here — and (`conflict`) another writer first edits that note's text:
+    /// a code taken over in the same save as a conflict on its holder
+    /// (issue #58 item 3). A step weighted on purpose: random edits meet
+    /// that combination too rarely.
+    case takeCode(UInt32, conflict: Bool)
 
     var description: String {
         switch self {
@@ -20,6 +27,7 @@ enum MFeatureOp: Sendable, CustomStringConvertible {
             "\(elsewhere ? "write{" : "")updateAll(Note.\(field), \(pick))\(elsewhere ? "}" : "")"
         case .deleteAll(let kind, let truncate, let elsewhere):
             "\(elsewhere ? "write{" : "")\(truncate ? "truncateAll" : "deleteAll")(\(kind))\(elsewhere ? "}" : "")"
+        case .takeCode(let pick, let conflict): "takeCode(\(pick)\(conflict ? ", its holder edited elsewhere" : ""))"
         }
     }
 
@@ -33,5 +41,27 @@ enum MFeatureOp: Sendable, CustomStringConvertible {
             return .updateAllValue(field, pick: MGenerator.pick(&rng), elsewhere: elsewhere)
         }
         return .deleteAll(MKind.allCases.randomElement(using: &rng) ?? .book, truncate: Bool.random(using: &rng), elsewhere: elsewhere)
+    }
+}
+
+extension MGenerator {
+    /// Issue #58's steps drawn after `widen`'s, so that a seed's other steps
+    /// stay what they were: `takeCode` after one note deletion or edit in
+    /// three, and now and then anywhere.
+    static func widenCodes(_ sequence: inout MSequence, _ rng: inout Xoshiro) {
+        var ops: [MOp] = []
+        for op in sequence.ops {
+            ops.append(op)
+            let roll = Int.random(in: 0..<60, using: &rng)
+            let afterNote: Bool
+            switch op {
+            case .delete(.note, _), .delete(.book, _), .edit(.note, _): afterNote = true
+            default: afterNote = false
+            }
+            if afterNote ? roll < 20 : roll == 0 {
+                ops.append(.features(.takeCode(pick(&rng), conflict: Bool.random(using: &rng))))
+            }
+        }
+        sequence.ops = ops
     }
 }

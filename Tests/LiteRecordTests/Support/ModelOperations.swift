@@ -162,6 +162,7 @@ enum MGenerator {
         let history = Int.random(in: 0..<4, using: &rng) == 0
         var sequence = MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) }, history: history)
         widen(&sequence, &rng)
+        widenCodes(&sequence, &rng)
         return sequence
     }
 

@@ -95,7 +95,9 @@ extension ModelRunner {
             case .noAction: coverage.features.insert(.noActionToMany)
             }
         }
-        if id.kind == .book || id.kind == .tag, !model.linked(id).isEmpty { coverage.features.insert(.manyToManyNullify) }
+        // Book.tags is `.nullify`, Tag.books `.deny` (ModelEntities.swift).
+        if id.kind == .book, !model.linked(id).isEmpty { coverage.features.insert(.manyToManyNullify) }
+        if id.kind == .tag, !model.linked(id).isEmpty { coverage.features.insert(.manyToManyCascadeOrDeny) }
     }
 
     /// The counted lists a save or push meets past their maximum, for the coverage line.

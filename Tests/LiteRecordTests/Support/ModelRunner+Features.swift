@@ -63,7 +63,50 @@ extension ModelRunner {
         switch op {
         case .updateAllValue(let field, let pick, let elsewhere): try updateAllValue(field, pick, elsewhere: elsewhere)
         case .deleteAll(let kind, let truncate, let elsewhere): try deleteAllRows(kind, truncate, elsewhere: elsewhere)
+        case .takeCode(let pick, let conflict): try takeCode(pick, conflict: conflict)
         }
+    }
+
+    /// A held note B takes the code a stored note A holds (issue #58 item
+    /// 3): A preferably one whose deletion or code change is pending here;
+    /// with `conflict`, another writer edits A's text first, so that the
+    /// save meets A's conflict and B's claim on the code together. The
+    /// contract (API.md §12, MergePolicy): under `.objectTrumps` the
+    /// conflict resolves and the save goes on — A's deletion or new code is
+    /// written, and B's code with it; under `.error` the save reports the
+    /// conflict; under `.storeTrumps` A keeps its row, and B's code clashes.
+    private func takeCode(_ pick: UInt32, conflict: Bool) throws {
+        let holders = model.store.rows.filter { $0.key.kind == .note && $0.value.values.code != nil }.keys.sorted()
+        let pending = holders.filter { id in
+            guard let held = model.held[id] else { return false }
+            return held.phase == .deleted || held.values.code != model.store.rows[id]?.values.code
+        }
+        guard let holder = choose(pending.isEmpty ? holders : pending, pick >> 8), let code = model.store.rows[holder]?.values.code else {
+            return note("takeCode: no note holds a code")
+        }
+        let takers = live(.note).filter { $0 != holder && model.held[$0]?.values.code != code }
+        guard let taker = choose(takers, pick), let object = handles[taker], var values = model.held[taker]?.values else {
+            return note("takeCode: no note to take \(holder)'s code")
+        }
+        if conflict {
+            let text = nextText()
+            let row = holder.row
+            try otherWriter { context in
+                guard let found = try ModelAccess.find(.note, row: row, in: context) else {
+                    throw LiteRecordError(.invalidObject, "the model's \(holder) is not in the store")
+                }
+                ModelAccess.setText(found, text)
+            }
+            model.storeEdit(holder, text)
+            expectedEvents.append(MEvent(updated: [holder]))
+            note("write{edit \(holder) = \(text)}")
+        }
+        values.code = code
+        ModelAccess.setValues(object, values)
+        model.held[taker]?.values = values
+        model.held[taker]?.valuesChanged.insert(.code)
+        coverage.ops.insert(.takeCode)
+        note("\(taker).code = \(code), the code of \(holder) (\(model.held[holder].map { $0.phase == .deleted ? "deleted here" : "its code \($0.values.code ?? "nil") here" } ?? "not held"))")
     }
 
     /// The value `updateAll` sets, from the field's candidates (ModelValues.swift).

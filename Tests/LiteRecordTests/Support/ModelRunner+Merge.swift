@@ -238,6 +238,10 @@ extension ModelRunner {
                 plan.append(.link(book: book, tag: tag, linked: linked))
             case .deleteOwner(let kind, let pick):
                 guard let id = choose(rows(kind, writer), pick) else { continue }
+                // As in the context (ModelRunner.delete): Tag.books' `.deny`
+                // after a link change of the same write is not specified.
+                var probe = writer
+                if probe.delete(id).contains(where: { doomed in doomed.kind == .tag && writer.links.keys.contains { $0.tag == doomed.row } }) { continue }
                 writer.delete(id)
                 plan.append(.delete(id))
             }

@@ -55,6 +55,19 @@ extension ModelRunner {
                 let id = copy.create(kind, text: text, fk: fk, values: values)
                 created.append((id, new))
                 lines.append("create \(id) \(text)\(fk.isEmpty ? "" : " → \(fk.values.first ?? 0)")")
+                // Book.notes holds at least one note: a new book comes with one.
+                if kind == .book {
+                    let note = ModelAccess.make(.note)
+                    let noteText = nextText()
+                    ModelAccess.setText(note, noteText)
+                    let noteValues = nextValues(from: MValues(), all: true)
+                    ModelAccess.setValues(note, noteValues)
+                    child.insert(note)
+                    ModelAccess.setTarget(note, .noteBook, new)
+                    let noteID = copy.create(.note, text: noteText, fk: [.noteBook: id.row], values: noteValues)
+                    created.append((noteID, note))
+                    lines.append("create \(noteID) \(noteText) → \(id)")
+                }
             case .edit(let kind, let pick):
                 guard let id = choose(live(kind), pick) else { continue }
                 let text = nextText()
@@ -85,6 +98,12 @@ extension ModelRunner {
                 guard let id = choose(live(kind), pick) else { continue }
                 var probe = copy
                 let reached = probe.delete(id)
+                // As in the context (ModelRunner.delete): Tag.books' `.deny`
+                // after a pending link change of a tag it deletes is not specified.
+                if reached.contains(where: { doomed in doomed.kind == .tag && copy.links.keys.contains { $0.tag == doomed.row } }) {
+                    lines.append("delete \(id): left alone, a tag it deletes has a pending link change")
+                    continue
+                }
                 // As in the context (ModelRunner.delete): a cascade that would
                 // strand a reference to an unsaved object is not specified.
                 let strandedInsert = reached.contains { doomed in
@@ -123,7 +142,7 @@ extension ModelRunner {
         // Counts are checked for every list the push changes (Docs/Relationships.md).
         // Whether a child counts the parent's inserts it cannot see is not
         // specified: past the maximum only with them, either outcome holds.
-        let counted = copy.countViolations(against: model)
+        let counted = copy.countViolations(against: model, perObject: true)
         var unseenless = copy
         var parentUnseenless = model
         for id in parentInserts {
@@ -183,6 +202,42 @@ extension ModelRunner {
                 throw mismatch("child context", "the parent has no object for the pushed insert \(id)")
             }
             handles[id] = inContext
+        }
+        // Every other push that inserts keeps its child for the context's
+        // next save (issue #58 item 9).
+        if middle == nil, saves % 2 == 0 {
+            let inserts = created.compactMap { id, new in handles[id].map { (id: id, child: new, parent: $0) } }
+            if !inserts.isEmpty { keptChild = (child, inserts) }
+        }
+    }
+
+    /// Issue #58 item 9 (Docs/Contexts.md; Queries.md: one object per record
+    /// in a context): after a child's push and the parent's save, each
+    /// object the child inserted that the save wrote carries the record's id
+    /// in the child too, and asking the child for that record returns that
+    /// same object, never a second one.
+    func checkKeptChild() throws {
+        guard let kept = keptChild else { return }
+        keptChild = nil
+        var checked: [String] = []
+        for insert in kept.inserts {
+            let parentState = insert.parent.recordState
+            guard let recordID = insert.parent.recordID, parentState.belongs(to: context), parentState.phase == .managed,
+                let kind = ModelAccess.kind(named: recordID.entityName)
+            else { continue }
+            let id = MID(kind: kind, row: recordID.rowID)
+            checked.append("\(id)")
+            guard insert.child.recordID == recordID else {
+                throw mismatch("child identity after the parent's save", "the child's object for \(insert.id), saved as \(id), has record id \(insert.child.recordID.map { "\($0)" } ?? "nil")")
+            }
+            let found = try ModelAccess.find(kind, row: recordID.rowID, in: kept.context)
+            guard let found, found === insert.child else {
+                throw mismatch("child identity after the parent's save", "asking the child for \(id) returns \(found == nil ? "nothing" : "a second object"), not the object it inserted")
+            }
+        }
+        if !checked.isEmpty {
+            coverage.ops.insert(.childAfterSave)
+            note("the kept child holds \(checked.joined(separator: ", ")) with their record ids")
         }
     }
 
@@ -287,6 +342,7 @@ extension ModelRunner {
             coverage.ops.insert(.writeCreate)
             if over { coverage.features.insert(.countedToMany) }
             let written: Int64??
+            var bookNote: Int64?
             do {
                 written = try otherWriter { context -> Int64? in
                     let object = ModelAccess.make(kind)
@@ -295,7 +351,17 @@ extension ModelRunner {
                     if let link, let targetRow {
                         ModelAccess.setTarget(object, link, try ModelAccess.find(link.target, row: targetRow, in: context))
                     }
-                    try context.save()
+                    // Book.notes holds at least one note: a new book comes with one.
+                    if kind == .book {
+                        let note = ModelAccess.make(.note)
+                        ModelAccess.setText(note, text)
+                        context.insert(note)
+                        ModelAccess.setTarget(note, .noteBook, object)
+                        try context.save()
+                        bookNote = note.recordID?.rowID
+                    } else {
+                        try context.save()
+                    }
                     return object.recordID?.rowID
                 }
             } catch let error as LiteRecordError where over && error.kind == .validationFailed {
@@ -311,6 +377,14 @@ extension ModelRunner {
             expectedEvents.append(MEvent(inserted: [id]))
             if !model.storeInsert(id, stored) {
                 throw mismatch("reused row id", "write {} gave its new \(kind) the id \(row) of an earlier record")
+            }
+            if kind == .book {
+                guard let noteRow = bookNote else { throw mismatch("write", "a write's insert has no record id") }
+                let noteID = MID(kind: .note, row: noteRow)
+                expectedEvents[expectedEvents.count - 1].inserted.insert(noteID)
+                if !model.storeInsert(noteID, MRow(text: text, fk: [.noteBook: row])) {
+                    throw mismatch("reused row id", "write {} gave its new note the id \(noteRow) of an earlier record")
+                }
             }
         case .deleteParagraph(let pick):
             guard let id = choose(model.store.rows.keys.filter { $0.kind == .paragraph }.sorted(), pick) else { return note("write: nothing to delete") }
@@ -364,12 +438,20 @@ extension ModelRunner {
         let books = model.store.rows.keys.filter { $0.kind == .book && model.held[$0] == nil && $0.row != current }.sorted()
         guard let book = choose(books, bookPick) else { return note("write: no book to relink to") }
         let row = id.row
-        try otherWriter { context in
-            guard let object = try ModelAccess.find(.note, row: row, in: context), let target = try ModelAccess.find(.book, row: book.row, in: context) else {
-                throw LiteRecordError(.invalidObject, "the model's \(id) or \(book) is not in the store")
+        // Book.notes' minimum: moving a book's last note away is refused.
+        let empties = current.map { owner in model.store.rows.values.count { $0.fk[.noteBook] == owner } <= ReferenceModel.minNotesPerBook } ?? false
+        do {
+            try otherWriter { context in
+                guard let object = try ModelAccess.find(.note, row: row, in: context), let target = try ModelAccess.find(.book, row: book.row, in: context) else {
+                    throw LiteRecordError(.invalidObject, "the model's \(id) or \(book) is not in the store")
+                }
+                ModelAccess.setTarget(object, .noteBook, target)
             }
-            ModelAccess.setTarget(object, .noteBook, target)
+        } catch let error as LiteRecordError where empties && error.kind == .validationFailed {
+            coverage.ops.insert(.writeRelink)
+            return note("write{\(id).book = \(book)} → validationFailed")
         }
+        if empties { throw mismatch("write outcome: validationFailed, got success", "a write moved the last note \(id) off its book") }
         model.store.rows[id]?.fk[.noteBook] = book.row
         model.store.rows[id]?.version += 1
         expectedEvents.append(MEvent(updated: [id]))

@@ -164,7 +164,9 @@ extension ModelRunner {
             }
         } else {
             guard expected.errors.isEmpty else {
-                throw mismatch("save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success", "the save succeeded")
+                // What the model refuses, so that a sweep tells one rule from another.
+                let reasons = model.denials(among: model.held.keys) + model.countViolations(against: ReferenceModel(store: model.store))
+                throw mismatch("save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success", "the save succeeded\(reasons.isEmpty ? "" : "; the model: \(reasons.joined(separator: ", "))")")
             }
             for (temp, row) in realIDs {
                 guard let entry = handles.first(where: { $0.key.row == temp }) else { continue }
@@ -191,6 +193,7 @@ extension ModelRunner {
         adoptRefreshed()
         try compareStore()
         try compareHeld(saved: failure == nil, mayKeep: failure == nil ? expected.mayDelete : [])
+        if failure == nil { try checkKeptChild() }
     }
 
     private func compareChanges(_ expected: MSaveExpectation) throws {

@@ -114,6 +114,18 @@ extension ReferenceModel {
                 }
             }
         }
+        // Tag.books is `.deny`: a doomed tag still linked to a book that stays.
+        for pair in store.joins where plan.doomed.contains(MID(kind: .tag, row: pair.tag)) && !plan.doomed.contains(MID(kind: .book, row: pair.book)) {
+            plan.error = .validationFailed
+        }
+        // Book.notes' minimum holds for a list the deletion changes, in the
+        // store as in a save (issue #58 item 2: a cascade through another
+        // book's lead, or the notes themselves, taking a book's last note).
+        for (id, _) in store.rows where id.kind == .book && !plan.doomed.contains(id) {
+            let notes = store.rows.filter { $0.key.kind == .note && $0.value.fk[.noteBook] == id.row }.keys
+            let left = notes.filter { !plan.doomed.contains($0) }
+            if left.count < Self.minNotesPerBook, left.count != notes.count { plan.error = .validationFailed }
+        }
         return plan
     }
 

@@ -253,13 +253,21 @@ extension ReferenceModel {
     /// The most members Book.chapters and Tag.books hold (ModelEntities.swift).
     static let maxChapters = 3
     static let maxBooksPerTag = 2
+    /// The fewest notes Book.notes holds (ModelEntities.swift).
+    static let minNotesPerBook = 1
 
-    /// The counted lists past their maximum among the owners whose list
+    /// The counted lists past their maximum (or, Book.notes, below its
+    /// minimum) among the owners whose list
     /// differs from `base`'s: Docs/Relationships.md checks the counts "for
     /// every object whose list changed however it changed … whether or not
     /// the list was read", at a save (against the store) and at a child's
     /// push (against the parent).
-    func countViolations(against base: ReferenceModel) -> [String] {
+    ///
+    /// `perObject`: an owner any of whose lists changed has all its counts
+    /// checked (whether a push checks only the list it changed or every
+    /// count of an object it touched is not specified; the child's push
+    /// accepts either).
+    func countViolations(against base: ReferenceModel, perObject: Bool = false) -> [String] {
         var broken: [String] = []
         var owners = Set(store.rows.keys.filter { $0.kind == .book || $0.kind == .tag })
         owners.formUnion(held.keys.filter { $0.kind == .book || $0.kind == .tag })
@@ -276,8 +284,35 @@ extension ReferenceModel {
                 before = base.linked(owner)
                 limit = Self.maxBooksPerTag
             }
-            if now.count > limit, Set(now) != Set(before) { broken.append("\(owner) holds \(now.count) > \(limit)") }
+            var touched = Set(now) != Set(before)
+            if perObject, owner.kind == .book {
+                touched = touched || Set(members(of: owner, .noteBook).must) != Set(base.members(of: owner, .noteBook).must)
+            }
+            if now.count > limit, touched { broken.append("\(owner) holds \(now.count) > \(limit)") }
+            // Book.notes' minimum: checked for a list that changed however it
+            // changed — a note deleted here or by a cascade (another book's
+            // lead), moved away — whether or not it was read. (A new book
+            // comes with a note: the runner leaves alone what would empty it,
+            // whose "changed" the contract does not settle.)
+            guard owner.kind == .book else { continue }
+            let notes = members(of: owner, .noteBook).must
+            let notesBefore = base.members(of: owner, .noteBook).must
+            if notes.count < Self.minNotesPerBook, Set(notes) != Set(notesBefore) || (perObject && touched) {
+                broken.append("\(owner) holds \(notes.count) notes < \(Self.minNotesPerBook)")
+            }
         }
         return broken
+    }
+}
+
+extension ReferenceModel {
+    /// Whether these deletions or moves (the notes of `leaving`) would leave
+    /// a new book without a note: not specified (a new book's list was never
+    /// "changed" from a stored one), so the runner leaves such a step alone.
+    func emptiesNewBook(_ leaving: Set<MID>) -> Bool {
+        held.contains { id, object in
+            id.kind == .book && id.row < 0 && object.phase == .inserted && !leaving.contains(id)
+                && members(of: id, .noteBook).must.allSatisfy { leaving.contains($0) }
+        }
     }
 }

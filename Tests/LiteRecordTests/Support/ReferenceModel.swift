@@ -299,6 +299,12 @@ struct ReferenceModel {
                 let related = members(of: id, link).must.filter { !unseen.contains($0) }
                 if !related.isEmpty { broken.append("\(id).\(link.inverseName) \(related)") }
             }
+            // Tag.books is `.deny` (a rule on a many-to-many): a tag still
+            // linked to a book that is not deleted cannot be deleted.
+            if id.kind == .tag {
+                let related = linked(id).filter { !unseen.contains($0) }
+                if !related.isEmpty { broken.append("\(id).Tag.books \(related)") }
+            }
         }
         return broken
     }
