@@ -49,6 +49,24 @@ public struct ConditionalRequest: Hashable, Sendable {
         self.ifModifiedSince = ifModifiedSince.count == 1 ? HTTPDate.parse(ifModifiedSince[0]) : nil
     }
 
+    /// Preconditions given as values, for a caller that has read the headers
+    /// already or has no request (a test, a job): `method` decides 304
+    /// against 412, `path` is named in the sentences.
+    ///
+    /// ```swift
+    /// let conditions = ConditionalRequest(method: "DELETE", path: "/products/7", ifMatch: .tags([EntityTag(id: 7, version: 3)]),
+    ///                                     ifNoneMatch: nil, ifUnmodifiedSince: nil, ifModifiedSince: nil)
+    /// ```
+    public init(method: String, path: String, ifMatch: EntityTagCondition?, ifNoneMatch: EntityTagCondition?,
+                ifUnmodifiedSince: Date?, ifModifiedSince: Date?) {
+        self.method = method.uppercased()
+        self.path = path
+        self.ifMatch = ifMatch
+        self.ifNoneMatch = ifNoneMatch
+        self.ifUnmodifiedSince = ifUnmodifiedSince
+        self.ifModifiedSince = ifModifiedSince
+    }
+
     /// Throws 428 Precondition Required (RFC 6585) when the request has no
     /// `If-Match`: a route that changes a resource can insist on it, so that
     /// no client overwrites a change it has not seen.
