@@ -1,4 +1,5 @@
 public import Foundation
+public import LiteRecord
 
 /// A request's preconditions (RFC 9110 §13.1) read from its header strings:
 /// `If-Match`, `If-Unmodified-Since`, `If-None-Match` and
@@ -122,6 +123,29 @@ public struct ConditionalRequest: Hashable, Sendable {
             return NotModified(current, modified)
         }
         return nil
+    }
+
+    /// The object with row id `rowID`, once the preconditions hold for its
+    /// tag (``EntityTag/init(id:version:)``): what a `PUT`, `PATCH` or
+    /// `DELETE` does first inside `write {}`, where no other writer can move
+    /// the version between this check and the save.
+    ///
+    /// ```swift
+    /// try await stack.write { store in
+    ///     let product = try conditions.existing(Product.self, rowID: 7, in: store)   // 404, 412
+    ///     store.delete(product)
+    /// }
+    /// ```
+    ///
+    /// - Throws: an ``HTTPProblem`` 404 naming the entity and id when there
+    ///   is none, 412 carrying the current `ETag` when a precondition is
+    ///   false; the store's error.
+    public func existing<T: Entity>(_ type: T.Type, rowID: Int64, in context: RecordContext) throws -> T {
+        guard let object = try T.find(rowID: rowID, in: context) else {
+            throw HTTPProblem(status: 404, detail: "no \(T.entityName) \(rowID)")
+        }
+        _ = try evaluate(current: EntityTag(id: rowID, version: object.recordVersion ?? 0))
+        return object
     }
 
     func failed(_ current: EntityTag?, _ reason: String) -> HTTPProblem {
