@@ -20,6 +20,10 @@ let package = Package(
         // By path, named so that its products are `package: "LiteRecord"`
         // whatever the checkout's folder is called.
         .package(name: "LiteRecord", path: "../.."),
+        // The framework-free part it shares with the other integrations:
+        // entity tags, conditional requests, the store-error table, the
+        // history feed.
+        .package(name: "LiteRecordHTTP", path: "../LiteRecordHTTP"),
         // Traits off: nothing here reads swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -30,6 +34,7 @@ let package = Package(
             name: "HummingbirdLiteRecord",
             dependencies: [
                 .product(name: "LiteRecord", package: "LiteRecord"),
+                .product(name: "LiteRecordHTTP", package: "LiteRecordHTTP"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -21,11 +21,7 @@ extension Preconditions {
     ///   is none; `HTTPError(.preconditionFailed)` carrying the current
     ///   `ETag` when a precondition is false; the store's error.
     public func existing<T: Entity>(_ type: T.Type, rowID: Int64, in context: RecordContext) throws -> T {
-        guard let object = try T.find(rowID: rowID, in: context) else {
-            throw HTTPError(.notFound, message: "no \(T.entityName) \(rowID)")
-        }
-        _ = try evaluate(current: EntityTag(id: rowID, version: object.recordVersion ?? 0))
-        return object
+        try hummingbirdErrors { try conditions.existing(type, rowID: rowID, in: context) }
     }
 }
 

@@ -1,15 +1,19 @@
 public import Foundation
 public import Hummingbird
+public import LiteRecordHTTP
 
 /// A request's preconditions (RFC 9110 §13.1): `If-Match`,
 /// `If-Unmodified-Since`, `If-None-Match` and `If-Modified-Since`, read
 /// once, evaluated against a resource's current entity tag (and, when it has
-/// one, its modification date) in the order of RFC 9110 §13.2.2.
+/// one, its modification date) in the order of RFC 9110 §13.2.2. The
+/// evaluation is LiteRecordHTTP's ``LiteRecordHTTP/ConditionalRequest``, the
+/// same for every integration; this type reads a Hummingbird request into it
+/// and answers in Hummingbird's types.
 ///
 /// ```swift
 /// let preconditions = try Preconditions(request)                  // 400 for a malformed header
-/// try await stack.write { context in
-///     let todo = try Todo.find(rowID: id, in: context)              // 404 first, then:
+/// try await stack.write { db in
+///     let todo = try Todo.find(rowID: id, in: db)                   // 404 first, then:
 ///     _ = try preconditions.evaluate(current: todo.flatMap { EntityTag(for: $0) })   // 412
 ///     …
 /// }
@@ -23,18 +27,19 @@ public struct Preconditions: Sendable {
     /// The request's method: `GET` and `HEAD` answer 304 where another
     /// method answers 412.
     public let method: HTTPRequest.Method
+    /// The headers, read.
+    public let conditions: ConditionalRequest
+
     /// `If-Match`, when sent.
-    public let ifMatch: EntityTagCondition?
+    public var ifMatch: EntityTagCondition? { conditions.ifMatch }
     /// `If-None-Match`, when sent.
-    public let ifNoneMatch: EntityTagCondition?
+    public var ifNoneMatch: EntityTagCondition? { conditions.ifNoneMatch }
     /// `If-Unmodified-Since`, when sent as a valid HTTP-date (an invalid one
     /// is ignored, as RFC 9110 §13.1.4 says).
-    public let ifUnmodifiedSince: Date?
+    public var ifUnmodifiedSince: Date? { conditions.ifUnmodifiedSince }
     /// `If-Modified-Since`, when sent as a valid HTTP-date (an invalid one is
     /// ignored, RFC 9110 §13.1.3).
-    public let ifModifiedSince: Date?
-    /// The path, for the 428's message.
-    let path: String
+    public var ifModifiedSince: Date? { conditions.ifModifiedSince }
 
     /// Reads the four headers of `request`.
     ///
@@ -46,11 +51,13 @@ public struct Preconditions: Sendable {
     ///   `If-None-Match` when it is neither `*` nor a list of quoted tags.
     public init(_ request: Request) throws {
         method = request.method
-        path = request.uri.path
-        ifMatch = try request.ifMatch()
-        ifNoneMatch = try request.ifNoneMatch()
-        ifUnmodifiedSince = request.headers[.ifUnmodifiedSince].flatMap(HTTPDate.parse)
-        ifModifiedSince = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse)
+        let headers = request.headers
+        conditions = try hummingbirdErrors {
+            try ConditionalRequest(
+                method: request.method.rawValue, path: request.uri.path,
+                ifMatch: headers[values: .ifMatch], ifNoneMatch: headers[values: .ifNoneMatch],
+                ifUnmodifiedSince: headers[values: .ifUnmodifiedSince], ifModifiedSince: headers[values: .ifModifiedSince])
+        }
     }
 
     /// Preconditions given as values, for a caller that has no `Request`
@@ -63,11 +70,8 @@ public struct Preconditions: Sendable {
     public init(method: HTTPRequest.Method, path: String = "", ifMatch: EntityTagCondition? = nil, ifNoneMatch: EntityTagCondition? = nil,
                 ifUnmodifiedSince: Date? = nil, ifModifiedSince: Date? = nil) {
         self.method = method
-        self.path = path
-        self.ifMatch = ifMatch
-        self.ifNoneMatch = ifNoneMatch
-        self.ifUnmodifiedSince = ifUnmodifiedSince
-        self.ifModifiedSince = ifModifiedSince
+        conditions = ConditionalRequest(method: method.rawValue, path: path, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch,
+                                        ifUnmodifiedSince: ifUnmodifiedSince, ifModifiedSince: ifModifiedSince)
     }
 
     /// Throws 428 Precondition Required (RFC 6585) when the request has no
@@ -80,15 +84,15 @@ public struct Preconditions: Sendable {
     ///
     /// - Throws: `HTTPError(.preconditionRequired)`.
     public func requireIfMatch() throws {
-        guard ifMatch == nil else { return }
-        throw HTTPError(.preconditionRequired, message: "\(method) \(path) needs an If-Match header with the ETag of what it changes")
+        try hummingbirdErrors { try conditions.requireIfMatch() }
     }
 
     /// Evaluates the preconditions against the resource's current state, in
-    /// RFC 9110 §13.2.2's order: `If-Match` (strong comparison; else
-    /// `If-Unmodified-Since`), then `If-None-Match` (weak comparison; else,
-    /// for `GET` and `HEAD`, `If-Modified-Since`). Call it once the request
-    /// is otherwise known to succeed (after a 404, say).
+    /// RFC 9110 §13.2.2's order (``LiteRecordHTTP/ConditionalRequest/evaluate(current:lastModified:)``):
+    /// `If-Match` (strong comparison; else `If-Unmodified-Since`), then
+    /// `If-None-Match` (weak comparison; else, for `GET` and `HEAD`,
+    /// `If-Modified-Since`). Call it once the request is otherwise known to
+    /// succeed (after a 404, say).
     ///
     /// ```swift
     /// if let notModified = try preconditions.evaluate(current: tag) { return notModified }
@@ -105,35 +109,11 @@ public struct Preconditions: Sendable {
     ///   `ETag`, when a condition is false (and for `If-None-Match` on
     ///   another method than `GET` or `HEAD`).
     public func evaluate(current: EntityTag?, lastModified: Date? = nil) throws -> Response? {
-        let modified = lastModified.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
-        if let ifMatch {
-            try ifMatch.requireMatch(current)
-        } else if let ifUnmodifiedSince, let modified, current != nil, modified > ifUnmodifiedSince {
-            throw failed(current, "it changed after the If-Unmodified-Since date")
-        }
-        let safe = method == .get || method == .head
-        if let ifNoneMatch {
-            if ifNoneMatch.matches(current, weakly: true) {
-                if safe { return Self.notModified(current, modified) }
-                throw failed(current, "If-None-Match names its current representation")
+        try hummingbirdErrors {
+            try conditions.evaluate(current: current, lastModified: lastModified).map { notModified in
+                Response(status: .notModified, headers: HTTPFields(problemHeaders: notModified.headers))
             }
-        } else if safe, let ifModifiedSince, let modified, current != nil, modified <= ifModifiedSince {
-            return Self.notModified(current, modified)
         }
-        return nil
-    }
-
-    func failed(_ current: EntityTag?, _ reason: String) -> HTTPError {
-        var headers = HTTPFields()
-        if let current { headers[.eTag] = current.description }
-        return HTTPError(.preconditionFailed, headers: headers, message: "\(method) \(path) is refused: \(reason)")
-    }
-
-    static func notModified(_ current: EntityTag?, _ modified: Date?) -> Response {
-        var headers = HTTPFields()
-        if let current { headers[.eTag] = current.description }
-        if let modified { headers[.lastModified] = HTTPDate.format(modified) }
-        return Response(status: .notModified, headers: headers)
     }
 }
 
@@ -165,31 +145,5 @@ extension Request {
         let preconditions = try Preconditions(self)
         if requiringIfMatch { try preconditions.requireIfMatch() }
         return try preconditions.evaluate(current: current, lastModified: lastModified)
-    }
-}
-
-/// HTTP-dates (RFC 9110 §5.6.7): IMF-fixdate to send; IMF-fixdate, RFC 850
-/// and asctime's format read, as a recipient must.
-enum HTTPDate {
-    static func format(_ date: Date) -> String {
-        formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'").string(from: date)
-    }
-
-    static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for pattern in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-            if let date = formatter(pattern).date(from: trimmed.replacingOccurrences(of: "  ", with: " ")) { return date }
-        }
-        return nil
-    }
-
-    /// A new formatter each time: `DateFormatter` is not `Sendable`, and
-    /// only conditional requests with a date pay for one.
-    static func formatter(_ pattern: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = pattern
-        return formatter
     }
 }

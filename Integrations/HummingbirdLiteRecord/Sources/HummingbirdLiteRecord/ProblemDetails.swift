@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+public import LiteRecordHTTP
 
 /// An error answered as RFC 9457 problem details, `application/problem+json`:
 /// `type` (a URI naming the kind of problem, for a program), `title` (the
@@ -29,7 +30,7 @@ public struct ProblemDetails: Error, HTTPResponseError, Sendable {
     public var detail: String
 
     /// The type of a problem the status alone describes.
-    public static let blank = "about:blank"
+    public static let blank = HTTPProblem.blank
 
     /// A problem with `status`, a `type` URI and a sentence.
     ///
@@ -43,6 +44,18 @@ public struct ProblemDetails: Error, HTTPResponseError, Sendable {
         self.headers = headers
     }
 
+    /// The framework-free problem LiteRecordHTTP throws (a store error's
+    /// answer, a 400, 412 or 428 of a conditional request), as Hummingbird
+    /// answers it.
+    ///
+    /// ```swift
+    /// catch let problem as HTTPProblem { throw ProblemDetails(problem) }
+    /// ```
+    public init(_ problem: HTTPProblem) {
+        self.init(HTTPResponse.Status(problemStatus: problem.status), type: problem.type, detail: problem.detail,
+                  headers: HTTPFields(problemHeaders: problem.headers))
+    }
+
     /// The answer: the status, the headers and the JSON object.
     ///
     /// ```swift
@@ -52,38 +65,16 @@ public struct ProblemDetails: Error, HTTPResponseError, Sendable {
     /// - Throws: nothing in practice (the encoder's error, for a detail it
     ///   cannot encode).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = Body(detail: detail, error: .init(message: detail), status: Int(status.code), title: status.reasonPhrase, type: type)
-        let data = try encoder.encode(body)
+        let document = ProblemDocument(status: status.code, title: status.reasonPhrase, type: type, detail: detail)
         var headers = self.headers
-        headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    struct Body: Encodable {
-        struct Message: Encodable { var message: String }
-        var detail: String
-        var error: Message
-        var status: Int
-        var title: String
-        var type: String
+        headers[.contentType] = ProblemDocument.mediaType
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try document.json())))
     }
 }
 
 extension ProblemDetails {
-    /// The types ``StoreErrorMiddleware`` gives the store's errors (tag URIs,
-    /// RFC 4151: names, not addresses to fetch).
-    public enum StoreProblem {
-        /// 409: a unique attribute's value is taken.
-        public static let uniqueViolation = "tag:literecord,2026:unique-violation"
-        /// 412: the record changed since it was read (optimistic locking).
-        public static let conflict = "tag:literecord,2026:conflict"
-        /// 410: a history token the store no longer answers.
-        public static let historyExpired = "tag:literecord,2026:history-expired"
-        /// 503: the store is busy, read-only or closed.
-        public static let storeUnavailable = "tag:literecord,2026:store-unavailable"
-        /// 507: the disk is full.
-        public static let diskFull = "tag:literecord,2026:disk-full"
-    }
+    /// The types ``StoreErrorMiddleware`` gives the store's errors:
+    /// LiteRecordHTTP's ``LiteRecordHTTP/StoreProblem``, under the name it
+    /// had here.
+    public typealias StoreProblem = LiteRecordHTTP.StoreProblem
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Hummingbird
+import LiteRecordHTTP
 
 /// Sends every write on a read replica to the primary before anything of
 /// it is read: **307 Temporary Redirect** with `Location` naming the same
@@ -8,7 +9,8 @@ public import Hummingbird
 /// because which server is the primary can change). When the primary is not
 /// known, **421 Misdirected Request** (RFC 9110 §15.5.20): this server cannot
 /// answer the write, and trying it again here will not help. Both carry the
-/// service's JSON error body.
+/// service's JSON error body. The answers are LiteRecordHTTP's
+/// ``LiteRecordHTTP/ReadReplicaRedirect``, the same as VaporLiteRecord's.
 ///
 /// ```swift
 /// if stack.isReplica { router.add(middleware: ReadReplicaMiddleware(primary: URL(string: "http://10.0.0.5:8080"))) }
@@ -19,43 +21,23 @@ public import Hummingbird
 /// method a route does not have stays 405 and an unknown path 404. Reads
 /// (`GET`, `HEAD`, `OPTIONS`) pass.
 public struct ReadReplicaMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The primary's base URL without a trailing `/`, or `nil`.
-    let primary: String?
+    /// The answers, and the primary's base URL.
+    let replica: ReadReplicaRedirect
 
     /// A middleware redirecting writes; `primary` is the primary service's
     /// base URL (`http://10.0.0.5:8080`, or with a path prefix), `nil` when
     /// not known (421 then).
     public init(primary: URL?) {
-        self.primary = primary.map { url in
-            var text = url.absoluteString
-            while text.hasSuffix("/") { text.removeLast() }
-            return text
-        }
+        replica = ReadReplicaRedirect(primary: primary)
     }
 
     /// Passes reads and requests no route takes; redirects (or refuses) writes.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch request.method {
-        case .get, .head, .options:
+        // A read, or no route for this path and method: what it would be
+        // on the primary (the 404 or 405 included).
+        guard ReadReplicaRedirect.isWrite(method: request.method.rawValue), context.endpointPath != nil else {
             return try await next(request, context)
-        default:
-            // No route for this path and method: the 404 or 405 it would be
-            // on the primary.
-            guard context.endpointPath != nil else { return try await next(request, context) }
-            guard let location = location(of: request) else {
-                throw HTTPError(
-                    .misdirectedRequest,
-                    message: "this server is a read replica and takes no writes; send \(request.method) to the primary")
-            }
-            throw HTTPError(
-                .temporaryRedirect, headers: [.location: location],
-                message: "this server is a read replica and takes no writes; \(request.method) \(location) on the primary")
         }
-    }
-
-    /// The primary's URL for the request's path and query.
-    func location(of request: Request) -> String? {
-        guard let primary else { return nil }
-        return primary + request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+        throw HTTPError(replica.refusal(method: request.method.rawValue, path: request.uri.path, query: request.uri.query))
     }
 }

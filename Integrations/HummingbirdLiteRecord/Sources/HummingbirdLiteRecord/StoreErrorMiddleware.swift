@@ -5,50 +5,17 @@ import Logging
 import Synchronization
 
 extension LiteRecordError {
-    /// The HTTP status a service answers for this store error: 409 for a
-    /// unique or other constraint, 412 for an optimistic-locking conflict,
-    /// 410 for a history token older than the store keeps (`.historyExpired`),
-    /// 503 when the store is busy, read-only or unavailable, 507 when the
-    /// disk is full, and 500 for everything else.
+    /// The HTTP status a service answers for this store error
+    /// (LiteRecordHTTP's ``LiteRecordHTTP/StoreErrorAnswer`` has the table):
+    /// 409 for a unique or other constraint, 412 for an optimistic-locking
+    /// conflict, 410 for a history token older than the store keeps
+    /// (`.historyExpired`), 503 when the store is busy, read-only or
+    /// unavailable, 507 when the disk is full, and 500 for everything else.
     ///
     /// ```swift
     /// catch let error as LiteRecordError { return Response(status: error.httpStatus) }
     /// ```
-    public var httpStatus: HTTPResponse.Status {
-        let primary = (extendedResultCode ?? resultCode ?? 0) & 0xFF
-        switch primary {
-        case 13: return .init(code: 507, reasonPhrase: "Insufficient Storage")  // SQLITE_FULL
-        case 5, 6: return .serviceUnavailable  // SQLITE_BUSY, SQLITE_LOCKED
-        default: break
-        }
-        switch kind {
-        case .constraintViolation: return .conflict
-        case .conflict: return .preconditionFailed
-        case .historyExpired: return .gone
-        case .storeUnavailable, .readOnlyStore: return .serviceUnavailable
-        default: return .internalServerError
-        }
-    }
-}
-
-extension LiteRecordError {
-    /// The `Entity.attribute` names of the unique constraint a
-    /// `.constraintViolation` broke, as SQLite reports them
-    /// (`UNIQUE constraint failed: Product.sku`): `["Product.sku"]`, several
-    /// for a constraint over several attributes; `nil` for another error or
-    /// constraint. Names of the model only, never a stored value.
-    ///
-    /// ```swift
-    /// catch let error as LiteRecordError where error.kind == .constraintViolation {
-    ///     print(error.violatedColumns ?? [])      // ["Product.sku"]
-    /// }
-    /// ```
-    public var violatedColumns: [String]? {
-        let prefix = "UNIQUE constraint failed: "
-        guard kind == .constraintViolation, let sqliteMessage, sqliteMessage.hasPrefix(prefix) else { return nil }
-        let columns = sqliteMessage.dropFirst(prefix.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return columns.isEmpty ? nil : columns
-    }
+    public var httpStatus: HTTPResponse.Status { HTTPResponse.Status(problemStatus: httpStatusCode) }
 }
 
 /// Answers every error a route throws as RFC 9457 problem details
@@ -56,11 +23,13 @@ extension LiteRecordError {
 /// `status`, `detail`, and the same sentence as `error.message`, the body
 /// earlier versions sent), with the status it means:
 ///
-/// - a `LiteRecordError` with ``LiteRecord/LiteRecordError/httpStatus`` and
-///   a sentence of its own (a 409 names the unique attributes,
-///   ``LiteRecord/LiteRecordError/violatedColumns``): the library's message,
-///   which can name the file and the SQL, goes to the log only; the
-///   problem's `type` is one of ``ProblemDetails/StoreProblem``;
+/// - a `LiteRecordError` with LiteRecordHTTP's ``LiteRecordHTTP/StoreErrorAnswer``:
+///   its status, its sentence (a 409 names the unique attributes,
+///   `LiteRecordError.violatedColumns`) and its problem type, one of
+///   ``LiteRecordHTTP/StoreProblem``; the library's message, which can name
+///   the file and the SQL, goes to the log only;
+/// - an ``LiteRecordHTTP/HTTPProblem`` (what LiteRecordHTTP's own calls
+///   throw): its status, type, sentence and headers;
 /// - an `HTTPError` without a message, or another framework error: its
 ///   status, with the reason phrase;
 /// - anything else: 500 with a generic message.
@@ -104,31 +73,12 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await mapped(request, context: context, next: next)
-        } catch let error as StoreAnswer {
-            throw ProblemDetails(error.answer.status, type: error.type, detail: error.answer.body ?? error.answer.status.reasonPhrase,
-                                 headers: error.answer.headers)
+        } catch let problem as HTTPProblem {
+            throw ProblemDetails(problem)
         } catch let error as HTTPError {
             // 1xx, 204 and 304 have no body.
             guard error.status.code >= 200, error.status != .noContent, error.status != .notModified else { throw error }
             throw ProblemDetails(error.status, detail: error.body ?? error.status.reasonPhrase, headers: error.headers)
-        }
-    }
-
-    /// A store error's answer and its problem type.
-    struct StoreAnswer: Error {
-        var answer: HTTPError
-        var type: String
-    }
-
-    /// A store error's problem type by its status, or `about:blank`.
-    static func problemType(_ status: HTTPResponse.Status) -> String {
-        switch status.code {
-        case 409: return ProblemDetails.StoreProblem.uniqueViolation
-        case 412: return ProblemDetails.StoreProblem.conflict
-        case 410: return ProblemDetails.StoreProblem.historyExpired
-        case 503: return ProblemDetails.StoreProblem.storeUnavailable
-        case 507: return ProblemDetails.StoreProblem.diskFull
-        default: return ProblemDetails.blank
         }
     }
 
@@ -138,8 +88,9 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as LiteRecordError {
-            let answer = answer(error, request: request, context: context)
-            throw StoreAnswer(answer: answer, type: Self.problemType(answer.status))
+            throw answer(error, request: request, context: context)
+        } catch let problem as HTTPProblem {
+            throw problem
         } catch let error as HTTPError {
             throw answer(error, request: request)
         } catch let error as ProblemDetails {
@@ -163,34 +114,22 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    func answer(_ error: LiteRecordError, request: Request, context: Context) -> HTTPError {
-        let status = error.httpStatus
-        switch status {
-        case .conflict:
+    /// The store error's problem (LiteRecordHTTP's table), logged by its
+    /// severity; a 500 quotes the request id only.
+    func answer(_ error: LiteRecordError, request: Request, context: Context) -> HTTPProblem {
+        let answer = StoreErrorAnswer(error)
+        switch answer.severity {
+        case .client:
             // The library's message names the file and the columns: the log
             // gets it, the client a sentence of its own.
             context.logger.notice("\(request.method) \(request.uri.path): \(error)")
-            guard let columns = error.violatedColumns else {
-                return HTTPError(status, message: "the change conflicts with a stored record: a value that must be unique is taken")
-            }
-            let what = columns.count == 1 ? "the value of \(columns[0]) must be unique" : "the values of \(columns.joined(separator: ", ")) must be unique together"
-            return HTTPError(status, message: "the change conflicts with a stored record: \(what), and it is taken")
-        case .preconditionFailed:
-            context.logger.notice("\(request.method) \(request.uri.path): \(error)")
-            return HTTPError(status, message: "the record changed since it was read; read it again")
-        case .gone:
-            context.logger.notice("\(request.method) \(request.uri.path): \(error)")
-            return HTTPError(status, message: "the history token is older than what the store keeps, or from another store; read the records again and continue from a new token")
-        case .serviceUnavailable:
+        case .unavailable:
             context.logger.warning("\(request.method) \(request.uri.path): \(error)")
-            return HTTPError(status, headers: [.retryAfter: "1"], message: "the store is busy or unavailable; try again")
-        case .internalServerError:
+        case .fault:
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
-            return HTTPError(status, message: Self.generic(context))
-        default:
-            context.logger.error("\(request.method) \(request.uri.path): \(error)")
-            return HTTPError(status, message: "the disk is full; nothing was written")
+            return HTTPProblem(status: 500, detail: Self.generic(context))
         }
+        return answer.problem
     }
 
     func answer(_ error: HTTPError, request: Request) -> HTTPError {
@@ -240,7 +179,7 @@ public struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func generic(_ context: Context) -> String {
-        "the server could not answer this request (request id \(context.id))"
+        StoreErrorAnswer.genericDetail(requestID: context.id)
     }
 }
 

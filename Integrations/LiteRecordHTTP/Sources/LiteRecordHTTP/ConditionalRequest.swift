@@ -1,4 +1,5 @@
 public import Foundation
+public import LiteRecord
 
 /// A request's preconditions (RFC 9110 §13.1) read from its header strings:
 /// `If-Match`, `If-Unmodified-Since`, `If-None-Match` and
@@ -47,6 +48,24 @@ public struct ConditionalRequest: Hashable, Sendable {
         // A date header is a single value; a repeated one is invalid, and ignored.
         self.ifUnmodifiedSince = ifUnmodifiedSince.count == 1 ? HTTPDate.parse(ifUnmodifiedSince[0]) : nil
         self.ifModifiedSince = ifModifiedSince.count == 1 ? HTTPDate.parse(ifModifiedSince[0]) : nil
+    }
+
+    /// Preconditions given as values, for a caller that has read the headers
+    /// already or has no request (a test, a job): `method` decides 304
+    /// against 412, `path` is named in the sentences.
+    ///
+    /// ```swift
+    /// let conditions = ConditionalRequest(method: "DELETE", path: "/products/7", ifMatch: .tags([EntityTag(id: 7, version: 3)]),
+    ///                                     ifNoneMatch: nil, ifUnmodifiedSince: nil, ifModifiedSince: nil)
+    /// ```
+    public init(method: String, path: String, ifMatch: EntityTagCondition?, ifNoneMatch: EntityTagCondition?,
+                ifUnmodifiedSince: Date?, ifModifiedSince: Date?) {
+        self.method = method.uppercased()
+        self.path = path
+        self.ifMatch = ifMatch
+        self.ifNoneMatch = ifNoneMatch
+        self.ifUnmodifiedSince = ifUnmodifiedSince
+        self.ifModifiedSince = ifModifiedSince
     }
 
     /// Throws 428 Precondition Required (RFC 6585) when the request has no
@@ -104,6 +123,29 @@ public struct ConditionalRequest: Hashable, Sendable {
             return NotModified(current, modified)
         }
         return nil
+    }
+
+    /// The object with row id `rowID`, once the preconditions hold for its
+    /// tag (``EntityTag/init(id:version:)``): what a `PUT`, `PATCH` or
+    /// `DELETE` does first inside `write {}`, where no other writer can move
+    /// the version between this check and the save.
+    ///
+    /// ```swift
+    /// try await stack.write { store in
+    ///     let product = try conditions.existing(Product.self, rowID: 7, in: store)   // 404, 412
+    ///     store.delete(product)
+    /// }
+    /// ```
+    ///
+    /// - Throws: an ``HTTPProblem`` 404 naming the entity and id when there
+    ///   is none, 412 carrying the current `ETag` when a precondition is
+    ///   false; the store's error.
+    public func existing<T: Entity>(_ type: T.Type, rowID: Int64, in context: RecordContext) throws -> T {
+        guard let object = try T.find(rowID: rowID, in: context) else {
+            throw HTTPProblem(status: 404, detail: "no \(T.entityName) \(rowID)")
+        }
+        _ = try evaluate(current: EntityTag(id: rowID, version: object.recordVersion ?? 0))
+        return object
     }
 
     func failed(_ current: EntityTag?, _ reason: String) -> HTTPProblem {

@@ -100,11 +100,7 @@ public struct Preconditions: Sendable {
     ///   is none; ``ProblemDetails`` 412 carrying the current `ETag` when a
     ///   precondition is false; the store's error.
     public func existing<T: Entity>(_ type: T.Type, rowID: Int64, in context: RecordContext) throws -> T {
-        guard let object = try T.find(rowID: rowID, in: context) else {
-            throw ProblemDetails(.notFound, detail: "no \(T.entityName) \(rowID)")
-        }
-        _ = try evaluate(current: EntityTag(id: rowID, version: object.recordVersion ?? 0))
-        return object
+        try vaporProblems { try conditions.existing(type, rowID: rowID, in: context) }
     }
 }
 

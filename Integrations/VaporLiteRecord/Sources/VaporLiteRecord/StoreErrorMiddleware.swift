@@ -28,6 +28,8 @@ extension LiteRecordError {
 ///   (a body `req.content.decode` could not read is a `DecodingError`,
 ///   which Vapor makes an `AbortError` of status 400); a 304 or 204 thrown
 ///   this way is answered without a body;
+/// - a ``LiteRecordHTTP/HistoryFeedGone``: 410 with `next`, where the client
+///   continues once it has read the records again;
 /// - anything else: 500 with a generic sentence quoting the request id; the
 ///   log line at `.error` has the error's own text and that id.
 ///
@@ -51,6 +53,10 @@ public struct StoreErrorMiddleware: AsyncMiddleware {
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
             return try await next.respond(to: request)
+        } catch let gone as HistoryFeedGone {
+            // Problem details already, with the `next` a client needs.
+            request.logger.notice("\(request.method) \(request.url.path): \(gone.reason)")
+            return gone.response()
         } catch {
             let problem = problem(for: error, request: request)
             // 1xx, 204 and 304 have no body (RFC 9110 §6.4.1).

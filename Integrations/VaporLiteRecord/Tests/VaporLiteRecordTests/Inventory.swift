@@ -28,6 +28,7 @@ final class Product {
 /// | `PUT /products/:id` | 200 with the new `ETag`; 428 without `If-Match`; 412; 404; 409 |
 /// | `POST /products/:id/withdrawals` | 200; 409 when the stock would go below zero; 428; 412; 404 |
 /// | `DELETE /products/:id` | 204; 428; 412; 404 |
+/// | another method on these paths | 405 with `Allow`; any other path: 404 |
 enum Inventory {
     struct ProductInput: Content {
         var sku: String
@@ -56,6 +57,7 @@ enum Inventory {
     static func configure(_ app: Application, stack: RecordStack) throws {
         app.liteRecord.use(stack)
         app.middleware.use(StoreErrorMiddleware())
+        app.middleware.use(UnmatchedRouteMiddleware())   // 405 with Allow for a known path, 404 otherwise
 
         app.get("health") { req async throws -> String in
             let count = try await req.liteRecord.stack.read { try Product.count(in: $0) }

@@ -1,13 +1,15 @@
-import Foundation
-public import Hummingbird
+public import Foundation
 public import LiteRecord
 
 /// The query of a history feed route, `GET /changes?since=&limit=`: the
 /// last token the client processed, or `latest`, and how many transactions
-/// at most.
+/// at most. An integration reads its request's query into one of these
+/// (HummingbirdLiteRecord from `Parameters`, VaporLiteRecord from a
+/// `Request`); ``init(values:defaultLimit:maximumLimit:)`` is the rule they
+/// share.
 ///
 /// ```swift
-/// let query = try HistoryFeedQuery(parameters: request.uri.queryParameters)
+/// let query = HistoryFeedQuery(since: HistoryToken("42-9f2c61d0a4b8e7f1"), limit: 20)
 /// ```
 public struct HistoryFeedQuery: Sendable, Equatable {
     /// The last token the client processed (a previous page's `next`);
@@ -31,44 +33,48 @@ public struct HistoryFeedQuery: Sendable, Equatable {
         self.limit = limit
     }
 
-    /// Reads `since` (a token or `latest`) and `limit` from a query string;
-    /// an empty parameter counts as absent, one sent twice is 400.
+    /// Reads `since` (a token or `latest`) and `limit` from a query string's
+    /// parameters, given by `values`, which returns every value sent under a
+    /// name (empty when none). An empty parameter counts as absent, one sent
+    /// twice is 400.
     ///
     /// ```swift
-    /// let query = try HistoryFeedQuery(parameters: request.uri.queryParameters, maximumLimit: 500)
+    /// let query = try HistoryFeedQuery(values: { name in name == "limit" ? ["20"] : [] })
     /// ```
     ///
     /// - Parameters:
     ///   - defaultLimit: the limit without `limit=`.
     ///   - maximumLimit: the largest `limit` taken.
-    /// - Throws: `HTTPError(.badRequest)` naming `since` (neither a token nor
-    ///   `latest`) or `limit` (not an integer from 1 to `maximumLimit`).
-    public init(parameters: Parameters, defaultLimit: Int = 100, maximumLimit: Int = 1_000) throws {
+    /// - Throws: an ``HTTPProblem`` with status 400 naming `since` (neither a
+    ///   token nor `latest`) or `limit` (not an integer from 1 to
+    ///   `maximumLimit`), or a parameter sent twice.
+    public init(values: (String) -> [String], defaultLimit: Int = 100, maximumLimit: Int = 1_000) throws {
         func value(_ name: String) throws -> String? {
+            let sent = values(name)
             // Sent twice, a parameter has no one value to read.
-            guard parameters.getAll(name).count <= 1 else {
-                throw HTTPError(.badRequest, message: "parameter '\(name)' must be given at most once")
+            guard sent.count <= 1 else {
+                throw HTTPProblem(status: 400, detail: "parameter '\(name)' must be given at most once")
             }
-            guard let text = parameters.get(name), !text.isEmpty else { return nil }
+            guard let text = sent.first, !text.isEmpty else { return nil }
             return text
         }
-        since = nil
-        isLatest = false
-        limit = defaultLimit
-        if let text = try value("since"), text == "latest" {
-            isLatest = true
-        } else if let text = try value("since") {
-            guard let token = HistoryToken(text) else {
-                let shown = text.count <= 64 ? "'\(text)'" : "'\(text.prefix(64))…'"
-                throw HTTPError(
-                    .badRequest,
-                    message: "parameter 'since' must be a token from a previous answer's 'next' (such as 42-9f2c61d0a4b8e7f1) or 'latest', not \(shown)")
+        self.init(limit: defaultLimit)
+        if let text = try value("since") {
+            if text == "latest" {
+                isLatest = true
+            } else {
+                guard let token = HistoryToken(text) else {
+                    let shown = text.count <= 64 ? "'\(text)'" : "'\(text.prefix(64))…'"
+                    throw HTTPProblem(
+                        status: 400,
+                        detail: "parameter 'since' must be a token from a previous answer's 'next' (such as 42-9f2c61d0a4b8e7f1) or 'latest', not \(shown)")
+                }
+                since = token
             }
-            since = token
         }
         if let text = try value("limit") {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
-                throw HTTPError(.badRequest, message: "parameter 'limit' must be an integer from 1 to \(maximumLimit)")
+                throw HTTPProblem(status: 400, detail: "parameter 'limit' must be an integer from 1 to \(maximumLimit)")
             }
             self.limit = limit
         }
@@ -77,6 +83,11 @@ public struct HistoryFeedQuery: Sendable, Equatable {
 
 /// One page of a history feed: the transactions after the query's `since`,
 /// oldest first, and `next`, the token to ask from next time.
+///
+/// ```swift
+/// let page = try await stack.historyFeed(HistoryFeedQuery(limit: 20))
+/// print(page.transactions.count, page.next as Any)
+/// ```
 public struct HistoryFeedPage: Sendable {
     /// Pass it as `since` next time: the last transaction's token when the
     /// page is full; otherwise the newest token of the store, so that a
@@ -98,22 +109,21 @@ public struct HistoryFeedPage: Sendable {
 }
 
 /// A feed that cannot continue from the client's `since`: answered 410 Gone
-/// as problem details (type ``ProblemDetails/StoreProblem/historyExpired``)
-/// with `next`, the newest token, read before the error was thrown: the
-/// client reads the records again, then continues from it, and misses
-/// nothing that commits in between.
+/// as problem details (type ``StoreProblem/historyExpired``) with `next`,
+/// the newest token, read before the error was thrown: the client reads the
+/// records again, then continues from it, and misses nothing that commits
+/// in between. Each integration answers it (HummingbirdLiteRecord's and
+/// VaporLiteRecord's `StoreErrorMiddleware`, or the error on its own):
 ///
 /// ```json
 /// {"detail":"…","error":{"message":"…"},"next":"9-9f2c61d0a4b8e7f1","status":410,"title":"Gone","type":"tag:literecord,2026:history-expired"}
 /// ```
-public struct HistoryFeedGone: Error, HTTPResponseError, Sendable, Equatable {
+public struct HistoryFeedGone: Error, Sendable, Hashable {
     /// Why, in a sentence naming the token.
     public var reason: String
     /// Where to continue once the records are read again: the store's
     /// newest token (`nil` for a store without transactions).
     public var next: HistoryToken?
-    /// 410 Gone.
-    public var status: HTTPResponse.Status { .gone }
 
     /// The error for `reason`, continuing from `next`.
     ///
@@ -125,31 +135,29 @@ public struct HistoryFeedGone: Error, HTTPResponseError, Sendable, Equatable {
         self.next = next
     }
 
-    /// The 410: problem details with `next`.
+    /// The 410's body: problem details with `next` (`null` when there is
+    /// none: a client reads it), keys sorted, slashes not escaped.
     ///
     /// ```swift
-    /// let response = try gone.response(from: request, context: context)
+    /// let body = try gone.json()
     /// ```
     ///
     /// - Throws: the encoder's error (not in practice).
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    public func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(GoneBody(detail: reason, error: .init(message: reason), next: next))
-        return Response(status: .gone, headers: [.contentType: "application/problem+json"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return try encoder.encode(GoneBody(detail: reason, error: .init(message: reason), next: next))
     }
 }
 
 /// The 410's JSON: problem details and `next`.
 struct GoneBody: Encodable {
-    struct Message: Encodable { var message: String }
     var detail: String
-    var error: Message
+    var error: ProblemDocument.Message
     var next: HistoryToken?
     var status = 410
     var title = "Gone"
-    var type = ProblemDetails.StoreProblem.historyExpired
+    var type = StoreProblem.historyExpired
 
     func encode(to encoder: any Encoder) throws {
         // `next` is always there, null included: a client reads it.
@@ -175,11 +183,7 @@ extension RecordStack {
     /// no cooperative thread waits.
     ///
     /// ```swift
-    /// router.get("/changes") { request, _ -> Response in
-    ///     let page = try await stack.historyFeed(try HistoryFeedQuery(parameters: request.uri.queryParameters),
-    ///                                            matching: .entity(Todo.self))   // a 410 is thrown as HistoryFeedGone
-    ///     return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "\(page.next.map(String.init(describing:)) ?? "")")))
-    /// }
+    /// let page = try await stack.historyFeed(HistoryFeedQuery(since: token, limit: 50), matching: .entity(Product.self))
     /// ```
     ///
     /// - Throws: ``HistoryFeedGone`` (410, with the newest token as `next`)
