@@ -189,8 +189,9 @@ struct Tour {
         try first.close()
         show("version 1, Chore { title, done }, wrote 2 chores to \(url.lastPathComponent)")
         show("version 2, Chore { @Attribute(originalName: \"title\") name, @Attribute(.indexed) done, priority = 0, due: Date? }")
-        show("RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]): "
-            + "\(try RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]))")
+        show(
+            "RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]): "
+                + "\(try RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]))")
         show("opening it with `setup` alone is refused:")
         do {
             try RecordStack(storeAt: url, entities: [Chore.self]).close()
@@ -207,8 +208,9 @@ struct Tour {
             for action in report.actions { show("  \(action)") }
         }
         let chores = try Chore.findAll(sortedBy: "name", in: second.newContext())
-        show("the chores, read by version 2: "
-            + chores.map { "\($0.name) (done: \($0.done), priority: \($0.priority))" }.joined(separator: ", "))
+        show(
+            "the chores, read by version 2: "
+                + chores.map { "\($0.name) (done: \($0.done), priority: \($0.priority))" }.joined(separator: ", "))
         try second.close()
         show("requiresMigration now: \(try RecordStack.requiresMigration(storeAt: url, entities: [Chore.self]))")
     }

@@ -95,7 +95,8 @@ struct Inspect: ParsableCommand {
             if let history = report.history {
                 let range = history.oldest.map { "tokens \($0) … \(history.newest?.description ?? "")" } ?? "none kept"
                 let purged = history.purgedThrough.map { "; deleted through \($0)" } ?? ""
-                print("history:      \(history.transactionCount) transaction\(history.transactionCount == 1 ? "" : "s") (\(range)\(purged); \(history.changeBytes) bytes of changes)")
+                print(
+                    "history:      \(history.transactionCount) transaction\(history.transactionCount == 1 ? "" : "s") (\(range)\(purged); \(history.changeBytes) bytes of changes)")
             }
         } else {
             print("model:        none (not a LiteRecord store)")

@@ -15,11 +15,12 @@ struct Locate: ParsableCommand {
     func run() throws {
         let locator = StoreLocator(applicationName: app)
         let (url, source) = locator.resolve(storeNamed: name ?? locator.defaultStoreName)
-        let rule = switch source {
-        case .documents: "an existing file in Documents"
-        case .applicationSupport: "an existing file in Application Support/\(locator.applicationName)"
-        case .default: "no existing file; the default location in Application Support/\(locator.applicationName)"
-        }
+        let rule =
+            switch source {
+            case .documents: "an existing file in Documents"
+            case .applicationSupport: "an existing file in Application Support/\(locator.applicationName)"
+            case .default: "no existing file; the default location in Application Support/\(locator.applicationName)"
+            }
         print(url.path)
         print("rule: \(source) (\(rule))")
         if app == nil {

@@ -44,9 +44,10 @@ public struct TransientMacro: PeerMacro {
         }
         let name = variable.firstName
         if variable.isStatic || variable.bindings.allSatisfy(\.isComputed) {
-            context.diagnose(Diagnostic(
-                node: node, message: EntityDiagnostic.transientOnComputedProperty(name: name),
-                fixIts: [FixIt.remove(node, from: variable, macro: "Transient")]))
+            context.diagnose(
+                Diagnostic(
+                    node: node, message: EntityDiagnostic.transientOnComputedProperty(name: name),
+                    fixIts: [FixIt.remove(node, from: variable, macro: "Transient")]))
             return []
         }
         // `init(row:)` runs none of the class's initializers, so a transient
@@ -59,14 +60,17 @@ public struct TransientMacro: PeerMacro {
                     \.initializer,
                     InitializerClauseSyntax(
                         equal: .equalToken(leadingTrivia: .space, trailingTrivia: .space),
-                        value: ExprSyntax(EditorPlaceholderExprSyntax(placeholder: .identifier("<#value#>")))))
-                    .with(\.typeAnnotation, binding.typeAnnotation?.with(\.trailingTrivia, []))
-                fixIts.append(FixIt(
-                    message: EntityFixIt.addDefaultValue,
-                    changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
+                        value: ExprSyntax(EditorPlaceholderExprSyntax(placeholder: .identifier("<#value#>"))))
+                )
+                .with(\.typeAnnotation, binding.typeAnnotation?.with(\.trailingTrivia, []))
+                fixIts.append(
+                    FixIt(
+                        message: EntityFixIt.addDefaultValue,
+                        changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
             }
-            context.diagnose(Diagnostic(
-                node: binding.pattern, message: EntityDiagnostic.transientNeedsDefault(name: bindingName), fixIts: fixIts))
+            context.diagnose(
+                Diagnostic(
+                    node: binding.pattern, message: EntityDiagnostic.transientNeedsDefault(name: bindingName), fixIts: fixIts))
         }
         return []
     }

@@ -130,9 +130,10 @@ struct EntityModel {
         if classDecl.genericParameterClause != nil {
             diagnose(classDecl.name, .genericClass(className: className))
         }
-        let inherited = Set(classDecl.inheritanceClause?.inheritedTypes.map {
-            $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-        } ?? [])
+        let inherited = Set(
+            classDecl.inheritanceClause?.inheritedTypes.map {
+                $0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+            } ?? [])
         declaresEquality = !inherited.isDisjoint(with: ["Equatable", "Hashable", "Comparable"])
         checkPlacement(classDecl, lexicalContext: lexicalContext)
         for member in classDecl.memberBlock.members {
@@ -156,12 +157,11 @@ struct EntityModel {
         diagnoseImpliedEquatable(classDecl)
         for outer in lexicalContext {
             let generic: (name: String, isGeneric: Bool)? =
-                if let type = outer.as(StructDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
-                else if let type = outer.as(ClassDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
-                else if let type = outer.as(EnumDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
-                else if let type = outer.as(ActorDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) }
-                else if let type = outer.as(ExtensionDeclSyntax.self) { (type.extendedType.trimmedDescription, type.genericWhereClause != nil) }
-                else { nil }
+                if let type = outer.as(StructDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) } else if let type = outer.as(ClassDeclSyntax.self) {
+                    (type.name.text, type.genericParameterClause != nil)
+                } else if let type = outer.as(EnumDeclSyntax.self) { (type.name.text, type.genericParameterClause != nil) } else if let type = outer.as(ActorDeclSyntax.self) {
+                    (type.name.text, type.genericParameterClause != nil)
+                } else if let type = outer.as(ExtensionDeclSyntax.self) { (type.extendedType.trimmedDescription, type.genericWhereClause != nil) } else { nil }
             if let generic, generic.isGeneric {
                 diagnose(classDecl.name, .nestedInGeneric(className: className, outer: generic.name))
                 return
@@ -373,9 +373,11 @@ struct EntityModel {
                 variable.bindingSpecifier, .storedLet(name: columnName),
                 fixIt: FixIt(
                     message: EntityFixIt.replaceLetWithVar,
-                    changes: [.replace(
-                        oldNode: Syntax(variable.bindingSpecifier),
-                        newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))]))
+                    changes: [
+                        .replace(
+                            oldNode: Syntax(variable.bindingSpecifier),
+                            newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))
+                    ]))
             return
         }
         if variable.modifiers.contains(.lazy) {
@@ -402,12 +404,13 @@ struct EntityModel {
         if let relationship, let attribute {
             // Neither can be guessed away: a column and a relationship are
             // stored and queried differently.
-            diagnostics.append(Diagnostic(
-                node: identifier, message: EntityDiagnostic.attributeAndRelationship(name: columnName),
-                fixIts: [
-                    FixIt.remove(attribute, from: variable, macro: "Attribute"),
-                    FixIt.remove(relationship, from: variable, macro: "Relationship"),
-                ]))
+            diagnostics.append(
+                Diagnostic(
+                    node: identifier, message: EntityDiagnostic.attributeAndRelationship(name: columnName),
+                    fixIts: [
+                        FixIt.remove(attribute, from: variable, macro: "Attribute"),
+                        FixIt.remove(relationship, from: variable, macro: "Relationship"),
+                    ]))
             return
         }
         if let relationship {
@@ -417,22 +420,24 @@ struct EntityModel {
         if attribute == nil, let annotation = binding.typeAnnotation, let shape = RelationshipShape(annotation.type),
             !TypeAnalysis.isBuiltInAttributeType(shape.destination)
         {
-            inferred.append(InferredProperty(
-                propertyName: name, name: columnName, type: annotation.type.trimmedDescription,
-                isArray: shape.isToMany, initializer: binding.initializer?.value, node: Syntax(identifier)))
+            inferred.append(
+                InferredProperty(
+                    propertyName: name, name: columnName, type: annotation.type.trimmedDescription,
+                    isArray: shape.isToMany, initializer: binding.initializer?.value, node: Syntax(identifier)))
             return
         }
         guard let (type, inferred) = storedType(of: binding, in: variable, name: columnName) else { return }
 
         let arguments = attribute.map(AttributeArguments.init)
-        properties.append(PersistedProperty(
-            name: name, columnName: columnName, type: type,
-            initializer: binding.initializer?.value, typeIsInferred: inferred,
-            options: arguments?.options ?? [],
-            originalName: arguments?.originalName,
-            importKey: arguments?.importKey, dateFormat: arguments?.dateFormat,
-            searchWeight: arguments?.searchWeight,
-            node: Syntax(identifier)))
+        properties.append(
+            PersistedProperty(
+                name: name, columnName: columnName, type: type,
+                initializer: binding.initializer?.value, typeIsInferred: inferred,
+                options: arguments?.options ?? [],
+                originalName: arguments?.originalName,
+                importKey: arguments?.importKey, dateFormat: arguments?.dateFormat,
+                searchWeight: arguments?.searchWeight,
+                node: Syntax(identifier)))
         if let arguments, arguments.options.contains("searchable"),
             !["String", "Swift.String"].contains(type.wrapped.filter { !$0.isWhitespace })
         {
@@ -493,10 +498,13 @@ struct EntityModel {
         }
         let suggestion = binding.initializer.flatMap { TypeAnalysis.suggestedType(of: $0.value) }
         let annotated = binding.with(\.pattern, binding.pattern.with(\.trailingTrivia, []))
-            .with(\.typeAnnotation, TypeAnnotationSyntax(
-                colon: .colonToken(trailingTrivia: .space),
-                type: TypeSyntax(IdentifierTypeSyntax(
-                    name: .identifier(suggestion ?? "<#Type#>"), trailingTrivia: binding.pattern.trailingTrivia))))
+            .with(
+                \.typeAnnotation,
+                TypeAnnotationSyntax(
+                    colon: .colonToken(trailingTrivia: .space),
+                    type: TypeSyntax(
+                        IdentifierTypeSyntax(
+                            name: .identifier(suggestion ?? "<#Type#>"), trailingTrivia: binding.pattern.trailingTrivia))))
         diagnose(
             binding.pattern, .missingTypeAnnotation(name: name),
             fixIt: FixIt(
@@ -512,7 +520,8 @@ struct EntityModel {
 
     private mutating func checkColumnNames() {
         var seen: [String: String] = [:]
-        let names = properties.map { ($0.columnName, $0.node) } + relationships.map { ($0.name, $0.node) }
+        let names =
+            properties.map { ($0.columnName, $0.node) } + relationships.map { ($0.name, $0.node) }
             + inferred.map { ($0.name, $0.node) }
         for (name, node) in names {
             let key = name.lowercased()

@@ -167,7 +167,8 @@ extension EntityModel {
             return
         }
         if let value = binding.initializer?.value {
-            let isEmpty = shape.isToMany
+            let isEmpty =
+                shape.isToMany
                 ? value.as(ArrayExprSyntax.self)?.elements.isEmpty == true
                 : value.is(NilLiteralExprSyntax.self)
             if !isEmpty {

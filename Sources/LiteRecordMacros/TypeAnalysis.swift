@@ -43,9 +43,10 @@ enum TypeAnalysis {
         if let reason = unsupportedReason(wrapped, nested: false) {
             return .unsupported(reason: reason)
         }
-        return .supported(StoredType(
-            declared: type.trimmedDescription, wrapped: wrapped.trimmedDescription,
-            isOptional: isOptional, isImplicitlyNil: isSugared))
+        return .supported(
+            StoredType(
+                declared: type.trimmedDescription, wrapped: wrapped.trimmedDescription,
+                isOptional: isOptional, isImplicitlyNil: isSugared))
     }
 
     /// The types LiteRecord stores as themselves (its `AttributeValue`s), by
@@ -135,7 +136,8 @@ enum TypeAnalysis {
         } else if type.is(TupleTypeSyntax.self) {
             reason = "a tuple"
         } else if let someOrAny = type.as(SomeOrAnyTypeSyntax.self) {
-            reason = someOrAny.someOrAnySpecifier.tokenKind == .keyword(.some)
+            reason =
+                someOrAny.someOrAnySpecifier.tokenKind == .keyword(.some)
                 ? "an opaque 'some' type" : "an existential 'any' type"
         } else if type.is(CompositionTypeSyntax.self) {
             reason = "a protocol composition"

@@ -139,9 +139,10 @@ struct SearchWriter: AsyncParsableCommand {
             let save = number
             try await stack.write { context in
                 for index in 0..<40 {
-                    context.insert(SearchNote(
-                        text: "crash save\(save) item\(index) " + String(repeating: "word\(index % 7) ", count: 20),
-                        tags: index.isMultiple(of: 3) ? nil : "tag\(index % 5)", save: save))
+                    context.insert(
+                        SearchNote(
+                            text: "crash save\(save) item\(index) " + String(repeating: "word\(index % 7) ", count: 20),
+                            tags: index.isMultiple(of: 3) ? nil : "tag\(index % 5)", save: save))
                 }
                 // Edit and delete some of the previous save's notes.
                 for note in try SearchNote.findAll(matching: #Predicate { $0.save == save - 1 }, in: context) {

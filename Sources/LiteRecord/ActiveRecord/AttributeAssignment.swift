@@ -61,13 +61,17 @@ public struct AttributeAssignment<Root: Entity>: Sendable {
             Root.relationships.indices.contains(index)
         {
             let name = Root.relationships[index].name
-            return .failure(LiteRecordError(
-                .unknownAttribute,
-                "\\\(Root.self).\(name) is the relationship \(name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"))
+            return .failure(
+                LiteRecordError(
+                    .unknownAttribute,
+                    "\\\(Root.self).\(name) is the relationship \(name) of \(Root.entityName), not an attribute: updateAll sets stored attributes only; change the relationship on the objects and save"
+                ))
         }
-        return .failure(LiteRecordError(
-            .unknownAttribute,
-            "\(spelled(keyPath)) is not a stored attribute of \(Root.entityName) (a @Transient or computed property, or a value inside an attribute): updateAll sets stored attributes only"))
+        return .failure(
+            LiteRecordError(
+                .unknownAttribute,
+                "\(spelled(keyPath)) is not a stored attribute of \(Root.entityName) (a @Transient or computed property, or a value inside an attribute): updateAll sets stored attributes only"
+            ))
     }
 
     /// The key path as written (`\Note.scratch`) where the runtime can

@@ -294,7 +294,8 @@ extension RecordContext {
         guard parent != nil else { return }
         throw LiteRecordError(
             .invalidObject,
-            "\(operation()) cannot run in a child context: it writes to the store at once, and a child's changes go to its parent only; run it on the root context (or in RecordStack.write), or change the objects here and save")
+            "\(operation()) cannot run in a child context: it writes to the store at once, and a child's changes go to its parent only; run it on the root context (or in RecordStack.write), or change the objects here and save"
+        )
     }
 }
 

@@ -4,9 +4,10 @@ extension RecordContext {
     func settle(_ resolved: some Collection<(object: any Entity, resolution: ConflictResolution)>) {
         // Lists read while a deletion was pending left the object out; one
         // taken back must be listed again: those lists are read again.
-        let kept = Set(resolved.compactMap { entry -> String? in
-            if case .keep = entry.resolution { type(of: entry.object).entityName } else { nil }
-        })
+        let kept = Set(
+            resolved.compactMap { entry -> String? in
+                if case .keep = entry.resolution { type(of: entry.object).entityName } else { nil }
+            })
         if !kept.isEmpty, store.model.hasRelationships { forgetToManys(touching: kept) }
         for (object, resolution) in resolved {
             let state = object.recordState

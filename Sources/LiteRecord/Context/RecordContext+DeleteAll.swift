@@ -102,7 +102,8 @@ extension RecordContext {
             let names = remaining.sorted().prefix(5).map { "\(relationship.destinationName) #\($0)" }.joined(separator: ", ")
             throw LiteRecordError(
                 .validationFailed,
-                "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))")
+                "\(relationship.entityName) #\(id) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(relationship.destinationName) record\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))"
+            )
         }
         return (doomed, order)
     }
@@ -128,7 +129,8 @@ extension RecordContext {
                     guard remaining < minimum else { continue }
                     throw LiteRecordError(
                         .validationFailed,
-                        "\(owner.name) #\(ownerID) would be left with \(remaining) objects in \(inverse.qualifiedName); at least \(minimum) are needed, so the deletion was refused and nothing was deleted")
+                        "\(owner.name) #\(ownerID) would be left with \(remaining) objects in \(inverse.qualifiedName); at least \(minimum) are needed, so the deletion was refused and nothing was deleted"
+                    )
                 }
             }
         }
@@ -169,7 +171,8 @@ extension RecordContext {
         guard let (object, _) = references.first(where: { $0.rule == .deny }) else { return }
         throw LiteRecordError(
             .validationFailed,
-            "the deletion was refused: \(Self.describe(object)), unsaved in this context, still names a record it deletes through a relationship whose inverse has the delete rule .deny; nothing was deleted")
+            "the deletion was refused: \(Self.describe(object)), unsaved in this context, still names a record it deletes through a relationship whose inverse has the delete rule .deny; nothing was deleted"
+        )
     }
 
     /// Sets to `NULL` the to-one columns pointing at doomed rows, in rows that

@@ -52,7 +52,8 @@ extension RecordContext {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            sql = "SELECT \(SQLIdentifier.rowID), \(SQLIdentifier(column)) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues))"
+            sql =
+                "SELECT \(SQLIdentifier.rowID), \(SQLIdentifier(column)) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues))"
         case .joinTable(let table):
             let member = SQLIdentifier(table.destinationColumn)
             sql = "SELECT \(member), \(SQLIdentifier(table.sourceColumn)) FROM \(SQLIdentifier(table.name)) WHERE \(member) IN (\(WhereClause.jsonArrayValues))"

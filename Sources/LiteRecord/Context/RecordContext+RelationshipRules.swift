@@ -23,7 +23,8 @@ extension RecordContext {
                 let names = related.prefix(5).map { Self.describe($0) }.joined(separator: ", ")
                 throw LiteRecordError(
                     .validationFailed,
-                    "\(Self.describe(object)) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(related.count) \(relationship.destinationName) object\(related.count == 1 ? "" : "s") (\(names)\(related.count > 5 ? ", …" : ""))")
+                    "\(Self.describe(object)) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(related.count) \(relationship.destinationName) object\(related.count == 1 ? "" : "s") (\(names)\(related.count > 5 ? ", …" : ""))"
+                )
             }
         }
         var checked = Set<ObjectIdentifier>()
@@ -119,7 +120,8 @@ extension RecordContext {
     private func forgottenReference(_ object: any Entity, _ relationship: String, _ target: any Entity) -> LiteRecordError {
         LiteRecordError(
             .conflict,
-            "\(Self.describe(object)): \(relationship) names a \(type(of: target).entityName) that was deleted elsewhere after this change was made; set the relationship again (or delete the object) and save")
+            "\(Self.describe(object)): \(relationship) names a \(type(of: target).entityName) that was deleted elsewhere after this change was made; set the relationship again (or delete the object) and save"
+        )
     }
 
     /// `Author #3` for a saved object, `a new Author` otherwise.

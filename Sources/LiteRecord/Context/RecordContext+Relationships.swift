@@ -120,7 +120,8 @@ extension RecordContext {
         case .joinTable(let table):
             var present = Set(result.map { ObjectIdentifier($0) })
             for pending in pendingJoins.values where pending.table.name == table.name {
-                let (mine, other) = pending.table.sourceColumn == table.sourceColumn && pending.table.sourceTable == table.sourceTable
+                let (mine, other) =
+                    pending.table.sourceColumn == table.sourceColumn && pending.table.sourceTable == table.sourceTable
                     ? (pending.source, pending.destination) : (pending.destination, pending.source)
                 guard mine === object else { continue }
                 if pending.linked {

@@ -439,7 +439,8 @@ extension RecordContext {
                     let names = remaining.prefix(5).map { "\(destination.name) #\($0)" }.joined(separator: ", ")
                     throw LiteRecordError(
                         .validationFailed,
-                        "\(rows.entity.name) #\(rowID) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(destination.name) object\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))")
+                        "\(rows.entity.name) #\(rowID) cannot be deleted: \(relationship.qualifiedName) has the delete rule .deny and still relates it to \(remaining.count) \(destination.name) object\(remaining.count == 1 ? "" : "s") (\(names)\(remaining.count > 5 ? ", …" : ""))"
+                    )
                 }
             }
         }

@@ -75,7 +75,8 @@ extension RecordContext {
         if !hooks.isEmpty {
             throw LiteRecordError(
                 .validationFailed,
-                "\(entity.name).updateAll cannot run: \(entity.name) implements \(hooks) (its saveHooks), which every save runs on each object it writes, and a set-based update loads no objects to run it on; fetch the objects, change them and save instead")
+                "\(entity.name).updateAll cannot run: \(entity.name) implements \(hooks) (its saveHooks), which every save runs on each object it writes, and a set-based update loads no objects to run it on; fetch the objects, change them and save instead"
+            )
         }
         try requireRoot(for: "\(entity.name).updateAll")
     }
@@ -95,8 +96,9 @@ extension RecordContext {
             let value = try assignment.value.get()
             let stored = entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value
             resolved.removeAll { $0.index == index }
-            resolved.append(ResolvedAssignment(
-                index: index, name: entity.attributes[index].name, stored: stored, compared: value, test: assignment.test))
+            resolved.append(
+                ResolvedAssignment(
+                    index: index, name: entity.attributes[index].name, stored: stored, compared: value, test: assignment.test))
         }
         return resolved
     }

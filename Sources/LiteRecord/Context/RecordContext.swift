@@ -240,9 +240,10 @@ public final class RecordContext {
             changeTouches &+= 1
         case .inserted, .managed, .deleted:
             if !state.belongs(to: self) {
-                pendingErrors.append(LiteRecordError(
-                    .invalidObject,
-                    "a \(T.entityName) object that belongs to another context was inserted; use `object.inContext(context)` to get it in this one"))
+                pendingErrors.append(
+                    LiteRecordError(
+                        .invalidObject,
+                        "a \(T.entityName) object that belongs to another context was inserted; use `object.inContext(context)` to get it in this one"))
             }
         }
     }
@@ -263,11 +264,12 @@ public final class RecordContext {
     private func deleteOne<T: Entity>(_ object: T) {
         let state = object.recordState
         guard state.belongs(to: self), state.phase != .unmanaged else {
-            pendingErrors.append(LiteRecordError(
-                .invalidObject,
-                state.phase == .unmanaged
-                    ? "a \(T.entityName) object that was never inserted or saved was deleted"
-                    : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
+            pendingErrors.append(
+                LiteRecordError(
+                    .invalidObject,
+                    state.phase == .unmanaged
+                        ? "a \(T.entityName) object that was never inserted or saved was deleted"
+                        : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
         }
         guard !store.model.hasRelationships else { return deleteApplyingRules(object) }

@@ -192,7 +192,8 @@ extension SaveTransaction {
                 properties.append("\(name) (here \(LiteRecordError.describeValue(local)), in the store \(LiteRecordError.describeValue(stored.values[column])))")
             }
             lines.append(
-                "\(id): \(properties.joined(separator: ", ")) changed here, but the record was changed in the store since it was read (version \(conflict.row.version), now \(stored.version))")
+                "\(id): \(properties.joined(separator: ", ")) changed here, but the record was changed in the store since it was read (version \(conflict.row.version), now \(stored.version))"
+            )
         }
         let total = lines.count
         let count = total == 1 ? "1 object was" : "\(total) objects were"
@@ -200,6 +201,7 @@ extension SaveTransaction {
             .conflict,
             "saving failed: \(count) changed in the store since this context read \(total == 1 ? "it" : "them"):\n- "
                 + lines.joined(separator: "\n- ")
-                + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again.")
+                + "\nNothing was written and the context keeps its changes: call refresh(_:mergeChanges:) on these objects or set mergePolicy to .objectTrumps or .storeTrumps, then save again."
+        )
     }
 }

@@ -89,7 +89,8 @@ extension SaveTransaction {
     private func writeJoin(_ pending: PendingJoin, _ source: Int64, _ destination: Int64) throws -> Bool {
         let table = pending.table
         let (name, a, b) = (SQLIdentifier(table.name), SQLIdentifier(table.sourceColumn), SQLIdentifier(table.destinationColumn))
-        let sql = pending.linked
+        let sql =
+            pending.linked
             ? InsertStatement(.ignore, into: name, columns: [a, b]).sql
             : DeleteStatement(from: name, where: .equals(a) && .equals(b)).sql
         let statement = try connection.cachedStatement(sql)
@@ -124,9 +125,10 @@ extension SaveTransaction {
             versioned += objects
             guard connection.changes < rowIDs.count else { continue }
             let present = SelectStatement([.rowID], from: entity.table, where: .column(inJSONArray: .rowID))
-            let found = Set(try connection.rows(present.sql, [ids]).compactMap { row -> Int64? in
-                if case .integer(let rowID) = row.first { rowID } else { nil }
-            })
+            let found = Set(
+                try connection.rows(present.sql, [ids]).compactMap { row -> Int64? in
+                    if case .integer(let rowID) = row.first { rowID } else { nil }
+                })
             for rowID in rowIDs where !found.contains(rowID) { gone.insert(RecordID(entityName: entity.name, rowID: rowID)) }
         }
         return (versioned, gone)

@@ -63,7 +63,8 @@ extension AttributeCoding {
     /// A type that fits no family above: the compiler's one error says what to do.
     @available(
         *, unavailable,
-        message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
     )
     public static func coder<T>(for _: T.Type) -> UnstorableType<T> { UnstorableType() }
     /// An entity is never a column: as `type(of:)` says.
@@ -166,7 +167,10 @@ extension AttributeCoding {
         init() {}
 
         private var refusal: LiteRecordError {
-            LiteRecordError(.invalidModel, "LiteRecord cannot store a value of type \(Value.self): make the type Codable, or RawRepresentable with a raw value LiteRecord stores, or mark the property @Transient")
+            LiteRecordError(
+                .invalidModel,
+                "LiteRecord cannot store a value of type \(Value.self): make the type Codable, or RawRepresentable with a raw value LiteRecord stores, or mark the property @Transient"
+            )
         }
 
         /// A placeholder: no column is ever made for this type.

@@ -352,9 +352,11 @@ extension UUID: AttributeValue {
             self = uuid
         case .blob(let data) where data.count == 16:
             let bytes = Array(data)
-            self = UUID(uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            self = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
         default: throw decodingError(sqlValue, as: UUID.self)
         }
     }
@@ -368,8 +370,7 @@ extension UUID: AttributeValue {
     public static func read(from row: Row, at index: Int) throws -> UUID {
         guard let statement = row.statement else { return try readValue(from: row, at: index) }
         let cell = statement.cell(at: row.column(index))
-        if cell.isText, let uuid = cell.withText(UUIDText.parse)
-        {
+        if cell.isText, let uuid = cell.withText(UUIDText.parse) {
             return uuid
         }
         return try readValue(from: row, at: index)

@@ -133,12 +133,20 @@ public enum EntityMember {
     ) -> AttributeDescription? { nil }
     /// Neither a column nor a relationship: the compiler's error says what
     /// to do, instead of asking for `Entity`.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func attribute<V>(
         _ name: String, _: V?.Type, defaultValue: (@Sendable () -> V?)? = nil
     ) -> AttributeDescription? { nil }
     /// Neither a list column nor a to-many relationship: as above.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func attribute<V>(
         _ name: String, _: [V].Type, defaultValue: (@Sendable () -> [V])? = nil
     ) -> AttributeDescription? { nil }
@@ -207,10 +215,18 @@ public enum EntityMember {
     @inlinable
     public static func decode<D: Entity>(_: [D].Type, from row: Row, at index: Int) throws -> [D] { [] }
     /// Neither a column nor a relationship: as `attribute(_:_:defaultValue:)`.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func decode<V>(_: V?.Type, from row: Row, at index: Int) throws -> V? { nil }
     /// Neither a list column nor a to-many relationship: as above.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func decode<V>(_: [V].Type, from row: Row, at index: Int) throws -> [V] { [] }
 
     /// The SQLite value of an optional built-in value.
@@ -258,10 +274,18 @@ public enum EntityMember {
     @inlinable
     public static func encode<D: Entity>(_ value: [D]) throws -> SQLValue { .null }
     /// Neither a column nor a relationship: as `attribute(_:_:defaultValue:)`.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func encode<V>(_ value: V?) throws -> SQLValue { .null }
     /// Neither a list column nor a to-many relationship: as above.
-    @available(*, unavailable, message: "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "LiteRecord cannot store a property of this type: make the type Codable, or RawRepresentable with a raw value LiteRecord stores (String, Int, Double, ...), or mark the property @Transient"
+    )
     public static func encode<V>(_ value: [V]) throws -> SQLValue { .null }
 
     // MARK: Values an initializer assigned

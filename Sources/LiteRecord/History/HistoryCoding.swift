@@ -129,7 +129,8 @@ enum HistoryCoding {
         guard byte == format else {
             throw LiteRecordError(
                 .corruptStore,
-                "a history transaction is in format \(byte), which this release of LiteRecord cannot read (it reads format \(format)): the store was written by a newer LiteRecord, or the history is damaged. Read it with the newer release, or delete the history (history: .disabled)")
+                "a history transaction is in format \(byte), which this release of LiteRecord cannot read (it reads format \(format)): the store was written by a newer LiteRecord, or the history is damaged. Read it with the newer release, or delete the history (history: .disabled)"
+            )
         }
     }
 
@@ -171,8 +172,9 @@ enum HistoryCoding {
             }
             let name = entities[entity]
             if let entityNames, !entityNames.contains(name) { continue }
-            changes.append(HistoryChange(
-                recordID: RecordID(entityName: name, rowID: rowID), kind: kind, updatedAttributes: names, tombstone: tombstone))
+            changes.append(
+                HistoryChange(
+                    recordID: RecordID(entityName: name, rowID: rowID), kind: kind, updatedAttributes: names, tombstone: tombstone))
         }
         guard reader.isAtEnd else { throw Reader.damaged }
         return changes

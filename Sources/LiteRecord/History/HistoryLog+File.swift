@@ -60,8 +60,9 @@ extension HistoryLog {
     }
 
     private static func storedPreservedAttributes(on connection: Connection) throws -> [String: Set<String>] {
-        let exists = try connection.scalar(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ?", [.text(preservedView)]) != nil
+        let exists =
+            try connection.scalar(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ?", [.text(preservedView)]) != nil
         guard exists else { return [:] }
         var stored: [String: Set<String>] = [:]
         let select = SelectStatement([SQLIdentifier(bare: "entity"), SQLIdentifier(bare: "name")], from: SQLIdentifier(preservedView))

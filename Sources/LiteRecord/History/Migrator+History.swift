@@ -31,16 +31,20 @@ struct MigrationStepCapture {
         try HistoryLog.createTombstoneTable(on: connection)
         let preserved = try HistoryLog.preservedAttributes(of: model, on: connection)
         for entity in model.entities {
-            let columns = Set(try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
-                if case .text(let name) = row[0] { name } else { nil }
-            })
+            let columns = Set(
+                try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]).compactMap { row -> String? in
+                    if case .text(let name) = row[0] { name } else { nil }
+                })
             guard !columns.isEmpty else { continue }
             let names = (0..<entity.columnCount).map { entity.columnName($0) }.filter(columns.contains)
             let key = SQLIdentifier.quote(Model.primaryKeyColumn)
             let name = SQLValue.text(entity.name).sqlLiteral
-            let changed = names.isEmpty ? "''" : names.map {
-                "CASE WHEN OLD.\(SQLIdentifier.quote($0)) IS NOT NEW.\(SQLIdentifier.quote($0)) THEN \(SQLValue.text($0 + ",").sqlLiteral) ELSE '' END"
-            }.joined(separator: " || ")
+            let changed =
+                names.isEmpty
+                ? "''"
+                : names.map {
+                    "CASE WHEN OLD.\(SQLIdentifier.quote($0)) IS NOT NEW.\(SQLIdentifier.quote($0)) THEN \(SQLValue.text($0 + ",").sqlLiteral) ELSE '' END"
+                }.joined(separator: " || ")
             let into = "INSERT INTO \(SQLIdentifier.quote(Self.table)) (entity, row, kind, names)"
             let bodies = [
                 ("insert", "AFTER INSERT", "\(into) VALUES (\(name), NEW.\(key), 0, '')"),
@@ -54,7 +58,8 @@ struct MigrationStepCapture {
             }
             let trigger = Self.triggerPrefix + "tombstone:" + entity.name
             if let sql = HistoryLog.tombstoneTriggerSQL(
-                entity, preserving: preserved[entity.name] ?? [], name: trigger, columns: columns) {
+                entity, preserving: preserved[entity.name] ?? [], name: trigger, columns: columns)
+            {
                 try connection.execute(sql)
                 triggers.append(trigger)
             }

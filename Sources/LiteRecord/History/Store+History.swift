@@ -140,8 +140,9 @@ struct HistoryEvent {
         var batch = HistoryBatch()
         for (id, change) in zip(ids, netted) {
             guard let change else { continue }
-            batch.changes.append(HistoryCoding.Change(
-                id: id, kind: change.kind, names: change.kind == .update ? names.list(of: change.names) : 0))
+            batch.changes.append(
+                HistoryCoding.Change(
+                    id: id, kind: change.kind, names: change.kind == .update ? names.list(of: change.names) : 0))
         }
         batch.lists = names.lists
         return batch
@@ -330,9 +331,10 @@ extension Store {
         guard !changeSet.isEmpty else { return }
         pendingChanges.append(changeSet)
         if history.isRecording {
-            history.pending.append(HistoryNote(
-                changes: changeSet, updatedNames: updatedNames(), author: context?.transactionAuthor,
-                contextName: context?.name))
+            history.pending.append(
+                HistoryNote(
+                    changes: changeSet, updatedNames: updatedNames(), author: context?.transactionAuthor,
+                    contextName: context?.name))
         }
     }
 
@@ -513,10 +515,11 @@ extension Store {
             guard filter.keeps(author: author) else { continue }
             let changes = try HistoryCoding.decode(statement.data(at: 4), entityNames: filter.entityNames)
             if filter.entityNames != nil, changes.isEmpty { continue }
-            result.append(HistoryTransaction(
-                token: HistoryToken(transactionNumber: statement.int64(at: 0), storeID: storeID),
-                date: Date(timeIntervalSince1970: statement.double(at: 1)), author: author,
-                contextName: statement.isNull(at: 3) ? nil : statement.string(at: 3), changes: changes))
+            result.append(
+                HistoryTransaction(
+                    token: HistoryToken(transactionNumber: statement.int64(at: 0), storeID: storeID),
+                    date: Date(timeIntervalSince1970: statement.double(at: 1)), author: author,
+                    contextName: statement.isNull(at: 3) ? nil : statement.string(at: 3), changes: changes))
             if let limit, result.count >= limit { break }
         }
         return result
@@ -527,13 +530,15 @@ extension Store {
         guard token.storeID == storeID else {
             throw LiteRecordError(
                 .historyExpired,
-                "history token \(token) is not from \(displayName) (its history identifier is \(storeID)): the store was replaced, moved aside and created again, or the token is another store's. Read the store's state again, and continue from a new token")
+                "history token \(token) is not from \(displayName) (its history identifier is \(storeID)): the store was replaced, moved aside and created again, or the token is another store's. Read the store's state again, and continue from a new token"
+            )
         }
         let purged = try connection.metadata(HistoryLog.purgedThroughKey).flatMap { Int64($0) } ?? 0
         guard token.transactionNumber >= purged else {
             throw LiteRecordError(
                 .historyExpired,
-                "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token")
+                "history token \(token) is older than what \(displayName) keeps: transactions up to \(purged) were deleted (deleteHistory(before:) or the retention). Read the store's state again, and continue from a new token"
+            )
         }
         // The newest transaction is never deleted, so a token past it names
         // one this file never recorded: the store was put back from an older
@@ -544,7 +549,8 @@ extension Store {
         guard token.transactionNumber <= newest else {
             throw LiteRecordError(
                 .historyExpired,
-                "history token \(token) is newer than what \(displayName) has recorded (its newest transaction is \(newest)): the store was restored from an older copy. Read the store's state again, and continue from a new token")
+                "history token \(token) is newer than what \(displayName) has recorded (its newest transaction is \(newest)): the store was restored from an older copy. Read the store's state again, and continue from a new token"
+            )
         }
     }
 

@@ -204,7 +204,8 @@ public struct StoreInspection: Sendable {
             } catch let error as SQLiteError where Store.holdsNoStateThen(error) {
                 throw LiteRecordError(
                     .storeUnavailable,
-                    "\(name) as of \(stamp) failed: the replica holds no state of that time: it is before the replica's first snapshot, or older than its retention keeps (\(error.message))")
+                    "\(name) as of \(stamp) failed: the replica holds no state of that time: it is before the replica's first snapshot, or older than its retention keeps (\(error.message))"
+                )
             } catch {
                 throw LiteRecordError.wrap(error, name)
             }
@@ -243,7 +244,8 @@ public struct StoreInspection: Sendable {
         pageSize = facts.pageSize
         pageCount = facts.pageCount
         if let schema = facts.schema {
-            schemaDifferences = StoreInspection.differences(schema, tables: facts.tables)
+            schemaDifferences =
+                StoreInspection.differences(schema, tables: facts.tables)
                 + StoreInspection.searchDifferences(schema, indexes: facts.searchIndexes)
         } else if facts.fingerprint != nil {
             schemaDifferences = ["the model description kept in the store cannot be read"]

@@ -4,11 +4,14 @@ import Synchronization
 /// The library's logging settings, shared by every stack.
 enum LogSettings {
     static let state = Locked<(level: Logger.Level, logger: Logger)>(
-        (.warning, {
-            var logger = Logger(label: "LiteRecord")
-            logger.logLevel = .warning
-            return logger
-        }()))
+        (
+            .warning,
+            {
+                var logger = Logger(label: "LiteRecord")
+                logger.logLevel = .warning
+                return logger
+            }()
+        ))
 
     /// Whether SQL statements are logged (the level is `.trace`): an atomic
     /// flag, because SQLite's trace callback asks for every statement.

@@ -63,7 +63,8 @@ struct EntityMigration {
                 let count = try connection.count(
                     "SELECT COUNT(*) FROM \(SQLIdentifier(table)) WHERE \(SQLIdentifier(column)) IS NULL")
                 guard count > 0 else { return nil }
-                return "\(entity): attribute '\(attribute)' became non-optional without a default value, but \(count) stored record(s) hold no value for it; give it a default value or fill it in a MigrationPlan step"
+                return
+                    "\(entity): attribute '\(attribute)' became non-optional without a default value, but \(count) stored record(s) hold no value for it; give it a default value or fill it in a MigrationPlan step"
             case .converts(let table, let column, let entity, let attribute, let from, let to):
                 return try Self.conversionProblem(
                     in: connection, table: table, column: column, entity: entity, attribute: attribute, from: from, to: to)
@@ -92,7 +93,8 @@ struct EntityMigration {
             }
             guard let first else { return nil }
             let what = to == .bool ? "is neither 0 nor 1" : "cannot be held exactly by \(to)"
-            return "\(entity): attribute '\(attribute)' changed type from \(from) to \(to), but the stored value of record \(table) \(Model.primaryKeyColumn) = \(first) \(what) (\(count) record(s) in all), and a value is never changed silently; convert or fix those values in a MigrationPlan step, or keep \(from)"
+            return
+                "\(entity): attribute '\(attribute)' changed type from \(from) to \(to), but the stored value of record \(table) \(Model.primaryKeyColumn) = \(first) \(what) (\(count) record(s) in all), and a value is never changed silently; convert or fix those values in a MigrationPlan step, or keep \(from)"
         }
     }
 
@@ -111,7 +113,8 @@ struct EntityMigration {
         // A destination renamed with its entity is renamed in the REFERENCES
         // clause too: `ALTER TABLE … RENAME TO` rewrites the tables that refer
         // to it (https://sqlite.org/lang_altertable.html#altertabrename).
-        let current = old.attributes.map(ColumnSpec.init)
+        let current =
+            old.attributes.map(ColumnSpec.init)
             + oldToOnes.map { ColumnSpec.foreignKey($0.name, references: names.newEntity(forStored: $0.destination) ?? $0.destination) }
         removedColumns = (old.attributes.map(\.name) + oldToOnes.map(\.name)).filter { !plan.matched.contains($0) }
         dataChecks = plan.checks
@@ -231,7 +234,9 @@ struct EntityMigration {
                 interim.append(TargetColumn(spec: loose, source: .value(.null)))
                 handed.append(HandedColumn(name: attribute.name, type: attribute.type, isOptional: false, convertsType: false))
             } else {
-                refusals.append("\(entity.name): attribute '\(attribute.name)' was added as non-optional without a default value, and LiteRecord cannot invent values for the stored records; give it a default value, make it optional, or fill it in a MigrationPlan step")
+                refusals.append(
+                    "\(entity.name): attribute '\(attribute.name)' was added as non-optional without a default value, and LiteRecord cannot invent values for the stored records; give it a default value, make it optional, or fill it in a MigrationPlan step"
+                )
             }
         }
 
@@ -251,7 +256,9 @@ struct EntityMigration {
                 } else if stepsPending {
                     handsType = true
                 } else {
-                    refusals.append("\(entity.name): attribute '\(attribute.name)' changed type from \(previous.type) to \(attribute.type); only numeric types (integers, Double, Float) are converted automatically, convert the values in a MigrationPlan step")
+                    refusals.append(
+                        "\(entity.name): attribute '\(attribute.name)' changed type from \(previous.type) to \(attribute.type); only numeric types (integers, Double, Float) are converted automatically, convert the values in a MigrationPlan step"
+                    )
                 }
             }
 
@@ -296,7 +303,8 @@ struct EntityMigration {
             if stepsPending {
                 if converts { castsAfterSteps[attribute.name] = attribute.type }
                 if checked {
-                    postStepChecks.append(.converts(table: entity.name, column: attribute.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
+                    postStepChecks.append(
+                        .converts(table: entity.name, column: attribute.name, entity: entity.name, attribute: attribute.name, from: previous.type, to: attribute.type))
                 }
                 return (nil, converts)
             }
@@ -321,7 +329,9 @@ struct EntityMigration {
                 }
                 let destination = names.newEntity(forStored: stored.destination) ?? stored.destination
                 if stored.isToMany || destination != relationship.destinationName {
-                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                    refusals.append(
+                        "\(entity.name): relationship '\(relationship.name)' changed from \(stored.isToMany ? "to-many" : "to-one") of \(destination) to to-one of \(relationship.destinationName); LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`"
+                    )
                     continue
                 }
                 matched.insert(stored.name)
@@ -336,7 +346,9 @@ struct EntityMigration {
                 if let stored = names.storedRelationship(relationship.name, of: entity.name).flatMap(old.relationship(named:)),
                     !stored.isToMany
                 {
-                    refusals.append("\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`")
+                    refusals.append(
+                        "\(entity.name): relationship '\(relationship.name)' changed from to-one to to-many; LiteRecord cannot infer how to move the links. Declare a new relationship (another name), copy the links in a MigrationPlan step, then remove the old one with `.removeRelationship`"
+                    )
                 }
             }
         }

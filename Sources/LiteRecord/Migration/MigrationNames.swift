@@ -84,7 +84,9 @@ struct MigrationNames: Equatable {
                 continue
             }
             if let other = claimedBy[target] {
-                refusals.append("\(prefix)\(what)s '\(other)' and '\(item.name)' both continue the stored \(what) '\(target)' (through their renaming hints); LiteRecord cannot tell which one holds its data. Keep `originalName: \"\(target)\"` on one of them only")
+                refusals.append(
+                    "\(prefix)\(what)s '\(other)' and '\(item.name)' both continue the stored \(what) '\(target)' (through their renaming hints); LiteRecord cannot tell which one holds its data. Keep `originalName: \"\(target)\"` on one of them only"
+                )
                 continue
             }
             claimedBy[target] = item.name

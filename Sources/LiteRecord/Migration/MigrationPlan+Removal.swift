@@ -131,9 +131,11 @@ struct DataRemoval {
     var refusal: String {
         let advice = "declare it with let plan = \(declaration) and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)"
         if let attribute {
-            return "\(entity): attribute '\(attribute)' is not in the model, but \(records) stored record(s) hold a value for it, which the migration would delete; if it was left out by mistake, add it back; to delete the values, \(advice)"
+            return
+                "\(entity): attribute '\(attribute)' is not in the model, but \(records) stored record(s) hold a value for it, which the migration would delete; if it was left out by mistake, add it back; to delete the values, \(advice)"
         }
-        return "\(table): entity is not in the model, but its table holds \(records) record(s), which the migration would delete; if it was left out of the entity list by mistake, add it back; to delete the records, \(advice)"
+        return
+            "\(table): entity is not in the model, but its table holds \(records) record(s), which the migration would delete; if it was left out of the entity list by mistake, add it back; to delete the records, \(advice)"
     }
 
     /// A line for the log and the report.
@@ -199,6 +201,7 @@ extension [SchemaChange] {
             }
         }
         guard !calls.isEmpty else { return nil }
-        return "A migration never deletes the stored data of an entity or attribute missing from the model: if one was left out by mistake, add it back; to delete its data, declare the removal with let plan = MigrationPlan()\(calls.joined()) and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)"
+        return
+            "A migration never deletes the stored data of an entity or attribute missing from the model: if one was left out by mistake, add it back; to delete its data, declare the removal with let plan = MigrationPlan()\(calls.joined()) and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)"
     }
 }

@@ -10,7 +10,8 @@ extension MigrationPlan {
                 throw LiteRecordError(.migrationFailed, "a MigrationPlan step has an empty name; every step needs a unique name, which the store records once it ran")
             }
             if !seen.insert(step.name).inserted {
-                throw LiteRecordError(.migrationFailed, "the MigrationPlan has two steps named '\(step.name)'; step names must be unique, because the store records each name once it ran")
+                throw LiteRecordError(
+                    .migrationFailed, "the MigrationPlan has two steps named '\(step.name)'; step names must be unique, because the store records each name once it ran")
             }
         }
         for removal in removals where removal.entity.isEmpty || removal.attribute?.isEmpty == true {

@@ -124,7 +124,8 @@ extension Migrator {
         } catch let refused as Connection.RefusedTransactionControl {
             throw LiteRecordError(
                 .migrationFailed,
-                "custom migration step '\(step.name)' tried to control the transaction (\(refused.operation)), which a step may not do: the whole migration is one transaction that LiteRecord begins and commits; remove BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE from the step")
+                "custom migration step '\(step.name)' tried to control the transaction (\(refused.operation)), which a step may not do: the whole migration is one transaction that LiteRecord begins and commits; remove BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE from the step"
+            )
         } catch {
             guard connection.isInTransaction else { throw Self.transactionEnded(step, cause: error) }
             throw error
@@ -207,7 +208,8 @@ extension Migrator {
                     "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE \(SQLIdentifier.quote(column.name)) IS NULL")
             }
             if count > 0 {
-                throw LiteRecordError(.migrationFailed, "\(entity.entity.name): the custom steps left \(count) record(s) without a value for the non-optional attribute '\(column.name)'")
+                throw LiteRecordError(
+                    .migrationFailed, "\(entity.entity.name): the custom steps left \(count) record(s) without a value for the non-optional attribute '\(column.name)'")
             }
         }
     }
@@ -222,7 +224,10 @@ extension Migrator {
                     "SELECT COUNT(*) FROM \(entity.entity.quotedTable) WHERE typeof(\(SQLIdentifier.quote(column.name))) NOT IN (\(list))")
             }
             if count > 0 {
-                throw LiteRecordError(.migrationFailed, "\(entity.entity.name): after the custom steps, \(count) value(s) of attribute '\(column.name)' are not stored as \(column.type) (expected SQLite \(allowed.joined(separator: " or ")) values)")
+                throw LiteRecordError(
+                    .migrationFailed,
+                    "\(entity.entity.name): after the custom steps, \(count) value(s) of attribute '\(column.name)' are not stored as \(column.type) (expected SQLite \(allowed.joined(separator: " or ")) values)"
+                )
             }
         }
     }
@@ -302,8 +307,9 @@ extension Migrator {
     /// Creates `entity`'s full-text index when the store lacks it, and indexes
     /// the rows already stored.
     private func createMissingSearchIndex(for entity: EntityDescription, _ report: inout MigrationReport) throws {
-        let exists = try connection.count(
-            "SELECT COUNT(*) FROM sqlite_schema WHERE name = ? AND type = 'table'", [.text(entity.searchTableName)]) > 0
+        let exists =
+            try connection.count(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE name = ? AND type = 'table'", [.text(entity.searchTableName)]) > 0
         guard !exists else { return }
         try performing("creating full-text index \(entity.searchTableName)") {
             try connection.createSearchIndex(for: entity, fillingFromRows: true)
@@ -383,11 +389,12 @@ extension EntityDescription {
                     column: attribute.name, isUnique: unique,
                     sql: Self.createIndexSQL(table: tableName, column: attribute.name, unique: unique))
             }
-        } + toOneIndexes.map { index in
-            let column = relationships[index].name
-            return IndexSpec(
-                name: Self.indexName(table: tableName, column: column, unique: false), column: column, isUnique: false,
-                sql: Self.createIndexSQL(table: tableName, column: column, unique: false))
         }
+            + toOneIndexes.map { index in
+                let column = relationships[index].name
+                return IndexSpec(
+                    name: Self.indexName(table: tableName, column: column, unique: false), column: column, isUnique: false,
+                    sql: Self.createIndexSQL(table: tableName, column: column, unique: false))
+            }
     }
 }

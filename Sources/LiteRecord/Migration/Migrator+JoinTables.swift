@@ -32,7 +32,8 @@ extension Migrator {
             let links = try connection.count(SelectStatement(["COUNT(*)"], from: SQLIdentifier.quote(table)).sql)
             guard links > 0 else { continue }
             refusals.append(
-                "\(entity): relationship '\(relationship)' is not in the model, but its join table \(table) holds \(links) link(s), which the migration would delete; if it was left out by mistake, add it back; to delete the links, declare it with let plan = MigrationPlan().removeRelationship(\"\(relationship)\", of: \"\(entity)\") and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)")
+                "\(entity): relationship '\(relationship)' is not in the model, but its join table \(table) holds \(links) link(s), which the migration would delete; if it was left out by mistake, add it back; to delete the links, declare it with let plan = MigrationPlan().removeRelationship(\"\(relationship)\", of: \"\(entity)\") and open with setupAutoMigrating(…, plan: plan) or migration: .plan(plan)"
+            )
         }
         return refusals
     }

@@ -96,11 +96,13 @@ extension Migrator {
                     "SELECT \(SQLIdentifier(ownColumn)), COUNT(*) FROM \(SQLIdentifier(table)) GROUP BY 1 HAVING COUNT(*) > 1 ORDER BY 1 LIMIT 1")
                 if let row = shared.first, case .integer(let record) = row[0], case .integer(let count) = row[1] {
                     refusals.append(
-                        "\(entity.name): relationship '\(relationship.name)' was added as the to-one inverse of \(destination.name).\(inverse.name), whose join table \(table) links record \(entity.name) \(Model.primaryKeyColumn) = \(record) to \(count) \(destination.name) records, and a to-one holds one; make the inverse a to-many, or remove the extra links before migrating")
+                        "\(entity.name): relationship '\(relationship.name)' was added as the to-one inverse of \(destination.name).\(inverse.name), whose join table \(table) links record \(entity.name) \(Model.primaryKeyColumn) = \(record) to \(count) \(destination.name) records, and a to-one holds one; make the inverse a to-many, or remove the extra links before migrating"
+                    )
                     // Still listed, so the table is not also refused as removed links.
                 }
-                fills.append(LinkFill(
-                    entity: entity.name, column: relationship.name, joinTable: table, ownColumn: ownColumn, destinationColumn: destinationColumn))
+                fills.append(
+                    LinkFill(
+                        entity: entity.name, column: relationship.name, joinTable: table, ownColumn: ownColumn, destinationColumn: destinationColumn))
             }
         }
         return fills
@@ -120,7 +122,8 @@ extension Migrator {
                 }
                 try connection.executeOnce(move.to.createSQL)
                 try connection.executeOnce(
-                    "INSERT INTO \(SQLIdentifier(move.to.name)) (\(SQLIdentifier(move.to.sourceColumn)), \(SQLIdentifier(move.to.destinationColumn))) SELECT \(SQLIdentifier(move.sourceColumn)), \(SQLIdentifier(move.destinationColumn)) FROM \(SQLIdentifier(source))")
+                    "INSERT INTO \(SQLIdentifier(move.to.name)) (\(SQLIdentifier(move.to.sourceColumn)), \(SQLIdentifier(move.to.destinationColumn))) SELECT \(SQLIdentifier(move.sourceColumn)), \(SQLIdentifier(move.destinationColumn)) FROM \(SQLIdentifier(source))"
+                )
                 try connection.executeOnce("DROP TABLE \(SQLIdentifier(source))")
                 try connection.executeOnce(move.to.createIndexSQL)
             }
@@ -139,7 +142,8 @@ extension Migrator {
                 let table = SQLIdentifier(fill.entity)
                 let join = SQLIdentifier(fill.joinTable)
                 try connection.executeOnce(
-                    "UPDATE \(table) SET \(SQLIdentifier(fill.column)) = (SELECT \(SQLIdentifier(fill.destinationColumn)) FROM \(join) WHERE \(SQLIdentifier(fill.ownColumn)) = \(table).\(key)) WHERE \(key) IN (SELECT \(SQLIdentifier(fill.ownColumn)) FROM \(join))")
+                    "UPDATE \(table) SET \(SQLIdentifier(fill.column)) = (SELECT \(SQLIdentifier(fill.destinationColumn)) FROM \(join) WHERE \(SQLIdentifier(fill.ownColumn)) = \(table).\(key)) WHERE \(key) IN (SELECT \(SQLIdentifier(fill.ownColumn)) FROM \(join))"
+                )
             }
             log("moved the links of join table \(fill.joinTable) to \(fill.entity).\(fill.column)", &report)
         }

@@ -26,7 +26,8 @@ enum PreMigrationCopies {
         let folder = store.deletingLastPathComponent()
         let prefix = store.lastPathComponent + marker
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names
+        return
+            names
             .filter { name in
                 name.hasPrefix(prefix) && !["-wal", "-shm", "-journal"].contains { name.hasSuffix($0) }
             }

@@ -28,8 +28,9 @@ extension Model {
         var rank = 0
         while rank < count {
             // An entity nothing unplaced points at; in a cycle, the first unplaced one.
-            guard let next = (0..<count).first(where: { !placed[$0] && incoming[$0] == 0 })
-                ?? (0..<count).first(where: { !placed[$0] })
+            guard
+                let next = (0..<count).first(where: { !placed[$0] && incoming[$0] == 0 })
+                    ?? (0..<count).first(where: { !placed[$0] })
             else { break }
             placed[next] = true
             ranks[ObjectIdentifier(entities[next].type)] = rank
@@ -50,12 +51,14 @@ extension Model {
             for index in entities[entityIndex].relationships.indices {
                 let relationship = entities[entityIndex].relationships[index]
                 // By type, else by name: two versions of a class may share an entity name.
-                guard let destinationIndex = byType[ObjectIdentifier(relationship.destination)]
-                    ?? entities.firstIndex(where: { $0.name == relationship.destinationName })
+                guard
+                    let destinationIndex = byType[ObjectIdentifier(relationship.destination)]
+                        ?? entities.firstIndex(where: { $0.name == relationship.destinationName })
                 else {
                     throw LiteRecordError(
                         .invalidModel,
-                        "\(relationship.qualifiedName) points at \(relationship.destinationName), which is not an entity of the model; add \(relationship.destination).self to the entities given to setup")
+                        "\(relationship.qualifiedName) points at \(relationship.destinationName), which is not an entity of the model; add \(relationship.destination).self to the entities given to setup"
+                    )
                 }
                 let inverse = try inverseIndex(
                     of: entities[entityIndex].type, relationship: index,
@@ -145,7 +148,8 @@ extension Model {
         if unnamed.count > 1 || (unnamed.count == 1 && ownUnnamed.count > 1) {
             throw LiteRecordError(
                 .invalidModel,
-                "\(qualified): the inverse is ambiguous (relationships between \(type.entityName) and \(destination.entityName): \(ownUnnamed.map { type.relationships[$0].name }.joined(separator: ", ")) and \(unnamed.map { candidates[$0].name }.joined(separator: ", "))); name it with `@Relationship(inverse:)`")
+                "\(qualified): the inverse is ambiguous (relationships between \(type.entityName) and \(destination.entityName): \(ownUnnamed.map { type.relationships[$0].name }.joined(separator: ", ")) and \(unnamed.map { candidates[$0].name }.joined(separator: ", "))); name it with `@Relationship(inverse:)`"
+            )
         }
         return nil
     }

@@ -131,7 +131,8 @@ public struct Model: Sendable {
                 guard let other = owners[(entity.searchTableName + suffix).lowercased()] else { continue }
                 throw LiteRecordError(
                     .invalidModel,
-                    "searchable entities '\(entity.name)' and '\(other)' cannot both be in one model: SQLite's full-text index of '\(entity.name)' keeps a table named like the index of '\(other)' (\(entity.searchTableName + suffix)); rename one with @Entity(name:), or make one not searchable")
+                    "searchable entities '\(entity.name)' and '\(other)' cannot both be in one model: SQLite's full-text index of '\(entity.name)' keeps a table named like the index of '\(other)' (\(entity.searchTableName + suffix)); rename one with @Entity(name:), or make one not searchable"
+                )
             }
         }
     }
@@ -145,7 +146,8 @@ public struct Model: Sendable {
         guard let superclass = _getSuperclass(type) else { return }
         throw LiteRecordError(
             .invalidModel,
-            "entity \(type.entityName) inherits from the class \(String(reflecting: superclass)); LiteRecord does not support entity inheritance, and a superclass's stored properties would never be stored. Declare the properties in \(type.entityName) itself (a protocol with default implementations can share behaviour)")
+            "entity \(type.entityName) inherits from the class \(String(reflecting: superclass)); LiteRecord does not support entity inheritance, and a superclass's stored properties would never be stored. Declare the properties in \(type.entityName) itself (a protocol with default implementations can share behaviour)"
+        )
     }
 
     private static func validate(_ entity: EntityDescription) throws(LiteRecordError) {
@@ -162,7 +164,8 @@ public struct Model: Sendable {
                 throw LiteRecordError(.invalidModel, "\(entity.name): relationship name '\(relationship.name)' is empty or contains a NUL byte")
             }
             if reservedColumnNames.contains(relationship.name.lowercased()) {
-                throw LiteRecordError(.invalidModel, "\(entity.name): relationship name '\(relationship.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
+                throw LiteRecordError(
+                    .invalidModel, "\(entity.name): relationship name '\(relationship.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
             }
         }
         for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) where !name.isEmpty {
@@ -176,7 +179,8 @@ public struct Model: Sendable {
                 throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is empty or contains a NUL byte")
             }
             if reservedColumnNames.contains(attribute.name.lowercased()) {
-                throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
+                throw LiteRecordError(
+                    .invalidModel, "\(entity.name): attribute name '\(attribute.name)' is reserved by LiteRecord (\(reservedColumnNames.sorted().joined(separator: ", ")))")
             }
             // SQLite compares column names case-insensitively.
             if !seen.insert(attribute.name.lowercased()).inserted {
@@ -185,11 +189,16 @@ public struct Model: Sendable {
         }
         for attribute in entity.attributes where attribute.isSearchable {
             guard attribute.type == .string else {
-                throw LiteRecordError(.invalidModel, "\(entity.name): attribute '\(attribute.name)' is .searchable but stores \(attribute.type), not text; only String and String? attributes can be searched")
+                throw LiteRecordError(
+                    .invalidModel,
+                    "\(entity.name): attribute '\(attribute.name)' is .searchable but stores \(attribute.type), not text; only String and String? attributes can be searched")
             }
             // FTS5 gives these names to hidden columns of every index.
             if ["rank", entity.searchTableName.lowercased()].contains(attribute.name.lowercased()) {
-                throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' cannot be .searchable: SQLite's full-text index reserves it; rename the attribute (keeping its column with @Attribute(originalName:) is not enough)")
+                throw LiteRecordError(
+                    .invalidModel,
+                    "\(entity.name): attribute name '\(attribute.name)' cannot be .searchable: SQLite's full-text index reserves it; rename the attribute (keeping its column with @Attribute(originalName:) is not enough)"
+                )
             }
             if let weight = attribute.searchWeight, !(weight.isFinite && weight > 0) {
                 throw LiteRecordError(.invalidModel, "\(entity.name): attribute '\(attribute.name)' has search weight \(weight); a weight must be a positive number")

@@ -138,11 +138,13 @@ extension ModelSchema {
             let before = shape(previous, destination: destination)
             let after = shape(relationship, destination: relationship.destination)
             if before != after {
-                changes.append(SchemaChange(
-                    entity: new.name, detail: .relationshipChanged(relationship.name, from: before, to: after)))
+                changes.append(
+                    SchemaChange(
+                        entity: new.name, detail: .relationshipChanged(relationship.name, from: before, to: after)))
             } else if (previous.joinTable == nil) != (relationship.joinTable == nil) || (previous.joinTable != nil && previous.joinTable != relationship.joinTable) {
-                changes.append(SchemaChange(
-                    entity: new.name, detail: .relationshipChanged(relationship.name, from: Self.storage(previous), to: Self.storage(relationship))))
+                changes.append(
+                    SchemaChange(
+                        entity: new.name, detail: .relationshipChanged(relationship.name, from: Self.storage(previous), to: Self.storage(relationship))))
             }
         }
         for relationship in (old.relationships ?? []).sorted(by: { $0.name < $1.name }) where !matched.contains(relationship.name) {

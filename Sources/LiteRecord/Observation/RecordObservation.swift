@@ -155,7 +155,8 @@ public struct RecordObservation<T: Entity>: AsyncSequence {
         /// observing is a clean end, not a failure — also when the fetch
         /// meets the reader pool closed and the writer not yet.
         private mutating func fail(_ error: any Error) -> [T]? {
-            let failure = (error as? LiteRecordError)
+            let failure =
+                (error as? LiteRecordError)
                 ?? LiteRecordError(.sqlite, "observing \(T.entityName) failed: \(error)")
             if failure.kind != .storeUnavailable || !context.store.isClosingOrClosed {
                 status.fail(failure)

@@ -123,7 +123,8 @@ extension PredicateTranslator {
         if let recoded = left.recoded(as: right.kind) { return (recoded, right, right.kind) }
         throw unsupported(
             expression,
-            "one side is \(left.kind) held in SQL as \(left.kind.storageDescription), the other \(right.kind) held as \(right.kind.storageDescription), so SQL cannot compare or combine them")
+            "one side is \(left.kind) held in SQL as \(left.kind.storageDescription), the other \(right.kind) held as \(right.kind.storageDescription), so SQL cannot compare or combine them"
+        )
     }
 
     /// `==` / `!=`: `=`/`<>` for values that cannot be nil, `IS`/`IS NOT` when

@@ -150,7 +150,9 @@ extension PredicateTranslator {
         default:
             if let fragment = swiftRead(keyPath, of: base, rootType: rootType, type: type) { return fragment }
             throw unsupported(
-                keyPath, "only stored attributes and relationships, a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString, and the properties of a RawRepresentable, a URL or a Codable value stored as JSON (of a kind SQL compares) are translated")
+                keyPath,
+                "only stored attributes and relationships, a String's or a stored collection's count and isEmpty, a Date's timeIntervalSinceReferenceDate, a UUID's uuidString, and the properties of a RawRepresentable, a URL or a Codable value stored as JSON (of a kind SQL compares) are translated"
+            )
         }
     }
 

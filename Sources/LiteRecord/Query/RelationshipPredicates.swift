@@ -79,7 +79,8 @@ extension PredicateTranslator {
         }
         throw unsupported(
             keyPath,
-            "it is not a stored attribute or relationship of \(entity.name) (a @Transient or computed property, or an entity whose attributeIndex(for:) or relationshipIndex(for:) does not list it)")
+            "it is not a stored attribute or relationship of \(entity.name) (a @Transient or computed property, or an entity whose attributeIndex(for:) or relationshipIndex(for:) does not list it)"
+        )
     }
 
     /// `column` of the row `alias` of `entity`, read from the row whose id is
@@ -112,7 +113,8 @@ extension PredicateTranslator {
                 kind: .bool, isOptional: false)
         case .joinTable(let table):
             let link = nextAlias()
-            let join = needsRows
+            let join =
+                needsRows
                 ? " JOIN \(destination) AS \(alias) ON \(alias).\(key) = \(link).\(SQLIdentifier(table.destinationColumn))"
                 : ""
             return .combine(
@@ -163,7 +165,9 @@ extension PredicateTranslator {
         // which only matters when a test can fail.
         guard !condition.mayFail else {
             throw unsupported(
-                expression, "its closure can fail (checked arithmetic), and SQL would test the related objects in another order than Swift; compute the value outside the predicate and capture it")
+                expression,
+                "its closure can fail (checked arithmetic), and SQL would test the related objects in another order than Swift; compute the value outside the predicate and capture it"
+            )
         }
         let rows = try relatedRows(objects, relationship, alias: alias, needsRows: true)
         return .bool([

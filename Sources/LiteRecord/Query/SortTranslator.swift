@@ -55,7 +55,8 @@ enum SortTranslator {
         } else {
             throw refusal(
                 T.self, "\(keyPath)",
-                "it is not a stored attribute of \(T.entityName), nor one reached through to-one relationships with optional chaining (`\\Book.author?.name`); a @Transient or computed property cannot be sorted in SQL")
+                "it is not a stored attribute of \(T.entityName), nor one reached through to-one relationships with optional chaining (`\\Book.author?.name`); a @Transient or computed property cannot be sorted in SQL"
+            )
         }
         let valueType = ValueType(type(of: keyPath).valueType)
         let collation: String

@@ -61,8 +61,9 @@ extension PredicateTranslator {
         case .rawRepresentable(.bool, _), .rawRepresentable(.integer, _), .rawRepresentable(.double, _),
             .rawRepresentable(.string, _), .rawRepresentable(.uuid, _):
             guard encodesAsRawValue(collection.elementType) else {
-                return .failure(.element(
-                    "LiteRecord cannot check that \(element.kind) is stored in JSON as its raw value (make it CaseIterable, and keep the default Codable conformance)"))
+                return .failure(
+                    .element(
+                        "LiteRecord cannot check that \(element.kind) is stored in JSON as its raw value (make it CaseIterable, and keep the default Codable conformance)"))
             }
         case .float:
             return .failure(.element("Float elements are written in JSON at single precision, which SQL reads as a different Double"))
@@ -180,7 +181,8 @@ extension PredicateTranslator {
             samples = allCases(of: enumerable).compactMap { $0 as? R }
         }
         if samples.isEmpty {
-            let zeros: [Any] = ["", false, 0.0, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+            let zeros: [Any] =
+                ["", false, 0.0, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
                 + ((R.RawValue.self as? any FixedWidthInteger.Type).map { [zero(of: $0)] } ?? [])
             samples = zeros.compactMap { ($0 as? R.RawValue).flatMap(R.init(rawValue:)) }
         }

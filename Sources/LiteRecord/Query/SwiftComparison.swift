@@ -84,21 +84,22 @@ enum SwiftComparison {
     /// The kind of `URL`, stored as its absolute string.
     static var url: ValueKind {
         let token = register(Key(parts: ["url"])) {
-            .type(Operations(
-                typeName: "URL",
-                encode: { value in
-                    // Only a URL that reads back as itself (no base URL) has a
-                    // stored form equal to it.
-                    guard let url = value as? URL, let text = try? url.sqlValue(),
-                        (try? URL(sqlValue: text)) == url
-                    else { return nil }
-                    return text
-                },
-                equal: { a, b in
-                    guard let a = try? URL(sqlValue: a), let b = try? URL(sqlValue: b) else { return nil }
-                    return a == b
-                },
-                project: { stored, keyPath in project(try? URL(sqlValue: stored), keyPath) }))
+            .type(
+                Operations(
+                    typeName: "URL",
+                    encode: { value in
+                        // Only a URL that reads back as itself (no base URL) has a
+                        // stored form equal to it.
+                        guard let url = value as? URL, let text = try? url.sqlValue(),
+                            (try? URL(sqlValue: text)) == url
+                        else { return nil }
+                        return text
+                    },
+                    equal: { a, b in
+                        guard let a = try? URL(sqlValue: a), let b = try? URL(sqlValue: b) else { return nil }
+                        return a == b
+                    },
+                    project: { stored, keyPath in project(try? URL(sqlValue: stored), keyPath) }))
         }
         return .swiftValue(ValueKind.SwiftType(token: token, typeName: "URL"))
     }
@@ -112,21 +113,22 @@ enum SwiftComparison {
 
     private static func jsonKind<T: Codable & Equatable>(_ type: T.Type) -> ValueKind {
         let token = register(Key(parts: ["json", ObjectIdentifier(T.self)])) {
-            .type(Operations(
-                typeName: "\(T.self)",
-                encode: { value in
-                    // The stored form of a captured value must read back as
-                    // that value, or comparing forms would not be comparing values.
-                    guard let value = value as? T, let text = try? AttributeCoding.encodeJSON(value),
-                        decodeJSON(T.self, text) == value
-                    else { return nil }
-                    return text
-                },
-                equal: { a, b in
-                    guard let a = decodeJSON(T.self, a), let b = decodeJSON(T.self, b) else { return nil }
-                    return a == b
-                },
-                project: { stored, keyPath in project(decodeJSON(T.self, stored), keyPath) }))
+            .type(
+                Operations(
+                    typeName: "\(T.self)",
+                    encode: { value in
+                        // The stored form of a captured value must read back as
+                        // that value, or comparing forms would not be comparing values.
+                        guard let value = value as? T, let text = try? AttributeCoding.encodeJSON(value),
+                            decodeJSON(T.self, text) == value
+                        else { return nil }
+                        return text
+                    },
+                    equal: { a, b in
+                        guard let a = decodeJSON(T.self, a), let b = decodeJSON(T.self, b) else { return nil }
+                        return a == b
+                    },
+                    project: { stored, keyPath in project(decodeJSON(T.self, stored), keyPath) }))
         }
         return .swiftValue(ValueKind.SwiftType(token: token, typeName: "\(T.self)"))
     }
@@ -163,15 +165,16 @@ enum SwiftComparison {
         }
         let description = "\(keyPath)"
         return register(Key(parts: ["read", ObjectIdentifier(rootType), keyPath])) {
-            .reader(Reader(description: description) { stored throws(FunctionError) in
-                guard let property = project(stored, keyPath) else {
-                    throw FunctionError("a stored \(stored) does not read back as \(rootType)")
-                }
-                guard let encoded = result.kind.encode(property) else {
-                    throw FunctionError("\(description) of a stored \(rootType) has no exact SQL value (NaN or out of range)")
-                }
-                return encoded
-            })
+            .reader(
+                Reader(description: description) { stored throws(FunctionError) in
+                    guard let property = project(stored, keyPath) else {
+                        throw FunctionError("a stored \(stored) does not read back as \(rootType)")
+                    }
+                    guard let encoded = result.kind.encode(property) else {
+                        throw FunctionError("\(description) of a stored \(rootType) has no exact SQL value (NaN or out of range)")
+                    }
+                    return encoded
+                })
         }
     }
 

@@ -92,7 +92,8 @@ enum LitestreamVFS {
         } else {
             throw LiteRecordError(
                 .storeUnavailable,
-                "reading a replica needs Litestream's VFS extension (litestream-vfs.so), and none was named: pass vfsExtension: (literecord: --vfs-extension) or set \(extensionVariable) to its path; \(installAdvice)")
+                "reading a replica needs Litestream's VFS extension (litestream-vfs.so), and none was named: pass vfsExtension: (literecord: --vfs-extension) or set \(extensionVariable) to its path; \(installAdvice)"
+            )
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: named.path, isDirectory: &isFolder), !isFolder.boolValue else {
@@ -136,7 +137,8 @@ enum LitestreamVFS {
         #else
         throw LiteRecordError(
             .storeUnavailable,
-            "reading a replica loads Litestream's VFS extension into SQLite, which LiteRecord supports on Linux with glibc only (the system SQLite of Apple platforms loads no extensions)")
+            "reading a replica loads Litestream's VFS extension into SQLite, which LiteRecord supports on Linux with glibc only (the system SQLite of Apple platforms loads no extensions)"
+        )
         #endif
     }
 }

@@ -20,7 +20,8 @@ enum ReplicaOpen {
         let spelling = LitestreamVFS.spelling(replica)
         let noSnapshot = LiteRecordError(
             .storeUnavailable,
-            "there is no Litestream replica at \(spelling) yet: it held no snapshot (ltx/…/*.ltx) within \(timeout) (snapshotTimeout:); run `litestream replicate` for the primary store first, or give the replica longer")
+            "there is no Litestream replica at \(spelling) yet: it held no snapshot (ltx/…/*.ltx) within \(timeout) (snapshotTimeout:); run `litestream replicate` for the primary store first, or give the replica longer"
+        )
         if replica.isFileURL {
             let clock = ContinuousClock()
             let deadline = clock.now + timeout

@@ -137,7 +137,8 @@ final class ReplicaWatcher: @unchecked Sendable {
         guard quiet >= staleAfterValue, let replica, replica.isFileURL else { return nil }
         let newest = LTXFiles.newestTXID(in: replica)
         guard newest > txid else { return nil }
-        return "the replica's files reach txid \(newest), but Litestream's VFS has followed it only to txid \(txid) for \(quiet.components.seconds) s (a gap in its level-0 files, as after a suspension: it waits for the next compaction)"
+        return
+            "the replica's files reach txid \(newest), but Litestream's VFS has followed it only to txid \(txid) for \(quiet.components.seconds) s (a gap in its level-0 files, as after a suspension: it waits for the next compaction)"
     }
 
     func close() {

@@ -111,7 +111,8 @@ extension Connection {
             guard let context else { return }
             Unmanaged<CollationBox>.fromOpaque(context).release()  // unsafe(box-lives-while-registered)
         }
-        let result = asciiFastPath
+        let result =
+            asciiFastPath
             ? literecord_create_ascii_first_collation(db, name, callCompare, release, box)
             : sqlite3_create_collation_v2(db, name, SQLITE_UTF8, box, callCompare, release)
         guard result == SQLITE_OK else {

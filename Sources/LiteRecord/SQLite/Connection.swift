@@ -72,7 +72,8 @@ final class Connection {
         if options.immutable, path != nil { parameters.insert(("immutable", "1"), at: 0) }
         if !parameters.isEmpty, let path {
             flags |= SQLITE_OPEN_URI
-            name = "file:" + Self.uriEscaped(path) + "?"
+            name =
+                "file:" + Self.uriEscaped(path) + "?"
                 + parameters.map { Self.uriComponent($0.name) + "=" + Self.uriComponent($0.value) }.joined(separator: "&")
         }
         var db: OpaquePointer?
@@ -84,7 +85,8 @@ final class Connection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        let milliseconds = options.busyTimeout.components.seconds * 1000
+        let milliseconds =
+            options.busyTimeout.components.seconds * 1000
             + options.busyTimeout.components.attoseconds / 1_000_000_000_000_000
         busyTimeoutMilliseconds = Int32(clamping: milliseconds)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
@@ -361,11 +363,11 @@ struct FileIdentity: Equatable {
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
         #if canImport(Darwin)
-            modifiedSeconds = Int(info.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+        modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
         #else
-            modifiedSeconds = Int(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        modifiedSeconds = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
         #endif
     }
 }

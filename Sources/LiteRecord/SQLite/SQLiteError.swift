@@ -28,7 +28,8 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         // call does not set the connection's error state; trust the call's code
         // when the two disagree on the primary code.
         let code = (extended & 0xFF) == (resultCode & 0xFF) ? extended : resultCode
-        let text = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let text =
+            db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(resultCode))
         self.init(extendedCode: code, message: text, sql: sql)
     }

@@ -82,7 +82,8 @@ extension EntityDescription {
         // a save assigns only changed columns, and the `WHEN` skips the rest.
         let changed = ([key] + quoted).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         let deferred = "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier(Model.searchDeferralTable)))"
-        return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(SQLIdentifier(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
+        return
+            "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(SQLIdentifier(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"
     }
 
     /// `INSERT INTO <index>(<index>, rowid, <columns>) SELECT 'delete', …

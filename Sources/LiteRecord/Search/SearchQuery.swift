@@ -117,7 +117,8 @@ struct SearchQuery: Equatable {
                 negated = true
                 index += 1
             }
-            let item = isQuote(scalars[index])
+            let item =
+                isQuote(scalars[index])
                 ? phrase(scalars, at: &index, negated: negated) : word(scalars, at: &index, negated: negated)
             if let item { items.append(item) }
         }

@@ -80,7 +80,8 @@ extension RecordStack {
         if taskSlot == nil, runningScopes.load(ordering: .relaxed) > 0 {
             return LiteRecordError(
                 .notSetUp,
-                "LiteRecord is not set up in this task: a default stack installed by RecordStack.withDefault or a LiteRecordTesting trait (.inMemoryStack, .temporaryStore) reaches only the task that runs the scope and its child tasks, and this one runs outside it — a Task.detached (or a task started outside the scope) inherits no task-local values. Use Task { } or async let, which inherit it, or pass the RecordStack to the detached task; otherwise \(advice)")
+                "LiteRecord is not set up in this task: a default stack installed by RecordStack.withDefault or a LiteRecordTesting trait (.inMemoryStack, .temporaryStore) reaches only the task that runs the scope and its child tasks, and this one runs outside it — a Task.detached (or a task started outside the scope) inherits no task-local values. Use Task { } or async let, which inherit it, or pass the RecordStack to the detached task; otherwise \(advice)"
+            )
         }
         return LiteRecordError(
             .notSetUp,

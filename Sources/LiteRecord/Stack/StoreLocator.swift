@@ -94,7 +94,8 @@ public struct StoreLocator: Sendable {
         #else
         let onMacOS = false
         #endif
-        searchesDocuments = documentsDirectory != nil
+        searchesDocuments =
+            documentsDirectory != nil
             || Self.searchesDocumentsByDefault(onMacOS: onMacOS, environment: ProcessInfo.processInfo.environment)
         #if os(Linux)
         // One home for both folders. Foundation takes Documents from the
@@ -108,10 +109,12 @@ public struct StoreLocator: Sendable {
         // `homeDirectoryForCurrentUser` is macOS-only; this is everywhere
         // (an iOS app's home is its container).
         let home = URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
-        self.documentsDirectory = documentsDirectory
+        self.documentsDirectory =
+            documentsDirectory
             ?? fileManager.urls(for: .documentDirectory, in: .userDomainMask).first
             ?? home.appendingPathComponent("Documents", isDirectory: true)
-        self.applicationSupportDirectory = applicationSupportDirectory
+        self.applicationSupportDirectory =
+            applicationSupportDirectory
             ?? fileManager.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? home.appendingPathComponent(".local/share", isDirectory: true)
         #endif
@@ -198,7 +201,8 @@ public struct StoreLocator: Sendable {
         let file = Self.fileName(forStoreNamed: name)
         let inDocuments = documentsDirectory.appendingPathComponent(file, isDirectory: false)
         if searchesDocuments && Self.storeExists(at: inDocuments) { return (inDocuments, .documents) }
-        let inSupport = applicationSupportDirectory
+        let inSupport =
+            applicationSupportDirectory
             .appendingPathComponent(applicationName, isDirectory: true)
             .appendingPathComponent(file, isDirectory: false)
         if Self.storeExists(at: inSupport) { return (inSupport, .applicationSupport) }

@@ -74,7 +74,8 @@ extension Connection {
         guard let format = Int(recorded), format <= StoreFormat.current else {
             throw LiteRecordError(
                 .storeUnavailable,
-                "\(displayName) was written by a later LiteRecord in store format \(recorded), and this LiteRecord knows formats up to \(StoreFormat.current); it was left untouched: open it with that LiteRecord or a later one")
+                "\(displayName) was written by a later LiteRecord in store format \(recorded), and this LiteRecord knows formats up to \(StoreFormat.current); it was left untouched: open it with that LiteRecord or a later one"
+            )
         }
     }
 

@@ -19,7 +19,8 @@ extension EntityDescription {
     /// `INTEGER PRIMARY KEY`, an alias of the rowid, so `VACUUM` never
     /// renumbers records (https://sqlite.org/lang_createtable.html#rowid).
     var createTableSQL: String {
-        let columns = ["\(SQLIdentifier.rowID) INTEGER PRIMARY KEY", Self.versionColumnDefinition]
+        let columns =
+            ["\(SQLIdentifier.rowID) INTEGER PRIMARY KEY", Self.versionColumnDefinition]
             + attributes.map(columnDefinition)
             + toOneIndexes.map { foreignKeyDefinition(relationships[$0]) }
         return "CREATE TABLE \(quotedTable) (\(columns.joined(separator: ", ")))"

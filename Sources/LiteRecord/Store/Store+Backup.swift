@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 extension Store {
@@ -85,7 +85,8 @@ extension Store {
                     if connection.isInTransaction {
                         throw LiteRecordError(
                             .storeUnavailable,
-                            "\(operation) failed: it was called inside a write on the same in-memory stack, whose changes are not committed yet; call backup(to:) after the write returns")
+                            "\(operation) failed: it was called inside a write on the same in-memory stack, whose changes are not committed yet; call backup(to:) after the write returns"
+                        )
                     }
                     let done = try backup.step(pages: progress.pages)
                     progress.stepped(remaining: backup.remaining)
@@ -117,7 +118,8 @@ extension Store {
         guard let change = connection.immutableFileChange() else { return }
         throw LiteRecordError(
             .storeUnavailable,
-            "\(operation) failed: \(displayName) \(change) since this read-only stack opened it. It was opened immutable (nothing else had it open), which takes no locks, so its pages may be from two states; close the read-only stack and open it again, or back up through a writable stack")
+            "\(operation) failed: \(displayName) \(change) since this read-only stack opened it. It was opened immutable (nothing else had it open), which takes no locks, so its pages may be from two states; close the read-only stack and open it again, or back up through a writable stack"
+        )
     }
 }
 
@@ -338,7 +340,8 @@ enum StoreFileBackup {
                 if let change = connection.immutableFileChange() {
                     throw LiteRecordError(
                         .storeUnavailable,
-                        "\(operation) failed: \(path) \(change) during the backup. Nothing had it open when the backup began, so it was read without locks and the copy may mix two states; run the backup again")
+                        "\(operation) failed: \(path) \(change) during the backup. Nothing had it open when the backup began, so it was read without locks and the copy may mix two states; run the backup again"
+                    )
                 }
             }
         }

@@ -78,11 +78,13 @@ extension Store {
         if call != "close()" {
             throw LiteRecordError(
                 .storeUnavailable,
-                "\(call) was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: it cannot run while its own write transaction is open. Call it after write returns")
+                "\(call) was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: it cannot run while its own write transaction is open. Call it after write returns"
+            )
         }
         throw LiteRecordError(
             .storeUnavailable,
-            "close() was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: the write cannot finish while its own code waits for it to finish. Nothing was closed and the write goes on; call close() after write returns")
+            "close() was called inside a write on \(displayName) (a write {} closure, or code that a save runs) and was refused: the write cannot finish while its own code waits for it to finish. Nothing was closed and the write goes on; call close() after write returns"
+        )
     }
 
     /// Copies the WAL into the main file before the last connection closes.

@@ -87,7 +87,8 @@ extension Store {
         } catch {
             throw LiteRecordError(
                 .storeUnavailable,
-                "\(path) was moved aside to \(target), but syncing its folder failed (\(error.reason)), so a power loss could undo the move; no new store was created. Open the store again")
+                "\(path) was moved aside to \(target), but syncing its folder failed (\(error.reason)), so a power loss could undo the move; no new store was created. Open the store again"
+            )
         }
         // Main file first in the result, as before.
         return moved.reversed().map { URL(fileURLWithPath: target + $0) }

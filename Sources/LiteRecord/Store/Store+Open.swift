@@ -131,7 +131,8 @@ extension Store {
             let summary = changes.isEmpty ? "the model fingerprints differ" : changes.summary
             // A removal is as likely a slip in the entity list as a decision, so
             // the advice is the declaration, never a setup that would infer it.
-            let advice = changes.removalAdvice
+            let advice =
+                changes.removalAdvice
                 ?? "Use setupAutoMigrating (or migration: .automatic) to migrate it"
             throw LiteRecordError(
                 .modelMismatch,

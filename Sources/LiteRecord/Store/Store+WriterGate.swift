@@ -55,7 +55,8 @@ extension Store {
         if let replicaURL {
             return LiteRecordError(
                 .storeUnavailable,
-                "\(operation) failed: \(displayName) is a read replica (RecordStack(replicaAt:)), which is never written; write to its primary store, which Litestream replicates to \(replicaURL.absoluteString)")
+                "\(operation) failed: \(displayName) is a read replica (RecordStack(replicaAt:)), which is never written; write to its primary store, which Litestream replicates to \(replicaURL.absoluteString)"
+            )
         }
         return LiteRecordError(
             .readOnlyStore,
@@ -87,7 +88,7 @@ extension Store {
     func attributingStoreErrors<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch where error is SQLiteError || error is LiteRecordError {
+        } catch  where error is SQLiteError || error is LiteRecordError {
             throw LiteRecordError.wrap(error, operation(), store: url?.path)
         }
     }

@@ -215,21 +215,23 @@ final class Store: @unchecked Sendable {
 
     /// The pool of reader connections of a file store.
     private func makeReaderPool(memoryMappedReadSize mappedSize: Int) -> ReaderPool {
-        return ReaderPool(maximumCount: 4, open: { [weak self] () throws(LiteRecordError) -> Connection in
-            guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
-            let reader = try self.openReader()
-            do throws(LiteRecordError) {
-                try withErrorContext("opening a reader") {
-                    // A reader never writes; make SQLite enforce it.
-                    try reader.execute("PRAGMA query_only = ON")
-                    if mappedSize > 0 { try reader.execute("PRAGMA mmap_size = \(mappedSize)") }
+        return ReaderPool(
+            maximumCount: 4,
+            open: { [weak self] () throws(LiteRecordError) -> Connection in
+                guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
+                let reader = try self.openReader()
+                do throws(LiteRecordError) {
+                    try withErrorContext("opening a reader") {
+                        // A reader never writes; make SQLite enforce it.
+                        try reader.execute("PRAGMA query_only = ON")
+                        if mappedSize > 0 { try reader.execute("PRAGMA mmap_size = \(mappedSize)") }
+                    }
+                } catch {
+                    reader.close()
+                    throw error
                 }
-            } catch {
-                reader.close()
-                throw error
-            }
-            return reader
-        })
+                return reader
+            })
     }
 
     /// Opens a reader connection. It never creates the file: when the store
@@ -243,7 +245,8 @@ final class Store: @unchecked Sendable {
             if let url, !FileManager.default.fileExists(atPath: url.path) {
                 throw LiteRecordError(
                     .storeUnavailable,
-                    "opening a reader of \(url.path) failed: the file is no longer there (it was moved or deleted while the stack was open); no file was created. Close the stack and open the store again")
+                    "opening a reader of \(url.path) failed: the file is no longer there (it was moved or deleted while the stack was open); no file was created. Close the stack and open the store again"
+                )
             }
             throw error
         }

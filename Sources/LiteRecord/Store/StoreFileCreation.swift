@@ -80,7 +80,8 @@ struct StoreFileCreation {
         guard !fileManager.fileExists(atPath: url.path), fileManager.fileExists(atPath: placeholder.path) else { return }
         throw LiteRecordError(
             .storeUnavailable,
-            "the store at \(url.path) is in iCloud Drive and not downloaded (\(placeholder.lastPathComponent) stands in for it): download it first (FileManager.startDownloadingUbiquitousItem(at:)) and open it once it is local; nothing was created")
+            "the store at \(url.path) is in iCloud Drive and not downloaded (\(placeholder.lastPathComponent) stands in for it): download it first (FileManager.startDownloadingUbiquitousItem(at:)) and open it once it is local; nothing was created"
+        )
     }
 
     /// Creates an empty file at `url` unless one is there (`O_EXCL`: the check
@@ -126,7 +127,8 @@ struct StoreFileCreation {
         if fileExisted {
             return LiteRecordError(
                 .storeUnavailable,
-                "cannot open the store at \(path) for writing: its folder \(folder) is not writable (\(reason)), and SQLite keeps the store's -wal and -shm files beside it; \(Self.readOnlyAdvice)")
+                "cannot open the store at \(path) for writing: its folder \(folder) is not writable (\(reason)), and SQLite keeps the store's -wal and -shm files beside it; \(Self.readOnlyAdvice)"
+            )
         }
         return LiteRecordError(.storeUnavailable, "cannot create the store at \(path): its folder \(folder) is not writable (\(reason))")
     }

@@ -37,7 +37,8 @@ import Testing
         #expect(sameValue.isEmpty, "assigning the current value changes nothing")
         ann.age = 32
         let (_, update) = try recordingSQL { try ann.save() }
-        #expect(update == ["BEGIN IMMEDIATE TRANSACTION", "UPDATE \"Person\" SET \"age\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", "COMMIT TRANSACTION"])
+        #expect(
+            update == ["BEGIN IMMEDIATE TRANSACTION", "UPDATE \"Person\" SET \"age\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?", "COMMIT TRANSACTION"])
     }
 
     @Test func eachTestStartsEmpty() throws {

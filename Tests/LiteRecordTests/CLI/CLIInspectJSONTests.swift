@@ -155,16 +155,19 @@ import Testing
         }
         // One-to-many with its inverse and delete rule, the to-one side, and
         // a many-to-many whose two sides name the same link table.
-        #expect(relationships("Author") == [
-            RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "author", deleteRule: "cascade", joinTable: nil),
-        ])
-        #expect(relationships("Book") == [
-            RelationshipFacts(name: "author", destination: "Author", toMany: false, inverse: "books", deleteRule: "nullify", joinTable: nil),
-            RelationshipFacts(name: "tags", destination: "Tag", toMany: true, inverse: "books", deleteRule: "nullify", joinTable: "Book_tags"),
-        ])
-        #expect(relationships("Tag") == [
-            RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "tags", deleteRule: "nullify", joinTable: "Book_tags"),
-        ])
+        #expect(
+            relationships("Author") == [
+                RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "author", deleteRule: "cascade", joinTable: nil)
+            ])
+        #expect(
+            relationships("Book") == [
+                RelationshipFacts(name: "author", destination: "Author", toMany: false, inverse: "books", deleteRule: "nullify", joinTable: nil),
+                RelationshipFacts(name: "tags", destination: "Tag", toMany: true, inverse: "books", deleteRule: "nullify", joinTable: "Book_tags"),
+            ])
+        #expect(
+            relationships("Tag") == [
+                RelationshipFacts(name: "books", destination: "Book", toMany: true, inverse: "tags", deleteRule: "nullify", joinTable: "Book_tags")
+            ])
     }
 
     @Test func tablesThatDifferFromTheModelDescriptionAreNamed() async throws {

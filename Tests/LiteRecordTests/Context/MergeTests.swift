@@ -42,7 +42,7 @@ import Testing
         try main.save()
         let id = try #require(ann.recordID)
 
-        ann.name = "Annie"                        // unsaved edit in the main context
+        ann.name = "Annie"  // unsaved edit in the main context
         try await stack.write { context in
             try context.object(with: id, as: HandWrittenPerson.self)?.age = 50
         }

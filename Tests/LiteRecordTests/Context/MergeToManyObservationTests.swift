@@ -26,8 +26,16 @@ import Testing
     @Test @MainActor func aTitleChangeInAnotherListNotifiesNoList() async throws {
         let (stack, ann, bob, bobsBook) = try seededStack()
         let changes = Atomic<Int>(0)
-        withObservationTracking { _ = ann.books } onChange: { changes.add(1, ordering: .relaxed) }
-        withObservationTracking { _ = bob.books } onChange: { changes.add(1, ordering: .relaxed) }
+        withObservationTracking {
+            _ = ann.books
+        } onChange: {
+            changes.add(1, ordering: .relaxed)
+        }
+        withObservationTracking {
+            _ = bob.books
+        } onChange: {
+            changes.add(1, ordering: .relaxed)
+        }
         try await stack.write { context in
             try context.object(with: bobsBook, as: MBook.self)?.title = "B0, revised"
         }
@@ -40,8 +48,16 @@ import Testing
         let (stack, ann, bob, bobsBook) = try seededStack()
         let annChanges = Atomic<Int>(0)
         let bobChanges = Atomic<Int>(0)
-        withObservationTracking { _ = ann.books } onChange: { annChanges.add(1, ordering: .relaxed) }
-        withObservationTracking { _ = bob.books } onChange: { bobChanges.add(1, ordering: .relaxed) }
+        withObservationTracking {
+            _ = ann.books
+        } onChange: {
+            annChanges.add(1, ordering: .relaxed)
+        }
+        withObservationTracking {
+            _ = bob.books
+        } onChange: {
+            bobChanges.add(1, ordering: .relaxed)
+        }
         let annID = try #require(ann.recordID)
         try await stack.write { context in
             let book = try context.object(with: bobsBook, as: MBook.self)
@@ -57,8 +73,16 @@ import Testing
         let (stack, ann, bob, _) = try seededStack()
         let annChanges = Atomic<Int>(0)
         let bobChanges = Atomic<Int>(0)
-        withObservationTracking { _ = ann.books } onChange: { annChanges.add(1, ordering: .relaxed) }
-        withObservationTracking { _ = bob.books } onChange: { bobChanges.add(1, ordering: .relaxed) }
+        withObservationTracking {
+            _ = ann.books
+        } onChange: {
+            annChanges.add(1, ordering: .relaxed)
+        }
+        withObservationTracking {
+            _ = bob.books
+        } onChange: {
+            bobChanges.add(1, ordering: .relaxed)
+        }
         let annID = try #require(ann.recordID)
         try await stack.write { context in
             _ = MBook(title: "A3", author: try context.object(with: annID, as: MAuthor.self))
@@ -82,8 +106,16 @@ import Testing
         #expect(tags.map(\.books.count) == [0, 0])
         let sqlChanges = Atomic<Int>(0)
         let swiftChanges = Atomic<Int>(0)
-        withObservationTracking { _ = tags[0].books } onChange: { sqlChanges.add(1, ordering: .relaxed) }
-        withObservationTracking { _ = tags[1].books } onChange: { swiftChanges.add(1, ordering: .relaxed) }
+        withObservationTracking {
+            _ = tags[0].books
+        } onChange: {
+            sqlChanges.add(1, ordering: .relaxed)
+        }
+        withObservationTracking {
+            _ = tags[1].books
+        } onChange: {
+            swiftChanges.add(1, ordering: .relaxed)
+        }
         let (bookID, swiftID) = (try #require(book.recordID), try #require(swift.recordID))
         try await stack.write { context in
             let tag = try #require(try context.object(with: swiftID, as: MTag.self))

@@ -139,7 +139,7 @@ import Testing
     /// `.validationFailed` on the gone book's count (seed 758; not yet
     /// reproduced outside the model).
     static let knownGaps: [Int: String] = [
-        13: "a note deleted here whose book was deleted elsewhere: its count still checked (seed 758)",
+        13: "a note deleted here whose book was deleted elsewhere: its count still checked (seed 758)"
     ]
 
     struct Outcome {
@@ -206,7 +206,8 @@ import Testing
                 outcome.mismatch = mismatch
                 break
             } catch {
-                outcome.mismatch = ModelMismatch(signature: "unexpected error in \(String(describing: op).prefix(while: { $0 != "(" && $0 != "[" && $0 != "{" }))", detail: "\(error)", step: step)
+                outcome.mismatch = ModelMismatch(
+                    signature: "unexpected error in \(String(describing: op).prefix(while: { $0 != "(" && $0 != "[" && $0 != "{" }))", detail: "\(error)", step: step)
                 break
             }
         }
@@ -315,6 +316,8 @@ import Testing
         }
         let seconds = (ContinuousClock.now - started).components.seconds
         let gapList = gaps.sorted().map { "#\($0) (\(gapHits[$0] ?? 0) steps avoided)" }
-        print("[model] \(sequences) sequences, \(operations) operations, \(saves) saves; coverage: \(coverage.line); gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")")
+        print(
+            "[model] \(sequences) sequences, \(operations) operations, \(saves) saves; coverage: \(coverage.line); gaps: \(gapList.isEmpty ? "none" : gapList.joined(separator: ", ")); first seed \(firstSeed), \(seconds) s\(found.isEmpty ? "" : "; \(found.count) distinct failures")"
+        )
     }
 }

@@ -116,7 +116,11 @@ import Testing
         let author = try #require(try context.fetch(FetchRequest<MAuthor>(relationshipKeyPathsForPrefetching: [\MAuthor.books])).first)
         #expect(author.books.count == 5)
         let changes = Atomic<Int>(0)
-        withObservationTracking { _ = author.books } onChange: { changes.add(1, ordering: .relaxed) }
+        withObservationTracking {
+            _ = author.books
+        } onChange: {
+            changes.add(1, ordering: .relaxed)
+        }
         context.delete(author)
         #expect(changes.load(ordering: .relaxed) == 1)
         #expect(author.books.isEmpty)

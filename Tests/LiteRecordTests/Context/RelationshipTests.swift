@@ -66,14 +66,15 @@ import Testing
         // written once after the last; the new tables' top rows are their last
         // ids, so SQLite picks each id (see `RecordIDAllocator`).
         let mark = "INSERT INTO \"literecord_record_ids\" (entity, high) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET high = max(high, excluded.high)"
-        #expect(statements == [
-            "BEGIN IMMEDIATE TRANSACTION",
-            EntityDescription(type: RAuthor.self).lastRecordIDSQL,
-            "INSERT INTO \"Author\" (\"name\") VALUES (?)",
-            EntityDescription(type: RBook.self).lastRecordIDSQL,
-        ] + Array(repeating: "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)", count: 5) + [
-            mark, mark, "COMMIT TRANSACTION",
-        ])
+        #expect(
+            statements == [
+                "BEGIN IMMEDIATE TRANSACTION",
+                EntityDescription(type: RAuthor.self).lastRecordIDSQL,
+                "INSERT INTO \"Author\" (\"name\") VALUES (?)",
+                EntityDescription(type: RBook.self).lastRecordIDSQL,
+            ] + Array(repeating: "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)", count: 5) + [
+                mark, mark, "COMMIT TRANSACTION",
+            ])
         let fresh = stack.newContext()
         let books = try RBook.findAll(in: fresh)
         #expect(books.count == 5)
@@ -86,10 +87,11 @@ import Testing
         context.insert(book)
         book.author = ann
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) } == [
-            "INSERT INTO \"Author\" (\"name\") VALUES (?)",
-            "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)",
-        ])
+        #expect(
+            statements.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) } == [
+                "INSERT INTO \"Author\" (\"name\") VALUES (?)",
+                "INSERT INTO \"Book\" (\"title\", \"author\") VALUES (?, ?)",
+            ])
         let fresh = stack.newContext()
         #expect(try RBook.findAll(in: fresh).first?.author?.name == "Ann")
     }
@@ -110,7 +112,9 @@ import Testing
         let (books, statements) = stack.recordingSQL { author.books }
         #expect(books.count == 10)
         #expect(statements.count == 1)
-        let (_, again) = stack.recordingSQL { _ = author.books; return books.map { $0.author } }
+        let (_, again) = stack.recordingSQL {
+            _ = author.books; return books.map { $0.author }
+        }
         #expect(again.isEmpty)
     }
 

@@ -28,11 +28,12 @@ import Testing
         try context.save()
         ann.age = 32
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements == [
-            "BEGIN IMMEDIATE TRANSACTION",
-            "UPDATE \"Person\" SET \"age\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?",
-            "COMMIT TRANSACTION",
-        ])
+        #expect(
+            statements == [
+                "BEGIN IMMEDIATE TRANSACTION",
+                "UPDATE \"Person\" SET \"age\" = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \"Z_OPT\" = ?",
+                "COMMIT TRANSACTION",
+            ])
     }
 
     @Test func oneSaveIsOneTransaction() throws {

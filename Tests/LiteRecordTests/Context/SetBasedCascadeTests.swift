@@ -36,8 +36,9 @@ import Testing
         let fresh = stack.newContext()
         let authors = try RAuthor.findAll(in: fresh).sorted { $0.name < $1.name }
         let reader = stack.newContext()
-        let doomedBookIDs = Set(try RBook.findAll(in: reader)
-            .filter { $0.title.hasPrefix("A0.") || $0.title.hasPrefix("A2.") }.compactMap(\.recordID))
+        let doomedBookIDs = Set(
+            try RBook.findAll(in: reader)
+                .filter { $0.title.hasPrefix("A0.") || $0.title.hasPrefix("A2.") }.compactMap(\.recordID))
         #expect(doomedBookIDs.count == 6)
         var committed: ChangeSet?
         fresh.didSave = { committed = $0 }
@@ -209,7 +210,7 @@ import Testing
         let main = stack.mainContext
         let heldNote = try #require(try SCNote.findAll(in: main).first)
         #expect(heldNote.child != nil)
-        heldNote.text = "edited"                        // unsaved, another property
+        heldNote.text = "edited"  // unsaved, another property
         try await stack.write { writer in
             writer.delete(try SCOwner.findAll(in: writer))
         }

@@ -424,11 +424,13 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
         try context.save()
 
         // One UPDATE, committed at once; no object is loaded.
-        let closed = try Todo.updateAll(matching: #Predicate { $0.priority < 2 },
-                                        set: \.done, to: true, in: context)       // 2
+        let closed = try Todo.updateAll(
+            matching: #Predicate { $0.priority < 2 },
+            set: \.done, to: true, in: context)  // 2
         // Several attributes at once: a record changes when any of them does.
-        let cleared = try Todo.updateAll(matching: #Predicate { $0.done },
-                                         .set(\.priority, to: 0), .set(\.assignee, to: nil), in: context)  // 2
+        let cleared = try Todo.updateAll(
+            matching: #Predicate { $0.done },
+            .set(\.priority, to: 0), .set(\.assignee, to: nil), in: context)  // 2
         // --- end ---
         #expect(closed == 2)
         #expect(cleared == 2)

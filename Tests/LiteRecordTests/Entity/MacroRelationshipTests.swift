@@ -19,8 +19,11 @@ import Testing
         #expect(MBook.relationshipIndex(for: \MBook.tags) == 1)
         let book = try #require(stack.model.entity(named: "Book"))
         #expect(book.relationship(named: "author")?.inverseName == "books")
-        #expect(book.relationship(named: "tags")?.storage == .joinTable(JoinTable(
-            name: "Book_tags", sourceColumn: "Book", destinationColumn: "Tag", sourceTable: "Book", destinationTable: "Tag")))
+        #expect(
+            book.relationship(named: "tags")?.storage
+                == .joinTable(
+                    JoinTable(
+                        name: "Book_tags", sourceColumn: "Book", destinationColumn: "Tag", sourceTable: "Book", destinationTable: "Tag")))
     }
 
     @Test func theAPIExampleWorksEndToEnd() throws {

@@ -10,14 +10,14 @@ enum APISection10 {
     @Entity final class Author {
         var name = ""
         @Relationship(deleteRule: .cascade, inverse: \Book.author)
-        var books: [Book] = []                              // to-many, inverse of a to-one
+        var books: [Book] = []  // to-many, inverse of a to-one
         init() {}
     }
 
     @Entity final class Book {
         var title = ""
-        var author: Author?                                  // to-one: a nullable foreign key column
-        @Relationship(deleteRule: .nullify) var tags: [Tag] = []   // many-to-many: a join table
+        var author: Author?  // to-one: a nullable foreign key column
+        @Relationship(deleteRule: .nullify) var tags: [Tag] = []  // many-to-many: a join table
         init() {}
     }
 
@@ -47,14 +47,14 @@ enum TypeDeclared {
 
     @Entity(name: "Shelf") final class Shelf {
         var name = ""
-        var priority: Priority? = .low                       // a column: the raw value
-        var corners: [Point] = []                            // a column: JSON
-        var sticker: Sticker?                                // a to-one: Sticker is an entity
-        var score: Optional<Int> = 3                         // a column, by its spelling
+        var priority: Priority? = .low  // a column: the raw value
+        var corners: [Point] = []  // a column: JSON
+        var sticker: Sticker?  // a to-one: Sticker is an entity
+        var score: Optional<Int> = 3  // a column, by its spelling
         init() {}
         init(name: String, sticker: Sticker) {
             self.name = name
-            self.sticker = sticker                           // kept until the object is inserted
+            self.sticker = sticker  // kept until the object is inserted
         }
     }
 
@@ -196,12 +196,14 @@ enum TypeDeclared {
 
     @Test func aPredicateAndASortGoThroughTheToOne() throws {
         for (title, name) in [("Dune", "Ann"), ("Emma", "Bob"), ("Ulysses", "Ann")] {
-            let author = try Author.findFirst(byAttribute: "name", withValue: name, in: context) ?? {
-                let author = Author()
-                author.name = name
-                context.insert(author)
-                return author
-            }()
+            let author =
+                try Author.findFirst(byAttribute: "name", withValue: name, in: context)
+                ?? {
+                    let author = Author()
+                    author.name = name
+                    context.insert(author)
+                    return author
+                }()
             let book = Book()
             book.title = title
             book.author = author

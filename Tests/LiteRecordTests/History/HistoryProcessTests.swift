@@ -91,7 +91,10 @@ import Testing
             }
             // The first save (before history) inserted 26 rows: its rows have no transaction.
             let beforeHistory = Set<Int64>(1...26)
-            #expect(recorded == rows.subtracting(beforeHistory), "trial \(trial): rows without a transaction \(rows.subtracting(beforeHistory).subtracting(recorded).count), transactions without rows \(recorded.subtracting(rows).count)")
+            #expect(
+                recorded == rows.subtracting(beforeHistory),
+                "trial \(trial): rows without a transaction \(rows.subtracting(beforeHistory).subtracting(recorded).count), transactions without rows \(recorded.subtracting(rows).count)"
+            )
             #expect(history.count == (rows.count - 26) / 25, "trial \(trial): one transaction per save (\(history.count) for \(rows.count) rows)")
             try stack.close()
         }

@@ -61,8 +61,8 @@ import Testing
             context.insert(kept)
             context.insert(gone)
             try context.save()
-            kept.stars = 3                         // inserted then updated: an insert
-            try gone.delete(in: context)           // inserted then deleted: nothing
+            kept.stars = 3  // inserted then updated: an insert
+            try gone.delete(in: context)  // inserted then deleted: nothing
         }
         struct Boom: Error {}
         await #expect(throws: Boom.self) {

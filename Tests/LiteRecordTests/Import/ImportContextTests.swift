@@ -15,8 +15,9 @@ import Testing
         try context.save()
 
         let other = stack.newContext()
-        let ann = try #require(try HandWrittenPerson.importObject(
-            from: ["identifier": id.uuidString.lowercased(), "age": "31"], in: other))
+        let ann = try #require(
+            try HandWrittenPerson.importObject(
+                from: ["identifier": id.uuidString.lowercased(), "age": "31"], in: other))
         #expect(ann.name == "Ann" && ann.age == 31 && other.insertedObjects.isEmpty)
         let (_, statements) = try stack.recordingSQL { try other.save() }
         #expect(statements.filter { $0.hasPrefix("UPDATE") } == [#"UPDATE "Person" SET "age" = ?, "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = ? AND "Z_OPT" = ?"#])

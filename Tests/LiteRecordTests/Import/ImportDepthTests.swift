@@ -59,7 +59,6 @@ import Testing
         #expect(error?.message.contains("element 0, key path 'child.child.") == true)
     }
 
-
     @Test func jsonTextDeeperThanJSONSerializationAllowsIsRefused() throws {
         let context = try RecordStack(inMemoryWith: [INode.self]).newContext()
         let text = #"{"id": 1, "payload": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"

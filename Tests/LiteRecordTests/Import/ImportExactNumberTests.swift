@@ -43,7 +43,9 @@ import Testing
         refuses(json: #"{"int": 12345678901234567.5}"#, "int", saying: "not a whole number")
         #expect(try values(json: #"{"string": 123456789012345678901}"#).string == "123456789012345678901")
         #expect(try values(json: #"{"string": 123456789012345678902}"#).string == "123456789012345678902")
-        #expect(try values(json: #"{"string": 100000000000000000000000000000000000000000000001}"#).string == "1.00000000000000000000000000000000000000000000001e47", "past 40 digits, with an exponent")
+        #expect(
+            try values(json: #"{"string": 100000000000000000000000000000000000000000000001}"#).string == "1.00000000000000000000000000000000000000000000001e47",
+            "past 40 digits, with an exponent")
         #expect(try values(json: #"{"string": 1e400}"#).string == "1e400")
         #expect(try values(json: #"{"string": 1.5E-400}"#).string == "1.5e-400")
         #expect(try values(json: #"{"string": 2.50}"#).string == "2.5")

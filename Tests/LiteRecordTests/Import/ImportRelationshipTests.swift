@@ -70,8 +70,9 @@ import Testing
 
     @Test func toManyFromNestedObjectsAndKeysAddsToTheRelationship() throws {
         _ = try ISkill.importObject(from: ["label": "swift", "level": 3], in: context)
-        let ann = try #require(try IPerson.importObject(
-            from: ["id": 1, "skills": [["label": "swift"], ["label": "sql", "level": 2], "go"]], in: context))
+        let ann = try #require(
+            try IPerson.importObject(
+                from: ["id": 1, "skills": [["label": "swift"], ["label": "sql", "level": 2], "go"]], in: context))
         #expect(Set(ann.skills.map(\.label)) == ["swift", "sql", "go"])
         try context.save()
 
@@ -81,8 +82,9 @@ import Testing
         try other.save()
         #expect(try ISkill.count(in: other) == 4)
 
-        let company = try #require(try ICompany.importObject(
-            from: ["id": 5, "employees": [["id": 1], ["id": 7, "first_name": "Zed"]]], in: other))
+        let company = try #require(
+            try ICompany.importObject(
+                from: ["id": 5, "employees": [["id": 1], ["id": 7, "first_name": "Zed"]]], in: other))
         #expect(Set(company.employees.map(\.identifier)) == [1, 7])
         #expect(again.employer === company, "the to-many was set through the employees' to-one")
         try other.save()

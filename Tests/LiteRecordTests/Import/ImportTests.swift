@@ -15,7 +15,9 @@ import Testing
     }
 
     @Test func importsTheAPIExample() throws {
-        let json = Data(#"[{"id": 7, "first_name": "Ann", "born": "1990-05-01T00:00:00Z", "address": {"city": "Oslo"}, "age": "31", "nicknames": ["A", "Annie"]}, {"id": 8, "first_name": "Bob"}]"#.utf8)
+        let json = Data(
+            #"[{"id": 7, "first_name": "Ann", "born": "1990-05-01T00:00:00Z", "address": {"city": "Oslo"}, "age": "31", "nicknames": ["A", "Annie"]}, {"id": 8, "first_name": "Bob"}]"#
+                .utf8)
         let people = try IPerson.importObjects(from: json, in: context)
         #expect(people.map(\.identifier) == [7, 8])
         let ann = people[0]

@@ -70,7 +70,8 @@ struct MigrationAssumptionsTests {
 
     @Test func aRolledBackTransactionLeavesTheMainFileByteIdentical() throws {
         try withDatabase { connection, store in
-            try connection.execute("""
+            try connection.execute(
+                """
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000)
                 INSERT INTO t (a, b) SELECT hex(randomblob(40)), x FROM n
                 """)

@@ -47,11 +47,13 @@ private enum Chain {
 
     static func v1Store() throws -> TemporaryStore {
         let store = try TemporaryStore()
-        try store.write([V1.Person.self], [
-            V1.Person(["name": .text("Ann"), "nick": .text("annie"), "age": .integer(31)]),
-            V1.Person(["name": .text("Bob"), "age": .integer(42)]),
-            V1.Person(["name": .text("Cid"), "nick": .text("c"), "age": .integer(7)]),
-        ])
+        try store.write(
+            [V1.Person.self],
+            [
+                V1.Person(["name": .text("Ann"), "nick": .text("annie"), "age": .integer(31)]),
+                V1.Person(["name": .text("Bob"), "age": .integer(42)]),
+                V1.Person(["name": .text("Cid"), "nick": .text("c"), "age": .integer(7)]),
+            ])
         return store
     }
 

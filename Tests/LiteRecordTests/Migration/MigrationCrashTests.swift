@@ -32,7 +32,8 @@ private enum Crash {
         try RecordStack(storeAt: url, entities: [Base.Person.self]).close()
         let connection = try Connection(path: url.path)
         defer { connection.close() }
-        try connection.execute("""
+        try connection.execute(
+            """
             WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(rows))
             INSERT INTO Person (name, age, nick, score)
             SELECT 'p' || x, x % 100, CASE WHEN x % 3 = 0 THEN NULL ELSE 'n' || x END, x * 0.5 FROM n
@@ -138,9 +139,10 @@ struct MigrationCrashTests {
         //    (the custom step runs after the inferred changes): the old store.
         try reset()
         let marker = store.folder.appendingPathComponent("paused")
-        #expect(try await Crash.runChild(store: store.url, pauseMarker: marker) {
-            FileManager.default.fileExists(atPath: marker.path)
-        })
+        #expect(
+            try await Crash.runChild(store: store.url, pauseMarker: marker) {
+                FileManager.default.fileExists(atPath: marker.path)
+            })
         #expect(Crash.fileSize(wal) > 1_000_000, "the rebuild should have spilled into the WAL")
         #expect(try Crash.outcome(of: store.url) == .old)
 

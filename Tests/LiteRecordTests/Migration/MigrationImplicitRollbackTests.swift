@@ -22,20 +22,29 @@ private enum WithEmail {
     /// Steps that end the transaction through an implicit rollback, swallow
     /// the error, and go on writing.
     static let steps: [(label: String, body: @Sendable (MigrationDatabase) throws -> Void)] = [
-        ("INSERT OR ROLLBACK, then UPDATE", { db in
-            try? db.execute("INSERT OR ROLLBACK INTO Note(Z_PK, title) SELECT Z_PK, title FROM Note LIMIT 1")
-            try db.execute("UPDATE Note SET title = 'changed'")
-        }),
-        ("RAISE(ROLLBACK) in a trigger, then UPDATE", { db in
-            try db.execute("CREATE TRIGGER refuse BEFORE UPDATE OF body ON Note BEGIN SELECT RAISE(ROLLBACK, 'refused'); END")
-            try? db.execute("UPDATE Note SET body = 'x'")
-            try db.execute("UPDATE Note SET title = 'changed'")
-        }),
-        ("every error swallowed", { db in
-            try? db.execute("INSERT OR ROLLBACK INTO Note(Z_PK, title) SELECT Z_PK, title FROM Note LIMIT 1")
-            try? db.execute("UPDATE Note SET title = 'changed'")
-            try? db.execute("INSERT INTO Note(title) VALUES ('third')")
-        }),
+        (
+            "INSERT OR ROLLBACK, then UPDATE",
+            { db in
+                try? db.execute("INSERT OR ROLLBACK INTO Note(Z_PK, title) SELECT Z_PK, title FROM Note LIMIT 1")
+                try db.execute("UPDATE Note SET title = 'changed'")
+            }
+        ),
+        (
+            "RAISE(ROLLBACK) in a trigger, then UPDATE",
+            { db in
+                try db.execute("CREATE TRIGGER refuse BEFORE UPDATE OF body ON Note BEGIN SELECT RAISE(ROLLBACK, 'refused'); END")
+                try? db.execute("UPDATE Note SET body = 'x'")
+                try db.execute("UPDATE Note SET title = 'changed'")
+            }
+        ),
+        (
+            "every error swallowed",
+            { db in
+                try? db.execute("INSERT OR ROLLBACK INTO Note(Z_PK, title) SELECT Z_PK, title FROM Note LIMIT 1")
+                try? db.execute("UPDATE Note SET title = 'changed'")
+                try? db.execute("INSERT INTO Note(title) VALUES ('third')")
+            }
+        ),
     ]
 
     @Test(arguments: MigrationImplicitRollbackTests.steps.indices)

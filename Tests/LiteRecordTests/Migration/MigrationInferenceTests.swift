@@ -293,9 +293,10 @@ struct MigrationInferenceTests {
         try stack.close()
         try store.inspect { connection throws in
             #expect(try connection.columns("Person").map(\.name) == ["Z_PK", "Z_OPT", "name", "nick", "score"])
-            #expect(try connection.values("Person", ["name", "nick"]) == [
-                [.integer(2), .text("Bob"), .null], [.integer(3), .text("Cid"), .text("c")],
-            ])
+            #expect(
+                try connection.values("Person", ["name", "nick"]) == [
+                    [.integer(2), .text("Bob"), .null], [.integer(3), .text("Cid"), .text("c")],
+                ])
         }
         #expect(try indexNames(store, "Person") == ["!literecord_unique:Person.name"])
     }
@@ -375,18 +376,21 @@ struct MigrationInferenceTests {
         #expect(report.createdIndexes.count == 4)
         #expect(try stack.all(IndexesChanged.Person.self).count == 3)
         try stack.close()
-        #expect(try indexNames(store, "Person") == [
-            "literecord_index:Person.name", "!literecord_unique:Person.age",
-            "!literecord_unique:Person.nick", "literecord_index:Person.nick",
-        ])
+        #expect(
+            try indexNames(store, "Person") == [
+                "literecord_index:Person.name", "!literecord_unique:Person.age",
+                "!literecord_unique:Person.nick", "literecord_index:Person.nick",
+            ])
     }
 
     @Test func caseOnlyRenamesGoThroughATemporaryNameOrARebuild() throws {
         let store = try TemporaryStore()
         defer { store.cleanUp() }
-        try store.write([CaseOnly.V1.Person.self], [
-            CaseOnly.V1.Person(["name": .text("Ann"), "nick": .text("a")]), CaseOnly.V1.Person(["name": .text("Bob")]),
-        ])
+        try store.write(
+            [CaseOnly.V1.Person.self],
+            [
+                CaseOnly.V1.Person(["name": .text("Ann"), "nick": .text("a")]), CaseOnly.V1.Person(["name": .text("Bob")]),
+            ])
         let stack = try store.open([CaseOnly.V2.Person.self])
         let report = try #require(stack.lastMigrationReport)
         #expect(report.renamedTables == [.init(from: "person", to: "Person")])

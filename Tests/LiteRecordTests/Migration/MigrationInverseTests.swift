@@ -27,9 +27,10 @@ struct MigrationInverseTests {
         #expect(report.actions.contains("moved the links of join table Student_courses to Course_students"))
         let context = stack.newContext()
         let students = try stack.all(BothSides.Student.self, in: context)
-        #expect(students.map { Set($0.relatedObjects(at: 0, as: BothSides.Course.self).map { $0["title"] }) } == [
-            [.text("Maths"), .text("Art")], [.text("Art")],
-        ])
+        #expect(
+            students.map { Set($0.relatedObjects(at: 0, as: BothSides.Course.self).map { $0["title"] }) } == [
+                [.text("Maths"), .text("Art")], [.text("Art")],
+            ])
         let courses = try stack.all(BothSides.Course.self, in: context)
         #expect(courses.map { $0.relatedObjects(at: 0, as: BothSides.Student.self).count } == [1, 2])
         try stack.close()

@@ -86,8 +86,9 @@ struct MigrationPropertyTests {
         for index in 0..<count {
             let type = types.randomElement(using: &generator) ?? .int
             let optional = Bool.random(using: &generator)
-            pair.attributes.append(AttributePlan(
-                oldName: "a\(index)", oldType: type, oldOptional: optional, newName: "a\(index)", newType: type, newOptional: optional))
+            pair.attributes.append(
+                AttributePlan(
+                    oldName: "a\(index)", oldType: type, oldOptional: optional, newName: "a\(index)", newType: type, newOptional: optional))
         }
         changeAttributes(&pair, &generator)
         let rows = Int.random(in: 0...5, using: &generator)
@@ -324,11 +325,12 @@ extension MigrationPropertyTests {
 
     /// `value` as `type` stores it, when `type` holds it exactly.
     private static func converted(_ value: SQLValue, to type: AttributeType) -> SQLValue {
-        let number: Double? = switch value {
-        case .integer(let integer): Double(exactly: integer)
-        case .real(let real): real
-        default: nil
-        }
+        let number: Double? =
+            switch value {
+            case .integer(let integer): Double(exactly: integer)
+            case .real(let real): real
+            default: nil
+            }
         if type != .double && type != .float {
             if case .integer = value { return value }
             return number.flatMap { Int64(exactly: $0) }.map(SQLValue.integer) ?? value

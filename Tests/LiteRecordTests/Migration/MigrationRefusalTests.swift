@@ -201,4 +201,3 @@ struct MigrationRefusalTests {
         try expectRefusal([AddedRequired.Person.self], plan: plan, mentioning: "two steps named 'a'")
     }
 }
-

@@ -241,9 +241,10 @@ struct MigrationRemovalTests {
         try stack.close()
         let kept = try #require(report.keptCopyURL)
         #expect(report.deletedCopies.map(\.lastPathComponent) == ["Store.sqlite.pre-migration-20010101T000000Z"])
-        #expect(PreMigrationCopies.kept(of: store.url).map(\.url.lastPathComponent) == [
-            kept.lastPathComponent, "Store.sqlite.pre-migration-20020101T000000Z-2", "Store.sqlite.pre-migration-20020101T000000Z",
-        ])
+        #expect(
+            PreMigrationCopies.kept(of: store.url).map(\.url.lastPathComponent) == [
+                kept.lastPathComponent, "Store.sqlite.pre-migration-20020101T000000Z-2", "Store.sqlite.pre-migration-20020101T000000Z",
+            ])
         for name in others { #expect(FileManager.default.fileExists(atPath: folder + name)) }
     }
 

@@ -39,8 +39,10 @@ struct MigrationRenameTests {
         #expect(cases.map { Set($0.relatedObjects(at: 0, as: Tag.self).map { $0["label"] }) } == [[.text("old"), .text("new")], [.text("new")]])
         try stack.close()
         let (oldTable, columns, violations) = try store.inspect { connection in
-            (try connection.tableExists("Shelf_favourites"), try connection.columns("Bookcase_favourites").map(\.name),
-             try connection.rows("PRAGMA foreign_key_check"))
+            (
+                try connection.tableExists("Shelf_favourites"), try connection.columns("Bookcase_favourites").map(\.name),
+                try connection.rows("PRAGMA foreign_key_check")
+            )
         }
         #expect(!oldTable && columns == ["Bookcase", "Tag"] && violations.isEmpty)
         // The migrated store opens unchanged with the new model.

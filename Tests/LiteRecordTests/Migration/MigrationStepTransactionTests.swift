@@ -28,21 +28,30 @@ private enum WithEmail {
         ("ROLLBACK; BEGIN", { db in try db.execute("UPDATE Note SET title = 'changed'; ROLLBACK; BEGIN;") }),
         ("SAVEPOINT/RELEASE", { db in try db.execute("SAVEPOINT x; UPDATE Note SET title = 'changed'; RELEASE x;") }),
         ("ROLLBACK TO", { db in try db.execute("SAVEPOINT x; ROLLBACK TO x; UPDATE Note SET title = 'changed'") }),
-        ("bound UPDATE, then COMMIT", { db in
-            try db.execute("UPDATE Note SET title = ?", arguments: ["changed"])
-            try db.execute("COMMIT")
-            try db.execute("BEGIN")
-        }),
-        ("COMMIT through rows", { db in
-            try db.execute("UPDATE Note SET title = 'changed'")
-            _ = try db.rows("COMMIT")
-            _ = try db.rows("BEGIN IMMEDIATE")
-        }),
-        ("COMMIT with the error caught", { db in
-            try db.execute("UPDATE Note SET title = 'changed'")
-            try? db.execute("COMMIT")
-            try? db.execute("BEGIN")
-        }),
+        (
+            "bound UPDATE, then COMMIT",
+            { db in
+                try db.execute("UPDATE Note SET title = ?", arguments: ["changed"])
+                try db.execute("COMMIT")
+                try db.execute("BEGIN")
+            }
+        ),
+        (
+            "COMMIT through rows",
+            { db in
+                try db.execute("UPDATE Note SET title = 'changed'")
+                _ = try db.rows("COMMIT")
+                _ = try db.rows("BEGIN IMMEDIATE")
+            }
+        ),
+        (
+            "COMMIT with the error caught",
+            { db in
+                try db.execute("UPDATE Note SET title = 'changed'")
+                try? db.execute("COMMIT")
+                try? db.execute("BEGIN")
+            }
+        ),
     ]
 
     /// The scenario: a step commits and begins again, and a later

@@ -14,25 +14,28 @@ import Testing
 
     @Test func aToOneIsAnIndexedColumnReferencingTheDestination() throws {
         let stack = try RecordStack(inMemoryWith: relationshipEntities)
-        #expect(try sql(stack, "Book") == """
-            CREATE TABLE "Book" ("Z_PK" INTEGER PRIMARY KEY, "Z_OPT" INTEGER NOT NULL DEFAULT 2, "title" TEXT NOT NULL, \
-            "author" INTEGER REFERENCES "Author"("Z_PK") DEFERRABLE INITIALLY DEFERRED)
-            """)
-        #expect(try sql(stack, "literecord_index:Book.author") == """
-            CREATE INDEX "literecord_index:Book.author" ON "Book" ("author")
-            """)
+        #expect(
+            try sql(stack, "Book") == """
+                CREATE TABLE "Book" ("Z_PK" INTEGER PRIMARY KEY, "Z_OPT" INTEGER NOT NULL DEFAULT 2, "title" TEXT NOT NULL, \
+                "author" INTEGER REFERENCES "Author"("Z_PK") DEFERRABLE INITIALLY DEFERRED)
+                """)
+        #expect(
+            try sql(stack, "literecord_index:Book.author") == """
+                CREATE INDEX "literecord_index:Book.author" ON "Book" ("author")
+                """)
         // The to-many side of a to-one has no column.
         #expect(try sql(stack, "Author") == #"CREATE TABLE "Author" ("Z_PK" INTEGER PRIMARY KEY, "Z_OPT" INTEGER NOT NULL DEFAULT 2, "name" TEXT NOT NULL)"#)
     }
 
     @Test func aManyToManyIsAJoinTableWithACompositeKeyAndBothColumnsIndexed() throws {
         let stack = try RecordStack(inMemoryWith: relationshipEntities)
-        #expect(try sql(stack, "Book_tags") == """
-            CREATE TABLE "Book_tags" (\
-            "Book" INTEGER NOT NULL REFERENCES "Book"("Z_PK") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \
-            "Tag" INTEGER NOT NULL REFERENCES "Tag"("Z_PK") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \
-            PRIMARY KEY ("Book", "Tag")) WITHOUT ROWID
-            """)
+        #expect(
+            try sql(stack, "Book_tags") == """
+                CREATE TABLE "Book_tags" (\
+                "Book" INTEGER NOT NULL REFERENCES "Book"("Z_PK") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \
+                "Tag" INTEGER NOT NULL REFERENCES "Tag"("Z_PK") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \
+                PRIMARY KEY ("Book", "Tag")) WITHOUT ROWID
+                """)
         #expect(try sql(stack, "literecord_index:Book_tags.Tag") != nil)
     }
 

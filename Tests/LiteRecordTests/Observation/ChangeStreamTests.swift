@@ -12,7 +12,7 @@ import Testing
             let ann = HandWrittenPerson(name: "Ann", age: 1)
             context.insert(ann)
             try context.save()
-            ann.age = 2                     // saved again at the end of write: same transaction
+            ann.age = 2  // saved again at the end of write: same transaction
             return 0
         }
         #expect(first == 0)

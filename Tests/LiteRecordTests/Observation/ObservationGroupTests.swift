@@ -220,7 +220,10 @@ private final class HandNote: Entity, Observation.Observable {
             let people = (0..<(ObservationGroup.capacity * 8)).map { MacroPerson(name: "P\($0)", age: $0) }
             for person in people {
                 context.insert(person)
-                withObservationTracking { _ = person.age } onChange: {}
+                withObservationTracking {
+                    _ = person.age
+                } onChange: {
+                }
             }
             groups = people.compactMap { $0.recordState.observationGroup.map(Weak.init) }
             lastGroup = people.last?.recordState.observationGroup

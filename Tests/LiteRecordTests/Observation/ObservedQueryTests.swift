@@ -134,7 +134,7 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         let valueElement = await iterator.next()
         _ = try #require(valueElement)
 
-        ann.age = 50                           // an edit of the observing context, saved
+        ann.age = 50  // an edit of the observing context, saved
         try main.save()
         let secondElement = await iterator.next()
         let second = try #require(secondElement)

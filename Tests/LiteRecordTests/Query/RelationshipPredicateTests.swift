@@ -315,33 +315,38 @@ private let seededLibrary = Result { try RelationshipQuerySeed.stack() }
     /// A to-one is read by primary key, once per hop, with no CASE around it
     /// (a scalar subquery is already NULL for a nil reference).
     @Test func toOneChainsAreNestedScalarSubqueries() throws {
-        #expect(try sql(#Predicate<QBook> { $0.author?.name == "Ann" }) == """
-            ((SELECT literecord_r1."name" FROM "QAuthor" AS literecord_r1 WHERE literecord_r1."Z_PK" = "QBook"."author") \
-            COLLATE literecord_swift IS ?)
-            """)
-        #expect(try sql(#Predicate<QBook> { $0.author?.publisher?.name == "Ann" }) == """
-            ((SELECT literecord_r2."name" FROM "QPublisher" AS literecord_r2 WHERE literecord_r2."Z_PK" = \
-            (SELECT literecord_r1."publisher" FROM "QAuthor" AS literecord_r1 WHERE literecord_r1."Z_PK" = "QBook"."author")) \
-            COLLATE literecord_swift IS ?)
-            """)
+        #expect(
+            try sql(#Predicate<QBook> { $0.author?.name == "Ann" }) == """
+                ((SELECT literecord_r1."name" FROM "QAuthor" AS literecord_r1 WHERE literecord_r1."Z_PK" = "QBook"."author") \
+                COLLATE literecord_swift IS ?)
+                """)
+        #expect(
+            try sql(#Predicate<QBook> { $0.author?.publisher?.name == "Ann" }) == """
+                ((SELECT literecord_r2."name" FROM "QPublisher" AS literecord_r2 WHERE literecord_r2."Z_PK" = \
+                (SELECT literecord_r1."publisher" FROM "QAuthor" AS literecord_r1 WHERE literecord_r1."Z_PK" = "QBook"."author")) \
+                COLLATE literecord_swift IS ?)
+                """)
         #expect(try sql(#Predicate<QBook> { $0.author == nil }) == #"("QBook"."author" IS NULL)"#)
     }
 
     /// A to-many is an EXISTS over the destination (through the join table for
     /// a many-to-many) with the closure's object under its own alias.
     @Test func toManysAreExistsSubqueries() throws {
-        #expect(try sql(#Predicate<QAuthor> { $0.books.contains { $0.title == "Dune" } }) == """
-            (EXISTS (SELECT 1 FROM "QBook" AS literecord_r1 WHERE literecord_r1."author" = "QAuthor"."Z_PK" \
-            AND ((literecord_r1."title" COLLATE literecord_swift = ?))))
-            """)
-        #expect(try sql(#Predicate<QBook> { $0.tags.allSatisfy { $0.label != "x" } }) == """
-            (NOT EXISTS (SELECT 1 FROM "QBook_tags" AS literecord_r2 JOIN "QTag" AS literecord_r1 \
-            ON literecord_r1."Z_PK" = literecord_r2."QTag" WHERE literecord_r2."QBook" = "QBook"."Z_PK" \
-            AND (NOT (literecord_r1."label" COLLATE literecord_swift <> ?))))
-            """)
-        #expect(try sql(#Predicate<QBook> { $0.tags.isEmpty }) == """
-            (NOT EXISTS (SELECT 1 FROM "QBook_tags" AS literecord_r2 WHERE literecord_r2."QBook" = "QBook"."Z_PK"))
-            """)
+        #expect(
+            try sql(#Predicate<QAuthor> { $0.books.contains { $0.title == "Dune" } }) == """
+                (EXISTS (SELECT 1 FROM "QBook" AS literecord_r1 WHERE literecord_r1."author" = "QAuthor"."Z_PK" \
+                AND ((literecord_r1."title" COLLATE literecord_swift = ?))))
+                """)
+        #expect(
+            try sql(#Predicate<QBook> { $0.tags.allSatisfy { $0.label != "x" } }) == """
+                (NOT EXISTS (SELECT 1 FROM "QBook_tags" AS literecord_r2 JOIN "QTag" AS literecord_r1 \
+                ON literecord_r1."Z_PK" = literecord_r2."QTag" WHERE literecord_r2."QBook" = "QBook"."Z_PK" \
+                AND (NOT (literecord_r1."label" COLLATE literecord_swift <> ?))))
+                """)
+        #expect(
+            try sql(#Predicate<QBook> { $0.tags.isEmpty }) == """
+                (NOT EXISTS (SELECT 1 FROM "QBook_tags" AS literecord_r2 WHERE literecord_r2."QBook" = "QBook"."Z_PK"))
+                """)
     }
 }
 

@@ -8,9 +8,9 @@ import Testing
 @Suite @MainActor struct TextEqualityTests {
     @Entity
     final class Shelf {
-        var title = ""                              // plain text: compared with the Swift collation
-        @Attribute(.unique) var code = ""           // unique: stored in NFC
-        @Attribute(.indexed) var author = ""        // indexed: stored in NFC
+        var title = ""  // plain text: compared with the Swift collation
+        @Attribute(.unique) var code = ""  // unique: stored in NFC
+        @Attribute(.indexed) var author = ""  // indexed: stored in NFC
         init() {}
         init(title: String, code: String, author: String) {
             self.title = title
@@ -88,9 +88,10 @@ import Testing
 
     @Test func uniqueAndIndexedTextIsStoredInNFCAndReadsBackEqual() throws {
         try store(Self.nfd, code: Self.nfd, author: Self.nfd)
-        let stored = try context.reading("reading raw") { connection in
-            try connection.rows("SELECT \"title\", \"code\", \"author\" FROM \"Shelf\"", [])
-        }.first ?? []
+        let stored =
+            try context.reading("reading raw") { connection in
+                try connection.rows("SELECT \"title\", \"code\", \"author\" FROM \"Shelf\"", [])
+            }.first ?? []
         #expect(stored == [.text(Self.nfd), .text(Self.nfc), .text(Self.nfc)], "only unique and indexed text is normalized")
         let fresh = stack.newContext()
         let shelf = try #require(try Shelf.findAll(in: fresh).first)

@@ -186,7 +186,8 @@ struct TextFuzz {
             let expected = try predicate.evaluate(object)
             if found.contains(ObjectIdentifier(object)) != expected {
                 mismatches.append(
-                    "seed \(seed) \(function) \(name): row \(object.text.debugDescription) label \(object.label.text.debugDescription) code \(object.code.rawValue.debugDescription): Swift \(expected), SQL \(!expected)")
+                    "seed \(seed) \(function) \(name): row \(object.text.debugDescription) label \(object.label.text.debugDescription) code \(object.code.rawValue.debugDescription): Swift \(expected), SQL \(!expected)"
+                )
             }
         }
         record(function, objects.count)

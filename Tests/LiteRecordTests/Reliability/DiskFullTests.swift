@@ -48,7 +48,8 @@ import Testing
             #expect(try HandWrittenNote.count(in: stack.newContext()) == 1010)
             try stack.close()
             #expect(try Self.count(url) == 1010)
-            Reliability.report("disk full: 8 MiB tmpfs filled up, a 1,000-row save failed with \"\(message)\", the 10 rows saved before stayed, the retry after freeing space saved all 1,010")
+            Reliability.report(
+                "disk full: 8 MiB tmpfs filled up, a 1,000-row save failed with \"\(message)\", the 10 rows saved before stayed, the retry after freeing space saved all 1,010")
         }
     }
 

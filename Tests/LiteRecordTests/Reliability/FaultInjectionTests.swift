@@ -187,7 +187,9 @@ private enum DocV2 {
         let (errorOffset, crashOffset) = (Int(draw.next() % 3), Int(draw.next() % 3))
         let indexes = workload.samplePoints.map { Self.sample(calls, $0, salt: 0xCA11) } ?? Array(1...max(calls, 1))
         for index in indexes {
-            let modes: [FaultVFS.Fault] = Self.everyMode ? FaultVFS.Fault.allCases
+            let modes: [FaultVFS.Fault] =
+                Self.everyMode
+                ? FaultVFS.Fault.allCases
                 : [Self.errorModes[(index + errorOffset) % 3], Self.crashModes[(index + crashOffset) % 3]]
             for fault in modes {
                 await Task.yield()
@@ -231,7 +233,9 @@ private enum DocV2 {
             judge.check(outcome, fault: first, label: "\(first.rawValue) at call \(index), then in recovery \(outcome.recoveryCrash ?? "nothing")")
         }
 
-        let modes = Self.everyMode ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
+        let modes =
+            Self.everyMode
+            ? FaultVFS.Fault.allCases.map(\.rawValue).joined(separator: "/")
             : "(\(Self.errorModes.map(\.rawValue).joined(separator: "/")) + \(Self.crashModes.map(\.rawValue).joined(separator: "/")), in turn)"
         let pointCount = workload.samplePoints == nil ? "\(calls) points" : "\(indexes.count) of \(calls) points"
         var line = "[faults] \(workload.name): \(pointCount) × \(modes) (\(callRuns) runs, seed \(Self.seed))"
@@ -240,7 +244,8 @@ private enum DocV2 {
         line += judge.failures.isEmpty ? "all recovered" : "\(judge.failures.count) not recovered: \(judge.failures.prefix(5).joined(separator: "; "))"
         line += " (\(judge.durable) acknowledged states checked durable"
         if judge.keptUnreported + judge.lostReported > 0 {
-            line += "; crashes: \(judge.keptUnreported) kept a commit the operation could not report, \(judge.lostReported) lost a reported one never synced, as synchronous=NORMAL allows"
+            line +=
+                "; crashes: \(judge.keptUnreported) kept a commit the operation could not report, \(judge.lostReported) lost a reported one never synced, as synchronous=NORMAL allows"
         }
         line += ")"
         print(line)

@@ -65,8 +65,8 @@ import Synchronization
     static func integer<T: FixedWidthInteger>(_ rng: inout any SeededRandomNumberGenerator, as: T.Type = T.self) -> T {
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: return [T.min, T.max, 0, T.min &+ 1, T.max &- 1][Int.random(in: 0..<5, using: &rng)]
-        case 1: return T(truncatingIfNeeded: Int64(Int64.max)) // Int64.max, or all ones for the narrow types
-        default: return T.random(in: T.min ... T.max, using: &rng)
+        case 1: return T(truncatingIfNeeded: Int64(Int64.max))  // Int64.max, or all ones for the narrow types
+        default: return T.random(in: T.min...T.max, using: &rng)
         }
     }
 
@@ -101,7 +101,8 @@ import Synchronization
     static func data(_ rng: inout any SeededRandomNumberGenerator) -> Data {
         let roll = Int.random(in: 0..<100, using: &rng)
         let count =
-            roll == 0 ? Int.random(in: 0...1_048_576, using: &rng)
+            roll == 0
+            ? Int.random(in: 0...1_048_576, using: &rng)
             : roll < 10 ? Int.random(in: 0...8192, using: &rng) : Int.random(in: 0...64, using: &rng)
         var bytes = [UInt8](repeating: 0, count: count)
         var index = 0

@@ -86,8 +86,10 @@ import Testing
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path) }
         let before = Reliability.snapshot(url)
 
-        guard let written = try await CLIFailureTests.runWithoutOverride(
-            ["stress-write", url.path, "--rows", "1"], binary: BuiltExecutables.testChild()) else {
+        guard
+            let written = try await CLIFailureTests.runWithoutOverride(
+                ["stress-write", url.path, "--rows", "1"], binary: BuiltExecutables.testChild())
+        else {
             Reliability.report("SKIPPED \(#function): running as root and setpriv is not installed")
             return
         }

@@ -41,7 +41,8 @@ import Testing
     /// Saves `object` expecting a refusal; returns the error's message.
     private func refusal(_ object: AllTypes, in kind: StoreKind) throws -> String {
         let directory = try TemporaryDirectory()
-        let stack = try kind == .memory
+        let stack =
+            try kind == .memory
             ? RecordStack(inMemoryWith: [AllTypes.self])
             : RecordStack(storeAt: directory.file("Refusal.sqlite"), entities: [AllTypes.self])
         defer { try? stack.close() }

@@ -160,13 +160,15 @@ let sqliteConstraintUnique: Int32 = 2067
     }
 
     @Test func rejectsMalformedText() {
-        for text in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
-                     "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
-                     // Neighbours of the digit ranges, a space, and a two-byte character.
-                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5:", "E621E1F8-C36C-495A-93FC-0C247A3E6E5@",
-                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5`", "E621E1F8-C36C-495A-93FC-0C247A3E6E5/",
-                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5 ", "E621E1F8-C36C-495A-93FC-0C247A3E6Eé",
-                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5g", "E621E1F8+C36C-495A-93FC-0C247A3E6E5F"] {
+        for text in [
+            "", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
+            "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
+            // Neighbours of the digit ranges, a space, and a two-byte character.
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5:", "E621E1F8-C36C-495A-93FC-0C247A3E6E5@",
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5`", "E621E1F8-C36C-495A-93FC-0C247A3E6E5/",
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5 ", "E621E1F8-C36C-495A-93FC-0C247A3E6Eé",
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5g", "E621E1F8+C36C-495A-93FC-0C247A3E6E5F",
+        ] {
             #expect(Array(text.utf8).withUnsafeBufferPointer(UUIDText.parse) == nil, "\(text)")
         }
     }
@@ -175,8 +177,10 @@ let sqliteConstraintUnique: Int32 = 2067
     /// that reads one character at a time: the word-at-a-time one must accept
     /// exactly the same texts and read them as the same UUID.
     @Test func agreesWithACharacterByCharacterParserOnEverySubstitution() {
-        let samples = ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00000000-0000-0000-0000-000000000000",
-                       "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123abcd-89AB-cdEF-4567-fedcba987654"]
+        let samples = [
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123abcd-89AB-cdEF-4567-fedcba987654",
+        ]
         for sample in samples {
             for position in 0..<36 {
                 for byte in UInt8.min...UInt8.max {
@@ -215,7 +219,10 @@ let sqliteConstraintUnique: Int32 = 2067
                 pending = digit
             }
         }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

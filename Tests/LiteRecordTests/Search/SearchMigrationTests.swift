@@ -70,9 +70,10 @@ private enum BodyOnly {
         let plain = try Model(entities: [Plain.Doc.self])
         let searchable = try Model(entities: [Searchable.Doc.self])
         #expect(plain.fingerprint != searchable.fingerprint)
-        #expect(plain.schema.changes(to: searchable.schema).map(\.description) == [
-            "Doc: attribute 'body' became searchable", "Doc: attribute 'title' became searchable",
-        ])
+        #expect(
+            plain.schema.changes(to: searchable.schema).map(\.description) == [
+                "Doc: attribute 'body' became searchable", "Doc: attribute 'title' became searchable",
+            ])
         #expect(try Model(entities: [SearchArticle.self]).entity(named: "Article")?.attributes[0].searchWeight == 3)
         // A model without search encodes exactly as before search existed.
         #expect(!(try plain.schema.encoded()).contains("isSearchable"))

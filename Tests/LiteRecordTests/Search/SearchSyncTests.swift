@@ -123,7 +123,7 @@ import Testing
         // The context's delete rule takes the posts with the blog.
         context.delete(doomed)
         try context.save()
-        #expect(try SearchPost.search("owls", in: context).map(\.text) .sorted() == ["kept post about owls", "other post about owls"])
+        #expect(try SearchPost.search("owls", in: context).map(\.text).sorted() == ["kept post about owls", "other post about owls"])
         #expect(try stack.searchIndexProblem("Post") == nil)
 
         // A set-based delete applies the same rule in SQL.

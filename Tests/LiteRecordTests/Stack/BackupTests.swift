@@ -267,4 +267,3 @@ import Testing
         return (count, partial)
     }
 }
-

@@ -133,23 +133,24 @@ import Testing
             let firstRunning = Shared(false)
             var tasks: [Task<Void, Never>] = []
             for index in 0..<writes {
-                tasks.append(Task.detached {
-                    do {
-                        try await write { context in
-                            if index == 0 {
-                                firstRunning.value = true
-                                Thread.sleep(forTimeInterval: 0.6)
+                tasks.append(
+                    Task.detached {
+                        do {
+                            try await write { context in
+                                if index == 0 {
+                                    firstRunning.value = true
+                                    Thread.sleep(forTimeInterval: 0.6)
+                                }
+                                context.insert(HandWrittenPerson(name: "P\(index)", age: index))
                             }
-                            context.insert(HandWrittenPerson(name: "P\(index)", age: index))
+                            // One locked step: `value.append` reads, then writes, and
+                            // two writes finishing together lost one (seen under TSan).
+                            results.withLock { $0.append("ok") }
+                        } catch {
+                            let message = "\(error)"
+                            results.withLock { $0.append(message) }
                         }
-                        // One locked step: `value.append` reads, then writes, and
-                        // two writes finishing together lost one (seen under TSan).
-                        results.withLock { $0.append("ok") }
-                    } catch {
-                        let message = "\(error)"
-                        results.withLock { $0.append(message) }
-                    }
-                })
+                    })
                 if index == 0 {
                     while !firstRunning.value { try await Task.sleep(for: .milliseconds(5)) }
                 }
@@ -165,7 +166,9 @@ import Testing
             let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
             let results = Shared<[String]>([])
             let tasks = try await Self.startWrites({ body in try await stack.write(body) }, results: results)
-            let closed = try await finishingOnThread(within: 20) { () throws -> Bool in try stack.close(); return true }
+            let closed = try await finishingOnThread(within: 20) { () throws -> Bool in
+                try stack.close(); return true
+            }
             #expect(closed != nil, "close() did not return")
             for task in tasks { await task.value }
             #expect(results.value == Array(repeating: "ok", count: Self.writes), "\(results.value)")

@@ -452,36 +452,37 @@ private func realMethods(_ file: UnsafeMutablePointer<sqlite3_file>?) -> sqlite3
     wrappedFile(file).pointee.pMethods.pointee
 }
 
-private let faultOpen: @convention(c) (
-    UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
-) -> Int32 = { _, name, file, flags, outFlags in
-    let real = FaultVFS.real
-    let named = name.map { String(cString: $0) }
-    let routed = FaultVFS.state.withLock { state in
-        named.map { path in state.routes(path) } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
-    }
-    let path = named ?? FaultVFS.temporaryPath
-    guard routed, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
-    if FaultVFS.failsCall(of: .open) {
-        file.pointee.pMethods = nil
-        return SQLITE_CANTOPEN
-    }
-    let result = real.pointee.xOpen!(real, name, wrappedFile(file), flags, outFlags)
-    guard result == SQLITE_OK else {
-        file.pointee.pMethods = nil
+private let faultOpen:
+    @convention(c) (
+        UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
+    ) -> Int32 = { _, name, file, flags, outFlags in
+        let real = FaultVFS.real
+        let named = name.map { String(cString: $0) }
+        let routed = FaultVFS.state.withLock { state in
+            named.map { path in state.routes(path) } ?? (state.folder != nil && FaultVFS.routesTemporaryFiles)
+        }
+        let path = named ?? FaultVFS.temporaryPath
+        guard routed, let file else { return real.pointee.xOpen!(real, name, file, flags, outFlags) }
+        if FaultVFS.failsCall(of: .open) {
+            file.pointee.pMethods = nil
+            return SQLITE_CANTOPEN
+        }
+        let result = real.pointee.xOpen!(real, name, wrappedFile(file), flags, outFlags)
+        guard result == SQLITE_OK else {
+            file.pointee.pMethods = nil
+            return result
+        }
+        let id = FaultVFS.state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.paths[id] = path
+            if flags & SQLITE_OPEN_MAIN_DB != 0 { state.mainDatabases.insert(id) }
+            return id
+        }
+        UnsafeMutableRawPointer(file).storeBytes(of: id, toByteOffset: 8, as: Int.self)
+        file.pointee.pMethods = UnsafePointer(faultMethods)
         return result
     }
-    let id = FaultVFS.state.withLock { state in
-        let id = state.nextID
-        state.nextID += 1
-        state.paths[id] = path
-        if flags & SQLITE_OPEN_MAIN_DB != 0 { state.mainDatabases.insert(id) }
-        return id
-    }
-    UnsafeMutableRawPointer(file).storeBytes(of: id, toByteOffset: 8, as: Int.self)
-    file.pointee.pMethods = UnsafePointer(faultMethods)
-    return result
-}
 
 private let faultDelete: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?, Int32) -> Int32 = {
     _, name, syncDirectory in
@@ -509,58 +510,59 @@ private let faultAccess: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, Uns
 
 nonisolated(unsafe) private let faultMethods: UnsafeMutablePointer<sqlite3_io_methods> = {
     let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
-    methods.initialize(to: sqlite3_io_methods(
-        // Version 2: shared memory but no memory-mapped I/O, so that every
-        // write goes through xWrite.
-        iVersion: 2,
-        xClose: { file in
-            let id = fileID(file)
-            let result = realMethods(file).xClose!(wrappedFile(file))
-            FaultVFS.state.withLock {
-                _ = $0.paths.removeValue(forKey: id)
-                _ = $0.mainDatabases.remove(id)
-            }
-            return result
-        },
-        xRead: { file, buffer, amount, offset in
-            let result = realMethods(file).xRead!(wrappedFile(file), buffer, amount, offset)
-            guard result == SQLITE_OK, amount > 1, let buffer, !FaultVFS.isMainDatabase(fileID(file)),
-                FaultVFS.failsCall(of: .shortRead)
-            else { return result }
-            // As a read that met the end of the file: the tail is zeros.
-            let kept = Int(amount) / 2
-            memset(buffer.advanced(by: kept), 0, Int(amount) - kept)
-            return ioErrorShortRead
-        },
-        xWrite: faultWrite,
-        xTruncate: faultTruncate,
-        xSync: { file, flags in
-            let id = fileID(file)
-            switch FaultVFS.decide(id, failing: ioErrorSync) {
-            case .fail(let code): return code
-            case .proceed:
-                let result = realMethods(file).xSync!(wrappedFile(file), flags)
-                if result == SQLITE_OK { FaultVFS.synced(id) }
+    methods.initialize(
+        to: sqlite3_io_methods(
+            // Version 2: shared memory but no memory-mapped I/O, so that every
+            // write goes through xWrite.
+            iVersion: 2,
+            xClose: { file in
+                let id = fileID(file)
+                let result = realMethods(file).xClose!(wrappedFile(file))
+                FaultVFS.state.withLock {
+                    _ = $0.paths.removeValue(forKey: id)
+                    _ = $0.mainDatabases.remove(id)
+                }
                 return result
-            }
-        },
-        xFileSize: { file, size in
-            FaultVFS.failsCall(of: .fileSize) ? ioErrorFileStat : realMethods(file).xFileSize!(wrappedFile(file), size)
-        },
-        xLock: { file, lock in FaultVFS.failsCall(of: .lock) ? ioErrorLock : realMethods(file).xLock!(wrappedFile(file), lock) },
-        xUnlock: { file, lock in realMethods(file).xUnlock!(wrappedFile(file), lock) },
-        xCheckReservedLock: { file, result in realMethods(file).xCheckReservedLock!(wrappedFile(file), result) },
-        xFileControl: { file, operation, argument in realMethods(file).xFileControl!(wrappedFile(file), operation, argument) },
-        xSectorSize: { file in realMethods(file).xSectorSize!(wrappedFile(file)) },
-        xDeviceCharacteristics: { file in realMethods(file).xDeviceCharacteristics!(wrappedFile(file)) },
-        xShmMap: { file, region, size, extend, pointer in
-            FaultVFS.failsCall(of: .shmMap) ? ioErrorShmMap : realMethods(file).xShmMap!(wrappedFile(file), region, size, extend, pointer)
-        },
-        xShmLock: { file, offset, count, flags in realMethods(file).xShmLock!(wrappedFile(file), offset, count, flags) },
-        xShmBarrier: { file in realMethods(file).xShmBarrier!(wrappedFile(file)) },
-        xShmUnmap: { file, delete in realMethods(file).xShmUnmap!(wrappedFile(file), delete) },
-        xFetch: nil,
-        xUnfetch: nil))
+            },
+            xRead: { file, buffer, amount, offset in
+                let result = realMethods(file).xRead!(wrappedFile(file), buffer, amount, offset)
+                guard result == SQLITE_OK, amount > 1, let buffer, !FaultVFS.isMainDatabase(fileID(file)),
+                    FaultVFS.failsCall(of: .shortRead)
+                else { return result }
+                // As a read that met the end of the file: the tail is zeros.
+                let kept = Int(amount) / 2
+                memset(buffer.advanced(by: kept), 0, Int(amount) - kept)
+                return ioErrorShortRead
+            },
+            xWrite: faultWrite,
+            xTruncate: faultTruncate,
+            xSync: { file, flags in
+                let id = fileID(file)
+                switch FaultVFS.decide(id, failing: ioErrorSync) {
+                case .fail(let code): return code
+                case .proceed:
+                    let result = realMethods(file).xSync!(wrappedFile(file), flags)
+                    if result == SQLITE_OK { FaultVFS.synced(id) }
+                    return result
+                }
+            },
+            xFileSize: { file, size in
+                FaultVFS.failsCall(of: .fileSize) ? ioErrorFileStat : realMethods(file).xFileSize!(wrappedFile(file), size)
+            },
+            xLock: { file, lock in FaultVFS.failsCall(of: .lock) ? ioErrorLock : realMethods(file).xLock!(wrappedFile(file), lock) },
+            xUnlock: { file, lock in realMethods(file).xUnlock!(wrappedFile(file), lock) },
+            xCheckReservedLock: { file, result in realMethods(file).xCheckReservedLock!(wrappedFile(file), result) },
+            xFileControl: { file, operation, argument in realMethods(file).xFileControl!(wrappedFile(file), operation, argument) },
+            xSectorSize: { file in realMethods(file).xSectorSize!(wrappedFile(file)) },
+            xDeviceCharacteristics: { file in realMethods(file).xDeviceCharacteristics!(wrappedFile(file)) },
+            xShmMap: { file, region, size, extend, pointer in
+                FaultVFS.failsCall(of: .shmMap) ? ioErrorShmMap : realMethods(file).xShmMap!(wrappedFile(file), region, size, extend, pointer)
+            },
+            xShmLock: { file, offset, count, flags in realMethods(file).xShmLock!(wrappedFile(file), offset, count, flags) },
+            xShmBarrier: { file in realMethods(file).xShmBarrier!(wrappedFile(file)) },
+            xShmUnmap: { file, delete in realMethods(file).xShmUnmap!(wrappedFile(file), delete) },
+            xFetch: nil,
+            xUnfetch: nil))
     return methods
 }()
 

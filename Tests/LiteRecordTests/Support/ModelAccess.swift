@@ -51,7 +51,8 @@ enum ModelAccess {
     /// A note's other values (ModelValues.swift); the defaults for any other object.
     static func values(_ object: any Entity) -> MValues {
         guard let note = object as? MTNote else { return MValues() }
-        return MValues(count: note.count, rank: note.rank, score: note.score, label: note.label, stamp: note.stamp, blob: note.blob, code: note.code, words: note.words, summary: note.summary)
+        return MValues(
+            count: note.count, rank: note.rank, score: note.score, label: note.label, stamp: note.stamp, blob: note.blob, code: note.code, words: note.words, summary: note.summary)
     }
 
     static func setValues(_ object: any Entity, _ values: MValues) {

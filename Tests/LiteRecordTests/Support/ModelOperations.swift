@@ -15,20 +15,26 @@ enum MRead: Int, CaseIterable, Sendable, CustomStringConvertible {
     case tagChildren, tagParent, bookLead, noteLeadOf
 
     var owner: MKind {
-        [.book, .book, .book, .chapter, .chapter, .tag, .tag, .chapter, .paragraph, .quote, .note, .note,
-         .tag, .tag, .book, .note][rawValue]
+        [
+            .book, .book, .book, .chapter, .chapter, .tag, .tag, .chapter, .paragraph, .quote, .note, .note,
+            .tag, .tag, .book, .note,
+        ][rawValue]
     }
     /// The to-one behind it (the to-many's inverse); nil for the many-to-many.
     var link: MLink? {
-        [.chapterBook, .noteBook, nil, .paragraphChapter, .quoteChapter, nil, .noteTag,
-         .chapterBook, .paragraphChapter, .quoteChapter, .noteBook, .noteTag,
-         .tagParent, .tagParent, .bookLead, .noteLeadOf][rawValue]
+        [
+            .chapterBook, .noteBook, nil, .paragraphChapter, .quoteChapter, nil, .noteTag,
+            .chapterBook, .paragraphChapter, .quoteChapter, .noteBook, .noteTag,
+            .tagParent, .tagParent, .bookLead, .noteLeadOf,
+        ][rawValue]
     }
     var isToOne: Bool { rawValue >= MRead.chapterBook.rawValue && self != .tagChildren }
     var description: String {
-        ["Book.chapters", "Book.notes", "Book.tags", "Chapter.paragraphs", "Chapter.quotes", "Tag.books", "Tag.notes",
-         "Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag",
-         "Tag.children", "Tag.parent", "Book.lead", "Note.leadOf"][rawValue]
+        [
+            "Book.chapters", "Book.notes", "Book.tags", "Chapter.paragraphs", "Chapter.quotes", "Tag.books", "Tag.notes",
+            "Chapter.book", "Paragraph.chapter", "Quote.chapter", "Note.book", "Note.tag",
+            "Tag.children", "Tag.parent", "Book.lead", "Note.leadOf",
+        ][rawValue]
     }
 }
 

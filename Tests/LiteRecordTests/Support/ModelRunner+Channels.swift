@@ -52,9 +52,10 @@ struct MEvent: Equatable, CustomStringConvertible {
 
     init(_ transaction: HistoryTransaction) {
         func ids(_ kind: HistoryChange.Kind) -> Set<MID> {
-            Set(transaction.changes.filter { $0.kind == kind }.compactMap { change in
-                ModelAccess.kind(named: change.recordID.entityName).map { MID(kind: $0, row: change.recordID.rowID) }
-            })
+            Set(
+                transaction.changes.filter { $0.kind == kind }.compactMap { change in
+                    ModelAccess.kind(named: change.recordID.entityName).map { MID(kind: $0, row: change.recordID.rowID) }
+                })
         }
         self.init(inserted: ids(.insert), updated: ids(.update), deleted: ids(.delete))
     }
@@ -228,7 +229,8 @@ extension ModelRunner {
         coverage.ops.insert(.reinsertForgotten)
         note("reinsert a forgotten \(ModelAccess.kind(of: object).map(String.init(describing:)) ?? "?") → \(failure.map { "\($0.kind)" } ?? "saved")")
         guard failure?.kind == .invalidObject else {
-            throw mismatch("reinsert forgotten: invalidObject, got \(failure.map { "\($0.kind)" } ?? "success")", failure?.message ?? "a forgotten object was saved as a new record")
+            throw mismatch(
+                "reinsert forgotten: invalidObject, got \(failure.map { "\($0.kind)" } ?? "success")", failure?.message ?? "a forgotten object was saved as a new record")
         }
     }
 }

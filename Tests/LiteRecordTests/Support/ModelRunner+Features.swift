@@ -106,7 +106,9 @@ extension ModelRunner {
         model.held[taker]?.values = values
         model.held[taker]?.valuesChanged.insert(.code)
         coverage.ops.insert(.takeCode)
-        note("\(taker).code = \(code), the code of \(holder) (\(model.held[holder].map { $0.phase == .deleted ? "deleted here" : "its code \($0.values.code ?? "nil") here" } ?? "not held"))")
+        note(
+            "\(taker).code = \(code), the code of \(holder) (\(model.held[holder].map { $0.phase == .deleted ? "deleted here" : "its code \($0.values.code ?? "nil") here" } ?? "not held"))"
+        )
     }
 
     /// The value `updateAll` sets, from the field's candidates (ModelValues.swift).
@@ -233,10 +235,14 @@ extension ModelRunner {
         } catch let error as LiteRecordError {
             failure = error
         }
-        note("\(elsewhere ? "write{" : "")\(name)\(elsewhere ? "}" : "") → \(failure.map { "\($0.kind): \($0.message.prefix(120))" } ?? "\(count) rows"), the model: \(error.map { "\($0)" } ?? "deletes \(plan.doomed.sorted()), clears \(plan.nullified.keys.sorted())")")
+        note(
+            "\(elsewhere ? "write{" : "")\(name)\(elsewhere ? "}" : "") → \(failure.map { "\($0.kind): \($0.message.prefix(120))" } ?? "\(count) rows"), the model: \(error.map { "\($0)" } ?? "deletes \(plan.doomed.sorted()), clears \(plan.nullified.keys.sorted())")"
+        )
         if let error {
             guard failure?.kind == error else {
-                throw mismatch("\(truncate ? "truncateAll" : "deleteAll") outcome: \(error), got \(failure.map { "\($0.kind)" } ?? "success")", failure?.message ?? "\(name) deleted \(count) rows")
+                throw mismatch(
+                    "\(truncate ? "truncateAll" : "deleteAll") outcome: \(error), got \(failure.map { "\($0.kind)" } ?? "success")",
+                    failure?.message ?? "\(name) deleted \(count) rows")
             }
             return try compareStore()
         }

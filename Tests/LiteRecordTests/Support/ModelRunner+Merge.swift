@@ -160,7 +160,9 @@ extension ModelRunner {
         note("\(described) → \(failure.map { "\($0.kind)" } ?? "ok")")
         if let failure {
             guard expected.errors.contains(failure.kind) else {
-                throw mismatch("merged write outcome: \(expected.errors.isEmpty ? "success" : expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got \(failure.kind)", failure.message)
+                throw mismatch(
+                    "merged write outcome: \(expected.errors.isEmpty ? "success" : expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got \(failure.kind)",
+                    failure.message)
             }
             return try compareStore()
         }
@@ -171,7 +173,8 @@ extension ModelRunner {
         guard got.inserted.isEmpty, got.deleted == expected.deleted, expected.updated.isSubset(of: got.updated),
             got.updated.isSubset(of: expected.updated.union(expected.mayUpdate))
         else {
-            throw mismatch("merged write change set", "reported \(got), the model +[] ~\(expected.updated.sorted()) (perhaps \(expected.mayUpdate.sorted())) -\(expected.deleted.sorted())")
+            throw mismatch(
+                "merged write change set", "reported \(got), the model +[] ~\(expected.updated.sorted()) (perhaps \(expected.mayUpdate.sorted())) -\(expected.deleted.sorted())")
         }
         if !changes.isEmpty { expectedEvents.append(got) }
         model.store = writer.store

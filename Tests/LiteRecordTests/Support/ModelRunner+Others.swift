@@ -20,7 +20,8 @@ extension ModelRunner {
         let parentInserts = Set(model.held.keys.filter { $0.row < 0 })
         // The changes of the context's objects whose rows another writer
         // deleted, before the child runs (see the `.nullify` below).
-        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let goneChanges = Dictionary(
+            uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
         var deleted: [MID] = []
         var created: [(MID, any Entity)] = []
         var mine: [MID: any Entity] = [:]
@@ -107,9 +108,10 @@ extension ModelRunner {
                 // As in the context (ModelRunner.delete): a cascade that would
                 // strand a reference to an unsaved object is not specified.
                 let strandedInsert = reached.contains { doomed in
-                    doomed.row <= 0 && MLink.pointing(at: doomed.kind).contains {
-                        $0.rule == .deny || $0.rule == .noAction ? !copy.members(of: doomed, $0).must.isEmpty : false
-                    }
+                    doomed.row <= 0
+                        && MLink.pointing(at: doomed.kind).contains {
+                            $0.rule == .deny || $0.rule == .noAction ? !copy.members(of: doomed, $0).must.isEmpty : false
+                        }
                 }
                 if strandedInsert {
                     lines.append("delete \(id): left alone, its cascade would strand a reference to an unsaved object")
@@ -228,11 +230,14 @@ extension ModelRunner {
             let id = MID(kind: kind, row: recordID.rowID)
             checked.append("\(id)")
             guard insert.child.recordID == recordID else {
-                throw mismatch("child identity after the parent's save", "the child's object for \(insert.id), saved as \(id), has record id \(insert.child.recordID.map { "\($0)" } ?? "nil")")
+                throw mismatch(
+                    "child identity after the parent's save", "the child's object for \(insert.id), saved as \(id), has record id \(insert.child.recordID.map { "\($0)" } ?? "nil")"
+                )
             }
             let found = try ModelAccess.find(kind, row: recordID.rowID, in: kept.context)
             guard let found, found === insert.child else {
-                throw mismatch("child identity after the parent's save", "asking the child for \(id) returns \(found == nil ? "nothing" : "a second object"), not the object it inserted")
+                throw mismatch(
+                    "child identity after the parent's save", "asking the child for \(id) returns \(found == nil ? "nothing" : "a second object"), not the object it inserted")
             }
         }
         if !checked.isEmpty {
@@ -304,7 +309,10 @@ extension ModelRunner {
             } catch let error as LiteRecordError where collides && error.kind == .constraintViolation {
                 return note("write{edit \(id) = \(text), \(values.map(String.init(describing:)) ?? "")} → constraintViolation")
             }
-            if collides || refused { throw mismatch("write outcome: \(refused ? "validationFailed" : "constraintViolation"), got success", "a write gave \(id) \(refused ? "-0.0" : "a code another note holds")") }
+            if collides || refused {
+                throw mismatch(
+                    "write outcome: \(refused ? "validationFailed" : "constraintViolation"), got success", "a write gave \(id) \(refused ? "-0.0" : "a code another note holds")")
+            }
             model.storeEdit(id, text, values: values)
             expectedEvents.append(MEvent(updated: [id]))
             note("write{edit \(id) = \(text)\(values.map { ", \($0)" } ?? "")}")

@@ -94,7 +94,9 @@ extension ModelRunner {
             let target = ModelAccess.target(of: owner, link)
             let got = target.flatMap { self.id(of: $0) }
             guard got == expected else {
-                throw mismatch("prefetch", "\(ownerID).\(link) is \(got.map(String.init(describing:)) ?? "nil") after prefetching, the model \(expected.map(String.init(describing:)) ?? "nil")")
+                throw mismatch(
+                    "prefetch",
+                    "\(ownerID).\(link) is \(got.map(String.init(describing:)) ?? "nil") after prefetching, the model \(expected.map(String.init(describing:)) ?? "nil")")
             }
             if let got, let target { return [(got, target)] }
             return []

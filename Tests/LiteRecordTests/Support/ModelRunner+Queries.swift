@@ -80,10 +80,14 @@ extension ModelRunner {
         let got = try ModelAccess.queryAnswers(kind, probe: probe, in: context, objectsIn: context.makeChildContext())
         coverage.channels.insert(.queryResults)
         var wrong: [String] = []
-        if let first = got.first { if live[first] == nil { wrong.append("findFirst returned \(first), not a live record") } } else if !live.isEmpty {
+        if let first = got.first {
+            if live[first] == nil { wrong.append("findFirst returned \(first), not a live record") }
+        } else if !live.isEmpty {
             wrong.append("findFirst returned nil beside \(liveIDs.count) live records")
         }
-        if let first = got.firstWithProbe { if !probed.contains(first) { wrong.append("findFirst(text == \"\(probe)\") returned \(first)") } } else if !probed.isEmpty {
+        if let first = got.firstWithProbe {
+            if !probed.contains(first) { wrong.append("findFirst(text == \"\(probe)\") returned \(first)") }
+        } else if !probed.isEmpty {
             wrong.append("findFirst(text == \"\(probe)\") returned nil beside \(probed.sorted())")
         }
         if got.count != live.count { wrong.append("count is \(got.count), \(live.count) live") }

@@ -126,9 +126,11 @@ extension ModelRunner {
     func save() throws {
         // #40 item 8: a deletion `.storeTrumps` takes back spares only the
         // rows its cascade left to the store.
-        let takenBack = model.policy == .storeTrumps && model.held.contains { id, object in
-            object.phase == .deleted && id.row > 0 && model.store.rows[id].map { $0.version != object.version } == true
-        }
+        let takenBack =
+            model.policy == .storeTrumps
+            && model.held.contains { id, object in
+                object.phase == .deleted && id.row > 0 && model.store.rows[id].map { $0.version != object.version } == true
+            }
         if gapped(8, takenBack) { return }
         if gapped(2, movedOffDoomedChapter()) { return }
         let inserting = Set(model.held.filter { $0.value.phase == .inserted }.map(\.key.kind))
@@ -166,7 +168,9 @@ extension ModelRunner {
             guard expected.errors.isEmpty else {
                 // What the model refuses, so that a sweep tells one rule from another.
                 let reasons = model.denials(among: model.held.keys) + model.countViolations(against: ReferenceModel(store: model.store))
-                throw mismatch("save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success", "the save succeeded\(reasons.isEmpty ? "" : "; the model: \(reasons.joined(separator: ", "))")")
+                throw mismatch(
+                    "save outcome: \(expected.errors.map { "\($0)" }.sorted().joined(separator: " or ")), got success",
+                    "the save succeeded\(reasons.isEmpty ? "" : "; the model: \(reasons.joined(separator: ", "))")")
             }
             for (temp, row) in realIDs {
                 guard let entry = handles.first(where: { $0.key.row == temp }) else { continue }
@@ -210,11 +214,15 @@ extension ModelRunner {
         }
         let deletedSet = Set(deleted)
         if deleted.count != deletedSet.count || !expected.deleted.isSubset(of: deletedSet) || !deletedSet.isSubset(of: expected.deleted.union(expected.mayDelete)) {
-            throw mismatch("change set deleted", "reported \(deleted.sorted()), the model \(expected.deleted.sorted())\(expected.mayDelete.isEmpty ? "" : " (and perhaps \(expected.mayDelete.sorted()))")")
+            throw mismatch(
+                "change set deleted",
+                "reported \(deleted.sorted()), the model \(expected.deleted.sorted())\(expected.mayDelete.isEmpty ? "" : " (and perhaps \(expected.mayDelete.sorted()))")")
         }
         let updatedSet = Set(updated)
         if updated.count != updatedSet.count || !expected.updated.isSubset(of: updatedSet) || !updatedSet.isSubset(of: expected.updated.union(expected.mayUpdate)) {
-            throw mismatch("change set updated", "reported \(updated.sorted()), the model \(expected.updated.sorted())\(expected.mayUpdate.isEmpty ? "" : " (and perhaps \(expected.mayUpdate.sorted()))")")
+            throw mismatch(
+                "change set updated",
+                "reported \(updated.sorted()), the model \(expected.updated.sorted())\(expected.mayUpdate.isEmpty ? "" : " (and perhaps \(expected.mayUpdate.sorted()))")")
         }
     }
 
@@ -238,7 +246,8 @@ extension ModelRunner {
         coverage.channels.insert(.storeRows)
         try compareVersions()
         if joins != model.store.joins {
-            throw mismatch("store", "Book–Tag links \(joins.sorted().map { "\($0.book)–\($0.tag)" }) in the store, the model \(model.store.joins.sorted().map { "\($0.book)–\($0.tag)" })")
+            throw mismatch(
+                "store", "Book–Tag links \(joins.sorted().map { "\($0.book)–\($0.tag)" }) in the store, the model \(model.store.joins.sorted().map { "\($0.book)–\($0.tag)" })")
         }
     }
 

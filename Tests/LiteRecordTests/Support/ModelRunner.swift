@@ -211,9 +211,14 @@ final class ModelRunner {
             // Known gap #13: a note deleted here whose book another writer
             // then deleted: the save checks the gone book's Book.notes count
             // and refuses (seed 758, under .storeTrumps in a main context).
-            if gapped(13, model.held.contains { id, held in
-                id.kind == .note && held.phase == .deleted && held.fk[.noteBook].map { model.store.rows[MID(kind: .book, row: $0)] == nil } == true
-            }) { return }
+            if gapped(
+                13,
+                model.held.contains { id, held in
+                    id.kind == .note && held.phase == .deleted && held.fk[.noteBook].map { model.store.rows[MID(kind: .book, row: $0)] == nil } == true
+                })
+            {
+                return
+            }
             try save()
         case .rollback:
             // Gap #9, fixed (inert unless LITERECORD_MODEL_GAPS=9 turns it
@@ -409,17 +414,19 @@ final class ModelRunner {
         // relates is left alone: the contract does not say what a save of
         // references to a dropped insert does.
         let candidates = live(kind).filter { id in
-            id.row > 0 || (!MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
-                && !(kind == .tag && !model.linked(id).isEmpty))
+            id.row > 0
+                || (!MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
+                    && !(kind == .tag && !model.linked(id).isEmpty))
         }
         guard let id = choose(candidates, pick), let object = handles[id] else { return note("delete: nothing to delete") }
         // The same for an unsaved object a cascade takes along.
         var probe = model
         let reached = probe.delete(id)
         let strandedInsert = reached.contains { doomed in
-            doomed.row <= 0 && MLink.pointing(at: doomed.kind).contains {
-                $0.rule == .deny || $0.rule == .noAction ? !model.members(of: doomed, $0).must.isEmpty : false
-            }
+            doomed.row <= 0
+                && MLink.pointing(at: doomed.kind).contains {
+                    $0.rule == .deny || $0.rule == .noAction ? !model.members(of: doomed, $0).must.isEmpty : false
+                }
         }
         if strandedInsert { return note("delete \(id): left alone, its cascade would strand a reference to an unsaved object") }
         if model.emptiesNewBook(Set(reached)) { return note("delete \(id): left alone, it would leave a new book without a note") }
@@ -435,7 +442,8 @@ final class ModelRunner {
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
         noteRuleFeatures(id)
-        let goneChanges = Dictionary(uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let goneChanges = Dictionary(
+            uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
         let before = model
         context.delete(object)
         let doomed = model.delete(id)

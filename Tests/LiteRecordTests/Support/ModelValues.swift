@@ -101,7 +101,8 @@ struct MValues: Equatable, Sendable, CustomStringConvertible {
 
     var description: String {
         let label = self.label.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
-        return "count \(count) rank \(rank.map(String.init) ?? "nil") score \(score) label \"\(label)\" stamp \(stamp.timeIntervalSince1970) blob \(blob.map { Array($0) }.map(String.init(describing:)) ?? "nil") code \(code ?? "nil")"
+        return
+            "count \(count) rank \(rank.map(String.init) ?? "nil") score \(score) label \"\(label)\" stamp \(stamp.timeIntervalSince1970) blob \(blob.map { Array($0) }.map(String.init(describing:)) ?? "nil") code \(code ?? "nil")"
             + (summary.isEmpty ? "" : " summary \"\(summary)\"")
             + (words.isEmpty ? "" : " words \(words.map { $0.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() })")
     }

@@ -55,9 +55,11 @@ enum QuerySeed {
             var bytes: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
             bytes[0] = UInt8(truncatingIfNeeded: index)  // unique regardless of the random bytes
             bytes[1] = UInt8(truncatingIfNeeded: index >> 8)
-            person.identifier = UUID(uuid: (
-                bytes[2], bytes[0], bytes[1], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            person.identifier = UUID(
+                uuid: (
+                    bytes[2], bytes[0], bytes[1], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
             person.rank = Int.random(in: 0..<10, using: &random) < 4 ? nil : Int.random(in: -10...10, using: &random)
             person.status = Status.allCases.randomElement(using: &random) ?? .active
             person.small = Int8.random(in: Int8.min...Int8.max, using: &random)

@@ -70,9 +70,10 @@ extension ReferenceModel {
     func searchMatches(_ word: String) -> Set<MID> {
         let prefix = word.hasSuffix("*")
         let stem = Self.searchWords(prefix ? String(word.dropLast()) : word).first ?? ""
-        return Set(store.rows.filter { id, row in
-            id.kind == .note && Self.searchWords(row.values.summary).contains { prefix ? $0.hasPrefix(stem) : $0 == stem }
-        }.keys)
+        return Set(
+            store.rows.filter { id, row in
+                id.kind == .note && Self.searchWords(row.values.summary).contains { prefix ? $0.hasPrefix(stem) : $0 == stem }
+            }.keys)
     }
 }
 

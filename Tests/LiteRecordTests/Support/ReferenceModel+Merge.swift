@@ -70,7 +70,8 @@ extension ReferenceModel {
             if !object.textChanged { object.text = row.text }
             object.takeUnchangedValues(of: row)
             object.takeUnchangedToOnes(of: row, id.kind)
-            let overlaps = (object.textChanged && textWritten) || !object.valuesChanged.isDisjoint(with: fieldsWritten)
+            let overlaps =
+                (object.textChanged && textWritten) || !object.valuesChanged.isDisjoint(with: fieldsWritten)
                 || !object.fkChanged.isDisjoint(with: linksWritten)
             if !overlaps, let old, object.version == old.version {
                 object.version = row.version

@@ -56,8 +56,10 @@ enum StoredValueSeed {
             let value = StoredValue()
             value.name = names[index % names.count]
             value.score = Double(index % 9) - 4.5
-            value.uuid = UUID(uuid: (
-                UInt8(index % 5), UInt8(index), 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(index % 3)))
+            value.uuid = UUID(
+                uuid: (
+                    UInt8(index % 5), UInt8(index), 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(index % 3)
+                ))
             value.date = base.addingTimeInterval(Double(index % 11) * 3_600 - 20_000)
             value.link = links[index % links.count]
             value.price = decimals[index % decimals.count]

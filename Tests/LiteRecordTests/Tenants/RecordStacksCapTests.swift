@@ -21,7 +21,7 @@ struct RecordStacksCapTests {
         let tenants = try tenants(["a", "b", "c"], maxOpen: 2, in: temporary)
         let a = try await tenants.withStack(for: "a") { $0 }
         let b = try await tenants.withStack(for: "b") { $0 }
-        _ = try await tenants.withStack(for: "a") { $0 }   // b is now the least recent
+        _ = try await tenants.withStack(for: "a") { $0 }  // b is now the least recent
         #expect(tenants.openStackCount == 2)
         try await tenants.withStack(for: "c") { try await TenantFixture.addNote("c", to: $0) }
         #expect(tenants.openStackCount == 2)

@@ -96,7 +96,7 @@ struct RecordStacksTests {
         let temporary = try TemporaryDirectory()
         let tenants = try RecordStacks(directory: temporary.url, entities: [TenantNote.self])
         try tenants.create("acme")
-        try tenants.create("acme.sqlite.pre-migration-x")   // shares a prefix: must survive
+        try tenants.create("acme.sqlite.pre-migration-x")  // shares a prefix: must survive
         let oldStack = try await tenants.withStack(for: "acme") { stack in
             try await TenantFixture.addNote("old", to: stack)
             return stack

@@ -73,7 +73,9 @@ struct TenantReplicationTests {
         let replicated = (try? FileManager.default.contentsOfDirectory(atPath: replica.path).sorted()) ?? []
         #expect(replicated == names.map { $0 + ".sqlite" }, "each tenant has a replica of its own, and only the stores do")
         tenants.close()
-        print("[replication] tenants: \(names.count) tenants created while litestream watched the folder; one restored alone with its \(restoredTitles.count) rows \(String(format: "%.1f", Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)) s after the last write")
+        print(
+            "[replication] tenants: \(names.count) tenants created while litestream watched the folder; one restored alone with its \(restoredTitles.count) rows \(String(format: "%.1f", Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)) s after the last write"
+        )
     }
 
     private static func log(_ folder: TemporaryDirectory) -> String {

@@ -21,7 +21,7 @@ import Testing
         let stack = try RecordStack(inMemoryWith: [MacroPerson.self])
         let main = stack.mainContext
         let (ann, id) = try saved(stack)
-        ann.age = 50                                   // unsaved in the main context
+        ann.age = 50  // unsaved in the main context
         try await stack.write { context in
             let mine = try context.object(with: id, as: MacroPerson.self)
             mine?.age = 40
@@ -79,7 +79,7 @@ import Testing
             let mine = try context.object(with: id, as: MacroPerson.self)
             mine?.age = 40
             try context.save()
-            mine?.age = 41                             // two saves: two versions
+            mine?.age = 41  // two saves: two versions
         }
         #expect(ann.age == 41)
         try main.save()
@@ -94,7 +94,7 @@ import Testing
         try await stack.write { context in
             try context.object(with: id, as: MacroPerson.self)?.age = 40
         }
-        ann.age = 60                                   // edited after the merge brought version 2
+        ann.age = 60  // edited after the merge brought version 2
         try main.save()
         ann.age = 61
         try main.save()

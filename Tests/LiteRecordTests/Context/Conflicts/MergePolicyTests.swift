@@ -203,7 +203,7 @@ import Testing
         try b.save()
         bookA.author = try RAuthor.findAll(in: a).first { $0.name == "Brian" }
         try a.save()
-        let reader = stack.newContext()           // kept: the author loads through it
+        let reader = stack.newContext()  // kept: the author loads through it
         let row = try #require(try RBook.findAll(in: reader).first)
         #expect(row.author?.name == (policy == .objectTrumps ? "Brian" : "Frank"))
         #expect(row.title == "Dune Messiah")

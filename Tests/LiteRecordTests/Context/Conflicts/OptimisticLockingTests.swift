@@ -160,7 +160,7 @@ import Testing
         let a = stack.newContext()
         let b = stack.newContext()
         let mine = try MacroPerson.findAll(in: a)
-        mine[3].age = 100                 // some rows a few versions ahead, so the batch mixes versions
+        mine[3].age = 100  // some rows a few versions ahead, so the batch mixes versions
         try a.save()
         let theirs = try #require(try MacroPerson.findAll(in: b).first { $0.name == "p7" })
         theirs.age = 70
@@ -222,7 +222,7 @@ import Testing
         annA.age = 50
         annB.age = 40
         try b.save()
-        _ = try MacroPerson.findAll(in: a)        // re-reads the row; the edit stays
+        _ = try MacroPerson.findAll(in: a)  // re-reads the row; the edit stays
         #expect(annA.age == 50)
         #expect(throws: LiteRecordError.self) { try a.save() }
     }
@@ -261,7 +261,7 @@ import Testing
         bookA.author = try RAuthor.findAll(in: a).first { $0.name == "Brian" }
         let error = try #require(throws: LiteRecordError.self) { try a.save() }
         #expect(error.kind == .conflict && error.message.contains("author"), "\(error.message)")
-        let reader = stack.newContext()           // kept: the author loads through it
+        let reader = stack.newContext()  // kept: the author loads through it
         #expect(try RBook.findAll(in: reader).first?.author?.name == "Frank")
     }
 }

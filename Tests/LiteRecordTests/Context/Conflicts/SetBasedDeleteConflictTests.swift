@@ -61,7 +61,7 @@ import Testing
         let main = stack.mainContext
         let pet = try #require(try SDPet.findAll(in: main).first)
         #expect(pet.keeper != nil)
-        pet.name = "Max"                               // unsaved, another property
+        pet.name = "Max"  // unsaved, another property
         try await stack.write { context in
             _ = try SDKeeper.deleteAll(matching: #Predicate<SDKeeper> { _ in true }, in: context)
         }
@@ -84,7 +84,7 @@ import Testing
         try main.save()
         let first = try #require(try SDKeeper.findAll(in: main).first { $0.name != "Other" })
         let firstID = try #require(first.recordID)
-        pet.keeper = other                             // unsaved edit of the cleared column
+        pet.keeper = other  // unsaved edit of the cleared column
         try await stack.write { context in
             _ = try SDKeeper.deleteAll(matching: #Predicate<SDKeeper> { $0.name != "Other" }, in: context)
         }
