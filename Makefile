@@ -53,6 +53,8 @@ test: deps
 	./scripts/check-text-index.sh
 	./scripts/check-doc-coverage.sh
 	./scripts/check-function-length.sh
+	./scripts/check-format.sh
+	./scripts/test-check-format.sh
 	./scripts/test-check-temp.sh
 	LITERECORD_AUDIT_CHANGES=1 $(CHECK_TEMP) $(SWIFT) test --skip-build
 
