@@ -19,6 +19,11 @@ import Testing
         chapter.text = "c"
         for object in [first, second, chapter] as [any Entity] { setup.insert(object) }
         chapter.book = first
+        for book in [first, second] {  // the model schema's Book.notes needs at least one
+            let note = MTNote()
+            setup.insert(note)
+            note.book = book
+        }
         try setup.save()
 
         let context = stack.newContext()
