@@ -18,7 +18,9 @@ extension RecordContext {
             guard denies?.any == true else { continue }
             guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
-                let related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
+                var related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
+                guard !related.isEmpty else { continue }
+                related = try remainingRelated(related, of: object, relationship, updates: updates)
                 guard !related.isEmpty else { continue }
                 let names = related.prefix(5).map { Self.describe($0) }.joined(separator: ", ")
                 throw LiteRecordError(
@@ -128,6 +130,50 @@ extension RecordContext {
     static func describe(_ object: any Entity) -> String {
         let name = type(of: object).entityName
         return object.recordState.rowID.map { "\(name) #\($0)" } ?? "a new \(name)"
+    }
+
+    /// The objects of a deleted object's `.deny` relationship that still
+    /// relate it. A list read before another writer deleted a record, or
+    /// moved it to another owner, in a commit this context did not merge
+    /// (an earlier check or a fetch loaded it) still names the record; an
+    /// object this save does not change then relates nothing in the store,
+    /// and `.deny` refuses only "while any remain" (Docs/Relationships.md):
+    /// the check of a cascade that is not loaded reads the store and lets
+    /// the deletion through, and so must this one. Read only when the
+    /// check would refuse, and only in a root context (a child judges the
+    /// graph of its parent, not the store).
+    private func remainingRelated(
+        _ related: [any Entity], of owner: any Entity, _ relationship: ResolvedRelationship, updates: [PlannedRow]
+    ) throws(LiteRecordError) -> [any Entity] {
+        guard parent == nil, let ownerRowID = owner.recordState.rowID else { return related }
+        let changed = Set(updates.map { ObjectIdentifier($0.object) })
+        func unchanged(_ object: any Entity) -> Bool {
+            let state = object.recordState
+            guard state.phase == .managed, state.rowID != nil, !changed.contains(ObjectIdentifier(object)) else { return false }
+            return !pendingJoins.values.contains { $0.source === object || $0.destination === object }
+        }
+        let candidates = related.filter(unchanged).compactMap { $0.recordState.rowID }
+        guard !candidates.isEmpty else { return related }
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            sql = "SELECT \(SQLIdentifier.rowID) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(column)) = ?"
+        case .joinTable(let table):
+            let member = SQLIdentifier(table.destinationColumn)
+            sql = "SELECT \(member) FROM \(SQLIdentifier(table.name)) WHERE \(member) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(table.sourceColumn)) = ?"
+        case .foreignKey:
+            return related
+        }
+        let list = "[" + candidates.map(String.init).joined(separator: ",") + "]"
+        let rows = try reading("checking \(relationship.qualifiedName)") { connection in
+            try connection.rows(sql, [.text(list), .integer(ownerRowID)])
+        }
+        var stored = Set<Int64>()
+        for row in rows { if let rowID = row.first?.integerValue { stored.insert(rowID) } }
+        return related.filter { object in
+            guard unchanged(object), let rowID = object.recordState.rowID else { return true }
+            return stored.contains(rowID)
+        }
     }
 
     /// The objects related through `relationship`, loading them if needed.
