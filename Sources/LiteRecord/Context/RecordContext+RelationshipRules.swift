@@ -157,7 +157,8 @@ extension RecordContext {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            sql = "SELECT \(SQLIdentifier.rowID) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(column)) = ?"
+            sql =
+                "SELECT \(SQLIdentifier.rowID) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(column)) = ?"
         case .joinTable(let table):
             let member = SQLIdentifier(table.destinationColumn)
             sql = "SELECT \(member) FROM \(SQLIdentifier(table.name)) WHERE \(member) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(table.sourceColumn)) = ?"
