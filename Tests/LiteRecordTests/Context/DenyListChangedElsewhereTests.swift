@@ -20,7 +20,9 @@ import Testing
         let chapter = MTChapter()
         let other = MTChapter()
         let quote = MTQuote()
-        for object in [book, chapter, other, quote] as [any Entity] { seed.insert(object) }
+        let note = MTNote()  // the model schema's Book.notes needs at least one
+        for object in [book, chapter, other, quote, note] as [any Entity] { seed.insert(object) }
+        note.book = book
         chapter.book = book
         quote.chapter = chapter
         try seed.save()
