@@ -58,6 +58,12 @@ extension RecordContext {
                     continue
                 }
                 let count = values.count(where: { $0.recordState.phase != .deleted })
+                let outOfRange =
+                    relationship.maximumCount.map { count > $0 } == true || relationship.minimumCount.map { count < $0 } == true
+                // A saved owner whose row another writer deleted has no list
+                // left to count: its save meets that conflict, and the merge
+                // policy decides (read only on the way to refusing).
+                if outOfRange, object.recordState.phase == .managed, rowIsGone(object, entity) { break }
                 if let maximum = relationship.maximumCount, count > maximum {
                     throw LiteRecordError(
                         .validationFailed,

@@ -134,13 +134,14 @@ import Testing
     /// though its holder was deleted elsewhere too,
     /// MergeGoneHolderReferenceTests), 3514 and 4917 (a `.deny` over a list
     /// read before another writer deleted its member, `ReferenceModel.staleDenials`).
-    /// Open, entry 13, found when Book.notes got its minimum: a note deleted
-    /// here whose book a merged write then deleted; the save refuses with
-    /// `.validationFailed` on the gone book's count (seed 758; not yet
-    /// reproduced outside the model).
-    static let knownGaps: [Int: String] = [
-        13: "a note deleted here whose book was deleted elsewhere: its count still checked (seed 758)"
-    ]
+    /// Entry 13, found when Book.notes got its minimum, is fixed (its
+    /// `gapped` call inert): a note deleted here whose book a merged write
+    /// then deleted; the save refused with `.validationFailed` on the gone
+    /// book's count (seed 758). A saved owner whose row is gone is no longer
+    /// counted: its save meets the conflict and the policy decides
+    /// (CountedOwnerGoneElsewhereTests holds the shape outside the model;
+    /// only the model's own sequence failed before the fix).
+    static let knownGaps: [Int: String] = [:]
 
     struct Outcome {
         var saves = 0

@@ -208,9 +208,10 @@ final class ModelRunner {
             // commit (.sqlite) before the foreign key did (seed 867).
             let auditing = ProcessInfo.processInfo.environment["LITERECORD_AUDIT_CHANGES"] == "1"
             if gapped(12, auditing && model.links.contains { $0.value && model.store.rows[MID(kind: .book, row: $0.key.book)] == nil }) { return }
-            // Known gap #13: a note deleted here whose book another writer
-            // then deleted: the save checks the gone book's Book.notes count
-            // and refuses (seed 758, under .storeTrumps in a main context).
+            // Gap #13, fixed (inert unless LITERECORD_MODEL_GAPS=13 turns it
+            // on): a note deleted here whose book another writer then
+            // deleted: the save checked the gone book's Book.notes count and
+            // refused (seed 758, under .storeTrumps in a main context).
             if gapped(
                 13,
                 model.held.contains { id, held in
