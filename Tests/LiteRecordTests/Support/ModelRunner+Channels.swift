@@ -69,7 +69,9 @@ extension ModelRunner {
     /// A to-one is compared where its slot holds a target (a write may
     /// change only a to-one: the text alone does not tell).
     func shows(_ object: any Entity, _ row: MRow, keeping held: MHeld? = nil) -> Bool {
-        guard ModelAccess.text(object) == row.text else { return false }
+        // Text edited here shows nothing of a refresh (it is kept): the
+        // other fields say whether the row was read (seeds 905733, 10392).
+        if held?.textChanged != true { guard ModelAccess.text(object) == row.text else { return false } }
         let values = ModelAccess.values(object)
         guard MField.allCases.allSatisfy({ field in held?.valuesChanged.contains(field) == true || !values.differs(row.values, field) }) else { return false }
         guard let kind = ModelAccess.kind(of: object) else { return true }

@@ -500,7 +500,7 @@ final class ModelRunner {
             guard let held = model.held[id], let object = handles[id], let row = model.store.rows[id],
                 shows(object, row, keeping: held)
             else { continue }
-            model.held[id]?.text = row.text
+            if !held.textChanged { model.held[id]?.text = row.text }
             model.held[id]?.values = ModelAccess.values(object)
             guard !held.changed || unchangedBefore.contains(id) else { continue }
             model.held[id]?.readText = row.text
