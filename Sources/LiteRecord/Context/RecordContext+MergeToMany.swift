@@ -49,6 +49,17 @@ extension RecordContext {
     /// store cannot be read.
     private func storedOwners(of ids: [RecordID], _ relationship: ResolvedRelationship) -> [Int64: Set<Int64>]? {
         guard !ids.isEmpty else { return [:] }
+        return try? storedOwners(ofRows: ids.map(\.rowID), relationship, "merging \(relationship.qualifiedName)")
+    }
+
+    /// For each of `rowIDs` (rows of the relationship's destination), the
+    /// row ids of the records whose to-many holds it in the store now; `nil`
+    /// for a relationship stored as this side's own foreign key.
+    ///
+    /// - Throws: the read's error, described as `operation`.
+    func storedOwners(
+        ofRows rowIDs: [Int64], _ relationship: ResolvedRelationship, _ operation: @autoclosure () -> String
+    ) throws(LiteRecordError) -> [Int64: Set<Int64>]? {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let column):
@@ -60,9 +71,7 @@ extension RecordContext {
         case .foreignKey:
             return nil
         }
-        let list = "[" + ids.map { String($0.rowID) }.joined(separator: ",") + "]"
-        guard let rows = try? reading("merging \(relationship.qualifiedName)", { connection in try connection.rows(sql, [.text(list)]) })
-        else { return nil }
+        let rows = try reading(operation()) { connection in try connection.rows(sql, [Self.jsonArray(rowIDs)]) }
         var owners: [Int64: Set<Int64>] = [:]
         for row in rows {
             guard row.count == 2, case .integer(let member) = row[0], case .integer(let owner) = row[1] else { continue }

@@ -159,24 +159,10 @@ extension RecordContext {
             return !pendingJoins.values.contains { $0.source === object || $0.destination === object }
         }
         let candidates = related.filter(unchanged).compactMap { $0.recordState.rowID }
-        guard !candidates.isEmpty else { return related }
-        let sql: String
-        switch relationship.storage {
-        case .inverseForeignKey(let column):
-            sql =
-                "SELECT \(SQLIdentifier.rowID) FROM \(SQLIdentifier(relationship.destinationName)) WHERE \(SQLIdentifier.rowID) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(column)) = ?"
-        case .joinTable(let table):
-            let member = SQLIdentifier(table.destinationColumn)
-            sql = "SELECT \(member) FROM \(SQLIdentifier(table.name)) WHERE \(member) IN (\(WhereClause.jsonArrayValues)) AND \(SQLIdentifier(table.sourceColumn)) = ?"
-        case .foreignKey:
-            return related
-        }
-        let list = "[" + candidates.map(String.init).joined(separator: ",") + "]"
-        let rows = try reading("checking \(relationship.qualifiedName)") { connection in
-            try connection.rows(sql, [.text(list), .integer(ownerRowID)])
-        }
-        var stored = Set<Int64>()
-        for row in rows { if let rowID = row.first?.integerValue { stored.insert(rowID) } }
+        guard !candidates.isEmpty,
+            let owners = try storedOwners(ofRows: candidates, relationship, "checking \(relationship.qualifiedName)")
+        else { return related }
+        let stored = Set(candidates.filter { owners[$0]?.contains(ownerRowID) == true })
         return related.filter { object in
             guard unchanged(object), let rowID = object.recordState.rowID else { return true }
             return stored.contains(rowID)
