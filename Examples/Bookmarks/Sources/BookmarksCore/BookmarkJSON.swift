@@ -125,10 +125,11 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
     /// - Throws: `DecodingError` naming the field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        url = try container.decodeIfPresent(String.self, forKey: .url)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        folder = try container.decodeIfPresent(String.self, forKey: .folder)
-        tags = try container.decodeIfPresent([String].self, forKey: .tags)
+        let path = decoder.codingPath
+        url = try BookmarkJSON.value(String.self, in: container, forKey: .url, at: path)
+        title = try BookmarkJSON.value(String.self, in: container, forKey: .title, at: path)
+        folder = try BookmarkJSON.value(String.self, in: container, forKey: .folder, at: path)
+        tags = try BookmarkJSON.value([String].self, in: container, forKey: .tags, at: path)
         if container.contains(.note) {
             note = .some(try container.decodeNil(forKey: .note) ? nil : try container.decode(String.self, forKey: .note))
         } else {
@@ -179,10 +180,31 @@ public enum BookmarkJSON {
         }
     }
 
+    /// A field that may be left out but is never `null`: only `note` takes
+    /// `null` (it clears the note), so `"visits": null` or `"tags": null` is a
+    /// 400 naming the field rather than read as "absent" — the schema gives
+    /// those fields no `null`, and a `PUT` would otherwise reset them.
+    ///
+    /// - Throws: `HTTPError(.badRequest)` for `null`; `DecodingError` for a
+    ///   wrong type.
+    static func value<T: Decodable, Key: CodingKey>(_ type: T.Type, in container: KeyedDecodingContainer<Key>, forKey key: Key,
+                                                    at path: [any CodingKey]) throws -> T? {
+        try refuseNull(in: container, forKey: key, at: path)
+        return try container.decodeIfPresent(type, forKey: key)
+    }
+
+    /// Throws a 400 naming the field when `key` is present and `null`.
+    static func refuseNull<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key, at path: [any CodingKey]) throws {
+        if container.contains(key), try container.decodeNil(forKey: key) {
+            throw HTTPError(.badRequest, message: "field '\(self.path(path + [key]))' must not be null")
+        }
+    }
+
     /// An optional integer: anything else (`"4"`, `1.5`, `1e30`) is a 400
     /// naming the field (the decoder's own error for a number that is no
     /// `Int` names no field).
     static func integer<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, forKey key: Key, at path: [any CodingKey]) throws -> Int? {
+        try refuseNull(in: container, forKey: key, at: path)
         do {
             return try container.decodeIfPresent(Int.self, forKey: key)
         } catch {

@@ -73,13 +73,14 @@ struct ImportElement: Decodable {
         names.prefix = decoder.codingPath.isEmpty ? "" : BookmarkJSON.path(decoder.codingPath) + "."
         try AnyKey.refuseOthers(container, allowing: Self.keys, at: decoder.codingPath)
         func key(_ name: String) -> AnyKey { AnyKey(name) }
-        input.url = try container.decodeIfPresent(String.self, forKey: key("url"))
-        input.title = try container.decodeIfPresent(String.self, forKey: key("title"))
-        if let folder = try container.decodeIfPresent(Named.self, forKey: key("folder")) {
+        let path = decoder.codingPath
+        input.url = try BookmarkJSON.value(String.self, in: container, forKey: key("url"), at: path)
+        input.title = try BookmarkJSON.value(String.self, in: container, forKey: key("title"), at: path)
+        if let folder = try BookmarkJSON.value(Named.self, in: container, forKey: key("folder"), at: path) {
             input.folder = folder.text
             if folder.wasObject { names.folderKey = "folder.name" }
         }
-        if let tags = try container.decodeIfPresent([Named].self, forKey: key("tags")) {
+        if let tags = try BookmarkJSON.value([Named].self, in: container, forKey: key("tags"), at: path) {
             input.tags = tags.map(\.text)
             names.labelObjects = Set(tags.indices.filter { tags[$0].wasObject })
         }
@@ -87,7 +88,7 @@ struct ImportElement: Decodable {
             input.note = .some(try container.decodeNil(forKey: key("note")) ? nil : try container.decode(String.self, forKey: key("note")))
         }
         input.visits = try BookmarkJSON.integer(in: container, forKey: key("visits"), at: decoder.codingPath)
-        createdAt = try container.decodeIfPresent(String.self, forKey: key("createdAt"))
+        createdAt = try BookmarkJSON.value(String.self, in: container, forKey: key("createdAt"), at: path)
     }
 
     /// A folder or a tag: a bare string, or an object with one key,

@@ -74,6 +74,39 @@ import Testing
         }
     }
 
+    /// Only `note` takes `null` (it clears the note). `null` for any other
+    /// field is a 400 naming it, on every write route: read as "absent" a
+    /// `POST` stored `"visits": null` as 0, which the schema does not allow
+    /// (Schemathesis's stateful phase, CI seed 63).
+    @Test func nullForAFieldOtherThanNoteAnswers400NamingIt() async throws {
+        try await expectUnchanged { client, existing in
+            let fields = ["url", "title", "folder", "tags", "visits"]
+            func body(nulling field: String) -> String {
+                var members = [#""url": "https://x.example""#, #""title": "T""#, #""folder": "F""#, #""tags": ["a"]"#, #""visits": 1"#]
+                members[fields.firstIndex(of: field)!] = #""\#(field)": null"#
+                return "{" + members.joined(separator: ", ") + "}"
+            }
+            for field in fields {
+                let tag: HTTPFields = [.ifMatch: existing.etag]
+                for (uri, method, headers, text) in [
+                    ("/bookmarks", HTTPRequest.Method.post, HTTPFields(), body(nulling: field)),
+                    ("/bookmarks/\(existing.id)", .put, tag, body(nulling: field)),
+                    ("/bookmarks/\(existing.id)", .patch, tag, #"{"\#(field)": null}"#),
+                    ("/import", .post, HTTPFields(), "[" + body(nulling: field) + "]"),
+                ] {
+                    let response = try await client.send(uri: uri, method: method, headers: headers, body: json(text))
+                    #expect(response.status == .badRequest, "\(method) \(uri) \(text): \(response.status)")
+                    let name = uri == "/import" ? "[0].\(field)" : field
+                    #expect(errorMessage(response).contains("'\(name)' must not be null"), "\(method) \(uri): \(errorMessage(response))")
+                }
+            }
+            let createdAt = try await client.send(
+                uri: "/import", method: .post, body: json(#"[{"url": "https://x.example", "title": "T", "folder": "F", "createdAt": null}]"#))
+            #expect(createdAt.status == .badRequest)
+            #expect(errorMessage(createdAt).contains("'[0].createdAt' must not be null"), "\(errorMessage(createdAt))")
+        }
+    }
+
     @Test func wrongTypesInPutAnswer400AndKeepVersion() async throws {
         try await expectUnchanged { client, existing in
             let response = try await client.send(
