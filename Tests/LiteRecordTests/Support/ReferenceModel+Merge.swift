@@ -82,7 +82,39 @@ extension ReferenceModel {
             }
             held[id] = object
         }
+        displaceMergedOneToOnes(updated)
         return forgottenNow
+    }
+
+    /// Docs/Concurrency.md: a one-to-one changed here keeps its pairing
+    /// over the write's. A record the write paired with a partner whose side
+    /// was changed here to name another object (or none) is displaced, read
+    /// if it was not held, as the setter displaces a former partner: its side
+    /// reads `nil` and its save clears the column, as if the change here had
+    /// been made after the write (model seed 12772).
+    mutating func displaceMergedOneToOnes(_ updated: Set<MID>) {
+        guard !updated.isEmpty else { return }
+        for (owner, partner) in held.sorted(by: { $0.key < $1.key }) where partner.phase == .managed && owner.row > 0 {
+            for paired in partner.fkChanged.sorted(by: { $0.rawValue < $1.rawValue }) {
+                guard let link = paired.paired else { continue }
+                let kept = partner.fk[paired]
+                let named = store.rows.filter { $0.key.kind == link.holder && $0.value.fk[link] == owner.row }.keys
+                for id in named.sorted() where id.row != kept {
+                    load(id)
+                    guard let object = held[id], object.phase == .managed, !object.fkChanged.contains(link), object.fk[link] == owner.row else { continue }
+                    setFK(id, link, nil)
+                }
+            }
+        }
+    }
+
+    /// Whether `row`'s stored `link` to `owner` is displaced by a
+    /// one-to-one changed here: the owner's side names another object (or
+    /// none). Such a row is no member of the owner's (a delete rule does not
+    /// reach it) and the save clears its column.
+    func displacedInStore(_ row: MID, _ link: MLink, _ owner: MID) -> Bool {
+        guard let paired = link.paired, let partner = held[owner], partner.fkChanged.contains(paired) else { return false }
+        return partner.fk[paired] != row.row
     }
 
     /// The errors a save that would write a reference to a record deleted

@@ -1,0 +1,51 @@
+extension RecordContext {
+    /// After a merge: a one-to-one changed here, and not saved yet, keeps its
+    /// pairing over the write's (the merge never drops a pending change). A
+    /// record the write paired with a partner whose side this context
+    /// changed to name another object (or none) is displaced, as the setter
+    /// displaces the partner's former partner, reading it if it is not at
+    /// hand: its side reads `nil` and its save clears the column. Without
+    /// this, two objects claimed one partner in memory (or a row never read
+    /// still named it in the store), and deleting that partner cascaded to
+    /// one of them and left the other dangling (model seed 12772).
+    ///
+    /// Docs/Concurrency.md, "The merge into `mainContext` after `write {}`".
+    func displaceMergedOneToOnes() {
+        guard model.entities.contains(where: { $0.relationships.contains(where: \.isOneToOne) }) else { return }
+        for partner in updatedObjects where partner.recordState.phase == .managed {
+            guard let rowID = partner.recordState.rowID, let entity = model.entity(for: type(of: partner)) else { continue }
+            for index in entity.toOneIndexes {
+                let relationship = entity.relationships[index]
+                guard relationship.isOneToOne, let column = relationship.columnIndex, let inverse = relationship.inverseIndex,
+                    partner.recordState.changes.contains(column)
+                else { continue }
+                let kept = RelationGraph.toOneInMemory(partner, index)
+                do {
+                    for object in try storedPartners(relationship.destination, naming: rowID, inverse) where object !== kept {
+                        guard object.recordState.phase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
+                            let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn)
+                        else { continue }
+                        RelationGraph.assignToOne(object, side, nil)
+                    }
+                } catch {
+                    store.logger.warning("merging a one-to-one failed", metadata: ["record": "\(rowID)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// The objects of `type` whose side `index` of a one-to-one names the
+    /// row `rowID` in the store.
+    private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int) throws -> [any Entity] {
+        guard let entity = model.entity(for: type), entity.relationships.indices.contains(index) else { return [] }
+        var query = SQLQuery()
+        query.whereSQL = "\(SQLIdentifier(entity.relationships[index].name).quoted) = ?"
+        query.arguments = [.integer(rowID)]
+        return try fetch(type, query)
+    }
+}
+
+extension ResolvedRelationship {
+    /// A to-one whose inverse is a to-one: a column on each side.
+    var isOneToOne: Bool { !isToMany && inverseIndex != nil && !inverseIsToMany }
+}
