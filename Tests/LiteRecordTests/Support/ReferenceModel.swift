@@ -188,6 +188,7 @@ struct ReferenceModel {
         }
         if owner.row > 0 {
             for (id, row) in store.rows where id.kind == link.holder && held[id] == nil && row.fk[link] == owner.row {
+                if displacedInStore(id, link, owner) { continue }
                 must.append(id)
             }
         }
@@ -253,8 +254,14 @@ struct ReferenceModel {
         policy = new
     }
 
+    /// A link or unlink of one book–tag pair. Set back to what the store
+    /// holds it is no change (an unlink and a link of one pair net to
+    /// nothing, as a to-one set and set back does): its save writes nothing
+    /// and meets no conflict, even when a merged write deleted one of the
+    /// pair (model seed 13602).
     mutating func setLink(book: Int64, tag: Int64, _ linked: Bool) {
-        links[MPair(book: book, tag: tag)] = linked
+        let pair = MPair(book: book, tag: tag)
+        links[pair] = linked == store.joins.contains(pair) ? nil : linked
     }
 
     /// `delete` with the delete rules, every related object loaded. Returns
