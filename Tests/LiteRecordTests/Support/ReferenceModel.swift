@@ -316,17 +316,17 @@ struct ReferenceModel {
         return broken
     }
 
-    /// Whether a `.deny` of a pending deletion relates a held object whose
-    /// row another writer deleted. Not in API.md (rule stated here, issue
-    /// #58): a list read before that deletion still lists the object (the
-    /// context never heard of it), and `members` gives it as "may"; whether
-    /// the rule, checked over that list, refuses the deletion is not
-    /// specified — Core Data's in-memory validation would (model seeds
-    /// 3514, 4917).
+    /// Whether a `.deny` of a pending deletion relates a held object with
+    /// unsaved edits whose row another writer deleted. Not in API.md (rule
+    /// stated here, issue #58): the object is still this context's (its save
+    /// meets the conflict), so whether the rule refuses the deletion first is
+    /// not specified (model seed 3514). A member without edits whose row is
+    /// gone holds nothing: the rule is judged against the store then, so
+    /// the deletion goes through (seed 4917's fix).
     func staleDenials(among ids: some Sequence<MID>) -> Bool {
         for id in ids where id.row > 0 && held[id]?.phase == .deleted {
             for link in MLink.pointing(at: id.kind) where link.rule == .deny {
-                if members(of: id, link).may.contains(where: isGone) { return true }
+                if members(of: id, link).may.contains(where: { isGone($0) && held[$0]?.changed == true }) { return true }
             }
         }
         return false
