@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecordTesting
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A `Task.detached` in a trait-scoped test is outside the test's default
 /// stack (task-locals are not inherited); the facade's `.notSetUp` says so

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `findFirstOrCreate` finds, or creates exactly once — also when writers race.
 @Suite struct FindOrCreateTests {

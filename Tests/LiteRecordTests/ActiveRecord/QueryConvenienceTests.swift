@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The finders around the translator: enumerate, fetch(sql:), deleteAll,
 /// checked arithmetic, and the main-context forms.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The `Note` entity as `LiteRecordTestChild` (and the `literecord demo`)
 /// declares it, so the test can open a store the child wrote.

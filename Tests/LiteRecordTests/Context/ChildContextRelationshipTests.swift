@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A shelf whose notes keep pointing at it when it is deleted (`.noAction`):
 /// a to-one whose destination an ancestor deleted without nullifying it.

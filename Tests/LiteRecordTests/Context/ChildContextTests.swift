@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 @Suite(.tags(.threads)) struct ChildContextTests {
     let folder: TemporaryDirectory

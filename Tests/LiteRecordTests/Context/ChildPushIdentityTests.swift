@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// After a child pushes an insert and the root saves, the child's object is
 /// the child's object for the new record, with its record id: one object per

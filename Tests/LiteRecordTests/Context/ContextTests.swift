@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 @Suite struct ContextTests {
     let stack: RecordStack

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Found by the model-based test (its widened model, seed 1799): a
 /// save that inserts a chapter under one book and deletes another book,

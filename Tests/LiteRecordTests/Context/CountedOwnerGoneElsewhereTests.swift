@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A counted list's owner that another writer deleted while this context
 /// held a change of its count: the owner has no list left to count, so its

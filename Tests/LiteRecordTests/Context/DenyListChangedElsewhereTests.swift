@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A `.deny` list this context loaded (an earlier save's check read it)
 /// and another context then emptied in a commit this context did not

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `enumerate` streams what a fetch would return, object for object and value
 /// for value (Docs/Queries.md): an object the context already holds is

@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecordTesting
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `Entity.find(rowID:in:)` and `Entity.find(rowID:)`: the object named by the
 /// number in its `recordID`, as a CLI (`todo done 7`) or a URL

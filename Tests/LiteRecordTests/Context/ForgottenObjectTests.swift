@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// An object that stood for a stored record is never taken for a new one
 /// once its context forgot it: not after a background write deleted the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The merge of a `write {}` into the main context brings every loaded list
 /// in line with what the write committed, the lists of an owner the main

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A pending change that names a record another write deleted (and the
 /// merge made the main context forget) is refused at the save, never

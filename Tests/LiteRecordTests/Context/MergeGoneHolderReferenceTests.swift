@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A pending to-one naming a record a merged write deleted is refused at the
 /// save (MergeForgottenReferenceTests) — but only when the save would write

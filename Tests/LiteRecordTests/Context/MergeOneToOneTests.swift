@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A desk and its one lamp: a one-to-one with a column on each side; deleting
 /// the desk takes its lamp.

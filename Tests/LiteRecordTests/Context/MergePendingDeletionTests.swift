@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A record the main context is deleting and a `write {}` changed: the merge
 /// gives it the write's values like any object whose edits are of other

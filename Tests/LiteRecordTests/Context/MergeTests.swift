@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Background writes merged into the main context.
 @Suite(.tags(.threads)) struct MergeTests {

@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import Synchronization
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A merge tells only the to-many lists whose membership changed: a book of another author that changed its title leaves every
 /// author's loaded list alone, and a SwiftUI list does not re-render.

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Issue #40's model-based test: random sequences of creates, edits,
 /// relationship changes, deletions under every delete rule, fetches, reads,

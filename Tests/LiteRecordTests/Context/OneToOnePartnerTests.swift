@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A one-to-one keeps a column on each side, and Docs/Relationships.md's
 /// "assigning either side updates the other in memory" keeps them paired

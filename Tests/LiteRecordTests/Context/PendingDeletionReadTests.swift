@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Objects marked for deletion and not yet saved are left out of every read,
 /// inside the SQL: a `LIMIT`, an `OFFSET`, a count, an existence test, an

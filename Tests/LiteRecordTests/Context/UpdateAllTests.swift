@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecordTesting
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 // The entity of Docs/Queries.md's "Set-based updates", verbatim.
 @Entity final class Todo {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// History is the file's: a stack opened `.disabled` turns it off at open,
 /// but once another stack enables it again, the first one's commits are

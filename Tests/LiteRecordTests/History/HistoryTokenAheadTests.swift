@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A token past the newest transaction the file recorded names none of its
 /// transactions (the store was restored from an older copy, whose next

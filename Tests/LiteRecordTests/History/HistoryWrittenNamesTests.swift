@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A transaction names what its commit wrote: the attributes a
 /// `.storeTrumps` resolution left to the save, and the author set partway

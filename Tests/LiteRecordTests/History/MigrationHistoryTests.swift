@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A migration's own row changes: records deleted by a
 /// declared removal, `NULL`s filled with a default, values converted by

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Every conversion an import makes from JSON values, and its refusals: a
 /// value is stored exactly or the import throws `.validationFailed` — never

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Imports into entities written by hand (which do not track their changes)
 /// and into child contexts: the same rules, through the `Entity` protocol only.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Numbers, from JSON text, from `NSDecimalNumber`s and from numeric
 /// strings, each go through one strict decimal grammar and reach each type

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `shouldImport`, `willImport` and `didImport`: declared on the entity,
 /// called around each object's import.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Relationships from nested objects and bare keys: matched by the
 /// destination's unique key (never duplicated, MagicalRecord #710, #357),

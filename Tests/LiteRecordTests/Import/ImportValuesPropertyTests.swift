@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Property: random JSON numbers and numeric strings — long
 /// mantissas, huge and tiny exponents, hexadecimal, NaN and infinity

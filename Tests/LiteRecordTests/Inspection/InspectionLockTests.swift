@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Opening and closing a file descriptor on a store file
 /// releases every POSIX lock this process holds on it

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Adding an inverse moves where links are kept: a
 /// many-to-many's join table is named `min(own, other)`, and a to-many

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 // Two versions of a small library: tags as a comma-separated attribute, and
 // tags as a many-to-many relationship (join table `Book_tags`, columns

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// An attribute added in a later model version with a default that differs
 /// at each call (`= UUID()`) gets one value per stored record, as objects

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Migrations that add, keep, remove and change relationships.
 @Suite struct RelationshipMigrationTests {

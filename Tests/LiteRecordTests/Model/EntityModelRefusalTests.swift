@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// What `Model` refuses that the compiler lets through: entity
 /// names that only SQLite's case-blind table names tell apart (item 6), and

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Starting an observation never waits for another task's write: reads never wait behind a write, and the first value is the
 /// state before the write commits.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Aggregates computed by SQLite equal the same aggregate computed in Swift
 /// over the stored objects.

@@ -1,7 +1,7 @@
 #if canImport(Darwin)
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The localized comparisons exist only in Apple's Foundation
 /// (swift-foundation has not ported them), so these run on Apple platforms.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A prefetched to-one whose target the context is deleting reads nil but
 /// keeps its row, as an ordinary access does, so that a rollback brings the

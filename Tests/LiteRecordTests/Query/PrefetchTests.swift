@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `relationshipKeyPathsForPrefetching`: one statement per relationship for
 /// every fetched object, and no statement on access afterwards.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Relationship shapes without an exact SQL translation are refused with
 /// `.unsupportedPredicate` naming the part, by every entry point, and a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Every construct without an exact SQL translation is refused with
 /// `.unsupportedPredicate`, and the message names it — never a wrong result,

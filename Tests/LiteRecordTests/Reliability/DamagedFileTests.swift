@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A damaged header, a damaged middle page, a truncated file, a file that is
 /// not a database and a folder in the store's place: every way of opening or

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A store on a small tmpfs that fills up. Skipped, with the reason printed,
 /// where a tmpfs cannot be mounted (not root, or a container without the

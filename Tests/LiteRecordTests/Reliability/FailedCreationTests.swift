@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A store that could not be created is not left behind: the file, its
 /// `-wal`, `-shm` and `-journal`, and the folders made for it are removed, so

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `RecordStack(storeAt:entities:readOnly: true)`: fetches work, every write
 /// is refused with `.readOnlyStore`, and the file is left byte-identical,

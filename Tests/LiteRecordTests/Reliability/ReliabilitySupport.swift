@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// What a child process printed and how it ended.
 struct ChildOutput: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Every error about a store file names that file.
 @Suite struct StoreErrorPathTests {

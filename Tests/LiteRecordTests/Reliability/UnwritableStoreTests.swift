@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A store the process cannot write (its file or its folder), opened without
 /// `readOnly: true`: `.storeUnavailable` saying what is not writable and that

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Where a replica is, as each open names it to Litestream's VFS (its URI's
 /// `replica_url`): several replicas in one process, and one folder

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A replica that meets Litestream's housekeeping or a failure keeps
 /// reading: a snapshot replaced under a quiet replica, a watcher

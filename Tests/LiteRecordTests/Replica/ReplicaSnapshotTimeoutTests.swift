@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A replica location with no snapshot: Litestream's VFS would wait for one
 /// without end; `RecordStack(replicaAt:)` waits `snapshotTimeout`, then

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Read replicas over Litestream's VFS (Docs/Deployment.md, "Read replicas"), for real: a
 /// primary store written by this process, `litestream replicate` copying it

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Litestream (Docs/Deployment.md, "Replication with Litestream"), for real: the `litestream`
 /// binary that `make litestream` installs under `.build-tools/` replicates a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Two declarations of one entity that differ only in the order of their
 /// searchable attributes: the model fingerprint sorts attributes by name, so

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `SearchResult.snippet(of:)` replaces FTS5's marker characters scalar by
 /// scalar: a marker followed by a combining mark forms one `Character` with

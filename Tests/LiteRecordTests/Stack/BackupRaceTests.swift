@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The in-memory backup under a steady stream of commits, and the backup of
 /// a read-only stack whose file a writer changed.

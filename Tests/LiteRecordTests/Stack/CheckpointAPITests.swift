@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `RecordStack.checkpoint(_:)`, in each of SQLite's modes.
 @Suite(.tags(.threads)) struct CheckpointAPITests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `checkpoints: .leftToReplicator`: LiteRecord never
 /// copies the WAL into the main file, neither after commits nor when the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The static facade. Every test runs in its own task-local default slot
 /// (`RecordStack.withDefault(nil)`), so they can run in parallel.

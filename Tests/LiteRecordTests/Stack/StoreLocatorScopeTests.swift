@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecordTesting
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A scoped default keeps the locator of the scope around it: inside `withDefault` and the test traits, stores set up by name
 /// never land in the real `~/.local/share/<executable>/`.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `moveAside` renames the main file and its `-wal` one
 /// after the other; an opener arriving between the two creates a new

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `RecordStack.read` runs its body synchronously on a cooperative thread;
 /// readers looping over it must still leave a writer its turn.

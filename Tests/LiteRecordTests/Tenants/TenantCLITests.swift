@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `literecord inspect --tenant` and `backup --tenant`: the path names a
 /// tenants folder, the tenant is found as `RecordStacks` finds it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A tenant deleted and created again starts empty and shares no
 /// history token with the one deleted — a token of the old store is refused

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The tenants folder under Litestream, for real: `litestream
 /// replicate` watches the folder with the `dir:` + `pattern:` entry

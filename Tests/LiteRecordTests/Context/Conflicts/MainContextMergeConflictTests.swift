@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// What the automatic merge into the main context after `write {}` does with
 /// the main context's unsaved edits (`Docs/Concurrency.md`, "Conflicts"): it

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// Under `.storeTrumps`, a row of a store-side cascade that another writer
 /// changed since the deletion read it is kept, and the save goes on: the
