@@ -21,7 +21,7 @@ extension RecordContext {
                 else { continue }
                 let kept = RelationGraph.toOneInMemory(partner, index)
                 do {
-                    for object in try storedPartners(relationship.destination, naming: rowID, inverse) where object !== kept {
+                    for object in try storedPartners(relationship.destination, naming: rowID, inverse, but: kept) {
                         guard object.recordState.phase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
                             let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn)
                         else { continue }
@@ -35,13 +35,26 @@ extension RecordContext {
     }
 
     /// The objects of `type` whose side `index` of a one-to-one names the
-    /// row `rowID` in the store.
-    private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int) throws -> [any Entity] {
+    /// row `rowID` in the store, but `kept`'s: an object this context holds
+    /// is taken as it is (a fetch would refresh it, which the merge does only
+    /// for what the write changed), one it does not hold is read.
+    private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int, but kept: (any Entity)?) throws -> [any Entity] {
         guard let entity = model.entity(for: type), entity.relationships.indices.contains(index) else { return [] }
-        var query = SQLQuery()
-        query.whereSQL = "\(SQLIdentifier(entity.relationships[index].name).quoted) = ?"
-        query.arguments = [.integer(rowID)]
-        return try fetch(type, query)
+        let sql =
+            "SELECT \(SQLIdentifier.rowID) FROM \(entity.quotedTable) WHERE \(SQLIdentifier(entity.relationships[index].name).quoted) = ?"
+        let rows = try reading("merging \(entity.name).\(entity.relationships[index].name)") { connection in
+            try connection.rows(sql, [.integer(rowID)])
+        }
+        var partners: [any Entity] = []
+        for row in rows {
+            guard case .integer(let id)? = row.first, id != kept?.recordState.rowID else { continue }
+            if let held = registeredObject(type, rowID: id) {
+                partners.append(held)
+            } else if let read = try existingObject(with: RecordID(entityName: entity.name, rowID: id), as: type) {
+                partners.append(read)
+            }
+        }
+        return partners
     }
 }
 

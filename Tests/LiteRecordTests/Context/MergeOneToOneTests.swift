@@ -107,6 +107,29 @@ final class OOLamp {
         #expect(try storedDesk(ofLamp: "three") == .some(nil))
     }
 
+    /// Looking for displaced partners re-reads nothing the write did not
+    /// change: a desk renamed by a save this context never merged keeps the
+    /// name it read (model seed 6270: the look-up was a fetch, which
+    /// refreshed the pending partner with the newer row).
+    @Test @MainActor func theLookUpRefreshesNothing() async throws {
+        let main = stack.mainContext
+        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
+        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
+        let other = stack.newContext()
+        try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: other)).label = "renamed"
+        try other.save()
+        // Changed here, to the pairing the store holds: the look-up finds
+        // lamp "one" naming the desk, the very partner kept.
+        desk.lamp = nil
+        desk.lamp = one
+        try await stack.write { context in
+            try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: context)).label = "third"
+        }
+        #expect(one.label == "one", "read before the rename, and not merged")
+        #expect(desk.lamp === one)
+        #expect(one.desk === desk)
+    }
+
     /// Rolling back the change here gives the write's pairing back (a
     /// control: it passed before the merge displaced anything).
     @Test @MainActor func aRollbackGivesTheWritesPairingBack() async throws {
