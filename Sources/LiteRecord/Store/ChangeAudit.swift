@@ -67,7 +67,7 @@ extension Store {
     /// skipping the transaction, since no change set describes raw SQL.
     func rawWrite<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
         try write(operation()) { connection in
-            changeAudit?.isSuspended = true
+            writer.changeAudit?.isSuspended = true
             return try body(connection)
         }
     }
@@ -76,9 +76,9 @@ extension Store {
     func startAuditingChanges() {
         acquireLock()
         defer { releaseLock() }
-        guard let connection, changeAudit == nil else { return }
+        guard let connection, writer.changeAudit == nil else { return }
         let audit = ChangeAudit(model: model)
         connection.reportRowChanges(into: audit.log)
-        changeAudit = audit
+        writer.changeAudit = audit
     }
 }

@@ -4,48 +4,43 @@ import Synchronization
 extension Store {
     // MARK: Access
 
-    func acquireLock() {
-        lock.lock()
-        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
-        lockDepth += 1
-    }
+    func acquireLock() { gate.acquire() }
 
-    func tryAcquireLock() -> Bool {
-        guard lock.try() else { return false }
-        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
-        lockDepth += 1
-        return true
-    }
+    func tryAcquireLock() -> Bool { gate.tryAcquire() }
 
-    func releaseLock() {
-        lockDepth -= 1
-        if lockDepth == 0 { lockOwner.store(0, ordering: .relaxed) }
-        lock.unlock()
-    }
+    func releaseLock() { gate.release() }
 
     /// Whether the calling thread holds the writer: it runs inside a write
-    /// (a `write` closure, or code a save runs) on this store. Only the owner
-    /// stores its own identity, so the answer is exact for the caller.
-    var isWriterHeldByCurrentThread: Bool {
-        lockOwner.load(ordering: .relaxed) == ThreadIdentity.current
-    }
+    /// (a `write` closure, or code a save runs) on this store
+    /// (``WriterGate/isHeldByCurrentThread``).
+    var isWriterHeldByCurrentThread: Bool { gate.isHeldByCurrentThread }
 
-    /// Runs `body` with exclusive use of the connection. SQLite errors become
+    /// Runs `body` holding the writer gate, with the state only its holder
+    /// touches and the writer connection. SQLite errors become
     /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
     /// thrown from a `write` or `read` closure) pass through unchanged.
-    func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        acquireLock()
-        defer { releaseLock() }
+    func withWriter<T>(
+        _ operation: @autoclosure () -> String, _ body: (WriterState, Connection) throws -> T
+    ) throws -> T {
+        gate.acquire()
+        defer { gate.release() }
         guard let connection = try replicaWatcher == nil ? connection : replicaConnection() else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
         connection.armTraceIfListened()
+        let state = gate.state
         return try attributingStoreErrors(operation()) {
-            guard replicaWatcher != nil && !connection.isInTransaction else { return try body(connection) }
+            guard replicaWatcher != nil && !connection.isInTransaction else { return try body(state, connection) }
             try followReplica(connection)
-            return try readingReplica(connection, body)
+            return try readingReplica(connection) { try body(state, $0) }
         }
+    }
+
+    /// Runs `body` with exclusive use of the connection: ``withWriter(_:_:)``
+    /// for code that needs the connection only.
+    func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try withWriter(operation()) { _, connection in try body(connection) }
     }
 
     /// The error a write to a read-only or replica store throws: for a
@@ -98,46 +93,46 @@ extension Store {
     /// treated as in ``withConnectionPassingCallerErrors(_:_:)``.
     func writePassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         if isReadOnly { throw refusedWrite(operation()) }
-        return try withConnectionPassingCallerErrors(operation()) { connection in
+        return try withWriter(operation()) { state, connection in
             if connection.isInTransaction {
-                let mark = (changes: pendingChanges.count, history: history.pending.count, audit: changeAudit?.log.changes.count)
+                let mark = (changes: state.pendingChanges.count, history: state.history.pending.count, audit: state.changeAudit?.log.changes.count)
                 do {
                     return try connection.savepoint("literecord_nested") { try body(connection) }
                 } catch {
-                    pendingChanges.removeSubrange(mark.changes...)
-                    history.pending.removeSubrange(mark.history...)
-                    if let audit = mark.audit { changeAudit?.reset(to: audit) }
+                    state.pendingChanges.removeSubrange(mark.changes...)
+                    state.history.pending.removeSubrange(mark.history...)
+                    if let audit = mark.audit { state.changeAudit?.reset(to: audit) }
                     throw error
                 }
             }
-            pendingChanges.removeAll()
-            history.pending.removeAll()
-            changeAudit?.reset()
+            state.pendingChanges.removeAll()
+            state.history.pending.removeAll()
+            state.changeAudit?.reset()
             let result: T
             do {
                 result = try connection.transaction(.immediate) {
                     // Another connection may have enabled or disabled history.
                     if url != nil { try checkHistorySchema(on: connection) }
                     let result = try body(connection)
-                    if let changeAudit, let difference = changeAudit.verify(ChangeSet(merging: pendingChanges)) {
+                    if let audit = state.changeAudit, let difference = audit.verify(ChangeSet(merging: state.pendingChanges)) {
                         throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
                     }
                     // In the same transaction: no commit without its history.
-                    if !history.pending.isEmpty { try recordHistory(connection) }
+                    if !state.history.pending.isEmpty { try recordHistory(connection) }
                     return result
                 }
             } catch {
-                pendingChanges.removeAll()
-                history.pending.removeAll()
-                changeAudit?.reset()
+                state.pendingChanges.removeAll()
+                state.history.pending.removeAll()
+                state.changeAudit?.reset()
                 // The history decision made inside it may have been rolled back too.
-                history.schemaVersion = nil
+                state.history.schemaVersion = nil
                 throw error
             }
             boundWAL(connection)
-            // Still under the lock: subscribers see change sets in commit order.
-            let committed = ChangeSet(merging: pendingChanges)
-            pendingChanges.removeAll()
+            // Still under the gate: subscribers see change sets in commit order.
+            let committed = ChangeSet(merging: state.pendingChanges)
+            state.pendingChanges.removeAll()
             if !committed.isEmpty {
                 changes.publish(committed)
                 observations.publishCommit(committed)
