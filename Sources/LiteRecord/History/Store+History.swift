@@ -204,8 +204,9 @@ struct DeleteFinder {
 }
 
 /// A store's history recording: part of the store's ``WriterState``, touched
-/// only by the holder of its writer gate.
-struct HistoryState {
+/// only by the holder of its writer gate. A participant of the open
+/// transaction for the notes its writes took.
+struct HistoryState: TransactionParticipant {
     /// What the stack asked for at open.
     var options = HistoryOptions.asStored
     /// The store's history identifier while this store records history; `nil` when it does not.
@@ -221,6 +222,25 @@ struct HistoryState {
     var pending: [HistoryNote] = []
 
     var isRecording: Bool { storeID != nil }
+
+    var mark: Int { pending.count }
+
+    mutating func rollback(to mark: Int) {
+        pending.removeSubrange(mark...)
+    }
+
+    /// Forgets the notes, and the recording decided inside the transaction:
+    /// it may have been rolled back with it.
+    mutating func rollbackTransaction() {
+        pending.removeAll()
+        schemaVersion = nil
+    }
+
+    /// The transaction commits: the notes to write into it, and none pending after.
+    mutating func commit() -> [HistoryNote] {
+        defer { pending.removeAll() }
+        return pending
+    }
 }
 
 extension Store {
@@ -345,8 +365,7 @@ extension Store {
     /// when no write noted a change (or all of them cancelled out).
     func recordHistory(_ connection: Connection) throws {
         let state = writer
-        let notes = state.history.pending
-        state.history.pending.removeAll()
+        let notes = state.history.commit()
         guard state.history.isRecording, !notes.isEmpty else { return }
         var batch = Self.netChanges(notes)
         let preserving = state.history.preservingEntities

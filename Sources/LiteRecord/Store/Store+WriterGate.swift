@@ -94,51 +94,61 @@ extension Store {
     func writePassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         if isReadOnly { throw refusedWrite(operation()) }
         return try withWriter(operation()) { state, connection in
-            if connection.isInTransaction {
-                let mark = (changes: state.pendingChanges.count, history: state.history.pending.count, audit: state.changeAudit?.log.changes.count)
-                do {
-                    return try connection.savepoint("literecord_nested") { try body(connection) }
-                } catch {
-                    state.pendingChanges.removeSubrange(mark.changes...)
-                    state.history.pending.removeSubrange(mark.history...)
-                    if let audit = mark.audit { state.changeAudit?.reset(to: audit) }
-                    throw error
-                }
-            }
-            state.pendingChanges.removeAll()
-            state.history.pending.removeAll()
-            state.changeAudit?.reset()
-            let result: T
-            do {
-                result = try connection.transaction(.immediate) {
-                    // Another connection may have enabled or disabled history.
-                    if url != nil { try checkHistorySchema(on: connection) }
-                    let result = try body(connection)
-                    if let audit = state.changeAudit, let difference = audit.verify(ChangeSet(merging: state.pendingChanges)) {
-                        throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
-                    }
-                    // In the same transaction: no commit without its history.
-                    if !state.history.pending.isEmpty { try recordHistory(connection) }
-                    return result
-                }
-            } catch {
-                state.pendingChanges.removeAll()
-                state.history.pending.removeAll()
-                state.changeAudit?.reset()
-                // The history decision made inside it may have been rolled back too.
-                state.history.schemaVersion = nil
-                throw error
-            }
-            boundWAL(connection)
-            // Still under the gate: subscribers see change sets in commit order.
-            let committed = ChangeSet(merging: state.pendingChanges)
-            state.pendingChanges.removeAll()
-            if !committed.isEmpty {
-                changes.publish(committed)
-                observations.publishCommit(committed)
-            }
-            return result
+            if connection.isInTransaction { return try inSavepoint(state, connection, body) }
+            return try inTransaction(state, connection, body)
         }
+    }
+
+    /// A write nested in the open transaction: a savepoint, whose rollback
+    /// takes back what the participants noted since it began.
+    private func inSavepoint<T>(_ state: WriterState, _ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        let mark = state.mark
+        do {
+            return try connection.savepoint("literecord_nested") { try body(connection) }
+        } catch {
+            state.rollback(to: mark)
+            throw error
+        }
+    }
+
+    /// The outermost write: one transaction, whose participants commit with
+    /// it — the change audit and the history inside it, the change sets
+    /// published after it, still under the gate — or roll back with it.
+    private func inTransaction<T>(_ state: WriterState, _ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        // Drops what writes outside a transaction left (the audit's hook sees
+        // the open's own transactions).
+        state.rollback(to: .start)
+        let result: T
+        do {
+            result = try connection.transaction(.immediate) {
+                // Another connection may have enabled or disabled history.
+                if url != nil { try checkHistorySchema(on: connection) }
+                let result = try body(connection)
+                try prepareCommit(state, connection)
+                return result
+            }
+        } catch {
+            state.rollbackTransaction()
+            throw error
+        }
+        boundWAL(connection)
+        // Still under the gate: subscribers see change sets in commit order.
+        let committed = state.pendingChanges.commit()
+        if !committed.isEmpty {
+            changes.publish(committed)
+            observations.publishCommit(committed)
+        }
+        return result
+    }
+
+    /// Inside the transaction, just before it commits: the change audit
+    /// checks what the writes noted, and the history is written (no commit
+    /// without its history).
+    private func prepareCommit(_ state: WriterState, _ connection: Connection) throws {
+        if let audit = state.changeAudit, let difference = audit.verify(state.pendingChanges.merged) {
+            throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
+        }
+        if !state.history.pending.isEmpty { try recordHistory(connection) }
     }
 
     /// ``withConnectionPassingCallerErrors(_:_:)`` for library code: every error

@@ -65,13 +65,13 @@ final class WriterGate: @unchecked Sendable {
 }
 
 /// What a store keeps that only the holder of its ``WriterGate`` touches:
-/// what the open transaction noted, the history recording, the change
-/// audit, the WAL bound's counters and a replica's pin. One instance per
-/// store, made once: a save allocates nothing here.
+/// the open transaction's participants (``TransactionParticipant``), the
+/// history recording, the WAL bound's counters and a replica's pin. One
+/// instance per store, made once: a save allocates nothing here.
 final class WriterState {
     /// Change sets recorded by the writes of the open transaction, published
     /// as one when the outermost transaction commits.
-    var pendingChanges: [ChangeSet] = []
+    var pendingChanges = PendingChanges()
     /// Whether commits record history, and what the open transaction's
     /// writes noted for it (`Store+History.swift`).
     var history = HistoryState()
@@ -86,4 +86,82 @@ final class WriterState {
     /// For a replica: its reading connection's pin and how to reopen it
     /// (`Store+Replica.swift`).
     var replica = ReplicaState()
+
+    /// Where each participant stood when a savepoint began.
+    struct Mark {
+        var changes: Int
+        var history: Int
+        var audit: Int
+
+        /// An empty transaction: where each participant stands when the
+        /// outermost transaction begins.
+        static let start = Mark(changes: 0, history: 0, audit: 0)
+    }
+
+    /// Where the open transaction's participants stand now.
+    var mark: Mark {
+        Mark(changes: pendingChanges.mark, history: history.mark, audit: changeAudit?.mark ?? 0)
+    }
+
+    /// The savepoint begun at `mark` rolled back (or, at ``Mark/start``, a
+    /// transaction begins): every participant forgets what came after it.
+    func rollback(to mark: Mark) {
+        pendingChanges.rollback(to: mark.changes)
+        history.rollback(to: mark.history)
+        changeAudit?.rollback(to: mark.audit)
+    }
+
+    /// The outermost transaction rolled back: every participant forgets it,
+    /// with what it decided inside it.
+    func rollbackTransaction() {
+        pendingChanges.rollbackTransaction()
+        history.rollbackTransaction()
+        changeAudit?.rollbackTransaction()
+    }
+}
+
+/// Something a write transaction carries beside SQLite's own rows, which a
+/// rollback must undo as SQLite undoes the rows: the savepoint path and the
+/// transaction path each undo every participant at once
+/// (``WriterState/rollback(to:)``, ``WriterState/rollbackTransaction()``)
+/// instead of resetting fields by hand. Each commits in its own way, in
+/// order, at the commit (`Store+WriterGate.swift`).
+protocol TransactionParticipant {
+    /// How much the open transaction holds: where a savepoint begins.
+    var mark: Int { get }
+    /// A savepoint rolled back: forgets what came after `mark`. At 0, before
+    /// a transaction begins, drops what was left outside any write.
+    mutating func rollback(to mark: Int)
+    /// The transaction rolled back: forgets all of it, and any decision
+    /// made inside it.
+    mutating func rollbackTransaction()
+}
+
+extension TransactionParticipant {
+    mutating func rollbackTransaction() { rollback(to: 0) }
+}
+
+/// The change sets the writes of the open transaction noted
+/// (``Store/noteCommitted(_:by:updatedNames:)``).
+struct PendingChanges: TransactionParticipant {
+    private(set) var sets: [ChangeSet] = []
+
+    mutating func append(_ changeSet: ChangeSet) { sets.append(changeSet) }
+
+    /// What the open transaction changed so far, as one change set.
+    var merged: ChangeSet { ChangeSet(merging: sets) }
+
+    var mark: Int { sets.count }
+
+    mutating func rollback(to mark: Int) {
+        sets.removeSubrange(mark...)
+    }
+
+    /// The transaction committed: what it changed, to publish, and nothing
+    /// pending after.
+    mutating func commit() -> ChangeSet {
+        // Keeps its buffer: the next transaction appends without allocating.
+        defer { sets.removeAll(keepingCapacity: true) }
+        return merged
+    }
 }
