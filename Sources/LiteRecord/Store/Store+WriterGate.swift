@@ -169,9 +169,10 @@ extension Store {
     func withReaderPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         guard let readers else { return try withConnectionPassingCallerErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
-        // A thread inside a write never waits for a reader: readers that wait
-        // for the writer (a `read` closure that saves) would wait for it in turn.
-        let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
+        // A thread inside a write never waits for a reader (the pool asks the
+        // gate): readers that wait for the writer (a `read` closure that
+        // saves) would wait for it in turn.
+        let reader = try readers.acquire("\(operation()) in \(displayName)")
         defer { readers.release(reader) }
         reader.armTraceIfListened()
         return try attributingStoreErrors(operation()) { try body(reader) }

@@ -201,7 +201,7 @@ final class Store: @unchecked Sendable {
     /// The pool of reader connections of a file store.
     private func makeReaderPool(memoryMappedReadSize mappedSize: Int) -> ReaderPool {
         return ReaderPool(
-            maximumCount: 4,
+            maximumCount: 4, writerGate: gate,
             open: { [weak self] () throws(LiteRecordError) -> Connection in
                 guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
                 let reader = try self.openReader()
