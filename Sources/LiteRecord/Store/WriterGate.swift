@@ -4,7 +4,7 @@ import Synchronization
 /// The lock that serializes every use of a store's writer connection, and
 /// the state only its holder touches (``WriterState``).
 ///
-/// What the gate guarantees:
+/// What the gate guarantees (Docs/Internals/Architecture.md, "The writer gate"):
 /// - One thread at a time holds it; the holder may take it again (a `write`
 ///   closure that fetches, a save inside a `write`), and only the holder
 ///   releases it. Debug builds assert both.
