@@ -203,8 +203,10 @@ struct DeleteFinder {
     }
 }
 
-/// A store's history recording. Guarded by the store's `lock`.
-struct HistoryState {
+/// A store's history recording: part of the store's ``WriterState``, touched
+/// only by the holder of its writer gate. A participant of the open
+/// transaction for the notes its writes took.
+struct HistoryState: TransactionParticipant {
     /// What the stack asked for at open.
     var options = HistoryOptions.asStored
     /// The store's history identifier while this store records history; `nil` when it does not.
@@ -220,11 +222,31 @@ struct HistoryState {
     var pending: [HistoryNote] = []
 
     var isRecording: Bool { storeID != nil }
+
+    var mark: Int { pending.count }
+
+    mutating func rollback(to mark: Int) {
+        pending.removeSubrange(mark...)
+    }
+
+    /// Forgets the notes, and the recording decided inside the transaction:
+    /// it may have been rolled back with it.
+    mutating func rollbackTransaction() {
+        pending.removeAll()
+        schemaVersion = nil
+    }
+
+    /// The transaction commits: the notes to write into it, and none pending after.
+    mutating func commit() -> [HistoryNote] {
+        defer { pending.removeAll() }
+        return pending
+    }
 }
 
 extension Store {
-    /// Whether commits of this store record history now. Read under the lock.
-    var recordsHistory: Bool { history.isRecording }
+    /// Whether commits of this store record history now. Read holding the
+    /// writer gate (``writer`` asserts it).
+    var recordsHistory: Bool { writer.history.isRecording }
 
     // MARK: Open
 
@@ -232,7 +254,7 @@ extension Store {
     /// (and migrated): creates the history table for `.enabled`, drops it for
     /// `.disabled`, and starts recording when the store keeps history.
     func configureHistory(_ options: HistoryOptions, on connection: Connection) throws(LiteRecordError) {
-        history.options = options
+        writer.history.options = options
         try attributingErrors("setting up the history of \(displayName)") {
             switch options.mode {
             case .enabled:
@@ -252,7 +274,7 @@ extension Store {
                 break
             }
             try refreshHistoryRecording(on: connection)
-            if history.isRecording, !isReadOnly {
+            if writer.history.isRecording, !isReadOnly {
                 try HistoryLog.recordPreservedAttributes(of: model, on: connection)
             }
         }
@@ -276,7 +298,7 @@ extension Store {
         var storeID: String?
         if try connection.tableNames().contains(HistoryLog.table) {
             storeID = try connection.metadata(HistoryLog.storeIDKey)
-        } else if history.options.mode == .enabled, connection.isInTransaction {
+        } else if writer.history.options.mode == .enabled, connection.isInTransaction {
             try createHistory(on: connection)
             logger.warning("another connection disabled history; this stack enabled it again", metadata: ["store": "\(displayName)"])
             storeID = try connection.metadata(HistoryLog.storeIDKey)
@@ -284,8 +306,8 @@ extension Store {
         // History is the file's: a stack opened `.disabled` turned it off at
         // open, but records like every other writer once another stack
         // enables it again, so no writer leaves a silent gap in it.
-        history.schemaVersion = version
-        history.storeID = storeID
+        writer.history.schemaVersion = version
+        writer.history.storeID = storeID
         guard storeID != nil else { return }
         // Tombstones: one TEMP trigger per entity with preserved attributes
         // (made again whenever the schema changed: a rolled-back transaction
@@ -298,7 +320,7 @@ extension Store {
             try connection.execute(sql)
             preserving.insert(entity.name)
         }
-        history.preservingEntities = preserving
+        writer.history.preservingEntities = preserving
     }
 
     /// At the start of a write transaction: decides the recording again when
@@ -309,7 +331,7 @@ extension Store {
         guard try statement.step() else { return }
         let version = statement.int64(at: 0)
         statement.reset()
-        if version != history.schemaVersion { try refreshHistoryRecording(on: connection) }
+        if version != writer.history.schemaVersion { try refreshHistoryRecording(on: connection) }
     }
 
     // MARK: Recording
@@ -329,9 +351,10 @@ extension Store {
         updatedNames: () -> UpdatedNames = { UpdatedNames() }
     ) {
         guard !changeSet.isEmpty else { return }
-        pendingChanges.append(changeSet)
-        if history.isRecording {
-            history.pending.append(
+        let state = writer
+        state.pendingChanges.append(changeSet)
+        if state.history.isRecording {
+            state.history.pending.append(
                 HistoryNote(
                     changes: changeSet, updatedNames: updatedNames(), author: context?.transactionAuthor,
                     contextName: context?.name))
@@ -341,13 +364,12 @@ extension Store {
     /// Writes the open transaction's history, just before it commits; nothing
     /// when no write noted a change (or all of them cancelled out).
     func recordHistory(_ connection: Connection) throws {
-        let notes = history.pending
-        history.pending.removeAll()
-        guard history.isRecording, !notes.isEmpty else { return }
+        let state = writer
+        let notes = state.history.commit()
+        guard state.history.isRecording, !notes.isEmpty else { return }
         var batch = Self.netChanges(notes)
-        if !history.preservingEntities.isEmpty,
-            notes.contains(where: { note in note.changes.deleted.contains { history.preservingEntities.contains($0.entityName) } })
-        {
+        let preserving = state.history.preservingEntities
+        if !preserving.isEmpty, notes.contains(where: { note in note.changes.deleted.contains { preserving.contains($0.entityName) } }) {
             try Self.attachTombstones(&batch, connection)
         }
         if !batch.isEmpty {
@@ -357,10 +379,10 @@ extension Store {
             let contextName = notes.lazy.compactMap(\.contextName).first
             try HistoryLog.append(batch, author: author, contextName: contextName, on: connection)
         }
-        if let retention = history.options.retention {
+        if let retention = state.history.options.retention {
             let now = ContinuousClock.now
-            if history.lastPurge.map({ now - $0 >= .seconds(60) }) ?? true {
-                history.lastPurge = now
+            if state.history.lastPurge.map({ now - $0 >= .seconds(60) }) ?? true {
+                state.history.lastPurge = now
                 let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
                 try purgeHistory(where: "date < ?", [.real(Date().timeIntervalSince1970 - seconds)], on: connection)
             }

@@ -11,7 +11,7 @@ import Foundation
 /// For tests: on when the process runs with `LITERECORD_AUDIT_CHANGES=1`
 /// (`make test` sets it, so every test's writes are audited), or for one
 /// store by ``Store/startAuditingChanges()``. Off, it costs nothing.
-final class ChangeAudit {
+final class ChangeAudit: TransactionParticipant {
     static let enabledByEnvironment = ProcessInfo.processInfo.environment["LITERECORD_AUDIT_CHANGES"] == "1"
 
     let log = Connection.RowChangeLog()
@@ -24,11 +24,17 @@ final class ChangeAudit {
         entityNames = Set(model.entities.map(\.name))
     }
 
-    /// Forgets what the hook reported (a rolled-back transaction's rows).
-    func reset(to mark: Int = 0) {
+    var mark: Int { log.changes.count }
+
+    /// Forgets what the hook reported after `mark` (a rolled-back
+    /// savepoint's rows); at 0, all of it and the suspension too.
+    func rollback(to mark: Int) {
         log.changes.removeSubrange(mark...)
         if mark == 0 { isSuspended = false }
     }
+
+    /// Forgets what the hook reported in a rolled-back transaction.
+    func rollbackTransaction() { rollback(to: 0) }
 
     /// Compares the entity rows the transaction changed with `noted`; returns
     /// the difference, or `nil` when they agree. Empties the log.
@@ -67,7 +73,7 @@ extension Store {
     /// skipping the transaction, since no change set describes raw SQL.
     func rawWrite<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws(LiteRecordError) -> T {
         try write(operation()) { connection in
-            changeAudit?.isSuspended = true
+            writer.changeAudit?.isSuspended = true
             return try body(connection)
         }
     }
@@ -76,9 +82,9 @@ extension Store {
     func startAuditingChanges() {
         acquireLock()
         defer { releaseLock() }
-        guard let connection, changeAudit == nil else { return }
+        guard let connection, writer.changeAudit == nil else { return }
         let audit = ChangeAudit(model: model)
         connection.reportRowChanges(into: audit.log)
-        changeAudit = audit
+        writer.changeAudit = audit
     }
 }

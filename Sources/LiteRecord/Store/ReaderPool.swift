@@ -5,9 +5,10 @@ import Foundation
 /// (https://sqlite.org/wal.html#concurrency).
 ///
 /// A thread waits for a reader only when it holds no connection of the store:
-/// one that holds the writer (inside a write) or a reader already (a `read`
-/// closure fetching through a pooled context) opens one more reader instead
-/// when all are taken. Otherwise four `read` closures that each save (and
+/// one that holds the writer (inside a write: the store's ``WriterGate``
+/// says) or a reader already (a `read` closure fetching through a pooled
+/// context) opens one more reader instead when all are taken; debug builds
+/// assert both where a thread waits. Otherwise four `read` closures that each save (and
 /// so wait for the writer) while the write waits for a reader would wait for
 /// each other forever, as would four `read` closures each waiting for a fifth
 /// reader that only one of them could release.
@@ -28,19 +29,23 @@ final class ReaderPool: @unchecked Sendable {
     /// those close, when released, without deleting `-wal` and `-shm`.
     private var lateReadersKeepWAL = false
     private let maximumCount: Int
+    /// The store's writer gate: its holder never waits for a reader.
+    private let writerGate: WriterGate
     private let open: () throws(LiteRecordError) -> Connection
 
-    init(maximumCount: Int, open: @escaping () throws(LiteRecordError) -> Connection) {
+    init(maximumCount: Int, writerGate: WriterGate, open: @escaping () throws(LiteRecordError) -> Connection) {
         self.maximumCount = maximumCount
+        self.writerGate = writerGate
         self.open = open
     }
 
     /// An idle reader, a new one while fewer than the maximum exist, or else the
-    /// next one released. A caller that must not wait (`mayWait` false: it
-    /// holds the writer) or that holds a reader already gets a new reader
-    /// beyond the maximum instead; it is closed when released.
-    func acquire(_ operation: @autoclosure () -> String, mayWait: Bool = true) throws(LiteRecordError) -> Connection {
+    /// next one released. A caller that must not wait (it holds the writer)
+    /// or that holds a reader already gets a new reader beyond the maximum
+    /// instead; it is closed when released.
+    func acquire(_ operation: @autoclosure () -> String) throws(LiteRecordError) -> Connection {
         let thread = ThreadIdentity.current
+        let mayWait = !writerGate.isHeldByCurrentThread
         condition.lock()
         while true {
             if isClosed {
@@ -67,6 +72,7 @@ final class ReaderPool: @unchecked Sendable {
                     throw error
                 }
             }
+            assert(mayWait && holders[thread] == nil, "a thread holding the writer or a reader waits for a reader")
             condition.wait()
         }
     }

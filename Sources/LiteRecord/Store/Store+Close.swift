@@ -55,7 +55,7 @@ extension Store {
         }
         connection?.close()
         connection = nil
-        replica.needsFreshConnection = false
+        writer.replica.needsFreshConnection = false
         replicaWatcher?.close()
         changes.finish()
         observations.finish()
@@ -147,19 +147,20 @@ extension Store {
     /// (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so
     /// short overlapping reads let a later attempt, or the next commit, start
     /// the log over; `journal_size_limit` then cuts the file back. Called
-    /// under the writer lock after an outermost commit.
+    /// holding the writer gate after an outermost commit.
     func boundWAL(_ connection: Connection) {
+        assert(isWriterHeldByCurrentThread, "the WAL is bounded without holding the writer gate")
         guard checkpoints == .automatic, let url else { return }
-        commitsSinceWALCheck += 1
-        guard commitsSinceWALCheck >= Self.walCheckInterval else { return }
-        commitsSinceWALCheck = 0
+        writer.commitsSinceWALCheck += 1
+        guard writer.commitsSinceWALCheck >= Self.walCheckInterval else { return }
+        writer.commitsSinceWALCheck = 0
         var info = stat()
         guard stat(url.path + "-wal", &info) == 0, Int(info.st_size) > Self.walSizeLimit else {
             pauseWriterCheckpoints(false, connection)
             return
         }
         // Past the bound: look again after the next commit until it is back.
-        commitsSinceWALCheck = Self.walCheckInterval - 1
+        writer.commitsSinceWALCheck = Self.walCheckInterval - 1
         pauseWriterCheckpoints(true, connection)
         if let readers {
             walCatchUp.request(
@@ -176,10 +177,10 @@ extension Store {
     /// Turns the writer's automatic checkpoint off while the WAL is past its
     /// bound (``WALCatchUp`` copies then), and back on after.
     private func pauseWriterCheckpoints(_ pause: Bool, _ connection: Connection) {
-        guard pause != writerCheckpointsPaused else { return }
+        guard pause != writer.writerCheckpointsPaused else { return }
         do {
             try connection.execute("PRAGMA wal_autocheckpoint = \(pause ? 0 : 1000)")
-            writerCheckpointsPaused = pause
+            writer.writerCheckpointsPaused = pause
         } catch {
             logger.warning("setting the automatic checkpoint failed", metadata: ["store": "\(displayName)", "error": "\(error)"])
         }

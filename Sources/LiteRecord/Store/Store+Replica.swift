@@ -1,7 +1,8 @@
 import Foundation
 
-/// What a replica store keeps about its reading connection (`Store+Replica.swift`).
-/// Guarded by the store's lock.
+/// What a replica store keeps about its reading connection (`Store+Replica.swift`):
+/// part of the store's ``WriterState``, touched only by the holder of its
+/// writer gate.
 struct ReplicaState {
     /// Litestream's VFS exports, to open connections again.
     var exports: LitestreamExports?
@@ -57,8 +58,8 @@ extension Store {
     /// at most `snapshotTimeout` for a first snapshot, checks its model,
     /// and opens the watcher.
     func openReplica(_ exports: LitestreamExports, snapshotTimeout: Duration) throws(LiteRecordError) -> Connection {
-        replica.exports = exports
-        replica.snapshotTimeout = snapshotTimeout
+        writer.replica.exports = exports
+        writer.replica.snapshotTimeout = snapshotTimeout
         let connection = try openReadingConnection()
         do {
             try attributingErrors("opening \(displayName)") {
@@ -77,7 +78,7 @@ extension Store {
 
     /// A connection on the replica through the VFS, registered with it.
     private func openReplicaConnection(pollInterval: String?) throws(LiteRecordError) -> Connection {
-        guard let replicaURL, let exports = replica.exports else {
+        guard let replicaURL, let exports = writer.replica.exports else {
             throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
         }
         let options = Connection.OpenOptions(
@@ -86,7 +87,7 @@ extension Store {
         let store = self
         let connection: Connection
         do {
-            connection = try ReplicaOpen.open(replicaURL, timeout: replica.snapshotTimeout) {
+            connection = try ReplicaOpen.open(replicaURL, timeout: writer.replica.snapshotTimeout) {
                 try store.openConnection(options)
             }
         } catch {
@@ -107,8 +108,8 @@ extension Store {
         let connection = try openReplicaConnection(pollInterval: Self.pinnedPollInterval)
         do {
             try attributingErrors("opening \(displayName)") {
-                replica.pinnedTXID = try replicaTransactionID(connection)
-                replica.pinnedForWatcherTXID = replicaWatcher?.transactionID()
+                writer.replica.pinnedTXID = try replicaTransactionID(connection)
+                writer.replica.pinnedForWatcherTXID = replicaWatcher?.transactionID()
                 try connection.execute("PRAGMA query_only = ON")
             }
         } catch {
@@ -119,29 +120,30 @@ extension Store {
     }
 
     /// The reading connection, opened afresh when a failure closed it.
-    /// Called with the lock held; `nil` when the store is closed.
+    /// Called holding the writer gate; `nil` when the store is closed.
     func replicaConnection() throws(LiteRecordError) -> Connection? {
+        assert(isWriterHeldByCurrentThread, "the replica's connection is reached without holding the writer gate")
         if let connection { return connection }
-        guard replica.needsFreshConnection else { return nil }
+        guard writer.replica.needsFreshConnection else { return nil }
         let fresh = try openReadingConnection()
         connection = fresh
-        replica.needsFreshConnection = false
+        writer.replica.needsFreshConnection = false
         return fresh
     }
 
     /// Moves `connection` to the newest commit Litestream's restore plan
-    /// holds. Called with the lock held (or during init), outside a transaction.
+    /// holds. Called holding the writer gate (init holds it too), outside a transaction.
     private func pinAtNewest(_ connection: Connection, watcherTXID: UInt64?) throws {
         try connection.setLitestreamTime(nil)
-        replica.pinnedTXID = try replicaTransactionID(connection)
-        replica.pinnedForWatcherTXID = watcherTXID
+        writer.replica.pinnedTXID = try replicaTransactionID(connection)
+        writer.replica.pinnedForWatcherTXID = watcherTXID
     }
 
     /// Pins the reading connection again when the watcher has seen a commit
-    /// since it was last pinned. Called with the lock held, outside a
+    /// since it was last pinned. Called holding the writer gate, outside a
     /// transaction, before every use of the connection.
     func followReplica(_ connection: Connection) throws {
-        guard let seen = replicaWatcher?.transactionID(), seen != replica.pinnedForWatcherTXID, seen != replica.pinnedTXID
+        guard let seen = replicaWatcher?.transactionID(), seen != writer.replica.pinnedForWatcherTXID, seen != writer.replica.pinnedTXID
         else { return }
         try pinAtNewest(connection, watcherTXID: seen)
     }
@@ -149,8 +151,9 @@ extension Store {
     /// Runs `body`, a read on the reading connection outside a transaction;
     /// when it fails as a read of a file that is gone does, pins the
     /// connection again (a fresh restore plan) and runs it once more, then
-    /// reports what that run throws. Called with the lock held.
+    /// reports what that run throws. Called holding the writer gate.
     func readingReplica<T>(_ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        assert(isWriterHeldByCurrentThread, "the replica is read without holding the writer gate")
         do {
             return try body(connection)
         } catch let error where Self.isStorageReadFailure(error) && connection.isOpen && !connection.isInTransaction {
@@ -244,14 +247,14 @@ extension Store {
     /// Pins the connection at the newest commit again after a point-in-time
     /// read. Should the VFS refuse, the connection is closed, so that no
     /// read sees the past by mistake, and the next use of the store opens a
-    /// fresh one at the newest commit. Called with the lock held.
+    /// fresh one at the newest commit. Called holding the writer gate.
     private func returnToNewest(_ connection: Connection) throws(LiteRecordError) {
         do {
             try pinAtNewest(connection, watcherTXID: replicaWatcher?.transactionID())
         } catch {
             connection.close()
             self.connection = nil
-            replica.needsFreshConnection = true
+            writer.replica.needsFreshConnection = true
             throw LiteRecordError.wrap(
                 error, "returning \(displayName) to its newest commit after a point-in-time read (the next read opens the replica afresh)")
         }

@@ -4,48 +4,43 @@ import Synchronization
 extension Store {
     // MARK: Access
 
-    func acquireLock() {
-        lock.lock()
-        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
-        lockDepth += 1
-    }
+    func acquireLock() { gate.acquire() }
 
-    func tryAcquireLock() -> Bool {
-        guard lock.try() else { return false }
-        if lockDepth == 0 { lockOwner.store(ThreadIdentity.current, ordering: .relaxed) }
-        lockDepth += 1
-        return true
-    }
+    func tryAcquireLock() -> Bool { gate.tryAcquire() }
 
-    func releaseLock() {
-        lockDepth -= 1
-        if lockDepth == 0 { lockOwner.store(0, ordering: .relaxed) }
-        lock.unlock()
-    }
+    func releaseLock() { gate.release() }
 
     /// Whether the calling thread holds the writer: it runs inside a write
-    /// (a `write` closure, or code a save runs) on this store. Only the owner
-    /// stores its own identity, so the answer is exact for the caller.
-    var isWriterHeldByCurrentThread: Bool {
-        lockOwner.load(ordering: .relaxed) == ThreadIdentity.current
-    }
+    /// (a `write` closure, or code a save runs) on this store
+    /// (``WriterGate/isHeldByCurrentThread``).
+    var isWriterHeldByCurrentThread: Bool { gate.isHeldByCurrentThread }
 
-    /// Runs `body` with exclusive use of the connection. SQLite errors become
+    /// Runs `body` holding the writer gate, with the state only its holder
+    /// touches and the writer connection. SQLite errors become
     /// ``LiteRecordError``s for `operation`; other errors (the caller's own,
     /// thrown from a `write` or `read` closure) pass through unchanged.
-    func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
-        acquireLock()
-        defer { releaseLock() }
+    func withWriter<T>(
+        _ operation: @autoclosure () -> String, _ body: (WriterState, Connection) throws -> T
+    ) throws -> T {
+        gate.acquire()
+        defer { gate.release() }
         guard let connection = try replicaWatcher == nil ? connection : replicaConnection() else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
         connection.armTraceIfListened()
+        let state = gate.state
         return try attributingStoreErrors(operation()) {
-            guard replicaWatcher != nil && !connection.isInTransaction else { return try body(connection) }
+            guard replicaWatcher != nil && !connection.isInTransaction else { return try body(state, connection) }
             try followReplica(connection)
-            return try readingReplica(connection, body)
+            return try readingReplica(connection) { try body(state, $0) }
         }
+    }
+
+    /// Runs `body` with exclusive use of the connection: ``withWriter(_:_:)``
+    /// for code that needs the connection only.
+    func withConnectionPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
+        try withWriter(operation()) { _, connection in try body(connection) }
     }
 
     /// The error a write to a read-only or replica store throws: for a
@@ -98,52 +93,62 @@ extension Store {
     /// treated as in ``withConnectionPassingCallerErrors(_:_:)``.
     func writePassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         if isReadOnly { throw refusedWrite(operation()) }
-        return try withConnectionPassingCallerErrors(operation()) { connection in
-            if connection.isInTransaction {
-                let mark = (changes: pendingChanges.count, history: history.pending.count, audit: changeAudit?.log.changes.count)
-                do {
-                    return try connection.savepoint("literecord_nested") { try body(connection) }
-                } catch {
-                    pendingChanges.removeSubrange(mark.changes...)
-                    history.pending.removeSubrange(mark.history...)
-                    if let audit = mark.audit { changeAudit?.reset(to: audit) }
-                    throw error
-                }
-            }
-            pendingChanges.removeAll()
-            history.pending.removeAll()
-            changeAudit?.reset()
-            let result: T
-            do {
-                result = try connection.transaction(.immediate) {
-                    // Another connection may have enabled or disabled history.
-                    if url != nil { try checkHistorySchema(on: connection) }
-                    let result = try body(connection)
-                    if let changeAudit, let difference = changeAudit.verify(ChangeSet(merging: pendingChanges)) {
-                        throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
-                    }
-                    // In the same transaction: no commit without its history.
-                    if !history.pending.isEmpty { try recordHistory(connection) }
-                    return result
-                }
-            } catch {
-                pendingChanges.removeAll()
-                history.pending.removeAll()
-                changeAudit?.reset()
-                // The history decision made inside it may have been rolled back too.
-                history.schemaVersion = nil
-                throw error
-            }
-            boundWAL(connection)
-            // Still under the lock: subscribers see change sets in commit order.
-            let committed = ChangeSet(merging: pendingChanges)
-            pendingChanges.removeAll()
-            if !committed.isEmpty {
-                changes.publish(committed)
-                observations.publishCommit(committed)
-            }
-            return result
+        return try withWriter(operation()) { state, connection in
+            if connection.isInTransaction { return try inSavepoint(state, connection, body) }
+            return try inTransaction(state, connection, body)
         }
+    }
+
+    /// A write nested in the open transaction: a savepoint, whose rollback
+    /// takes back what the participants noted since it began.
+    private func inSavepoint<T>(_ state: WriterState, _ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        let mark = state.mark
+        do {
+            return try connection.savepoint("literecord_nested") { try body(connection) }
+        } catch {
+            state.rollback(to: mark)
+            throw error
+        }
+    }
+
+    /// The outermost write: one transaction, whose participants commit with
+    /// it — the change audit and the history inside it, the change sets
+    /// published after it, still under the gate — or roll back with it.
+    private func inTransaction<T>(_ state: WriterState, _ connection: Connection, _ body: (Connection) throws -> T) throws -> T {
+        // Drops what writes outside a transaction left (the audit's hook sees
+        // the open's own transactions).
+        state.rollback(to: .start)
+        let result: T
+        do {
+            result = try connection.transaction(.immediate) {
+                // Another connection may have enabled or disabled history.
+                if url != nil { try checkHistorySchema(on: connection) }
+                let result = try body(connection)
+                try prepareCommit(state, connection)
+                return result
+            }
+        } catch {
+            state.rollbackTransaction()
+            throw error
+        }
+        boundWAL(connection)
+        // Still under the gate: subscribers see change sets in commit order.
+        let committed = state.pendingChanges.commit()
+        if !committed.isEmpty {
+            changes.publish(committed)
+            observations.publishCommit(committed)
+        }
+        return result
+    }
+
+    /// Inside the transaction, just before it commits: the change audit
+    /// checks what the writes noted, and the history is written (no commit
+    /// without its history).
+    private func prepareCommit(_ state: WriterState, _ connection: Connection) throws {
+        if let audit = state.changeAudit, let difference = audit.verify(state.pendingChanges.merged) {
+            throw LiteRecordError(.sqlite, "\(difference); nothing was committed")
+        }
+        if !state.history.pending.isEmpty { try recordHistory(connection) }
     }
 
     /// ``withConnectionPassingCallerErrors(_:_:)`` for library code: every error
@@ -164,9 +169,10 @@ extension Store {
     func withReaderPassingCallerErrors<T>(_ operation: @autoclosure () -> String, _ body: (Connection) throws -> T) throws -> T {
         guard let readers else { return try withConnectionPassingCallerErrors(operation(), body) }
         if let unavailableError { throw unavailableError }
-        // A thread inside a write never waits for a reader: readers that wait
-        // for the writer (a `read` closure that saves) would wait for it in turn.
-        let reader = try readers.acquire("\(operation()) in \(displayName)", mayWait: !isWriterHeldByCurrentThread)
+        // A thread inside a write never waits for a reader (the pool asks the
+        // gate): readers that wait for the writer (a `read` closure that
+        // saves) would wait for it in turn.
+        let reader = try readers.acquire("\(operation()) in \(displayName)")
         defer { readers.release(reader) }
         reader.armTraceIfListened()
         return try attributingStoreErrors(operation()) { try body(reader) }

@@ -5,21 +5,21 @@ import Synchronization
 /// One open store: a SQLite file (or in-memory database), its model, and the
 /// connection every context of the stack goes through.
 ///
-/// Every use of the connection is serialized by `lock`. The lock is recursive
-/// because a write transaction runs user code (a `write` closure) that may
-/// fetch through the same connection on the same thread.
+/// Every use of the connection is serialized by `gate` (``WriterGate``),
+/// which the holder may take again: a write transaction runs user code (a
+/// `write` closure) that may fetch through the same connection on the same
+/// thread. What only the holder touches lives in the gate's
+/// ``WriterState``, reached through ``writer``.
 ///
 /// The type is split by what it does: this file opens the connections;
 /// `Store+Open.swift` checks, creates and migrates the store;
 /// `Store+MoveAside.swift` renames a mismatching store; `Store+WriterGate.swift`
 /// serializes use of the writer; `Store+Close.swift` closes and checkpoints.
 final class Store: @unchecked Sendable {
-    // @unchecked: `connection`, `lockDepth`, `pendingChanges`,
-    // `commitsSinceWALCheck` and `writerCheckpointsPaused` are only touched
-    // while `lock` is held, which
-    // serializes all access; `movedAsideFiles` and `migrationReport` are only
-    // written during init; every other stored property is immutable, atomic
-    // or a lock.
+    // @unchecked: `connection` is only touched while `gate` is held, which
+    // serializes all access (and the gate guards its own state);
+    // `movedAsideFiles` and `migrationReport` are only written during init;
+    // every other stored property is immutable, atomic or a lock.
     enum Location: Sendable, Equatable {
         case file(URL)
         case memory
@@ -40,11 +40,11 @@ final class Store: @unchecked Sendable {
     /// The library's logger at the current ``RecordStack/logLevel``, read on
     /// each use so that a level set while the store is open takes effect.
     var logger: Logger { LogSettings.current }
-    let lock = NSRecursiveLock()
-    /// The ``ThreadIdentity`` of the thread holding `lock`, 0 when none: a
-    /// thread reading its own identity here is inside a write (or another
-    /// use of the writer) on this store.
-    let lockOwner = Atomic<UInt>(0)
+    /// The writer's lock and the state only its holder touches.
+    let gate = WriterGate()
+    /// The state only the holder of `gate` touches; asserts in debug builds
+    /// that the calling thread holds it.
+    var writer: WriterState { gate.state }
     /// For the test that compares the two: every new row's record id is
     /// named by the insert rather than left to SQLite where SQLite picks the
     /// same (``RecordIDAllocator``). Off outside that test.
@@ -55,9 +55,7 @@ final class Store: @unchecked Sendable {
     /// (``RowIDListDeletes``). Off outside that test.
     let deletesRowByRowFlag = Atomic<Bool>(false)
     var deletesRowByRow: Bool { deletesRowByRowFlag.load(ordering: .relaxed) }
-    /// How many times the owner took `lock`. Guarded by `lock`.
-    var lockDepth = 0
-    /// The writer connection. Guarded by `lock`.
+    /// The writer connection. Guarded by `gate`.
     var connection: Connection?
     let observers = SQLObservers()
     /// Reader connections for WAL file stores; in-memory stores read through
@@ -70,27 +68,10 @@ final class Store: @unchecked Sendable {
     let changes = ChangeBroadcaster()
     /// The observed queries of this store (`RecordContext.observe`).
     let observations: ObservationCenter
-    /// Change sets recorded by saves inside the open write transaction; they
-    /// are published as one when the outermost transaction commits. Guarded by `lock`.
-    var pendingChanges: [ChangeSet] = []
-    /// Whether commits record history, and what the open transaction's
-    /// writes noted for it (`Store+History.swift`). Guarded by `lock`.
-    var history = HistoryState()
-    /// For tests: the check that every commit's change set is what SQLite
-    /// changed (``ChangeAudit``); `nil` otherwise. Guarded by `lock`.
-    var changeAudit: ChangeAudit?
-    /// Commits since ``boundWAL(_:)`` last looked at the `-wal` file. Guarded by `lock`.
-    var commitsSinceWALCheck = 0
-    /// Whether ``boundWAL(_:)`` turned the writer's automatic checkpoint off
-    /// while the WAL is past its bound. Guarded by `lock`.
-    var writerCheckpointsPaused = false
     /// Copies a WAL past its bound back off the writer's path.
     let walCatchUp = WALCatchUp()
     /// For a replica: the connection that follows it (``ReplicaWatcher``).
     let replicaWatcher: ReplicaWatcher?
-    /// For a replica: its reading connection's pin and how to reopen it
-    /// (`Store+Replica.swift`). Guarded by `lock`.
-    var replica = ReplicaState()
     /// Paths of files moved aside at open, when the model did not match.
     /// Written only during init.
     var movedAsideFiles: [URL] = []
@@ -127,6 +108,10 @@ final class Store: @unchecked Sendable {
         self.checkpoints = options.checkpoints
         if case .replica = location { replicaWatcher = ReplicaWatcher() } else { replicaWatcher = nil }
         observations = ObservationCenter(path: Self.observationPath(location))
+        // No other thread can reach the store yet; held so that opening
+        // touches the writer's state as every later use does.
+        gate.acquire()
+        defer { gate.release() }
         if case .replica = location {
             guard let litestream = options.litestream else {
                 throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
@@ -183,7 +168,7 @@ final class Store: @unchecked Sendable {
         if ChangeAudit.enabledByEnvironment {
             let audit = ChangeAudit(model: model)
             writer.reportRowChanges(into: audit.log)
-            changeAudit = audit
+            self.writer.changeAudit = audit
         }
         do {
             try configureHistory(history, on: writer)
@@ -216,7 +201,7 @@ final class Store: @unchecked Sendable {
     /// The pool of reader connections of a file store.
     private func makeReaderPool(memoryMappedReadSize mappedSize: Int) -> ReaderPool {
         return ReaderPool(
-            maximumCount: 4,
+            maximumCount: 4, writerGate: gate,
             open: { [weak self] () throws(LiteRecordError) -> Connection in
                 guard let self else { throw LiteRecordError(.storeUnavailable, "the store was released") }
                 let reader = try self.openReader()
