@@ -227,6 +227,13 @@ extension ModelRunner {
                 }
             }
             if strays.contains(where: { $0.1.rule == .noAction }) { return note("\(name): left out, an unsaved .noAction reference to a row it deletes") }
+            // A cascade taking a new book's last note (a new note made the
+            // lead of a book this deletes): whether a new book's list
+            // "changed" is not settled (`ReferenceModel.emptiesNewBook`;
+            // seed 20954).
+            if model.emptiesNewBook(Set(strays.filter { $0.1.rule == .cascade }.map(\.0))) {
+                return note("\(name): left out, its cascade would empty a new book")
+            }
         }
         var error = plan.error
         if error == nil, strays.contains(where: { $0.1.rule == .deny }) { error = .validationFailed }
