@@ -31,7 +31,10 @@ import LiteRecord
 /// `LITERECORD_MODEL_ALL_FAILURES=1` (keep going after a failure and report
 /// each distinct one), `LITERECORD_MODEL_NO_GAPS=1` (run without the known
 /// gaps below), `LITERECORD_MODEL_TRACE=1` (print each seed before it runs,
-/// to find a sequence that crashes; `=steps` also prints each step).
+/// to find a sequence that crashes; `=steps` also prints each step),
+/// `LITERECORD_MODEL_POLICY=error|objectTrumps|storeTrumps` (every sequence
+/// under that merge policy, its steps unchanged: for a proof run after one
+/// policy's bug, MGenerator.forcePolicy).
 @Suite struct ModelBasedTests {
     /// The first seed of the default run: fixed, so that `make test` runs the
     /// same sequences on every machine. `LITERECORD_MODEL_SEED` explores others.

@@ -25,6 +25,15 @@ import LiteRecord
 // Tag.children (.cascade, through any depth; cycles end); a stored
 // collection, Note.words ([String], JSON); and the `.searchable`
 // Note.summary (ReferenceModel+Features.swift, ModelRunner+Features.swift).
+//
+// What this graph cannot generate: issue #58 item 2's store-side half. The
+// store-side cascade (a `.cascade` to-many, not loaded, followed in SQL)
+// runs for Book.chapters, Chapter.paragraphs and Tag.children; the rows it
+// takes (chapters, paragraphs, tags) belong to no other owner whose counted
+// list has a minimum — the only minimum is Book.notes, and a note is
+// reached by a cascade only through the to-one Book.lead, which deletes it
+// in memory. A deletion only lowers counts, so the maximums cannot break;
+// and the far side of a doomed tag's links, Book.tags, is not counted.
 
 @Entity(name: "MTBook")
 final class MTBook {

@@ -1,4 +1,5 @@
 import Foundation
+import LiteRecord
 import PropertyBased
 
 // Issue #58's widened set-based steps: `updateAll` of numeric, optional,
@@ -63,5 +64,44 @@ extension MGenerator {
             }
         }
         sequence.ops = ops
+    }
+
+    /// Issue #58 item 7, drawn after every other step (so that a seed's
+    /// steps stay what they were, the new ones only appended): in one
+    /// sequence of six, an unsaved object related to a row `deleteAll`
+    /// removes, then a save. Random steps almost never meet that: the
+    /// seeded quote (`.deny` on Chapter.quotes) makes every `deleteAll` of
+    /// books or chapters refuse, so the quotes go first; the owners are
+    /// fetched so that the new chapter or paragraph can name one; the
+    /// deletion's `.cascade` must take it (ModelRunner.deleteAllRows: what
+    /// deleting the loaded owner does, Docs/Relationships.md).
+    static func widenDeleteAll(_ sequence: inout MSequence, _ rng: inout Xoshiro) {
+        guard Int.random(in: 0..<6, using: &rng) == 0 else { return }
+        let owner: MKind = Bool.random(using: &rng) ? .book : .chapter
+        sequence.ops += [
+            .features(.deleteAll(.quote, truncate: Bool.random(using: &rng), elsewhere: false)),
+            .fetch(owner),
+            .create(owner == .book ? .chapter : .paragraph, target: pick(&rng)),
+            .features(.deleteAll(owner, truncate: Bool.random(using: &rng), elsewhere: false)),
+            .save,
+        ]
+    }
+
+    /// `LITERECORD_MODEL_POLICY=error|objectTrumps|storeTrumps`: every
+    /// sequence runs under that merge policy, its mid-sequence changes
+    /// included — for a run that looks for one policy's bug (a proof with
+    /// scripts/model-proof.sh, issue #58 item 3 under `.objectTrumps`). The
+    /// policies are drawn all the same, so a seed's steps stay what they
+    /// are; without the variable (the default run) each sequence keeps the
+    /// policy drawn.
+    static func forcePolicy(_ sequence: inout MSequence) {
+        let policies: [String: MergePolicy] = ["error": .error, "objectTrumps": .objectTrumps, "storeTrumps": .storeTrumps]
+        guard let name = ProcessInfo.processInfo.environment["LITERECORD_MODEL_POLICY"], !name.isEmpty else { return }
+        guard let forced = policies[name] else { return }
+        sequence.policy = forced
+        sequence.ops = sequence.ops.map { op in
+            if case .policy = op { return .policy(forced) }
+            return op
+        }
     }
 }

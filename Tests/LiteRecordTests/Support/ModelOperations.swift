@@ -169,6 +169,8 @@ enum MGenerator {
         var sequence = MSequence(policy: policy, ops: (0..<count).map { _ in op(&rng, inChild: false) }, history: history)
         widen(&sequence, &rng)
         widenCodes(&sequence, &rng)
+        widenDeleteAll(&sequence, &rng)
+        forcePolicy(&sequence)
         return sequence
     }
 

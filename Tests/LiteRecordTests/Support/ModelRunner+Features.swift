@@ -211,6 +211,14 @@ extension ModelRunner {
             if model.links.keys.contains(where: { plan.doomed.contains(MID(kind: .book, row: $0.book)) || plan.doomed.contains(MID(kind: .tag, row: $0.tag)) }) {
                 return note("\(name): left out, a link of a row it deletes is pending")
             }
+            // Not specified either: a held object whose row another writer
+            // deleted, its to-one still naming a row this deletes (whether
+            // the rule takes it along as a loaded owner's list would).
+            let goneHolder = model.held.contains { id, held in
+                held.phase == .managed && id.row > 0 && model.store.rows[id] == nil
+                    && held.fk.contains { plan.doomed.contains(MID(kind: $0.key.target, row: $0.value)) }
+            }
+            if goneHolder { return note("\(name): left out, a held object deleted elsewhere names a row it deletes") }
             for (id, held) in model.held.sorted(by: { $0.key < $1.key }) where !plan.doomed.contains(id) {
                 guard held.phase == .inserted || (held.phase == .managed && !held.fkChanged.isEmpty) else { continue }
                 for (link, target) in held.fk.sorted(by: { $0.key.rawValue < $1.key.rawValue })
@@ -219,6 +227,13 @@ extension ModelRunner {
                 }
             }
             if strays.contains(where: { $0.1.rule == .noAction }) { return note("\(name): left out, an unsaved .noAction reference to a row it deletes") }
+            // A cascade taking a new book's last note (a new note made the
+            // lead of a book this deletes): whether a new book's list
+            // "changed" is not settled (`ReferenceModel.emptiesNewBook`;
+            // seed 20954).
+            if model.emptiesNewBook(Set(strays.filter { $0.1.rule == .cascade }.map(\.0))) {
+                return note("\(name): left out, its cascade would empty a new book")
+            }
         }
         var error = plan.error
         if error == nil, strays.contains(where: { $0.1.rule == .deny }) { error = .validationFailed }
