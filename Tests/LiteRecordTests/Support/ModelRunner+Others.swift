@@ -132,6 +132,11 @@ extension ModelRunner {
             default: continue
             }
         }
+        // The push deletes the parent's objects with the parent's delete
+        // rules, whose first read of a list refreshes the stale objects in
+        // it, as a deletion in the parent does (model seed 23426).
+        let stale = staleHandles()
+        let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         var failure: LiteRecordError?
         do { try child.save() } catch let error as LiteRecordError { failure = error }
         if failure == nil, let middle {
@@ -196,6 +201,7 @@ extension ModelRunner {
             copy.held[id]?.valuesChanged = parent?.valuesChanged ?? []
         }
         model = copy
+        if !deleted.isEmpty { adoptRefreshed(stale, unchangedBefore: unchanged) }
         // An insert the child deleted again (a cascade took it) is not pushed.
         for (id, new) in created where copy.held[id] != nil {
             guard let pushed = child.pushed[ObjectIdentifier(new)]?.parent,
