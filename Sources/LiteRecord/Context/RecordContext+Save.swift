@@ -346,6 +346,7 @@ extension RecordContext {
         storeCascade = StoreCascade()
         // The deletions are written (or taken back and read again).
         slotsChangedWhileDeleted.removeAll()
+        versionsMergedWhileDeleted.removeAll()
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
@@ -440,6 +441,10 @@ extension RecordContext {
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() { object.recordState.phase = .managed }
+        for (object, version) in versionsMergedWhileDeleted.values where object.recordState.belongs(to: self) && object.recordState.phase == .managed {
+            object.recordState.version = version
+        }
+        versionsMergedWhileDeleted.removeAll()
         restoreSlotsChangedWhileDeleted()
         // Every loaded to-many may hold unsaved links: read them again.
         if store.model.hasRelationships { forgetToManys(touching: Set(store.model.entities.map(\.name))) }

@@ -76,6 +76,14 @@ public final class RecordContext {
     /// undone exactly, nothing read from the store. Emptied by a save, a
     /// rollback and a reset; an object read again drops its entry.
     var slotsChangedWhileDeleted: [ObjectIdentifier: (object: any Entity, slots: [Int: RelationValue])] = [:]
+    /// The row version a merge delivered to an object deleted here, by
+    /// object. The deletion keeps the version it is based on, so that its
+    /// save meets the write as a conflict, but the object shows the write's
+    /// values: ``rollback()`` that takes the deletion back gives it the
+    /// merged version too, or the next edit of what it shows would meet a
+    /// conflict with the values it already holds (model seed 3983). Emptied
+    /// by a save, a rollback and a reset.
+    var versionsMergedWhileDeleted: [ObjectIdentifier: (object: any Entity, version: Int64)] = [:]
     /// Called after each successful save of this context with what it committed.
     var didSave: ((ChangeSet) -> Void)?
     /// For a `write` context: the columns its saves updated and how many
@@ -514,6 +522,7 @@ public final class RecordContext {
         pendingCascades.removeAll()
         storeCascade = StoreCascade()
         slotsChangedWhileDeleted.removeAll()
+        versionsMergedWhileDeleted.removeAll()
     }
 
     private func detachAll() {

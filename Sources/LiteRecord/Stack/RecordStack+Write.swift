@@ -179,6 +179,7 @@ extension RecordContext {
             {
                 state.version = version
             }
+            if state.phase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
             if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
         }
     }

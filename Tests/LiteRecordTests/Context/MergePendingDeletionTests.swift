@@ -45,4 +45,45 @@ import LiteRecord
         }
         expectError(.conflict) { try main.save() }
     }
+
+    /// Taken back, the deletion leaves the object showing the write's values
+    /// at the write's version: an edit of what it shows is no conflict (model
+    /// seed 3983: it kept the version the deletion was based on, and the next
+    /// save met a conflict with values it already held).
+    @Test @MainActor func aRollbackGivesTheMergedVersionBack() async throws {
+        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
+        let main = stack.mainContext
+        let box = KBox("x")
+        main.insert(box)
+        try main.save()
+        let boxID = try #require(box.recordID)
+        main.delete(box)
+        try await stack.write { context in
+            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
+        }
+        main.rollback()
+        #expect(box.label == "moved")
+        box.label = "edited after the rollback"
+        try main.save()
+        let fresh = stack.newContext()
+        #expect(try KBox.findFirst(byAttribute: "label", withValue: "edited after the rollback", in: fresh) != nil)
+    }
+
+    /// A write that was not merged leaves the object as it was read, at that
+    /// version: its edit still meets the conflict (the control).
+    @Test @MainActor func anUnmergedWriteStillConflicts() async throws {
+        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
+        let main = stack.mainContext
+        let box = KBox("x")
+        main.insert(box)
+        try main.save()
+        main.delete(box)
+        let other = stack.newContext()
+        try #require(try KBox.findFirst(byAttribute: "label", withValue: "x", in: other)).label = "moved"
+        try other.save()
+        main.rollback()
+        #expect(box.label == "x")
+        box.label = "edited after the rollback"
+        expectError(.conflict) { try main.save() }
+    }
 }
