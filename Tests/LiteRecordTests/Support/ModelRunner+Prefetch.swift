@@ -75,6 +75,10 @@ extension ModelRunner {
                 model.fetchOne(id)
             }
         }
+        // A list's query reads rows its overlay then leaves out (a member
+        // moved away here): an object read so shows the stored values of what
+        // it did not change, as any read does (model seed 35299).
+        adoptRefreshed()
         for id in Set(got).union(related.keys).sorted() {
             guard let object = handles[id], let held = model.held[id], held.phase != .deleted else { continue }
             let text = ModelAccess.text(object)
