@@ -30,7 +30,11 @@ extension ReferenceModel {
         // is not specified: the clash is written, the value refused at binding.
         if held.keys.contains(where: refusesValue) {
             var intended = store
-            for (id, object) in held where id.kind == .note && object.phase != .deleted { intended.rows[id] = MRow(text: object.text, values: object.values) }
+            // Only what the save writes: an unchanged held note keeps the
+            // store's row, whose code another writer may have set (seed 34539).
+            for (id, object) in held where id.kind == .note && object.phase != .deleted && (object.phase == .inserted || object.changed) {
+                intended.rows[id] = MRow(text: object.text, values: object.values)
+            }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
         // A pending reference to a record deleted elsewhere is refused,
