@@ -48,8 +48,14 @@ extension ReferenceModel {
         // and a note given the code another writer's insert holds).
         if !deletedElsewhere.isEmpty {
             var intended = store
+            // Only what the save writes: an unchanged held note keeps the
+            // store's row, whose code another writer may have set (seed 32043).
             for (id, object) in held where id.kind == .note {
-                if object.phase == .deleted { intended.rows[id] = nil } else { intended.rows[id] = MRow(text: object.text, values: object.values) }
+                if object.phase == .deleted {
+                    intended.rows[id] = nil
+                } else if object.phase == .inserted || object.changed {
+                    intended.rows[id] = MRow(text: object.text, values: object.values)
+                }
             }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
@@ -72,8 +78,14 @@ extension ReferenceModel {
             // no conflict involves (another writer's insert): the save fails
             // either way. A clash only with a row deleted here is not one.
             var intended = store
+            // Only what the save writes: an unchanged held note keeps the
+            // store's row, whose code another writer may have set (seed 32043).
             for (id, object) in held where id.kind == .note {
-                if object.phase == .deleted { intended.rows[id] = nil } else { intended.rows[id] = MRow(text: object.text, values: object.values) }
+                if object.phase == .deleted {
+                    intended.rows[id] = nil
+                } else if object.phase == .inserted || object.changed {
+                    intended.rows[id] = MRow(text: object.text, values: object.values)
+                }
             }
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
@@ -207,6 +219,10 @@ extension ReferenceModel {
         }
         // §16 and API.md §2: a `.unique` attribute is enforced as an error.
         if new.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+        // Docs/Concurrency.md: a record may take a unique value another gives
+        // up in the same save, but values exchanged in a cycle (a swap) are
+        // refused: each statement meets the index (seed 37479).
+        if exchangesCodes(into: new) { expected.errors.insert(.constraintViolation) }
         guard expected.errors.isEmpty else { return expected }
         for id in written.union(expected.mayUpdate) {
             if let object = held[id], !object.changed, object.phase == .managed, store.rows[id]?.version != object.version { expected.mayReread.insert(id) }
@@ -331,5 +347,31 @@ extension ReferenceModel {
             id.kind == .book && id.row < 0 && object.phase == .inserted && !leaving.contains(id)
                 && members(of: id, .noteBook).must.allSatisfy { leaving.contains($0) }
         }
+    }
+}
+
+extension ReferenceModel {
+    /// Whether the notes this save writes exchange codes in a cycle: each
+    /// takes the code the store gives the next, which gives it up in `new`.
+    func exchangesCodes(into new: MStore) -> Bool {
+        var holder: [String: MID] = [:]
+        for (id, row) in store.rows where id.kind == .note { if let code = row.values.code { holder[code] = id } }
+        var takesFrom: [MID: MID] = [:]
+        for (id, row) in new.rows where id.kind == .note {
+            guard let code = row.values.code, code != store.rows[id]?.values.code, let other = holder[code], other != id,
+                new.rows[other] != nil, new.rows[other]?.values.code != code
+            else { continue }
+            takesFrom[id] = other
+        }
+        for start in takesFrom.keys {
+            var seen: Set<MID> = [start]
+            var next = takesFrom[start]
+            while let current = next {
+                if current == start { return true }
+                guard seen.insert(current).inserted else { break }
+                next = takesFrom[current]
+            }
+        }
+        return false
     }
 }
