@@ -201,6 +201,12 @@ extension ModelRunner {
     func deleteAllRows(_ kind: MKind, _ truncate: Bool, elsewhere: Bool) throws {
         let name = "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
         let plan = model.storeDeletion(of: kind)
+        // `truncateAll` leaves no record of the kind: a pending to-one naming
+        // one another writer deleted (forgotten here) is cleared too, as one
+        // naming a stored row is (seed 30602).
+        func truncatesGone(_ link: MLink, _ target: Int64) -> Bool {
+            truncate && link.target == kind && target > 0 && model.store.rows[MID(kind: kind, row: target)] == nil
+        }
         var strays: [(MID, MLink)] = []
         if !elsewhere {
             // Not specified: a deletion or a many-to-many change pending here
@@ -222,7 +228,7 @@ extension ModelRunner {
             for (id, held) in model.held.sorted(by: { $0.key < $1.key }) where !plan.doomed.contains(id) {
                 guard held.phase == .inserted || (held.phase == .managed && !held.fkChanged.isEmpty) else { continue }
                 for (link, target) in held.fk.sorted(by: { $0.key.rawValue < $1.key.rawValue })
-                where (held.phase == .inserted || held.fkChanged.contains(link)) && plan.doomed.contains(MID(kind: link.target, row: target)) {
+                where (held.phase == .inserted || held.fkChanged.contains(link)) && (plan.doomed.contains(MID(kind: link.target, row: target)) || truncatesGone(link, target)) {
                     strays.append((id, link))
                 }
             }
