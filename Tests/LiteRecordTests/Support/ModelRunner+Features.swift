@@ -202,10 +202,13 @@ extension ModelRunner {
         let name = "\(truncate ? "truncateAll" : "deleteAll")(\(kind))"
         let plan = model.storeDeletion(of: kind)
         // `truncateAll` leaves no record of the kind: a pending to-one naming
-        // one another writer deleted (forgotten here) is cleared too, as one
-        // naming a stored row is (seed 30602).
+        // one a merged write deleted (forgotten here) is cleared too, as one
+        // naming a stored row is (seed 30602). One whose record is still held
+        // (with edits here, or never merged) is the save's to judge (seeds
+        // 30726, 31257).
         func truncatesGone(_ link: MLink, _ target: Int64) -> Bool {
-            truncate && link.target == kind && target > 0 && model.store.rows[MID(kind: kind, row: target)] == nil
+            let id = MID(kind: kind, row: target)
+            return truncate && link.target == kind && model.forgotten.contains(id) && model.held[id] == nil && model.store.rows[id] == nil
         }
         var strays: [(MID, MLink)] = []
         if !elsewhere {
