@@ -19,11 +19,15 @@ extension RecordContext {
                 guard relationship.isOneToOne, let column = relationship.columnIndex, let inverse = relationship.inverseIndex,
                     partner.recordState.changes.contains(column)
                 else { continue }
-                let kept = RelationGraph.toOneInMemory(partner, index)
+                let kept = Self.namedRowID(partner, index)
                 do {
                     for object in try storedPartners(relationship.destination, naming: rowID, inverse, but: kept) {
+                        // Only an object whose side here names the partner: a
+                        // held one still showing an older pairing waits for the
+                        // merge of the write that changed it.
                         guard object.recordState.phase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
-                            let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn)
+                            let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn),
+                            Self.namedRowID(object, inverse) == .some(rowID)
                         else { continue }
                         RelationGraph.assignToOne(object, side, nil)
                     }
@@ -38,7 +42,7 @@ extension RecordContext {
     /// row `rowID` in the store, but `kept`'s: an object this context holds
     /// is taken as it is (a fetch would refresh it, which the merge does only
     /// for what the write changed), one it does not hold is read.
-    private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int, but kept: (any Entity)?) throws -> [any Entity] {
+    private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int, but kept: Int64??) throws -> [any Entity] {
         guard let entity = model.entity(for: type), entity.relationships.indices.contains(index) else { return [] }
         let sql =
             "SELECT \(SQLIdentifier.rowID) FROM \(entity.quotedTable) WHERE \(SQLIdentifier(entity.relationships[index].name).quoted) = ?"
@@ -47,7 +51,7 @@ extension RecordContext {
         }
         var partners: [any Entity] = []
         for row in rows {
-            guard case .integer(let id)? = row.first, id != kept?.recordState.rowID else { continue }
+            guard case .integer(let id)? = row.first, kept != .some(id) else { continue }
             if let held = registeredObject(type, rowID: id) {
                 partners.append(held)
             } else if let read = try existingObject(with: RecordID(entityName: entity.name, rowID: id), as: type) {
@@ -55,6 +59,19 @@ extension RecordContext {
             }
         }
         return partners
+    }
+}
+
+extension RecordContext {
+    /// The row id a to-one's slot names in memory: `.some(nil)` for none,
+    /// `nil` when it is not read (or names an object without a row yet).
+    static func namedRowID(_ object: any Entity, _ index: Int) -> Int64?? {
+        switch RelationGraph.slot(object, index) {
+        case .fault(let rowID): return .some(rowID)
+        case .toOne(let target?): return target.recordState.rowID.map { .some($0) } ?? nil
+        case .toOne(nil): return .some(nil)
+        case .unloaded, .toMany: return nil
+        }
     }
 }
 

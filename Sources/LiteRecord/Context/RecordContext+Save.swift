@@ -440,9 +440,12 @@ extension RecordContext {
         storeCascade = StoreCascade()
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
-        for object in collectDeleted() { object.recordState.phase = .managed }
-        for (object, version) in versionsMergedWhileDeleted.values where object.recordState.belongs(to: self) && object.recordState.phase == .managed {
-            object.recordState.version = version
+        for object in collectDeleted() {
+            let state = object.recordState
+            state.phase = .managed
+            // Only a deletion this rollback takes back, and never backwards:
+            // a later read (a refresh) may have moved the version on since.
+            if let merged = versionsMergedWhileDeleted[ObjectIdentifier(object)], merged.version > state.version { state.version = merged.version }
         }
         versionsMergedWhileDeleted.removeAll()
         restoreSlotsChangedWhileDeleted()

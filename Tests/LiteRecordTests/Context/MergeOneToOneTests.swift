@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import LiteRecord
+@testable import LiteRecord
 
 /// A desk and its one lamp: a one-to-one with a column on each side; deleting
 /// the desk takes its lamp.
@@ -35,8 +35,9 @@ final class OOLamp {
         let context = stack.newContext()
         let desk = OODesk("d")
         context.insert(desk)
-        for label in ["one", "two", "three"] { context.insert(OOLamp(label)) }
-        desk.lamp = try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: context)
+        let lamps = ["one", "two", "three"].map(OOLamp.init)
+        for lamp in lamps { context.insert(lamp) }
+        desk.lamp = lamps[0]
         try context.save()
     }
 
@@ -144,5 +145,48 @@ final class OOLamp {
         #expect(desk.lamp === three)
         #expect(three.desk === desk)
         #expect(two.desk == nil)
+    }
+
+    /// Two writes commit before the first one's merge runs (the main actor
+    /// was busy): the look-up, reading the store, finds a lamp that only the
+    /// second write paired with the changed desk. The lamp still shows its old
+    /// desk here, so it is left for the second merge, not displaced at its
+    /// old version — which made the next save meet a conflict the user never
+    /// caused (review of this change).
+    @Test func aLampStillShowingItsOldDeskWaitsForItsOwnMerge() throws {
+        let main = RecordContext(store: stack.store, isObservable: true)
+        let setup = stack.newContext()
+        setup.insert(OODesk("e"))
+        try setup.save()
+        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
+        let other = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "e", in: main))
+        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
+        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
+        #expect(one.desk === desk)
+        other.lamp = two
+        let (_, first, firstColumns) = try stack.performWrite { context in
+            try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: context)).label = "third"
+        }
+        let (_, second, secondColumns) = try stack.performWrite { context in
+            let lamp = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: context))
+            lamp.desk = try OODesk.findFirst(byAttribute: "name", withValue: "e", in: context)
+        }
+        main.merge(first, columns: firstColumns)
+        #expect(one.desk === desk, "the first merge changed nothing of lamp one")
+        main.merge(second, columns: secondColumns)
+        #expect(one.desk == nil, "displaced once its own merge paired it with desk e")
+        #expect(other.lamp === two)
+        // Desk e's lamp was changed here and by the second write: a conflict
+        // under `.error`, as any property changed on both sides. Lamp one
+        // has none: it took the second write's version before its column
+        // was cleared here.
+        let error = expectError(.conflict) { try main.save() }
+        #expect(error?.message.contains("OOLamp") == false, "\(String(describing: error))")
+        main.mergePolicy = .objectTrumps
+        try main.save()
+        let fresh = stack.newContext()
+        let stored = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: fresh))
+        let storedTwo = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: fresh))
+        #expect(withExtendedLifetime(fresh) { stored.desk == nil && storedTwo.desk?.name == "e" })
     }
 }
