@@ -9,15 +9,24 @@ extension RecordContext {
     /// still named it in the store), and deleting that partner cascaded to
     /// one of them and left the other dangling (model seed 12772).
     ///
+    /// Only the sides the write could have paired are looked up: those of
+    /// an entity whose rows it updated. A merge of a write that touched no
+    /// one-to-one reads nothing.
+    ///
     /// Docs/Concurrency.md, "The merge into `mainContext` after `write {}`".
-    func displaceMergedOneToOnes() {
-        guard model.entities.contains(where: { $0.relationships.contains(where: \.isOneToOne) }) else { return }
+    func displaceMergedOneToOnes(_ changes: ChangeSet) {
+        let touched = Set(changes.updated.map(\.entityName))
+        guard
+            model.entities.contains(where: { entity in
+                entity.relationships.contains { $0.isOneToOne && touched.contains($0.destinationName) }
+            })
+        else { return }
         for partner in updatedObjects where partner.recordState.phase == .managed {
             guard let rowID = partner.recordState.rowID, let entity = model.entity(for: type(of: partner)) else { continue }
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
-                guard relationship.isOneToOne, let column = relationship.columnIndex, let inverse = relationship.inverseIndex,
-                    partner.recordState.changes.contains(column)
+                guard relationship.isOneToOne, touched.contains(relationship.destinationName), let column = relationship.columnIndex,
+                    let inverse = relationship.inverseIndex, partner.recordState.changes.contains(column)
                 else { continue }
                 let kept = Self.namedRowID(partner, index)
                 do {

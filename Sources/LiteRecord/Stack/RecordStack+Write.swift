@@ -157,7 +157,7 @@ extension RecordContext {
                 store.logger.warning("merging a change failed", metadata: ["record": "\(id)", "error": "\(error)"])
             }
         }
-        if store.model.hasRelationships, !changes.updated.isEmpty { displaceMergedOneToOnes() }
+        if store.model.hasRelationships, !changes.updated.isEmpty { displaceMergedOneToOnes(changes) }
     }
 
     /// Re-reads an object's stored values, keeping attributes changed in memory.
