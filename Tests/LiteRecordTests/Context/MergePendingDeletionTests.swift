@@ -10,6 +10,22 @@ import LiteRecord
 /// 1205366: a rolled-back deletion kept its old to-one, and a later delete
 /// rule counted it on its old owner's list).
 @Suite struct MergePendingDeletionTests {
+    /// A saved box "x" the main context deletes, and a merged `write {}`
+    /// that relabels it "moved" meanwhile.
+    @MainActor private func deletedBoxRelabelledByAWrite() async throws -> (RecordStack, RecordContext, KBox) {
+        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
+        let main = stack.mainContext
+        let box = KBox("x")
+        main.insert(box)
+        try main.save()
+        let boxID = try #require(box.recordID)
+        main.delete(box)
+        try await stack.write { context in
+            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
+        }
+        return (stack, main, box)
+    }
+
     @Test @MainActor func aPendingDeletionTakesTheWritesValuesAndARollbackShowsThem() async throws {
         let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
         let main = stack.mainContext
@@ -33,16 +49,7 @@ import LiteRecord
     }
 
     @Test @MainActor func theDeletionStillMeetsTheConflict() async throws {
-        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
-        let main = stack.mainContext
-        let box = KBox("x")
-        main.insert(box)
-        try main.save()
-        let boxID = try #require(box.recordID)
-        main.delete(box)
-        try await stack.write { context in
-            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
-        }
+        let (_, main, _) = try await deletedBoxRelabelledByAWrite()
         expectError(.conflict) { try main.save() }
     }
 
@@ -51,16 +58,7 @@ import LiteRecord
     /// seed 3983: it kept the version the deletion was based on, and the next
     /// save met a conflict with values it already held).
     @Test @MainActor func aRollbackGivesTheMergedVersionBack() async throws {
-        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
-        let main = stack.mainContext
-        let box = KBox("x")
-        main.insert(box)
-        try main.save()
-        let boxID = try #require(box.recordID)
-        main.delete(box)
-        try await stack.write { context in
-            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
-        }
+        let (stack, main, box) = try await deletedBoxRelabelledByAWrite()
         main.rollback()
         #expect(box.label == "moved")
         box.label = "edited after the rollback"
@@ -91,16 +89,7 @@ import LiteRecord
     /// takes back, and never moves a version backwards: a refresh after the
     /// merge read a newer row (review of this change).
     @Test @MainActor func aRollbackNeverGivesAnOlderVersion() async throws {
-        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
-        let main = stack.mainContext
-        let box = KBox("x")
-        main.insert(box)
-        try main.save()
-        let boxID = try #require(box.recordID)
-        main.delete(box)
-        try await stack.write { context in
-            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
-        }
+        let (stack, main, box) = try await deletedBoxRelabelledByAWrite()
         let other = stack.newContext()
         try #require(try KBox.findFirst(byAttribute: "label", withValue: "moved", in: other)).label = "moved again"
         try other.save()
@@ -115,16 +104,8 @@ import LiteRecord
     /// took that merge's version, and a later rollback of other changes
     /// leaves it there.
     @Test @MainActor func aDeletionTakenBackByInsertKeepsTheLaterVersion() async throws {
-        let stack = try RecordStack(inMemoryWith: [KShelf.self, KBox.self, KOwner.self])
-        let main = stack.mainContext
-        let box = KBox("x")
-        main.insert(box)
-        try main.save()
+        let (stack, main, box) = try await deletedBoxRelabelledByAWrite()
         let boxID = try #require(box.recordID)
-        main.delete(box)
-        try await stack.write { context in
-            try #require(try context.object(with: boxID, as: KBox.self)).label = "moved"
-        }
         main.insert(box)
         try await stack.write { context in
             try #require(try context.object(with: boxID, as: KBox.self)).label = "moved again"
