@@ -83,8 +83,3 @@ extension RecordContext {
         }
     }
 }
-
-extension ResolvedRelationship {
-    /// A to-one whose inverse is a to-one: a column on each side.
-    var isOneToOne: Bool { !isToMany && inverseIndex != nil && !inverseIsToMany }
-}

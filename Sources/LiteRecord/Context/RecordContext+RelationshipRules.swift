@@ -246,7 +246,7 @@ extension RecordContext {
             let holdsKey: Bool
             switch relationship.storage {
             case .inverseForeignKey: holdsKey = true
-            case .foreignKey: holdsKey = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+            case .foreignKey: holdsKey = relationship.isOneToOne
             case .joinTable: holdsKey = false
             }
             visitsAll = rule == .cascade || (rule == .nullify && holdsKey)

@@ -214,7 +214,7 @@ enum RelationGraph {
         // A one-to-one keeps a column on each side: the partner the object
         // leaves is read if it is not at hand, so that its side is cleared
         // too (Docs/Relationships.md: either side updates the other).
-        let isOneToOne = relationship.inverseIndex != nil && !relationship.inverseIsToMany
+        let isOneToOne = relationship.isOneToOne
         let old = isOneToOne ? toOne(object, index) : toOneInMemory(object, index)
         let unchanged: Bool
         switch slot(object, index) {

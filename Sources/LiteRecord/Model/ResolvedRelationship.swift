@@ -32,6 +32,8 @@ struct ResolvedRelationship: Sendable {
     var inverseIsCounted = false
     /// Whether this is a to-many with a `minimumCount` or `maximumCount`.
     var isCounted: Bool { isToMany && (minimumCount != nil || maximumCount != nil) }
+    /// A to-one whose inverse is a to-one: a column on each side.
+    var isOneToOne: Bool { !isToMany && inverseIndex != nil && !inverseIsToMany }
     var storage: Storage = .foreignKey(column: "")
     /// For a to-one: the position of its column among the entity's stored
     /// columns (after the attributes), which is also its index in a change mask.
