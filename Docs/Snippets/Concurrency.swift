@@ -12,9 +12,19 @@
     var age = 0
 }
 
+@Entity final class Desk {
+    @Relationship(inverse: \Lamp.desk) var lamp: Lamp?
+}
+
+@Entity final class Lamp {
+    @Relationship var desk: Desk?
+}
+
 func render(_ notes: [Note]) {}
 
-let stack = try RecordStack(inMemoryWith: [Note.self, Person.self])
+let stack = try RecordStack(inMemoryWith: [Note.self, Person.self, Desk.self, Lamp.self])
 let context = stack.newContext()
 let person = Person()
 let note = Note()
+let desk = Desk()
+let newLamp = Lamp()

@@ -96,7 +96,7 @@ extension RecordContext {
         guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { return }
         guard mergeChanges else {
             if state.phase == .deleted { state.phase = .managed }
-            try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
+            try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
             return
         }
         try withErrorContext("refreshing \(T.entityName)") {

@@ -412,7 +412,7 @@ extension RecordContext {
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T) throws {
         guard object.recordState.belongs(to: self), object.recordState.phase == .managed else { return }
-        try withErrorContext("refreshing \(T.entityName)") { try refetch(object) }
+        try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
     }
 
     /// The number of stored records of `type` that match `whereSQL`.

@@ -362,6 +362,15 @@ struct AttributeMask: Hashable {
         index < 64 ? bits & (1 << UInt64(index)) != 0 : overflow?.contains(index) ?? false
     }
 
+    mutating func remove(_ index: Int) {
+        if index < 64 {
+            bits &= ~(1 << UInt64(index))
+        } else if var set = overflow {
+            set.remove(index)
+            overflow = set.isEmpty ? nil : set
+        }
+    }
+
     mutating func removeAll() {
         bits = 0
         overflow = nil

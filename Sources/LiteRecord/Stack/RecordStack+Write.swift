@@ -180,7 +180,14 @@ extension RecordContext {
                 state.version = version
             }
             if state.phase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
-            if entity.hasRelationships { applyForeignKeys(object, row, entity, resettingToMany: true) }
+            if entity.hasRelationships {
+                applyForeignKeys(object, row, entity, resettingToMany: true)
+                // The to-ones of a pending deletion are the write's now (no
+                // change of its own is kept): a rollback taking the deletion
+                // back leaves them so, not at those the delete rules replaced
+                // before the write (model seed 34609).
+                if state.phase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
+            }
         }
     }
 }

@@ -85,7 +85,7 @@ extension ModelRunner {
         guard let id = choose(live(kind, saved: true), pick), let object = handles[id] else { return note("refresh: nothing to refresh") }
         try context.refresh(object, mergeChanges: merge)
         coverage.ops.insert(merge ? .refreshMerging : .refresh)
-        if merge { model.refreshMerging(id) } else { model.reread(id) }
+        if merge { model.refreshMerging(id) } else { model.discardChanges(id) }
         note("refresh \(id) mergeChanges: \(merge)")
     }
 

@@ -48,6 +48,47 @@ extension ReferenceModel {
         setFK(id, link, target)
     }
 
+    /// `refresh(_:mergeChanges: false)`: the object is read again, and a
+    /// one-to-one pairing made here, a change of both objects, is discarded
+    /// on both sides (Docs/Concurrency.md, "Conflicts and merge policies"):
+    /// the partner named here lets go of the object (its side reads its
+    /// stored value when that is no partner, else nil, still a change), and
+    /// the stored partner names it again unless it was paired with another
+    /// object here since, which displaces the object (model seeds 31172,
+    /// 34914).
+    mutating func discardChanges(_ id: MID) {
+        let before = held[id]
+        reread(id)
+        guard let before, held[id] != nil else { return }
+        for link in MLink.holding(id.kind) where link.isOneToOne && before.fkChanged.contains(link) {
+            guard let paired = link.paired else { continue }
+            let stored = store.rows[id]?.fk[link]
+            if let named = before.fk[link], named != stored {
+                let partner = MID(kind: link.target, row: named)
+                if held[partner] != nil, held[partner]?.phase != .deleted, held[partner]?.fk[paired] == id.row {
+                    held[partner]?.fk[paired] = nil
+                    if partner.row > 0, store.rows[partner]?.fk[paired] == nil {
+                        held[partner]?.fkChanged.remove(paired)
+                    } else {
+                        held[partner]?.fkChanged.insert(paired)
+                    }
+                }
+            }
+            guard let stored, stored != before.fk[link] else { continue }
+            let partner = MID(kind: link.target, row: stored)
+            guard let object = held[partner], object.phase == .managed else { continue }
+            switch object.fk[paired] {
+            case nil:
+                held[partner]?.fk[paired] = id.row
+                held[partner]?.fkChanged.remove(paired)
+            case id.row?:
+                break
+            default:
+                setFK(id, link, nil)
+            }
+        }
+    }
+
     /// The words of a searchable text as Docs/Search.md matches them: runs
     /// of letters and digits, case and diacritics ignored, NFC and NFD alike.
     static func searchWords(_ text: String) -> Set<String> {
