@@ -302,6 +302,7 @@ extension RecordContext {
     /// (``PendingCascade``).
     func deleteApplyingRules(_ root: any Entity) {
         var walk = DeletionWalk()
+        walk.collectsDoomed = !pendingJoins.isEmpty
         guard walk.doom(root, in: self) else { return }
         var work = [root]
         var last: (type: ObjectIdentifier, steps: [DeleteStep])?
@@ -332,6 +333,20 @@ extension RecordContext {
         }
         Self.removeLeaving(walk.detached, walk.leaving)
         for object in walk.droppedInserts { forgetInserted(object) }
+        if !walk.doomed.isEmpty { dropPendingJoins(touching: walk.doomed) }
+    }
+
+    /// Drops the pending many-to-many changes, links and unlinks, of
+    /// objects just deleted (or inserts dropped): a deleted record's links
+    /// go with its row (the join table's `ON DELETE CASCADE`), so no save,
+    /// read or rule has a pending link of one to skip. This is the one place
+    /// they are dropped. A deletion taken back (`rollback()`, a refresh, a
+    /// merge policy) leaves the links as stored.
+    func dropPendingJoins(touching doomed: Set<ObjectIdentifier>) {
+        guard !pendingJoins.isEmpty else { return }
+        pendingJoins = pendingJoins.filter { _, pending in
+            !doomed.contains(ObjectIdentifier(pending.source)) && !doomed.contains(ObjectIdentifier(pending.destination))
+        }
     }
 
     /// Whether `step` of a deleted saved object is a `.cascade` to-many left
@@ -349,6 +364,10 @@ extension RecordContext {
         /// phase turns to `.deleted` when it is.
         var seenInserts = Set<ObjectIdentifier>()
         var droppedInserts: [any Entity] = []
+        /// Every object it deleted, when the context holds pending links
+        /// (``dropPendingJoins(touching:)``).
+        var collectsDoomed = false
+        var doomed = Set<ObjectIdentifier>()
         /// See `removeLeaving(_:_:)`.
         var detached: [(owner: any Entity, index: Int, objects: Range<Int>)] = []
         var leaving: [ObjectIdentifier] = []
@@ -362,10 +381,12 @@ extension RecordContext {
                 guard seenInserts.insert(ObjectIdentifier(object)).inserted else { return false }
                 context.noteCountedOwners(losing: object)
                 droppedInserts.append(object)
+                if collectsDoomed { doomed.insert(ObjectIdentifier(object)) }
                 return true
             case .managed:
                 context.noteCountedOwners(losing: object)
                 context.markManagedDeleted(state, object)
+                if collectsDoomed { doomed.insert(ObjectIdentifier(object)) }
                 return true
             case .deleted, .unmanaged:
                 return false

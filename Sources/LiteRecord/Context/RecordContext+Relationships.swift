@@ -125,9 +125,10 @@ extension RecordContext {
                     ? (pending.source, pending.destination) : (pending.destination, pending.source)
                 guard mine === object else { continue }
                 if pending.linked {
-                    // A link to an object deleted since (or an insert dropped
-                    // since) is gone with it (`.nullify`).
-                    guard other.recordState.phase != .deleted, other.recordState.belongs(to: self) else { continue }
+                    // A deletion drops its pending links (dropPendingJoins);
+                    // a link to an object forgotten since (deleted elsewhere)
+                    // shows nothing, and its save is refused.
+                    guard other.recordState.belongs(to: self) else { continue }
                     if present.insert(ObjectIdentifier(other)).inserted { result.append(other) }
                 } else {
                     result.removeAll { $0 === other }

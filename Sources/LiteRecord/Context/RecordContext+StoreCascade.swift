@@ -358,13 +358,16 @@ extension RecordContext {
                 continue
             }
             var versions = Dictionary(zip(rows.rowIDs, rows.versions), uniquingKeysWith: { first, _ in first })
+            var doomed = Set<ObjectIdentifier>()
             for object in objects {
                 let state = object.recordState
                 guard let rowID = state.rowID, let version = versions.removeValue(forKey: rowID) else { continue }
                 guard state.phase == .managed else { continue }
                 state.version = version
                 markManagedDeleted(state, object)
+                if !pendingJoins.isEmpty { doomed.insert(ObjectIdentifier(object)) }
             }
+            dropPendingJoins(touching: doomed)
             storeCascade.settle(rows.entity, versions.map { (rowID: $0.key, version: $0.value) }.sorted { $0.rowID < $1.rowID })
         }
     }

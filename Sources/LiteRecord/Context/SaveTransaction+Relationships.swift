@@ -56,9 +56,10 @@ extension SaveTransaction {
         guard !pendingJoins.isEmpty else { return ([], []) }
         var relinked: [(id: RecordID, table: JoinTable)] = []
         var touched: [ObjectIdentifier: any Entity] = [:]
+        // A deletion dropped its pending links (dropPendingJoins): every
+        // pending link is between objects the save keeps.
         func rowID(_ object: any Entity) -> Int64? {
-            guard object.recordState.phase != .deleted else { return nil }
-            return newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
+            newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
         }
         for pending in pendingJoins.values {
             guard let source = rowID(pending.source), let destination = rowID(pending.destination) else { continue }

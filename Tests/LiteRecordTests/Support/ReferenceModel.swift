@@ -279,10 +279,10 @@ struct ReferenceModel {
         if object.phase == .inserted { held[id] = nil } else { held[id]?.phase = .deleted }
         doomed.append(id)
         if depth > 0 { cascadeDepth[id] = depth }
-        // Book.tags and Tag.books are `.nullify`. Not in API.md (rule stated
-        // here, issue #58): deleting an object drops its pending many-to-many
-        // link changes (§10 nullifies its links), so a deletion a merge
-        // policy takes back leaves its links as stored.
+        // Docs/Relationships.md, "Delete rules": deleting an object drops
+        // its pending many-to-many link changes, whatever the rule (its row's
+        // links go with it), so a deletion taken back (a rollback, a refresh,
+        // a merge policy) leaves its links as stored.
         if id.kind == .book || id.kind == .tag {
             links = links.filter { (id.kind == .book ? $0.key.book : $0.key.tag) != id.row }
         }
