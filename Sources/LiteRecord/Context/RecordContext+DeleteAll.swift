@@ -28,12 +28,14 @@ extension RecordContext {
             }
             return (doomed, nullified, changes, strays)
         }
+        var unregistered = Set<ObjectIdentifier>()
         for id in changes.deleted {
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID) else { continue }
             unregister(object)
+            unregistered.insert(ObjectIdentifier(object))
         }
         recordNullified(nullified)
-        forgetDeletedReferences(doomed)
+        forgetDeletedReferences(doomed, unregistered: unregistered, emptied: whereSQL == nil ? entity.name : nil)
         for (object, rule) in strays where rule == .cascade { delete(object) }
         if !changes.isEmpty { didSave?(changes) }
         return doomed[entity.name]?.count ?? 0
@@ -247,7 +249,12 @@ extension RecordContext {
 
     /// After rows were deleted outside the context's graph: loaded to-ones
     /// pointing at them become empty, and to-manys are read again.
-    func forgetDeletedReferences(_ doomed: [String: Set<Int64>]) {
+    /// `unregistered` are the held objects of those rows, now detached; a
+    /// to-one naming another detached object (a record forgotten because a
+    /// merged write deleted it) keeps it, and its save refuses it — unless
+    /// the deletion left no record of its entity (`emptied`, `truncateAll`):
+    /// then nothing it could name is left, and it is cleared as well.
+    func forgetDeletedReferences(_ doomed: [String: Set<Int64>], unregistered: Set<ObjectIdentifier>, emptied: String?) {
         forgetToManys(touching: Set(doomed.keys))
         for entity in model.entities where !entity.toOneIndexes.isEmpty {
             let relevant = entity.toOneIndexes.filter { doomed[entity.relationships[$0].destinationName] != nil }
@@ -262,7 +269,10 @@ extension RecordContext {
                     switch RelationGraph.slot(object, index) {
                     case .fault(let id?) where ids.contains(id):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
-                    case .toOne(let value?) where value.recordState.phase == .unmanaged:
+                    case .toOne(let value?)
+                    where value.recordState.phase == .unmanaged
+                        && (unregistered.contains(ObjectIdentifier(value))
+                            || (value.recordState.isForgotten && entity.relationships[index].destinationName == emptied)):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
                     default:
                         break
