@@ -14,7 +14,7 @@ extension RecordContext {
             // This context's unsaved objects that name a deleted row meet the
             // rule the object path would apply: `.deny` refuses here, before
             // anything is written; `.cascade` deletes them below.
-            let strays = unsavedReferences(to: doomed)
+            let strays = unsavedReferences(to: doomed, emptied: whereSQL == nil ? entity.name : nil)
             try checkUnsavedDenyRules(strays)
             let nullified = try nullifyReferences(to: doomed, connection)
             let deleted = try deleteRows(order, connection)
@@ -142,7 +142,13 @@ extension RecordContext {
     /// to-one names a doomed row in memory, each with the delete rule of the
     /// doomed side's inverse (what deleting the loaded owner would apply to
     /// it; `.nullify` without an inverse).
-    private func unsavedReferences(to doomed: [String: Set<Int64>]) -> [(object: any Entity, rule: RelationshipDescription.DeleteRule)] {
+    /// After `truncateAll` (`emptied`), a reference to a record of that
+    /// entity forgotten here (a merged write deleted it) counts too: no
+    /// record of the entity is left, so it meets the rule as a reference to
+    /// a row the truncation deletes does.
+    private func unsavedReferences(
+        to doomed: [String: Set<Int64>], emptied: String?
+    ) -> [(object: any Entity, rule: RelationshipDescription.DeleteRule)] {
         var found: [(object: any Entity, rule: RelationshipDescription.DeleteRule)] = []
         for object in inserted + lists.updated {
             let state = object.recordState
@@ -153,9 +159,9 @@ extension RecordContext {
             if let rowID = state.rowID, doomed[entity.name]?.contains(rowID) == true { continue }
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
-                guard let ids = doomed[relationship.destinationName],
-                    let target = RelationGraph.toOneInMemory(object, index), let rowID = target.recordState.rowID, ids.contains(rowID)
-                else { continue }
+                guard let target = RelationGraph.toOneInMemory(object, index) else { continue }
+                let named = target.recordState.rowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
+                guard named || (target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
                 var rule = RelationshipDescription.DeleteRule.nullify
                 if let inverse = relationship.inverseIndex, let destination = model.entity(named: relationship.destinationName) {
                     rule = destination.relationships[inverse].deleteRule
@@ -257,7 +263,10 @@ extension RecordContext {
     func forgetDeletedReferences(_ doomed: [String: Set<Int64>], unregistered: Set<ObjectIdentifier>, emptied: String?) {
         forgetToManys(touching: Set(doomed.keys))
         for entity in model.entities where !entity.toOneIndexes.isEmpty {
-            let relevant = entity.toOneIndexes.filter { doomed[entity.relationships[$0].destinationName] != nil }
+            let relevant = entity.toOneIndexes.filter { index in
+                let destination = entity.relationships[index].destinationName
+                return doomed[destination] != nil || destination == emptied
+            }
             guard !relevant.isEmpty else { continue }
             // New objects too: they are in no identity table until saved,
             // and a `.nullify` clears their to-ones as the object path would.

@@ -89,4 +89,41 @@ final class SDLabel {
         try main.save()
         #expect(try SDLabel.count(in: stack.newContext()) == 1)
     }
+
+    /// Model seed 45374: the label is a child's insert pushed into the main
+    /// context, and the write deleted every box, so `truncateAll` deletes
+    /// nothing.
+    @Test @MainActor func truncateAllDeletingNothingStillClearsAPushedReferenceToAForgottenRecord() async throws {
+        let main = stack.mainContext
+        let child = main.makeChildContext()
+        let box = try #require(try SDBox.findFirst(byAttribute: "name", withValue: "a1", in: child))
+        let label = SDLabel("pushed")
+        child.insert(label)
+        label.box = box
+        try child.save()
+        try await stack.write { context in
+            for box in try SDBox.findAll(in: context) { context.delete(box) }
+        }
+        #expect(try SDBox.truncateAll(in: main) == 0, "the write left no box: nothing to delete, the reference still goes")
+        let pushed = try #require(main.insertedObjects.first as? SDLabel)
+        #expect(pushed.box == nil, "no box is left for it to name")
+        try main.save()
+        #expect(try SDLabel.count(in: stack.newContext()) == 1)
+    }
+
+    /// The rule of the reference applies, as for a row `truncateAll` deletes:
+    /// a new box on a shelf forgotten here goes with the shelves (`.cascade`).
+    @Test @MainActor func truncateAllAppliesTheCascadeToANewObjectOnAForgottenRecord() async throws {
+        let main = stack.mainContext
+        let shelf = try #require(try SDShelf.findFirst(byAttribute: "name", withValue: "a", in: main))
+        let box = SDBox("new", on: shelf)
+        main.insert(box)
+        try await stack.write { context in
+            for shelf in try SDShelf.findAll(in: context) { context.delete(shelf) }
+        }
+        #expect(try SDShelf.truncateAll(in: main) == 0)
+        #expect(!main.insertedObjects.contains { $0 === box }, "the shelf's .cascade takes the new box")
+        try main.save()
+        #expect(try SDBox.count(in: stack.newContext()) == 0)
+    }
 }
