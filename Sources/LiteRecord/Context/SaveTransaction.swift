@@ -92,6 +92,7 @@ struct SaveTransaction {
             }
             return inserted
         }
+        try checkCountsAfterResolution()
         return SaveOutcome(
             inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
             cascaded: cascaded, goneBefore: goneBefore)

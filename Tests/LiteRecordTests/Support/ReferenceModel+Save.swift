@@ -23,7 +23,21 @@ extension ReferenceModel {
 
     mutating func save(realIDs: [Int64: Int64]) -> MSaveExpectation {
         var expected = MSaveExpectation()
-        if !denials(among: held.keys).isEmpty || !countViolations(against: ReferenceModel(store: store)).isEmpty || held.keys.contains(where: refusesValue) {
+        // A count that holds only with the held members whose rows another
+        // writer deleted (still this context's until the save meets their
+        // conflict): whether the check before the save counts them is not
+        // specified — it counts a loaded list as it holds them, and reads one
+        // not loaded from the store — so the save may refuse it, or go on and
+        // count what the merge policy leaves (``countsBrokenByResolution``;
+        // model seed 44732).
+        var staleCount = false
+        let counts = countViolations(against: ReferenceModel(store: store))
+        if !counts.isEmpty, countViolations(against: ReferenceModel(store: store), countingGone: true).isEmpty {
+            staleCount = true
+        } else if !counts.isEmpty {
+            expected.errors.insert(.validationFailed)
+        }
+        if !denials(among: held.keys).isEmpty || held.keys.contains(where: refusesValue) {
             expected.errors.insert(.validationFailed)
         }
         // Which of a refused value and a `.unique` clash a save reports first
@@ -90,7 +104,7 @@ extension ReferenceModel {
             if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         }
         // A `.deny` only a stale list's member holds (``staleDenials(among:)``).
-        if staleDenials(among: held.keys) {
+        if staleDenials(among: held.keys) || staleCount {
             if expected.errors.isEmpty { expected.mayFail.insert(.validationFailed) } else { expected.errors.insert(.validationFailed) }
         }
         guard expected.errors.isEmpty else { return expected }
@@ -223,6 +237,9 @@ extension ReferenceModel {
         // up in the same save, but values exchanged in a cycle (a swap) are
         // refused: each statement meets the index (seed 37479).
         if exchangesCodes(into: new) { expected.errors.insert(.constraintViolation) }
+        if !reread.isEmpty || !forget.isEmpty, countsBrokenByResolution(in: new, reread: reread, forget: forget) {
+            expected.errors.insert(.validationFailed)
+        }
         guard expected.errors.isEmpty else { return expected }
         for id in written.union(expected.mayUpdate) {
             if let object = held[id], !object.changed, object.phase == .managed, store.rows[id]?.version != object.version { expected.mayReread.insert(id) }
@@ -284,6 +301,35 @@ extension MStore {
 
 extension ReferenceModel {
     /// The most members Book.chapters and Tag.books hold (ModelEntities.swift).
+    /// Docs/Relationships.md: the bounds hold however a list changed, a
+    /// merge policy's resolution included. The owners a resolution touched
+    /// — a deletion `.storeTrumps` dropped (the record kept as an owner,
+    /// its cascade's members gone), and the lists a record whose conflict
+    /// was resolved belonged to here — are counted in the store the save
+    /// leaves (model seeds 42264, 44732).
+    func countsBrokenByResolution(in new: MStore, reread: Set<MID>, forget: Set<MID>) -> Bool {
+        var owners: Set<MID> = []
+        for id in reread where held[id]?.phase == .deleted { owners.insert(id) }
+        for id in reread.union(forget) {
+            for link in [MLink.noteBook, .chapterBook] where link.holder == id.kind {
+                if let owner = held[id]?.fk[link] { owners.insert(MID(kind: .book, row: owner)) }
+            }
+        }
+        for owner in owners where new.rows[owner] != nil {
+            switch owner.kind {
+            case .book:
+                let notes = new.rows.count { $0.key.kind == .note && $0.value.fk[.noteBook] == owner.row }
+                let chapters = new.rows.count { $0.key.kind == .chapter && $0.value.fk[.chapterBook] == owner.row }
+                if notes < Self.minNotesPerBook || chapters > Self.maxChapters { return true }
+            case .tag:
+                if new.joins.count(where: { $0.tag == owner.row }) > Self.maxBooksPerTag { return true }
+            default:
+                break
+            }
+        }
+        return false
+    }
+
     static let maxChapters = 3
     static let maxBooksPerTag = 2
     /// The fewest notes Book.notes holds (ModelEntities.swift).
@@ -300,7 +346,11 @@ extension ReferenceModel {
     /// checked (whether a push checks only the list it changed or every
     /// count of an object it touched is not specified; the child's push
     /// accepts either).
-    func countViolations(against base: ReferenceModel, perObject: Bool = false) -> [String] {
+    func countViolations(against base: ReferenceModel, perObject: Bool = false, countingGone: Bool = false) -> [String] {
+        func counted(_ owner: MID, _ link: MLink) -> [MID] {
+            let members = members(of: owner, link)
+            return countingGone ? members.must + members.may : members.must
+        }
         var broken: [String] = []
         var owners = Set(store.rows.keys.filter { $0.kind == .book || $0.kind == .tag })
         owners.formUnion(held.keys.filter { $0.kind == .book || $0.kind == .tag })
@@ -309,7 +359,7 @@ extension ReferenceModel {
             let before: [MID]
             let limit: Int
             if owner.kind == .book {
-                now = members(of: owner, .chapterBook).must
+                now = counted(owner, .chapterBook)
                 before = base.members(of: owner, .chapterBook).must
                 limit = Self.maxChapters
             } else {
@@ -328,7 +378,7 @@ extension ReferenceModel {
             // comes with a note: the runner leaves alone what would empty it,
             // whose "changed" the contract does not settle.)
             guard owner.kind == .book else { continue }
-            let notes = members(of: owner, .noteBook).must
+            let notes = counted(owner, .noteBook)
             let notesBefore = base.members(of: owner, .noteBook).must
             if notes.count < Self.minNotesPerBook, Set(notes) != Set(notesBefore) || (perObject && touched) {
                 broken.append("\(owner) holds \(notes.count) notes < \(Self.minNotesPerBook)")
