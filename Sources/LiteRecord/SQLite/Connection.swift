@@ -218,6 +218,20 @@ final class Connection {
         handle.map { Int(sqlite3_changes64($0)) } ?? 0
     }
 
+    /// Where this connection's view of the file stands (``StoreStamp``):
+    /// SQLite's data version of `main` as its pager last saw it
+    /// (`SQLITE_FCNTL_DATA_VERSION`, which other connections' commits move;
+    /// brought up to date when a transaction starts here, so outside one it
+    /// may lag, never lead), and the rows it ever inserted, updated or
+    /// deleted (`sqlite3_total_changes64`, rolled back or not). Runs no
+    /// statement. `nil` when closed.
+    var stamp: StoreStamp? {
+        guard let handle else { return nil }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return StoreStamp(dataVersion: version, totalChanges: sqlite3_total_changes64(handle))
+    }
+
     var isInTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }

@@ -178,6 +178,18 @@ extension Store {
         return try attributingStoreErrors(operation()) { try body(reader) }
     }
 
+    /// The writer connection's ``StoreStamp`` when nothing holds the writer
+    /// and no transaction is open on it; `nil` otherwise (and for a
+    /// replica, which is never written): taken before a read whose result a
+    /// later write trusts while the stamp has not moved. Never waits, and
+    /// runs no statement.
+    func idleStamp() -> StoreStamp? {
+        guard replicaWatcher == nil, tryAcquireLock() else { return nil }
+        defer { releaseLock() }
+        guard let connection, !connection.isInTransaction else { return nil }
+        return connection.stamp
+    }
+
     /// The writer connection's `PRAGMA data_version`: it changes when another
     /// connection (another process, or another stack of this process) commits
     /// to the file, never for this store's own commits, which reach
@@ -199,4 +211,23 @@ extension Store {
         else { return nil }
         return version
     }
+}
+
+/// Where the writer connection's view of the file stands: when two stamps of
+/// one store are equal, nothing changed the file between them — no other
+/// connection committed (another stack of this process, another process:
+/// each moves the data version), and this stack wrote nothing (its only
+/// writing connection is the writer, whose changed rows are counted). Taken
+/// at a deletion before the read of its store-side cascade and again in
+/// the save's transaction, before its first statement: equal, the rows
+/// are as the deletion read them (Docs/Internals/Architecture.md, "The
+/// store-side cascade's fast path").
+///
+/// The data version outside a transaction is the one the writer last
+/// saw, which may lag: a commit it has not seen yet makes the save's stamp
+/// differ, and the save takes the plain path. The counted rows do not see
+/// schema changes, which the library's contract leaves to migrations.
+struct StoreStamp: Equatable {
+    let dataVersion: UInt32
+    let totalChanges: Int64
 }
