@@ -220,11 +220,12 @@ final class Connection {
 
     /// Where this connection's view of the file stands (``StoreStamp``):
     /// SQLite's data version of `main` as its pager last saw it
-    /// (`SQLITE_FCNTL_DATA_VERSION`, which other connections' commits move;
-    /// brought up to date when a transaction starts here, so outside one it
-    /// may lag, never lead), and the rows it ever inserted, updated or
-    /// deleted (`sqlite3_total_changes64`, rolled back or not). Runs no
-    /// statement. `nil` when closed.
+    /// (`SQLITE_FCNTL_DATA_VERSION`: the pager's own counter, which every
+    /// commit moves — another connection's, seen when a transaction starts
+    /// here, so outside one it may lag, never lead, and this connection's
+    /// own, which `PRAGMA data_version` subtracts again), and the rows it
+    /// ever inserted, updated or deleted (`sqlite3_total_changes64`, rolled
+    /// back or not, committed or not). Runs no statement. `nil` when closed.
     var stamp: StoreStamp? {
         guard let handle else { return nil }
         var version: UInt32 = 0

@@ -214,10 +214,11 @@ extension Store {
 }
 
 /// Where the writer connection's view of the file stands: when two stamps of
-/// one store are equal, nothing changed the file between them — no other
-/// connection committed (another stack of this process, another process:
-/// each moves the data version), and this stack wrote nothing (its only
-/// writing connection is the writer, whose changed rows are counted). Taken
+/// one store are equal, nothing changed the file between them — nothing
+/// committed (another stack of this process, another process, this stack:
+/// each moves the data version), and this stack wrote nothing, not even in
+/// a transaction still open (its only writing connection is the writer,
+/// whose changed rows are counted). Taken
 /// at a deletion before the read of its store-side cascade and again in
 /// the save's transaction, before its first statement: equal, the rows
 /// are as the deletion read them (Docs/Internals/Architecture.md, "The
