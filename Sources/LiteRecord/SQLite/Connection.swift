@@ -406,3 +406,23 @@ extension Connection {
     /// The SQLite library version linked at run time.
     static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }
+
+/// Where a connection's view of the file stands (``Connection/stamp``); for
+/// a store, its writer's (`Store.idleStamp()`). When two stamps of one
+/// store are equal, nothing changed the file between them — nothing
+/// committed (another stack of this process, another process, this stack:
+/// each moves the data version), and this stack wrote nothing, not even in
+/// a transaction still open (its only writing connection is the writer,
+/// whose changed rows are counted). Taken at a deletion before the read of
+/// its store-side cascade and again in the save's transaction, before its
+/// first statement: equal, the rows are as the deletion read them
+/// (Docs/Internals/Architecture.md, "The store-side cascade's fast path").
+///
+/// The data version outside a transaction is the one the writer last
+/// saw, which may lag: a commit it has not seen yet makes the save's stamp
+/// differ, and the save takes the plain path. The counted rows do not see
+/// schema changes, which the library's contract leaves to migrations.
+struct StoreStamp: Equatable {
+    let dataVersion: UInt32
+    let totalChanges: Int64
+}
