@@ -35,7 +35,12 @@
 ///    deletion; a row changed since, by this context or another, is a
 ///    conflict that the merge policy resolves as it resolves a loaded
 ///    object's deletion (`.error` throws `.conflict`, `.objectTrumps`
-///    deletes, `.storeTrumps` keeps the row).
+///    deletes, `.storeTrumps` keeps the row). The fast path skips the check
+///    when nothing changed the store since the reads (``StoreStamp``) and
+///    deletes by the foreign keys that named exactly the doomed rows
+///    (``DoomedRows/foreignKeyCovers``): then every row is at the version
+///    read, and the check could only pass (Docs/Internals/Architecture.md,
+///    "The store-side cascade's fast path").
 /// 5. **Apart from the save's own writes.** The save's statements write only
 ///    rows of objects, and no object stands for a doomed row (2), so where
 ///    in the transaction the `DELETE`s run changes nothing but speed: they
@@ -59,6 +64,13 @@ struct CascadeGroup {
     var rowIDs: [Int64]
 }
 
+/// The rows that named `owners` in `column` when the deletion read them:
+/// all of them, each doomed (``DoomedRows/foreignKeyCovers``).
+struct ForeignKeyCover {
+    let column: String
+    let owners: [Int64]
+}
+
 /// The doomed rows of one entity, each with the version read at the deletion.
 struct DoomedRows {
     let entity: EntityDescription
@@ -66,11 +78,17 @@ struct DoomedRows {
     private(set) var versions: [Int64] = []
     /// The row ids, once rows were added twice (to keep each once).
     private var members: Set<Int64>?
+    /// The foreign keys whose rows, as read, are exactly these rows — each
+    /// addition was every row a foreign key named — or nil once one was not
+    /// (a row held here, spared or deleted as an object; another storage).
+    private(set) var foreignKeyCovers: [ForeignKeyCover]? = []
 
     init(_ entity: EntityDescription) { self.entity = entity }
 
-    /// Adds the rows not there yet; returns their row ids.
-    mutating func add(_ rows: [(rowID: Int64, version: Int64)]) -> [Int64] {
+    /// Adds the rows not there yet, which are every row `cover` names when
+    /// it is given; returns their row ids.
+    mutating func add(_ rows: [(rowID: Int64, version: Int64)], cover: ForeignKeyCover? = nil) -> [Int64] {
+        if let cover { foreignKeyCovers?.append(cover) } else { foreignKeyCovers = nil }
         if rowIDs.isEmpty {
             // One statement's rows: each comes once.
             rowIDs = rows.map { $0.rowID }
@@ -105,19 +123,33 @@ struct StoreCascade {
     /// Rows whose objects were asked for and were gone from the store: the
     /// save still counts them, as it counts a loaded object deleted elsewhere.
     private(set) var settled: [ObjectIdentifier: DoomedRows] = [:]
+    /// The writer's stamp taken before each read of doomed rows, while every
+    /// one was taken and all are equal; nil otherwise (``StoreStamp``).
+    private(set) var readStamp: StoreStamp?
+    private var reads = 0
 
     var isEmpty: Bool { pending.isEmpty && settled.isEmpty }
 
-    /// Adds rows of `entity`; returns the row ids new to the cascade.
-    mutating func add(_ entity: EntityDescription, _ rows: [(rowID: Int64, version: Int64)]) -> [Int64] {
+    /// Notes the stamp taken before a read of doomed rows.
+    mutating func noteRead(_ stamp: StoreStamp?) {
+        readStamp = reads == 0 || readStamp == stamp ? stamp : nil
+        reads += 1
+    }
+
+    /// Adds rows of `entity`, which are every row `cover` names when it is
+    /// given; returns the row ids new to the cascade.
+    mutating func add(_ entity: EntityDescription, _ rows: [(rowID: Int64, version: Int64)], cover: ForeignKeyCover? = nil) -> [Int64] {
         guard !rows.isEmpty else { return [] }
         let key = ObjectIdentifier(entity.type)
         var rows = rows
+        var cover = cover
         if let settled = settled[key] {
             let known = Set(settled.rowIDs)
             rows.removeAll { known.contains($0.rowID) }
+            // A foreign key naming a settled row names a row the save deletes as an object.
+            cover = nil
         }
-        return pending[key, default: DoomedRows(entity)].add(rows)
+        return pending[key, default: DoomedRows(entity)].add(rows, cover: cover)
     }
 
     mutating func takePending(_ key: ObjectIdentifier) -> DoomedRows? { pending.removeValue(forKey: key) }
@@ -184,7 +216,9 @@ extension RecordContext {
                     let found = readDoomedRows(group.relationship, of: group.rowIDs)
                 else { continue }
                 let owners = Set(group.owners.map { ObjectIdentifier($0) })
-                let fresh = sortOut(found, destination, inverse: inverse, owners: owners)
+                let fresh = sortOut(
+                    found, destination, inverse: inverse, owners: owners,
+                    cover: Self.foreignKeyCover(group.relationship, owners: group.rowIDs))
                 deleteObjectsPointedAt(owners, rows: Set(group.rowIDs), destination.type, inverse)
                 followRules(of: destination, fresh)
             }
@@ -198,9 +232,9 @@ extension RecordContext {
     /// rule for a loaded to-many.
     private func sortOut(
         _ found: [(rowID: Int64, version: Int64)], _ destination: EntityDescription, inverse: Int?,
-        owners: Set<ObjectIdentifier>
+        owners: Set<ObjectIdentifier>, cover: ForeignKeyCover?
     ) -> [Int64] {
-        guard identityMap.table(for: destination.type).count > 0 else { return storeCascade.add(destination, found) }
+        guard identityMap.table(for: destination.type).count > 0 else { return storeCascade.add(destination, found, cover: cover) }
         var unheld: [(rowID: Int64, version: Int64)] = []
         for row in found {
             guard let object = registeredObject(destination.type, rowID: row.rowID) else {
@@ -215,7 +249,15 @@ extension RecordContext {
             }
             deleteApplyingRules(object)
         }
-        return storeCascade.add(destination, unheld)
+        // A row held here is the object's to delete: the foreign key names more than the doomed rows.
+        return storeCascade.add(destination, unheld, cover: unheld.count == found.count ? cover : nil)
+    }
+
+    /// The rows `relationship` relates to `owners` as every row naming one
+    /// of them, when the destination holds the foreign key.
+    private static func foreignKeyCover(_ relationship: ResolvedRelationship, owners: [Int64]) -> ForeignKeyCover? {
+        guard case .inverseForeignKey(let column) = relationship.storage else { return nil }
+        return ForeignKeyCover(column: column, owners: owners)
     }
 
     /// Deletes the new and changed objects of `type` whose to-one names one
@@ -253,7 +295,8 @@ extension RecordContext {
                     else { continue }
                     var inverse: Int?
                     if case .inverseForeignKey = relationship.storage { inverse = relationship.inverseIndex }
-                    queue.append((destination, sortOut(found, destination, inverse: inverse, owners: [])))
+                    let cover = Self.foreignKeyCover(relationship, owners: ids)
+                    queue.append((destination, sortOut(found, destination, inverse: inverse, owners: [], cover: cover)))
                     if let inverse { deleteObjectsPointedAt([], rows: Set(ids), destination.type, inverse) }
                 case .nullify:
                     nullifyHolders(relationship, of: ids)
@@ -288,6 +331,15 @@ extension RecordContext {
         }
     }
 
+    /// The writer's stamp before a read of doomed rows, for a context whose
+    /// reads see the latest commit: a pooled context (a reader starting its
+    /// own transaction, or an in-memory store's writer). nil inside a `write`
+    /// or `read` closure, whose connection holds a transaction of its own.
+    private func readStamp() -> StoreStamp? {
+        guard case .pooled = role else { return nil }
+        return store.idleStamp()
+    }
+
     /// The row id and version of each row `relationship` relates to `ids`,
     /// read with one statement; `nil` (the failure reported to the next
     /// save, as for a relationship that cannot be loaded) when it fails.
@@ -311,8 +363,13 @@ extension RecordContext {
             condition = .column(.rowID, in: related.sql)
         }
         let sql = SelectStatement([.rowID, .version], from: destination.table, where: condition).sql
+        // Taken before the read: a commit between the two moves the save's stamp.
+        var stamp = readStamp()
+        defer { storeCascade.noteRead(stamp) }
         do {
             return try reading("loading \(relationship.qualifiedName)") { connection in
+                // A reader inside a transaction may read an older snapshot than the stamp's.
+                if connection.isInTransaction { stamp = nil }
                 let statement = try connection.cachedStatement(sql)
                 defer { statement.reset() }
                 try statement.bind(Self.jsonArray(ids), at: 1)
@@ -494,7 +551,12 @@ extension SaveTransaction {
     mutating func deleteStoreCascade() throws {
         guard !plan.storeCascade.isEmpty else { return }
         var outcome = CascadeOutcome()
+        let unchanged = storeUnchangedSinceCascadeReads
         for rows in plan.storeCascade.inDeletionOrder(context.store.model.deletionRanks) {
+            if unchanged, let covers = rows.foreignKeyCovers, !covers.isEmpty, try deleteByForeignKeys(rows, covers) {
+                outcome.deleted += rows.rowIDs.map { RecordID(entityName: rows.entity.name, rowID: $0) }
+                continue
+            }
             for (version, ids) in rows.byVersion {
                 if context.store.deletesRowByRow {
                     try deleteCascadeRowsOneByOne(rows.entity, ids, version)
@@ -511,6 +573,39 @@ extension SaveTransaction {
             outcome.deleted += rows.rowIDs.map { RecordID(entityName: rows.entity.name, rowID: $0) }
         }
         cascaded = outcome
+    }
+
+    /// The fast path's condition (Docs/Internals/Architecture.md, "The
+    /// store-side cascade's fast path"): nothing changed the store since
+    /// every read of the doomed rows — no other connection committed, this
+    /// stack wrote nothing — so each row is still at the version read, and
+    /// the rows a foreign key names are the rows it named then. Taken in
+    /// this transaction before its first statement (``run()`` deletes the
+    /// cascade first), under the writer's lock, so nothing can commit
+    /// between it and the `DELETE`s. Reading the versions again, row by row
+    /// in the `DELETE`, could only confirm them.
+    private var storeUnchangedSinceCascadeReads: Bool {
+        guard context.store.trustsUnchangedCascadeReads, !context.store.deletesRowByRow,
+            let read = plan.storeCascade.readStamp
+        else { return false }
+        return connection.stamp == read
+    }
+
+    /// The fast path: deletes the doomed rows of one entity by the foreign
+    /// keys that named exactly them when read (``DoomedRows/foreignKeyCovers``),
+    /// walking each key's index instead of looking every row up by id and
+    /// checking its version. Returns false, with nothing deleted, when the
+    /// count differs from the rows (which the stamp rules out); the plain
+    /// path then runs.
+    private mutating func deleteByForeignKeys(_ rows: DoomedRows, _ covers: [ForeignKeyCover]) throws -> Bool {
+        try connection.cachedStatement(Self.batchSavepointSQL).run()
+        var deleted = 0
+        for cover in covers {
+            deleted += try rowIDLists.delete(naming: cover.owners, in: cover.column, of: rows.entity, on: connection)
+        }
+        if deleted != rows.rowIDs.count { try connection.cachedStatement(Self.batchRollbackSQL).run() }
+        try connection.cachedStatement(Self.batchReleaseSQL).run()
+        return deleted == rows.rowIDs.count
     }
 
     /// Deletes `ids` one by one at `version`; notes each row left as a

@@ -18,6 +18,8 @@ struct RowIDListDeletes {
 
     private struct Key: Hashable {
         let table: String
+        /// The foreign-key column the list names, or nil for the row ids.
+        let column: String?
         let length: Int
     }
 
@@ -27,21 +29,36 @@ struct RowIDListDeletes {
     /// Deletes the rows of `entity` among `ids` (any order, repeats
     /// allowed) that are at `version`, and returns how many it deleted.
     mutating func delete(_ ids: [Int64], at version: Int64, of entity: EntityDescription, on connection: Connection) throws -> Int {
+        try delete(ids, version: version, of: entity, column: nil, on: connection)
+    }
+
+    /// Deletes the rows of `entity` whose foreign key `column` names one of
+    /// `owners`, whatever their version, and returns how many it deleted:
+    /// SQLite walks the column's index instead of looking each row id up
+    /// (the store-side cascade's fast path, ``StoreStamp``).
+    mutating func delete(naming owners: [Int64], in column: String, of entity: EntityDescription, on connection: Connection) throws -> Int {
+        try delete(owners, version: nil, of: entity, column: column, on: connection)
+    }
+
+    private mutating func delete(
+        _ ids: [Int64], version: Int64?, of entity: EntityDescription, column: String?, on connection: Connection
+    ) throws -> Int {
         var deleted = 0
         var start = 0
+        let first: Int32 = version == nil ? 1 : 2
         while start < ids.count {
             let count = min(ids.count - start, Self.chunkSize)
             let length = Self.lengths.first { $0 >= count } ?? Self.chunkSize
-            let statement = try self.statement(for: entity, length: length, on: connection)
+            let statement = try self.statement(for: entity, column: column, length: length, on: connection)
             if count < length {
                 // The parameters past the ids must be NULL, not an earlier chunk's ids.
                 statement.reset()
             } else {
                 statement.rewind()
             }
-            try statement.bind(.integer(version), at: 1)
+            if let version { try statement.bind(.integer(version), at: 1) }
             for offset in 0..<count {
-                try statement.bind(.integer(ids[start + offset]), at: Int32(offset + 2))
+                try statement.bind(.integer(ids[start + offset]), at: Int32(offset) + first)
             }
             try statement.run()
             deleted += connection.changes
@@ -50,10 +67,15 @@ struct RowIDListDeletes {
         return deleted
     }
 
-    private mutating func statement(for entity: EntityDescription, length: Int, on connection: Connection) throws -> Statement {
-        let key = Key(table: entity.name, length: length)
+    private mutating func statement(
+        for entity: EntityDescription, column: String?, length: Int, on connection: Connection
+    ) throws -> Statement {
+        let key = Key(table: entity.name, column: column, length: length)
         if let statement = statements[key] { return statement }
-        let statement = try connection.cachedStatement(entity.batchDeleteSQL(rowIDs: length))
+        let sql =
+            column.map { DeleteStatement(from: entity.table, where: .column(SQLIdentifier($0), inParameters: length)).sql }
+            ?? entity.batchDeleteSQL(rowIDs: length)
+        let statement = try connection.cachedStatement(sql)
         statements[key] = statement
         return statement
     }

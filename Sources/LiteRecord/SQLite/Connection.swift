@@ -218,6 +218,21 @@ final class Connection {
         handle.map { Int(sqlite3_changes64($0)) } ?? 0
     }
 
+    /// Where this connection's view of the file stands (``StoreStamp``):
+    /// SQLite's data version of `main` as its pager last saw it
+    /// (`SQLITE_FCNTL_DATA_VERSION`: the pager's own counter, which every
+    /// commit moves — another connection's, seen when a transaction starts
+    /// here, so outside one it may lag, never lead, and this connection's
+    /// own, which `PRAGMA data_version` subtracts again), and the rows it
+    /// ever inserted, updated or deleted (`sqlite3_total_changes64`, rolled
+    /// back or not, committed or not). Runs no statement. `nil` when closed.
+    var stamp: StoreStamp? {
+        guard let handle else { return nil }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return StoreStamp(dataVersion: version, totalChanges: sqlite3_total_changes64(handle))
+    }
+
     var isInTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
@@ -390,4 +405,24 @@ extension Connection {
 
     /// The SQLite library version linked at run time.
     static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// Where a connection's view of the file stands (``Connection/stamp``); for
+/// a store, its writer's (`Store.idleStamp()`). When two stamps of one
+/// store are equal, nothing changed the file between them — nothing
+/// committed (another stack of this process, another process, this stack:
+/// each moves the data version), and this stack wrote nothing, not even in
+/// a transaction still open (its only writing connection is the writer,
+/// whose changed rows are counted). Taken at a deletion before the read of
+/// its store-side cascade and again in the save's transaction, before its
+/// first statement: equal, the rows are as the deletion read them
+/// (Docs/Internals/Architecture.md, "The store-side cascade's fast path").
+///
+/// The data version outside a transaction is the one the writer last
+/// saw, which may lag: a commit it has not seen yet makes the save's stamp
+/// differ, and the save takes the plain path. The counted rows do not see
+/// schema changes, which the library's contract leaves to migrations.
+struct StoreStamp: Equatable {
+    let dataVersion: UInt32
+    let totalChanges: Int64
 }

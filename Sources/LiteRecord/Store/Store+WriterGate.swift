@@ -178,6 +178,18 @@ extension Store {
         return try attributingStoreErrors(operation()) { try body(reader) }
     }
 
+    /// The writer connection's ``StoreStamp`` when nothing holds the writer
+    /// and no transaction is open on it; `nil` otherwise (and for a
+    /// replica, which is never written): taken before a read whose result a
+    /// later write trusts while the stamp has not moved. Never waits, and
+    /// runs no statement.
+    func idleStamp() -> StoreStamp? {
+        guard replicaWatcher == nil, tryAcquireLock() else { return nil }
+        defer { releaseLock() }
+        guard let connection, !connection.isInTransaction else { return nil }
+        return connection.stamp
+    }
+
     /// The writer connection's `PRAGMA data_version`: it changes when another
     /// connection (another process, or another stack of this process) commits
     /// to the file, never for this store's own commits, which reach

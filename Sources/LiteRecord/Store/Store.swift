@@ -55,6 +55,12 @@ final class Store: @unchecked Sendable {
     /// (``RowIDListDeletes``). Off outside that test.
     let deletesRowByRowFlag = Atomic<Bool>(false)
     var deletesRowByRow: Bool { deletesRowByRowFlag.load(ordering: .relaxed) }
+    /// For the test that compares the two: off, a save deletes the rows of a
+    /// store-side cascade by row id at the versions read at the deletion even
+    /// when nothing has changed the store since that read (the plain path,
+    /// ``StoreStamp``). On outside that test.
+    let trustsUnchangedCascadeReadsFlag = Atomic<Bool>(true)
+    var trustsUnchangedCascadeReads: Bool { trustsUnchangedCascadeReadsFlag.load(ordering: .relaxed) }
     /// The writer connection. Guarded by `gate`.
     var connection: Connection?
     let observers = SQLObservers()
