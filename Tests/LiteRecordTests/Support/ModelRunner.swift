@@ -375,11 +375,15 @@ final class ModelRunner {
         if viaToMany, target == nil, model.isGone(id) { return note("relate: \(id) is gone from the store; removing it from a list is not specified") }
         // Through a to-many, the list is read first if it was not, which
         // refreshes its stale objects before the to-one changes.
+        // The model's relate runs first, so that the refreshed object's to-one
+        // changed by this step is not taken for a stale one (seed 45617);
+        // what was unchanged before still takes the row's version.
         let stale = staleHandles()
+        let unchangedBefore = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(viaToMany ? .relateViaList : .relate)
-        defer { model.relate(id, link, target?.row) }
+        defer { adoptRefreshed(stale, unchangedBefore: unchangedBefore) }
         noteFeatures(link)
-        defer { adoptRefreshed(stale) }
+        defer { model.relate(id, link, target?.row) }
         if viaToMany, let target, let owner = handles[target] {
             ModelAccess.change(owner, link, object, adding: true)
             note("\(target).\(link.inverseName).append(\(id))")
