@@ -3,9 +3,7 @@ import Foundation
 extension Store {
     /// Whether the store is open.
     var isOpen: Bool {
-        acquireLock()
-        defer { releaseLock() }
-        return connection != nil
+        gate.withState { $0.connection != nil }
     }
 
     /// Whether the store is closed or closing: its reader pool refuses
@@ -47,18 +45,19 @@ extension Store {
             logger.warning(
                 "closing the store while reads still run", metadata: ["store": "\(displayName)", "waited": "\(Self.readDrainTimeout)"])
         }
-        acquireLock()
-        defer { releaseLock() }
-        var failure: LiteRecordError?
-        if let connection, url != nil, !isReadOnly, checkpoints == .automatic {
-            failure = finalCheckpoint(connection)
+        let failure = gate.withState { state in
+            var failure: LiteRecordError?
+            if let connection = state.connection, url != nil, !isReadOnly, checkpoints == .automatic {
+                failure = finalCheckpoint(connection)
+            }
+            state.connection?.close()
+            state.connection = nil
+            state.replica.needsFreshConnection = false
+            replicaWatcher?.close()
+            changes.finish()
+            observations.finish()
+            return failure
         }
-        connection?.close()
-        connection = nil
-        writer.replica.needsFreshConnection = false
-        replicaWatcher?.close()
-        changes.finish()
-        observations.finish()
         if let failure { throw failure }
     }
 
