@@ -141,7 +141,7 @@ extension Store {
     /// A reader holding an old snapshot (a long read, a backup, another
     /// process) only keeps the file growing while it holds it; the `RESTART`
     /// this used to run waited for it under the store's lock, up to the busy
-    /// timeout, and every save waited behind it (`WALLongReaderTests`). Once a
+    /// timeout, and every save waited behind it (`WALBoundTests`). Once a
     /// copy is complete, readers that begin read the main file only
     /// (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so
     /// short overlapping reads let a later attempt, or the next commit, start
