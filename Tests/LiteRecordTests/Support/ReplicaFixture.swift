@@ -1,5 +1,5 @@
 import Foundation
-@testable import LiteRecord
+import LiteRecord
 import Testing
 
 @Entity(name: "ReplicaNote") final class ReplicaNote {
