@@ -383,12 +383,11 @@ import Testing
         try stack.close()
     }
 
-    // A token past the newest transaction the file recorded names none of its
-    // transactions (the store was restored from an older copy, whose next
-    // commits would take the token's numbers again): it is refused with
-    // `.historyExpired` instead of answering nothing and later skipping
-    // transactions.
-
+    /// A token past the newest transaction the file recorded names none of its
+    /// transactions (the store was restored from an older copy, whose next
+    /// commits would take the token's numbers again): it is refused with
+    /// `.historyExpired` instead of answering nothing and later skipping
+    /// transactions.
     @Test func aTokenPastTheNewestTransactionHasExpired() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("memos.sqlite")
@@ -412,10 +411,9 @@ import Testing
         #expect(try restored.fetchHistory(after: nil).count == 1)
     }
 
-    // History is the file's: a stack opened `.disabled` turns it off at open,
-    // but once another stack enables it again, the first one's commits are
-    // recorded too, so a reader following tokens never skips them.
-
+    /// History is the file's: a stack opened `.disabled` turns it off at open,
+    /// but once another stack enables it again, the first one's commits are
+    /// recorded too, so a reader following tokens never skips them.
     @Test func aStackOpenedDisabledRecordsOnceAnotherEnablesHistory() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("memos.sqlite")

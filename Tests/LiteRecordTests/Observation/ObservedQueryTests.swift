@@ -297,10 +297,9 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         try stack.close()
     }
 
-    // Closing a stack ends its observations cleanly, also
-    // when an observation fetches after the reader pool closed and before the
-    // writer did: no error kept, none logged.
-
+    /// Closing a stack ends its observations cleanly, also
+    /// when an observation fetches after the reader pool closed and before the
+    /// writer did: no error kept, none logged.
     @Test @MainActor func aFetchBetweenTheReadersAndTheWriterClosingIsACleanEnd() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("Close.sqlite")
@@ -351,9 +350,8 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         #expect(observation.error == nil, "closing is a clean end: \(String(describing: observation.error))")
     }
 
-    // Starting an observation never waits for another task's write: reads never wait behind a write, and the first value is the
-    // state before the write commits.
-
+    /// Starting an observation never waits for another task's write: reads never wait behind a write, and the first value is the
+    /// state before the write commits.
     @Test @MainActor func subscribingDuringALongWriteReturnsAtOnce() async throws {
         let folder = try TemporaryDirectory()
         let stack = try RecordStack(storeAt: folder.file("Observe.sqlite"), entities: [HandWrittenPerson.self])

@@ -71,10 +71,9 @@ import LiteRecord
         #expect(error?.message.contains("not a relationship of Book") == true)
     }
 
-    // A prefetched to-one whose target the context is deleting reads nil but
-    // keeps its row, as an ordinary access does, so that a rollback brings the
-    // target back (found by the model-based test, seed 901967).
-
+    /// A prefetched to-one whose target the context is deleting reads nil but
+    /// keeps its row, as an ordinary access does, so that a rollback brings the
+    /// target back (found by the model-based test, seed 901967).
     @Test func aRollbackBringsBackAPrefetchedTargetDeletedHere() throws {
         let stack = try RecordStack(inMemoryWith: modelTestEntities)
         let seed = stack.newContext()

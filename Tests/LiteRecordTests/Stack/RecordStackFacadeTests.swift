@@ -190,9 +190,8 @@ import LiteRecord
         }
     }
 
-    // A `Task.detached` in a trait-scoped test is outside the test's default
-    // stack (task-locals are not inherited); the facade's `.notSetUp` says so.
-
+    /// A `Task.detached` in a trait-scoped test is outside the test's default
+    /// stack (task-locals are not inherited); the facade's `.notSetUp` says so.
     @Test(.inMemoryStack(entities: [HandWrittenPerson.self]))
     func aDetachedTaskIsToldWhyItHasNoStack() async throws {
         #expect(RecordStack.isSetUp)

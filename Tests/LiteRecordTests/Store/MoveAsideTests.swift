@@ -79,13 +79,12 @@ import Testing
         #expect(try HandWrittenPerson.count(in: old.newContext()) == 2)
     }
 
-    // `moveAside` renames the main file and its `-wal` one
-    // after the other; an opener arriving between the two creates a new
-    // database at the path and SQLite deletes the old `-wal` beside it — with
-    // `.leftToReplicator`, every committed frame not yet checkpointed. So the
-    // WAL is checkpointed (`TRUNCATE`) under the exclusive lock first: the
-    // renamed main file alone holds every committed change.
-
+    /// `moveAside` renames the main file and its `-wal` one
+    /// after the other; an opener arriving between the two creates a new
+    /// database at the path and SQLite deletes the old `-wal` beside it — with
+    /// `.leftToReplicator`, every committed frame not yet checkpointed. So the
+    /// WAL is checkpointed (`TRUNCATE`) under the exclusive lock first: the
+    /// renamed main file alone holds every committed change.
     @Test func theMovedMainFileAloneHoldsEveryCommit() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("Store.sqlite")

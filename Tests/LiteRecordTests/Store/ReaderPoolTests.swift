@@ -7,9 +7,8 @@ import Testing
 /// `read` leave a writer its turn, and reads that hold every reader never
 /// wait forever for one more.
 @Suite(.tags(.threads)) struct ReaderPoolTests {
-    // `RecordStack.read` runs its body synchronously on a cooperative thread;
-    // readers looping over it must still leave a writer its turn.
-
+    /// `RecordStack.read` runs its body synchronously on a cooperative thread;
+    /// readers looping over it must still leave a writer its turn.
     @Test func writerProgressesWhileMoreReadersThanCoresLoop() async throws {
         let folder = try TemporaryDirectory()
         let stack = try RecordStack(storeAt: folder.file("fair.sqlite"), entities: [HandWrittenPerson.self])

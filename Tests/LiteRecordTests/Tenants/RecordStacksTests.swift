@@ -166,11 +166,10 @@ struct RecordStacksTests {
         #expect(throws: LiteRecordError.self) { try tenants.create("c") }
     }
 
-    // A tenant deleted and created again starts empty and shares no
-    // history token with the one deleted — a token of the old store is refused
-    // as another store's (`.historyExpired`), never answered with the new
-    // store's transactions.
-
+    /// A tenant deleted and created again starts empty and shares no
+    /// history token with the one deleted — a token of the old store is refused
+    /// as another store's (`.historyExpired`), never answered with the new
+    /// store's transactions.
     @Test func aRecreatedTenantRefusesTheDeletedOnesTokens() async throws {
         let temporary = try TemporaryDirectory()
         let tenants = try RecordStacks(directory: temporary.url, entities: [TenantNote.self])
