@@ -5,6 +5,12 @@ import Testing
 /// Persistent history (Docs/History.md): one transaction per commit that changes
 /// rows, written in that commit, read back by token.
 @Suite struct HistoryTests {
+    /// Tests that see the library only through its public API spell the
+    /// history table by `StoreFormatNames`: it must stay the store's own name.
+    @Test func testsSpellTheHistoryTableAsTheStoreNamesIt() {
+        #expect(StoreFormatNames.historyTable == HistoryLog.table)
+    }
+
     @Test func eachSaveIsOneTransactionWithItsChanges() throws {
         let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
         #expect(stack.recordsHistory)

@@ -5,4 +5,6 @@ enum StoreFormatNames {
     /// record id (part of the file format): tests that count the statements
     /// a save runs leave its bookkeeping out by this name.
     static let recordIDTable = "literecord_record_ids"
+    /// The table that holds a store's persistent history.
+    static let historyTable = "literecord_history"
 }
