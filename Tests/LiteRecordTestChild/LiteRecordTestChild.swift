@@ -52,7 +52,7 @@ struct MigrateLargeStore: ParsableCommand {
     }
 }
 
-/// `MigrationStepRaceTests`' child: announces that it is ready, waits for
+/// `MigrationPlanTests`' child: announces that it is ready, waits for
 /// the go file, then opens the store with a plan whose step is new, at the
 /// same moment as another child.
 struct OpenWithNewStep: ParsableCommand {

@@ -53,9 +53,7 @@ extension RecordStack {
 
     /// Whether this stack's commits record history: the store keeps it.
     public var recordsHistory: Bool {
-        store.acquireLock()
-        defer { store.releaseLock() }
-        return store.recordsHistory
+        store.gate.withState { $0.history.isRecording }
     }
 
     /// The transactions committed after `token`, oldest first — by this

@@ -80,11 +80,11 @@ extension Store {
 
     /// Audits every later commit of this store (``ChangeAudit``).
     func startAuditingChanges() {
-        acquireLock()
-        defer { releaseLock() }
-        guard let connection, writer.changeAudit == nil else { return }
-        let audit = ChangeAudit(model: model)
-        connection.reportRowChanges(into: audit.log)
-        writer.changeAudit = audit
+        gate.withState { state in
+            guard let connection = state.connection, state.changeAudit == nil else { return }
+            let audit = ChangeAudit(model: model)
+            connection.reportRowChanges(into: audit.log)
+            state.changeAudit = audit
+        }
     }
 }

@@ -69,7 +69,7 @@ extension Store {
     /// between saves. A commit on the source connection restarts an in-memory
     /// backup, so a copy that keeps being overtaken finishes in one last step
     /// taken while saves wait (``BackupProgress``). Every call on the backup,
-    /// `sqlite3_backup_finish` included, is made under the store's lock: the
+    /// `sqlite3_backup_finish` included, is made holding the writer gate: the
     /// connection is `NOMUTEX`, and finishing reads the source's pager, which
     /// a save on another thread may be changing.
     private func copyInMemory(into target: Connection, operation: String) throws(LiteRecordError) {
@@ -96,20 +96,16 @@ extension Store {
                 if done { return }
             }
         } catch {
-            if let backup { finishUnderLock(backup, operation: operation) }
+            if let backup { finishUnderLock(backup) }
             throw error
         }
     }
 
-    /// Releases a failed in-memory backup under the store's lock; when the
-    /// store was closed meanwhile nothing else uses its connection, and the
-    /// backup is released directly.
-    private func finishUnderLock(_ backup: Backup, operation: String) {
-        do {
-            _ = try withConnection(operation) { _ in try? backup.finish() }
-        } catch {
-            try? backup.finish()
-        }
+    /// Releases a failed in-memory backup holding the writer gate, whether
+    /// or not the store was closed meanwhile (a closed source connection
+    /// lingers until its backups are finished).
+    private func finishUnderLock(_ backup: Backup) {
+        gate.withState { _ in _ = try? backup.finish() }
     }
 
     /// Throws when `connection` was opened `immutable` and its file changed

@@ -3,9 +3,7 @@ import Foundation
 extension Store {
     /// Whether the store is open.
     var isOpen: Bool {
-        acquireLock()
-        defer { releaseLock() }
-        return connection != nil
+        gate.withState { $0.connection != nil }
     }
 
     /// Whether the store is closed or closing: its reader pool refuses
@@ -47,18 +45,19 @@ extension Store {
             logger.warning(
                 "closing the store while reads still run", metadata: ["store": "\(displayName)", "waited": "\(Self.readDrainTimeout)"])
         }
-        acquireLock()
-        defer { releaseLock() }
-        var failure: LiteRecordError?
-        if let connection, url != nil, !isReadOnly, checkpoints == .automatic {
-            failure = finalCheckpoint(connection)
+        let failure = gate.withState { state in
+            var failure: LiteRecordError?
+            if let connection = state.connection, url != nil, !isReadOnly, checkpoints == .automatic {
+                failure = finalCheckpoint(connection)
+            }
+            state.connection?.close()
+            state.connection = nil
+            state.replica.needsFreshConnection = false
+            replicaWatcher?.close()
+            changes.finish()
+            observations.finish()
+            return failure
         }
-        connection?.close()
-        connection = nil
-        writer.replica.needsFreshConnection = false
-        replicaWatcher?.close()
-        changes.finish()
-        observations.finish()
         if let failure { throw failure }
     }
 
@@ -142,7 +141,7 @@ extension Store {
     /// A reader holding an old snapshot (a long read, a backup, another
     /// process) only keeps the file growing while it holds it; the `RESTART`
     /// this used to run waited for it under the store's lock, up to the busy
-    /// timeout, and every save waited behind it (`WALLongReaderTests`). Once a
+    /// timeout, and every save waited behind it (`WALBoundTests`). Once a
     /// copy is complete, readers that begin read the main file only
     /// (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so
     /// short overlapping reads let a later attempt, or the next commit, start

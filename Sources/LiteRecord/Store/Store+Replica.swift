@@ -123,10 +123,10 @@ extension Store {
     /// Called holding the writer gate; `nil` when the store is closed.
     func replicaConnection() throws(LiteRecordError) -> Connection? {
         assert(isWriterHeldByCurrentThread, "the replica's connection is reached without holding the writer gate")
-        if let connection { return connection }
+        if let connection = writer.connection { return connection }
         guard writer.replica.needsFreshConnection else { return nil }
         let fresh = try openReadingConnection()
-        connection = fresh
+        writer.connection = fresh
         writer.replica.needsFreshConnection = false
         return fresh
     }
@@ -253,7 +253,7 @@ extension Store {
             try pinAtNewest(connection, watcherTXID: replicaWatcher?.transactionID())
         } catch {
             connection.close()
-            self.connection = nil
+            writer.connection = nil
             writer.replica.needsFreshConnection = true
             throw LiteRecordError.wrap(
                 error, "returning \(displayName) to its newest commit after a point-in-time read (the next read opens the replica afresh)")

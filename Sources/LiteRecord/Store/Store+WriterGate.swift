@@ -4,12 +4,6 @@ import Synchronization
 extension Store {
     // MARK: Access
 
-    func acquireLock() { gate.acquire() }
-
-    func tryAcquireLock() -> Bool { gate.tryAcquire() }
-
-    func releaseLock() { gate.release() }
-
     /// Whether the calling thread holds the writer: it runs inside a write
     /// (a `write` closure, or code a save runs) on this store
     /// (``WriterGate/isHeldByCurrentThread``).
@@ -24,12 +18,12 @@ extension Store {
     ) throws -> T {
         gate.acquire()
         defer { gate.release() }
-        guard let connection = try replicaWatcher == nil ? connection : replicaConnection() else {
+        let state = gate.state
+        guard let connection = try replicaWatcher == nil ? state.connection : replicaConnection() else {
             throw unavailableError
                 ?? LiteRecordError(.storeUnavailable, "\(operation()) failed: the store \(displayName) is closed")
         }
         connection.armTraceIfListened()
-        let state = gate.state
         return try attributingStoreErrors(operation()) {
             guard replicaWatcher != nil && !connection.isInTransaction else { return try body(state, connection) }
             try followReplica(connection)
@@ -184,10 +178,11 @@ extension Store {
     /// later write trusts while the stamp has not moved. Never waits, and
     /// runs no statement.
     func idleStamp() -> StoreStamp? {
-        guard replicaWatcher == nil, tryAcquireLock() else { return nil }
-        defer { releaseLock() }
-        guard let connection, !connection.isInTransaction else { return nil }
-        return connection.stamp
+        guard replicaWatcher == nil else { return nil }
+        return gate.withStateIfFree { state in
+            guard let connection = state.connection, !connection.isInTransaction else { return nil }
+            return connection.stamp
+        }
     }
 
     /// The writer connection's `PRAGMA data_version`: it changes when another
@@ -204,11 +199,12 @@ extension Store {
             // Without the store's lock: reads hold it, and would starve observers.
             return replicaWatcher.transactionID().map { Int64(bitPattern: $0) }
         }
-        if wait { acquireLock() } else if !tryAcquireLock() { return nil }
-        defer { releaseLock() }
-        guard let connection, !connection.isInTransaction,
-            case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
-        else { return nil }
-        return version
+        let read = { (state: WriterState) -> Int64? in
+            guard let connection = state.connection, !connection.isInTransaction,
+                case .integer(let version)? = try? connection.scalar("PRAGMA data_version")
+            else { return nil }
+            return version
+        }
+        return wait ? gate.withState(read) : gate.withStateIfFree(read)
     }
 }

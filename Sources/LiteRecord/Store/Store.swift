@@ -8,16 +8,17 @@ import Synchronization
 /// Every use of the connection is serialized by `gate` (``WriterGate``),
 /// which the holder may take again: a write transaction runs user code (a
 /// `write` closure) that may fetch through the same connection on the same
-/// thread. What only the holder touches lives in the gate's
-/// ``WriterState``, reached through ``writer``.
+/// thread. The connection and what else only the holder touches live in the
+/// gate's ``WriterState``, reached through ``withWriter(_:_:)`` or, by code
+/// already holding the gate, ``writer``.
 ///
 /// The type is split by what it does: this file opens the connections;
 /// `Store+Open.swift` checks, creates and migrates the store;
 /// `Store+MoveAside.swift` renames a mismatching store; `Store+WriterGate.swift`
 /// serializes use of the writer; `Store+Close.swift` closes and checkpoints.
 final class Store: @unchecked Sendable {
-    // @unchecked: `connection` is only touched while `gate` is held, which
-    // serializes all access (and the gate guards its own state);
+    // @unchecked: the writer connection is part of the state `gate` guards
+    // (reachable only by its holder, asserted in debug builds); `readers`,
     // `movedAsideFiles` and `migrationReport` are only written during init;
     // every other stored property is immutable, atomic or a lock.
     enum Location: Sendable, Equatable {
@@ -61,8 +62,6 @@ final class Store: @unchecked Sendable {
     /// ``StoreStamp``). On outside that test.
     let trustsUnchangedCascadeReadsFlag = Atomic<Bool>(true)
     var trustsUnchangedCascadeReads: Bool { trustsUnchangedCascadeReadsFlag.load(ordering: .relaxed) }
-    /// The writer connection. Guarded by `gate`.
-    var connection: Connection?
     let observers = SQLObservers()
     /// Reader connections for WAL file stores; in-memory stores read through
     /// the writer connection (a private in-memory database has only one).
@@ -122,13 +121,13 @@ final class Store: @unchecked Sendable {
             guard let litestream = options.litestream else {
                 throw LiteRecordError(.storeUnavailable, "\(displayName): Litestream's VFS is not loaded")
             }
-            connection = try openReplica(litestream, snapshotTimeout: options.snapshotTimeout)
+            writer.connection = try openReplica(litestream, snapshotTimeout: options.snapshotTimeout)
         } else if options.readOnly {
-            connection = try openReadOnly()
+            writer.connection = try openReadOnly()
         } else {
-            let writer = try openWriter(options)
-            connection = writer
-            try prepareWriter(writer, history: options.history)
+            let connection = try openWriter(options)
+            writer.connection = connection
+            try prepareWriter(connection, history: options.history)
         }
     }
 
@@ -170,17 +169,17 @@ final class Store: @unchecked Sendable {
 
     /// The writer's checks and history, once it is open: closes it when
     /// history cannot be set up as asked.
-    private func prepareWriter(_ writer: Connection, history: HistoryOptions) throws(LiteRecordError) {
+    private func prepareWriter(_ connection: Connection, history: HistoryOptions) throws(LiteRecordError) {
         if ChangeAudit.enabledByEnvironment {
             let audit = ChangeAudit(model: model)
-            writer.reportRowChanges(into: audit.log)
-            self.writer.changeAudit = audit
+            connection.reportRowChanges(into: audit.log)
+            writer.changeAudit = audit
         }
         do {
-            try configureHistory(history, on: writer)
+            try configureHistory(history, on: connection)
         } catch {
-            writer.close()
-            connection = nil
+            connection.close()
+            writer.connection = nil
             throw error
         }
     }
@@ -196,7 +195,10 @@ final class Store: @unchecked Sendable {
     }
 
     deinit {
-        connection?.close()
+        // No other thread can reach the store now, so the gate is free; it
+        // is taken all the same (uncontended), so that the connection is
+        // reached the one way it is everywhere else: through the gate.
+        gate.withState { $0.connection?.close() }
         replicaWatcher?.close()
         // Released without close(): a `for await` over the change stream or an
         // observation would otherwise wait for an end that never comes.

@@ -62,13 +62,36 @@ final class WriterGate: @unchecked Sendable {
         assert(isHeldByCurrentThread, "the writer's state is touched without holding the writer gate")
         return guarded
     }
+
+    /// Runs `body` holding the gate, with the state it guards: for code that
+    /// needs the state whether or not the connection is open (closing,
+    /// asking whether the store is open).
+    func withState<T, E: Error>(_ body: (WriterState) throws(E) -> T) throws(E) -> T {
+        acquire()
+        defer { release() }
+        return try body(guarded)
+    }
+
+    /// ``withState(_:)`` when no other thread holds the gate; `nil`, without
+    /// waiting, when one does.
+    func withStateIfFree<T>(_ body: (WriterState) -> T?) -> T? {
+        guard tryAcquire() else { return nil }
+        defer { release() }
+        return body(guarded)
+    }
 }
 
 /// What a store keeps that only the holder of its ``WriterGate`` touches:
-/// the open transaction's participants (``TransactionParticipant``), the
-/// history recording, the WAL bound's counters and a replica's pin. One
-/// instance per store, made once: a save allocates nothing here.
+/// the writer connection itself, the open transaction's participants
+/// (``TransactionParticipant``), the history recording, the WAL bound's
+/// counters and a replica's pin. One instance per store, made once: a save
+/// allocates nothing here.
 final class WriterState {
+    /// The writer connection (a replica's reading connection): `nil` before
+    /// the store opened it, after it closed, and while a replica waits to
+    /// open a fresh one. Reached in ``Store/withWriter(_:_:)``, which hands
+    /// it to its body, or by code holding the gate (opening, closing).
+    var connection: Connection?
     /// Change sets recorded by the writes of the open transaction, published
     /// as one when the outermost transaction commits.
     var pendingChanges = PendingChanges()

@@ -1,7 +1,7 @@
 import Foundation
 import LiteRecordTesting
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The entity conveniences without `in:` — the default stack's main context —
 /// each test on its own in-memory stack through LiteRecordTesting's trait.
@@ -29,7 +29,7 @@ import Testing
     @Test func savingUnchangedObjectsRunsNothing() throws {
         let ann = MacroPerson(name: "Ann", age: 31)
         let (_, insert) = try recordingSQL { try ann.save() }
-        #expect(insert.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) }.count == 1)
+        #expect(insert.filter { $0.hasPrefix("INSERT") && !$0.contains(StoreFormatNames.recordIDTable) }.count == 1)
         let (_, nothing) = try recordingSQL { try ann.save() }
         #expect(nothing.isEmpty)
         ann.age = 31

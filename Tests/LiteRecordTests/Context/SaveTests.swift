@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// What a save writes, seen through the SQL it runs.
 @Suite struct SaveTests {
@@ -43,7 +43,7 @@ import Testing
         #expect(statements.first == "BEGIN IMMEDIATE TRANSACTION")
         #expect(statements.last == "COMMIT TRANSACTION")
         #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1)
-        #expect(statements.filter { $0.hasPrefix("INSERT") && !$0.contains(Model.recordIDTable) }.count == 4)
+        #expect(statements.filter { $0.hasPrefix("INSERT") && !$0.contains(StoreFormatNames.recordIDTable) }.count == 4)
     }
 
     @Test func uniqueViolationLeavesStoreUnchangedAndKeepsChanges() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// `StoreInspection` and `literecord inspect` report a store's history, and
 /// take its table for the store's own, not one the model lacks.
@@ -20,7 +20,7 @@ import Testing
 
         let report = try StoreInspection(storeAt: url)
         #expect(report.schemaDifferences.isEmpty, "the history table is the store's own")
-        #expect(!report.tables.contains { $0.name == HistoryLog.table })
+        #expect(!report.tables.contains { $0.name == StoreFormatNames.historyTable })
         let history = try #require(report.history)
         #expect(history.transactionCount == 2)
         #expect(history.oldest == tokens[1] && history.newest == tokens[2])

@@ -5,6 +5,12 @@ import Testing
 /// Persistent history (Docs/History.md): one transaction per commit that changes
 /// rows, written in that commit, read back by token.
 @Suite struct HistoryTests {
+    /// Tests that see the library only through its public API spell the
+    /// history table by `StoreFormatNames`: it must stay the store's own name.
+    @Test func testsSpellTheHistoryTableAsTheStoreNamesIt() {
+        #expect(StoreFormatNames.historyTable == HistoryLog.table)
+    }
+
     @Test func eachSaveIsOneTransactionWithItsChanges() throws {
         let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
         #expect(stack.recordsHistory)
@@ -381,6 +387,108 @@ import Testing
         memo.stars = 1
         try held.save()  // no false conflict after the merge
         try stack.close()
+    }
+
+    /// A token past the newest transaction the file recorded names none of its
+    /// transactions (the store was restored from an older copy, whose next
+    /// commits would take the token's numbers again): it is refused with
+    /// `.historyExpired` instead of answering nothing and later skipping
+    /// transactions.
+    @Test func aTokenPastTheNewestTransactionHasExpired() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("memos.sqlite")
+        let copy = folder.file("copy.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        let context = stack.newContext()
+        context.insert(Memo(serverID: "1", title: "first"))
+        try context.save()
+        try stack.backup(to: copy)
+        for index in 2...3 {
+            context.insert(Memo(serverID: "\(index)", title: "later"))
+            try context.save()
+        }
+        let held = try #require(try stack.fetchHistory(after: nil).last?.token)
+        try stack.close()
+
+        let restored = try RecordStack(storeAt: copy, entities: [Memo.self], history: .enabled)
+        defer { try? restored.close() }
+        let error = expectError(.historyExpired) { _ = try restored.fetchHistory(after: held) }
+        #expect(error?.message.contains("is not from") == true, "\(String(describing: error))")
+        #expect(try restored.fetchHistory(after: nil).count == 1)
+    }
+
+    /// History is the file's: a stack opened `.disabled` turns it off at open,
+    /// but once another stack enables it again, the first one's commits are
+    /// recorded too, so a reader following tokens never skips them.
+    @Test func aStackOpenedDisabledRecordsOnceAnotherEnablesHistory() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("memos.sqlite")
+        let quiet = try RecordStack(storeAt: url, entities: [Memo.self], history: .disabled)
+        defer { try? quiet.close() }
+        let recording = try RecordStack(storeAt: url, entities: [Memo.self], history: .enabled)
+        defer { try? recording.close() }
+
+        let mine = recording.newContext()
+        mine.insert(Memo(serverID: "1", title: "from the recording stack"))
+        try mine.save()
+        let theirs = quiet.newContext()
+        theirs.insert(Memo(serverID: "2", title: "from the stack opened disabled"))
+        try theirs.save()
+
+        let transactions = try recording.fetchHistory(after: nil)
+        #expect(transactions.count == 2, "the disabled stack's commit is in the history")
+        #expect(transactions.last?.changes.count == 1)
+    }
+
+    // A transaction names what its commit wrote: the attributes a
+    // `.storeTrumps` resolution left to the save, and the author set partway
+    // through a `write {}`.
+
+    /// The store wins `title` (changed elsewhere since the read): the save
+    /// writes only `stars`, and its transaction names only `stars`. Before,
+    /// it named `title` too, from the plan.
+    @Test func aStoreTrumpsResolutionNamesOnlyWhatItWrote() throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        defer { try? stack.close() }
+        let seed = stack.newContext()
+        seed.insert(Memo(serverID: "1", title: "first"))
+        try seed.save()
+
+        let context = stack.newContext()
+        context.mergePolicy = .storeTrumps
+        let memo = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "1", in: context))
+        let other = stack.newContext()
+        let elsewhere = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "1", in: other))
+        elsewhere.title = "theirs"
+        try other.save()
+
+        memo.title = "mine"
+        memo.stars = 5
+        try context.save()
+        let last = try #require(try stack.fetchHistory(after: nil).last)
+        #expect(last.changes.map(\.updatedAttributes) == [["stars"]])
+        let stored = try #require(try Memo.findFirst(byAttribute: "serverID", withValue: "1", in: stack.newContext()))
+        #expect(stored.title == "theirs" && stored.stars == 5)
+    }
+
+    /// An author set after the write's first save (whose context had a
+    /// name) names the transaction. Before, the first save's missing author
+    /// was taken.
+    @Test func anAuthorSetPartwayThroughAWriteNamesItsTransaction() async throws {
+        let stack = try RecordStack(inMemoryWith: [Memo.self], history: .enabled)
+        defer { try? stack.close() }
+        try await stack.write { context in
+            context.name = "nightly"
+            context.insert(Memo(serverID: "1", title: "one"))
+            try context.save()
+            context.transactionAuthor = "importer"
+            context.insert(Memo(serverID: "2", title: "two"))
+            try context.save()
+        }
+        let transactions = try stack.fetchHistory(after: nil)
+        #expect(transactions.count == 1)
+        #expect(transactions.first?.author == "importer")
+        #expect(transactions.first?.contextName == "nightly")
     }
 }
 

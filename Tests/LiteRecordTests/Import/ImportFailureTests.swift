@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// A failed import names the element and key path, and leaves nothing of
 /// itself in the context — while the context's other unsaved changes stay.
@@ -66,7 +66,7 @@ import Testing
         #expect(context.updatedObjects.count == 1 && context.updatedObjects.first === bob)
 
         let (_, statements) = try stack.recordingSQL { try context.save() }
-        #expect(statements.filter { ($0.hasPrefix("INSERT") || $0.hasPrefix("UPDATE")) && !$0.contains(Model.recordIDTable) }.count == 2, "\(statements)")
+        #expect(statements.filter { ($0.hasPrefix("INSERT") || $0.hasPrefix("UPDATE")) && !$0.contains(StoreFormatNames.recordIDTable) }.count == 2, "\(statements)")
         let fresh = stack.newContext()
         #expect(try IPerson.count(in: fresh) == 3 && ICompany.count(in: fresh) == 1 && ISkill.count(in: fresh) == 0)
         #expect(try IPerson.findFirst(byAttribute: "identifier", withValue: 2, in: fresh)?.age == 50)

@@ -2,7 +2,7 @@
 import Foundation
 import Glibc
 import Testing
-@testable import LiteRecord
+import LiteRecord
 
 /// The model `LiteRecordTestChild migrate-large-store` migrates to (its
 /// `Migrated.Person`); the fingerprints must match.
@@ -61,7 +61,7 @@ private enum TwoProcess {
         defer { try? stack.close() }
         #expect(Date().timeIntervalSince(started) > 5, "this open did not wait for the child's migration")
         #expect(stack.lastMigrationReport == nil, "the child migrated the store; this open had nothing left to do")
-        #expect(try stack.newContext().count(TwoProcess.Person.self, whereSQL: nil, arguments: []) == 20)
+        #expect(try stack.newContext().count(FetchRequest<TwoProcess.Person>()) == 20)
         let ended = try await finishingOnThread(within: 60) { child.waitUntilExit() } != nil
         #expect(ended && child.terminationStatus == 0)
     }

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import LiteRecordTesting
+import Synchronization
 import Testing
 @testable import LiteRecord
 
@@ -293,6 +295,96 @@ private let byName = FetchRequest<MacroPerson>(sortBy: [SortDescriptor(\.name)])
         #expect(waited < RecordObservation<CLINote>.crossProcessInterval + .seconds(60), "seen by polling (\(waited))")
         #expect(observation.status.evaluations == 2, "one fetch for the other process's commit")
         try stack.close()
+    }
+
+    /// Closing a stack ends its observations cleanly, also
+    /// when an observation fetches after the reader pool closed and before the
+    /// writer did: no error kept, none logged.
+    @Test @MainActor func aFetchBetweenTheReadersAndTheWriterClosingIsACleanEnd() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Close.sqlite")
+        let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
+        let other = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
+        defer { try? other.close() }
+        let observation = stack.mainContext.observe(FetchRequest<HandWrittenPerson>())
+        var iterator = observation.makeAsyncIterator()
+        #expect(await iterator.next()?.isEmpty == true)
+
+        // A read in flight keeps close() waiting with its reader pool closed
+        // and its writer open.
+        let reading = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        let read = Task.detached {
+            try await stack.read { _ in
+                reading.store(true, ordering: .relaxed)
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+        while !reading.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        let closing = Task.detached { try stack.close() }
+        while stack.store.readers?.isClosing != true { try await Task.sleep(for: .milliseconds(5)) }
+
+        // Another stack's commit wakes the observation, whose fetch meets the
+        // closed pool.
+        try await other.write { context in context.insert(HandWrittenPerson(name: "Bob", age: 40)) }
+        let endedEarly = Atomic<Bool>(false)
+        let next = Task { @MainActor [iterator] in
+            var iterator = iterator
+            let ended = await iterator.next() == nil
+            endedEarly.store(true, ordering: .relaxed)
+            return ended
+        }
+        // The woken observation fetches, meets the closed pool and ends, all
+        // while close() still waits for the read.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !endedEarly.load(ordering: .relaxed), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let endedWhileClosing = endedEarly.load(ordering: .relaxed)
+        #expect(endedWhileClosing, "the observation fetched while the store was closing")
+        release.signal()
+        try await read.value
+        try await closing.value
+        let ended = await next.value
+        #expect(ended, "the observation ended")
+        #expect(observation.error == nil, "closing is a clean end: \(String(describing: observation.error))")
+    }
+
+    /// Starting an observation never waits for another task's write: reads never wait behind a write, and the first value is the
+    /// state before the write commits.
+    @Test @MainActor func subscribingDuringALongWriteReturnsAtOnce() async throws {
+        let folder = try TemporaryDirectory()
+        let stack = try RecordStack(storeAt: folder.file("Observe.sqlite"), entities: [HandWrittenPerson.self])
+        defer { try? stack.close() }
+        stack.mainContext.insert(HandWrittenPerson(name: "Ann", age: 31))
+        try stack.mainContext.save()
+
+        let entered = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        let writing = Task.detached {
+            try await stack.write { context in
+                context.insert(HandWrittenPerson(name: "Bob", age: 40))
+                entered.store(true, ordering: .relaxed)
+                // The write holds the writer (on the store's own queue) until
+                // released, or for 30 s when a regression blocks the releaser.
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }
+        while !entered.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+
+        let started = ContinuousClock.now
+        var iterator = stack.mainContext.observe(FetchRequest<HandWrittenPerson>()).makeAsyncIterator()
+        let first = await iterator.next()
+        let waited = ContinuousClock.now - started
+        release.signal()
+        try await writing.value
+
+        #expect(first?.map(\.name) == ["Ann"], "the state before the write")
+        // Alone this takes milliseconds. A subscription that waited for the
+        // write would wait the whole 30 s hold; the margin below it is for a
+        // loaded test run, whose other tests can keep both of Swift Testing's
+        // threads busy for seconds: a CI run failed the earlier 2 s bound.
+        #expect(waited < .seconds(20), "subscribing waited \(waited) for the write")
     }
 }
 

@@ -320,6 +320,17 @@ struct ReplicaTests {
 /// search of the disk); `ReplicaSnapshotTimeoutTests` has the replica with
 /// no snapshot.
 @Suite struct ReplicaRefusalTests {
+    /// `make litestream` installs the binary under the package's
+    /// `.build-tools/`: when it is there, the replica and replication tests
+    /// find it and run. They skipped, saying it was not installed, after
+    /// the file that looks for it moved one folder down and its lookup,
+    /// which counted folders from its own path, missed the package root.
+    @Test func theLitestreamBinaryIsFoundWhereMakeLitestreamInstallsIt() {
+        let installed = PackageRoot.url.appendingPathComponent(".build-tools/litestream/bin/litestream")
+        guard FileManager.default.isExecutableFile(atPath: installed.path) else { return }
+        #expect(LitestreamBinary.url != nil)
+    }
+
     @Test func aMissingExtensionSaysWhatToInstall() throws {
         let error = #expect(throws: LiteRecordError.self) {
             try RecordStack(

@@ -28,9 +28,7 @@ enum LitestreamBinary {
         if let path = ProcessInfo.processInfo.environment["LITESTREAM"], FileManager.default.isExecutableFile(atPath: path) {
             return URL(fileURLWithPath: path)
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build-tools/litestream/bin/litestream")
+        let binary = PackageRoot.url.appendingPathComponent(".build-tools/litestream/bin/litestream")
         return FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
     }
 }

@@ -49,6 +49,12 @@ enum IDsRenamed {
         try #require(try insertPeople(1, from: 1_000, in: stack.newContext()).first)
     }
 
+    /// Tests that see the library only through its public API spell the
+    /// table by `StoreFormatNames`: it must stay the store's own name.
+    @Test func testsSpellTheRecordIDTableAsTheStoreNamesIt() {
+        #expect(StoreFormatNames.recordIDTable == Model.recordIDTable)
+    }
+
     @Test func aStaleObjectOfAnotherStackNeverWritesIntoTheNewcomersRow() throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.sqlite")

@@ -46,6 +46,33 @@ import Testing
         #expect(seenFromAnotherThread(gate) == Seen(holds: false, took: true))
     }
 
+    @Test func withStateHoldsTheGateOnlyForItsBodyAndTheFreeVariantNeverWaits() {
+        let gate = WriterGate()
+        let inside = gate.withState { _ in gate.isHeldByCurrentThread }
+        #expect(inside)
+        #expect(!gate.isHeldByCurrentThread)
+        #expect(gate.withStateIfFree { _ in 1 } == 1)
+        gate.acquire()
+        let fromAnotherThread = Mutex<Int?>(0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            fromAnotherThread.withLock { $0 = gate.withStateIfFree { _ in 1 } }
+            done.signal()
+        }.start()
+        done.wait()
+        gate.release()
+        #expect(fromAnotherThread.withLock { $0 } == nil)
+    }
+
+    @Test func theWriterConnectionLivesInTheGatesStateUntilTheStoreCloses() throws {
+        let store = try Store(location: .memory, model: Model(entities: [HandWrittenPerson.self]))
+        #expect(store.gate.withState { $0.connection != nil })
+        #expect(try store.withWriter("reading") { state, connection in state.connection === connection })
+        try store.close()
+        #expect(store.gate.withState { $0.connection == nil })
+        #expect(!store.isOpen)
+    }
+
     @Test func aSavepointRollbackTakesBackWhatFollowedItsMarkOnly() {
         let state = WriterState()
         state.history.schemaVersion = 7

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import LiteRecord
+import LiteRecord
 
 /// Entities whose model is decided at run time: two slots (`SlotA`,
 /// `SlotB`) of a family, each a ``Versioned`` entity whose name, renaming

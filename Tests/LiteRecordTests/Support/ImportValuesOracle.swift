@@ -1,5 +1,5 @@
 import Foundation
-@testable import LiteRecord
+import LiteRecord
 
 /// What an imported number must become, worked out independently of the
 /// import's own number code: a decimal value as sign, digits and exponent,

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LiteRecord
+import LiteRecord
 import Testing
 
 /// A primary store and a `litestream replicate` of its own into a `file`

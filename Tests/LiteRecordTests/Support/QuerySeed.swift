@@ -1,5 +1,5 @@
 import Foundation
-@testable import LiteRecord
+import LiteRecord
 
 /// A deterministic pseudo-random generator (SplitMix64), so every run seeds the
 /// same objects and a failure can be reproduced.

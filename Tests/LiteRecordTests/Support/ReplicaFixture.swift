@@ -1,5 +1,5 @@
 import Foundation
-@testable import LiteRecord
+import LiteRecord
 import Testing
 
 @Entity(name: "ReplicaNote") final class ReplicaNote {
@@ -40,6 +40,21 @@ import Testing
 
 let replicaEntities: [any Entity.Type] = [ReplicaNote.self, ReplicaShelf.self, ReplicaCounter.self]
 
+/// The package's root folder (the one holding `Package.swift`), found from
+/// this file's folder upward rather than by counting folders, so that what
+/// `make litestream` installs under `.build-tools/` is found from any test
+/// file wherever the test tree puts it.
+enum PackageRoot {
+    static let url: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.pathComponents.count > 1 {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }()
+}
+
 /// Where `make litestream` installs Litestream's VFS extension:
 /// `$LITERECORD_LITESTREAM_VFS`, or the `litestream_vfs` package in the
 /// `.build-tools/litestream` virtual environment of this package.
@@ -50,9 +65,7 @@ enum LitestreamVFSExtension {
         {
             return URL(fileURLWithPath: path)
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let lib = root.appendingPathComponent(".build-tools/litestream/lib")
+        let lib = PackageRoot.url.appendingPathComponent(".build-tools/litestream/lib")
         let pythons = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
         for python in pythons.sorted() where python.hasPrefix("python3") {
             let so = lib.appendingPathComponent("\(python)/site-packages/litestream_vfs/litestream-vfs.so")

@@ -2,13 +2,16 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// Move-aside renamed the main file first, one file at a
-/// time, and never synced the folder. An opener between two renames made a
-/// new database at the path whose `-wal` and `-shm` the next renames carried
-/// off beside the old main file; and a power loss after the move could undo
-/// it. Now the companions move first, the main file last, then the folder
-/// is synced.
-@Suite(.tags(.threads)) struct MoveAsideOrderTests {
+/// Moving a store aside (`onModelMismatch: .moveAsideAndRecreate`): the order
+/// the files move in, and what the moved main file holds.
+@Suite(.tags(.threads)) struct MoveAsideTests {
+    // Move-aside renamed the main file first, one file at a
+    // time, and never synced the folder. An opener between two renames made a
+    // new database at the path whose `-wal` and `-shm` the next renames carried
+    // off beside the old main file; and a power loss after the move could undo
+    // it. Now the companions move first, the main file last, then the folder
+    // is synced.
+
     static func makeOldStore(_ url: URL) throws {
         let stack = try RecordStack(storeAt: url, entities: [HandWrittenPerson.self])
         let context = stack.newContext()
@@ -74,5 +77,39 @@ import Testing
         let old = try RecordStack(storeAt: main, entities: [HandWrittenPerson.self], readOnly: true)
         defer { try? old.close() }
         #expect(try HandWrittenPerson.count(in: old.newContext()) == 2)
+    }
+
+    /// `moveAside` renames the main file and its `-wal` one
+    /// after the other; an opener arriving between the two creates a new
+    /// database at the path and SQLite deletes the old `-wal` beside it — with
+    /// `.leftToReplicator`, every committed frame not yet checkpointed. So the
+    /// WAL is checkpointed (`TRUNCATE`) under the exclusive lock first: the
+    /// renamed main file alone holds every committed change.
+    @Test func theMovedMainFileAloneHoldsEveryCommit() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Store.sqlite")
+        let old = try RecordStack(
+            storeAt: url, entities: [Base.Note.self], migration: .none, onModelMismatch: .fail, checkpoints: .leftToReplicator)
+        let context = old.newContext()
+        for index in 0..<20 { context.insert(Base.Note(["title": .text("note \(index)")])) }
+        try context.save()
+        try old.close()
+        let walBefore = (try FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        #expect(walBefore > 0, "the commits are in the -wal (left to a replicator)")
+
+        let fresh = try RecordStack(storeAt: url, entities: [Base.Person.self], onModelMismatch: .moveAsideAndRecreate)
+        let moved = fresh.movedAsideFiles
+        try fresh.close()
+        let main = try #require(moved.first { !$0.path.hasSuffix("-wal") && !$0.path.hasSuffix("-shm") })
+        let movedWAL = moved.first { $0.path.hasSuffix("-wal") }
+        let walAfter = movedWAL.map { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.intValue ?? 0 } ?? 0
+        #expect(walAfter == 0, "the moved -wal still holds \(walAfter) bytes of commits")
+
+        // Only the main file, as an opener racing the renames would leave it.
+        let alone = folder.file("Alone.sqlite")
+        try FileManager.default.copyItem(at: main, to: alone)
+        let reopened = try RecordStack(storeAt: alone, entities: [Base.Note.self])
+        #expect(try reopened.all(Base.Note.self).count == 20)
+        try reopened.close()
     }
 }

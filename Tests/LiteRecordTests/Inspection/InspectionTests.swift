@@ -2,13 +2,16 @@ import Foundation
 import Testing
 import LiteRecord
 
-/// Opening and closing a file descriptor on a store file
-/// releases every POSIX lock this process holds on it
-/// (https://sqlite.org/howtocorrupt.html, §2.2) — an open stack's `SHARED`
-/// lock included. Another process closing its connection then takes itself
-/// for the last one and deletes the `-wal` and `-shm` the open stack still
-/// uses. `StoreInspection` reads what it needs through SQLite instead.
-@Suite struct InspectionLockTests {
+/// What inspecting a store (`StoreInspection`, `literecord inspect` and
+/// `check`) does to the processes that have it open.
+@Suite struct InspectionTests {
+    // Opening and closing a file descriptor on a store file
+    // releases every POSIX lock this process holds on it
+    // (https://sqlite.org/howtocorrupt.html, §2.2) — an open stack's `SHARED`
+    // lock included. Another process closing its connection then takes itself
+    // for the last one and deletes the `-wal` and `-shm` the open stack still
+    // uses. `StoreInspection` reads what it needs through SQLite instead.
+
     static func runWriter(_ binary: URL, _ url: URL, label: String) async throws -> Int32 {
         let process = Process()
         process.executableURL = binary
