@@ -404,6 +404,14 @@ final class ModelRunner {
         else { return note("link: nothing to link") }
         let pair = MPair(book: book.row, tag: tag.row)
         guard model.isLinked(pair) != linked else { return note("link: \(book)–\(tag) already \(linked)") }
+        // Whether a list read before another writer deleted one of the pair
+        // (unmerged) still lists the other is not specified (as for a
+        // relate's removal): so neither is linking or unlinking the pair,
+        // which that list may show done already (seed 46978: the tag's
+        // loaded books still held the book, and the link changed nothing).
+        if model.isGone(book) || model.isGone(tag) {
+            return note("link: \(model.isGone(book) ? book : tag) is gone from the store; changing its links is not specified")
+        }
         // Changing a link reads the list it changes (and its inverse) if not
         // read yet, which refreshes the stale objects in it.
         let stale = staleHandles()
