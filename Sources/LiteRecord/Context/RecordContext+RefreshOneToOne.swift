@@ -61,6 +61,11 @@ extension RecordContext {
             let held = registeredObject(pairing.relationship.destination, rowID: storedRowID), held !== pairing.partner,
             held.recordState.phase == .managed, let side = RelationGraph.relationship(of: held, at: pairing.inverse)
         else { return }
+        // Only a side changed here speaks for this context: an unchanged one
+        // naming another object is a stale read (another writer's pairing not
+        // merged), which the object's next read corrects, not a pairing that
+        // displaces the refreshed object.
+        guard let sideColumn = side.columnIndex, held.recordState.changes.contains(sideColumn) else { return }
         switch RelationGraph.slot(held, pairing.inverse) {
         case .toOne(nil), .fault(nil):
             RelationGraph.assignToOne(held, side, object)

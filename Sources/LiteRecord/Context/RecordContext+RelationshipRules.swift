@@ -339,8 +339,9 @@ extension RecordContext {
     /// Drops the pending many-to-many changes, links and unlinks, of
     /// objects just deleted (or inserts dropped): a deleted record's links
     /// go with its row (the join table's `ON DELETE CASCADE`), so no save,
-    /// read or rule has a pending link of one to skip. This is the one place
-    /// they are dropped. A deletion taken back (`rollback()`, a refresh, a
+    /// read or rule has a pending link of one to skip: with `noteJoin`, which
+    /// ignores a link changed after the deletion, no pending link names a
+    /// deleted object. A deletion taken back (`rollback()`, a refresh, a
     /// merge policy) leaves the links as stored.
     func dropPendingJoins(touching doomed: Set<ObjectIdentifier>) {
         guard !pendingJoins.isEmpty else { return }

@@ -125,9 +125,10 @@ extension RecordContext {
                     ? (pending.source, pending.destination) : (pending.destination, pending.source)
                 guard mine === object else { continue }
                 if pending.linked {
-                    // A deletion drops its pending links (dropPendingJoins);
-                    // a link to an object forgotten since (deleted elsewhere)
-                    // shows nothing, and its save is refused.
+                    // No pending link names a deleted object (a deletion
+                    // drops them, noteJoin ignores one made after it); a link
+                    // to an object forgotten since (deleted elsewhere) or
+                    // detached shows nothing: a forgotten one's save is refused.
                     guard other.recordState.belongs(to: self) else { continue }
                     if present.insert(ObjectIdentifier(other)).inserted { result.append(other) }
                 } else {
@@ -155,6 +156,10 @@ extension RecordContext {
     /// join-table relationship, for the next save.
     func noteJoin(_ object: any Entity, _ relationship: ResolvedRelationship, _ other: any Entity, linked: Bool) {
         guard case .joinTable(let table) = relationship.storage else { return }
+        // A deleted record's links go with its row: a link changed after the
+        // deletion (its own list, or another's naming it) is no change to
+        // write, as one changed before it was dropped (dropPendingJoins).
+        guard object.recordState.phase != .deleted, other.recordState.phase != .deleted else { return }
         // Either side's list gains or loses a member: a counted one is
         // checked at the save, read then if it is not loaded.
         if relationship.isCounted { noteCountedOwner(object) }

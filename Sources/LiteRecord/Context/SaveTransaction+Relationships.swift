@@ -56,8 +56,10 @@ extension SaveTransaction {
         guard !pendingJoins.isEmpty else { return ([], []) }
         var relinked: [(id: RecordID, table: JoinTable)] = []
         var touched: [ObjectIdentifier: any Entity] = [:]
-        // A deletion dropped its pending links (dropPendingJoins): every
-        // pending link is between objects the save keeps.
+        // No pending link names a deleted object (dropPendingJoins, and
+        // noteJoin after a deletion). One naming an object without a row id
+        // (detached with its context, or forgotten: refused before the
+        // transaction) is skipped.
         func rowID(_ object: any Entity) -> Int64? {
             newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
         }

@@ -21,10 +21,15 @@ extension SaveTransaction {
             guard let entity = model.entity(for: type(of: object)) else { continue }
             if case .keep = resolution, let rowID = object.recordState.rowID { owners[entity.name, default: []].insert(rowID) }
             // As a member: the lists it was counted in, as this context left it.
+            // An owner this save inserts has its row id only here.
             for index in entity.toOneIndexes where entity.relationships[index].inverseIsCounted {
-                if case .some(.some(let owner)) = RecordContext.namedRowID(object, index) {
-                    owners[entity.relationships[index].destinationName, default: []].insert(owner)
+                let owner: Int64?
+                switch RelationGraph.slot(object, index) {
+                case .fault(let rowID): owner = rowID
+                case .toOne(let target?): owner = target.recordState.rowID ?? newRowIDs[ObjectIdentifier(target)]
+                case .toOne(nil), .unloaded, .toMany: owner = nil
                 }
+                if let owner { owners[entity.relationships[index].destinationName, default: []].insert(owner) }
             }
         }
         for (name, ids) in owners.sorted(by: { $0.key < $1.key }) {

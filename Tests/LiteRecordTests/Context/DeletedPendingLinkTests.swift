@@ -56,4 +56,19 @@ import Testing
         #expect(book.tags.isEmpty, "the link went with the deletion")
         #expect(!context.hasChanges)
     }
+
+    /// A link changed after the deletion (the review of this change) is no
+    /// change either: before, the save inserted the join row after deleting
+    /// the book's row, and the commit failed on the foreign key.
+    @Test func aLinkMadeAfterTheDeletionIsNoChange() throws {
+        let context = stack.newContext()
+        let tag = try #require(try MTag.findAll(in: context).first)
+        let book = try #require(try MBook.findAll(in: context).first)
+        context.delete(book)
+        book.tags.append(tag)
+        try context.save()
+        let check = stack.newContext()
+        #expect(try MBook.count(in: check) == 0)
+        #expect(try #require(try MTag.findAll(in: check).first).books.isEmpty)
+    }
 }

@@ -119,6 +119,28 @@ final class DOClock {
         #expect(!context.hasChanges)
     }
 
+    /// A held partner that shows another pairing only because this context
+    /// read it before another writer's change (unchanged here) is a stale
+    /// read, not a pairing made here: the refreshed shelf takes its stored
+    /// clock and is not displaced (the review of this change: it was, and
+    /// its next save cleared one side of the pairing in the store).
+    @Test func aStalePartnerDoesNotDisplaceTheRefreshedSide() throws {
+        let context = stack.newContext()
+        let t = try shelf("t", in: context)
+        let one = try clock("one", in: context)
+        let two = try clock("two", in: context)
+        #expect(one.shelf?.name == "s")
+        let other = stack.newContext()
+        try shelf("t", in: other).clock = try clock("one", in: other)
+        try other.save()
+        t.clock = two
+        #expect(throws: LiteRecordError.self) { try context.save() }
+        try context.refresh(t, mergeChanges: false)
+        #expect(t.clock === one, "its stored clock")
+        #expect(two.shelf == nil)
+        #expect(!context.hasChanges, "nothing for a save to write over the other writer's pairing")
+    }
+
     /// Model seed 34609: a merged write pairs a shelf deleted here with
     /// another clock; `rollback()` takes the deletion back at the write's
     /// values (Docs/Concurrency.md's merge rules), its clock included, not

@@ -76,7 +76,9 @@ extension ReferenceModel {
             }
             guard let stored, stored != before.fk[link] else { continue }
             let partner = MID(kind: link.target, row: stored)
-            guard let object = held[partner], object.phase == .managed else { continue }
+            // Only a side changed here speaks: an unchanged one is a stale
+            // read of another writer's pairing, left to its next read.
+            guard let object = held[partner], object.phase == .managed, object.fkChanged.contains(paired) else { continue }
             switch object.fk[paired] {
             case nil:
                 held[partner]?.fk[paired] = id.row
