@@ -53,8 +53,7 @@ extension RecordContext {
     /// for what the write changed), one it does not hold is read.
     private func storedPartners<T: Entity>(_ type: T.Type, naming rowID: Int64, _ index: Int, but kept: Int64??) throws -> [any Entity] {
         guard let entity = model.entity(for: type), entity.relationships.indices.contains(index) else { return [] }
-        let sql =
-            "SELECT \(SQLIdentifier.rowID) FROM \(entity.quotedTable) WHERE \(SQLIdentifier(entity.relationships[index].name).quoted) = ?"
+        let sql = SelectStatement([.rowID], from: entity.table, where: .equals(SQLIdentifier(entity.relationships[index].name))).sql
         let rows = try reading("merging \(entity.name).\(entity.relationships[index].name)") { connection in
             try connection.rows(sql, [.integer(rowID)])
         }

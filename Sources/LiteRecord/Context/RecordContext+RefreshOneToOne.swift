@@ -84,7 +84,7 @@ extension RecordContext {
     /// there the change stays, and the push writes the same value.
     private func storedSideIsEmpty(of object: any Entity, _ side: ResolvedRelationship) throws -> Bool {
         guard parent == nil, let rowID = object.recordState.rowID, let entity = model.entity(for: type(of: object)) else { return false }
-        let sql = "SELECT \(SQLIdentifier(side.name).quoted) FROM \(entity.quotedTable) WHERE \(SQLIdentifier.rowID) = ?"
+        let sql = SelectStatement([SQLIdentifier(side.name)], from: entity.table, where: .rowID).sql
         let rows = try reading("refreshing \(entity.name).\(side.name)") { connection in try connection.rows(sql, [.integer(rowID)]) }
         guard let value = rows.first?.first else { return true }
         return value == .null

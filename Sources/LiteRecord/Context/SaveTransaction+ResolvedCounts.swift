@@ -23,12 +23,8 @@ extension SaveTransaction {
             // As a member: the lists it was counted in, as this context left it.
             // An owner this save inserts has its row id only here.
             for index in entity.toOneIndexes where entity.relationships[index].inverseIsCounted {
-                let owner: Int64?
-                switch RelationGraph.slot(object, index) {
-                case .fault(let rowID): owner = rowID
-                case .toOne(let target?): owner = target.recordState.rowID ?? newRowIDs[ObjectIdentifier(target)]
-                case .toOne(nil), .unloaded, .toMany: owner = nil
-                }
+                var owner = RecordContext.namedRowID(object, index) ?? nil
+                if owner == nil, case .toOne(let target?) = RelationGraph.slot(object, index) { owner = newRowIDs[ObjectIdentifier(target)] }
                 if let owner { owners[entity.relationships[index].destinationName, default: []].insert(owner) }
             }
         }
