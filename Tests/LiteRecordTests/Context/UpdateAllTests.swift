@@ -305,6 +305,32 @@ private let fewStars = #Predicate<UANote> { $0.stars < 2 }
         #expect(after["beta"]?.stars == 7)
     }
 
+    /// An object whose edits were already behind the store (another context
+    /// changed its record after it was read) takes the stored values but
+    /// keeps the version its edits are based on: the update does not excuse
+    /// the other writer's change, and the next save meets it. Taking the new
+    /// version would let the edit overwrite that change unseen.
+    @Test func anObjectAlreadyBehindTheStoreKeepsItsVersion() throws {
+        let stack = try seeded()
+        let context = stack.newContext()
+        let alpha = try #require(try UANote.findFirst(byAttribute: "slug", withValue: "alpha", in: context))
+        let version = try #require(alpha.recordVersion)
+        let other = stack.newContext()
+        let elsewhere = try #require(try UANote.findFirst(byAttribute: "slug", withValue: "alpha", in: other))
+        elsewhere.reviewer = "Lee"
+        try other.save()
+        alpha.reviewer = "Kim"
+        try UANote.updateAll(matching: fewStars, set: \.stars, to: 3, in: context)
+        #expect(alpha.stars == 3 && alpha.reviewer == "Kim")
+        #expect(alpha.recordVersion == version, "the version its edit is based on")
+        let error = try #require(throws: LiteRecordError.self) { try context.save() }
+        #expect(error.kind == .conflict)
+        #expect(try stored(stack)["alpha"]?.reviewer == "Lee", "the other writer's change stands")
+        context.mergePolicy = .storeTrumps
+        try context.save()
+        #expect(try stored(stack)["alpha"]?.reviewer == "Lee")
+    }
+
     /// Rows the context is deleting are left out, as a fetch leaves their
     /// objects out; the deletion then saves without a conflict.
     @Test func rowsBeingDeletedAreLeftOut() throws {

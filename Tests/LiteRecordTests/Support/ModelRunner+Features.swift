@@ -169,6 +169,7 @@ extension ModelRunner {
             throw mismatch("updateAll", "\(described) wrote \(count) rows; the model \(written.count)")
         }
         for id in written {
+            let before = model.store.rows[id]?.version
             model.store.rows[id]?.values.set(field, from: values)
             model.store.rows[id]?.version += 1
             guard !elsewhere, var held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { continue }
@@ -182,7 +183,9 @@ extension ModelRunner {
             held.readText = row.text
             held.takeUnchangedValues(of: row)
             held.readValues = row.values
-            held.version = row.version
+            // Behind the store already (another writer changed the row since
+            // it was read): its edits keep the version they are based on.
+            if held.version == before { held.version = row.version }
             model.held[id] = held
         }
         if !written.isEmpty { expectedEvents.append(MEvent(updated: Set(written))) }

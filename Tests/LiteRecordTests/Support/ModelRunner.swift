@@ -261,7 +261,8 @@ final class ModelRunner {
     /// records the context is deleting are left out; each changed row's
     /// version moves on; objects the context holds "take the new values and
     /// version, keeping their unsaved edits: an edit of another attribute
-    /// saves without a conflict, an edit of an attribute set here meets one".
+    /// saves without a conflict, an edit of an attribute set here meets one";
+    /// an object with edits already behind the store keeps its version.
     private func updateAllHere(_ kind: MKind) throws {
         let ids = model.store.rows.keys.filter { $0.kind == kind && model.held[$0]?.phase != .deleted }.sorted()
         let text = nextText()
@@ -272,13 +273,14 @@ final class ModelRunner {
             throw mismatch("updateAll", "updateAll(\(kind)) in the context wrote \(written) rows; the model \(ids.count)")
         }
         for id in ids {
+            let before = model.store.rows[id]?.version
             model.storeEdit(id, text)
             guard var held = model.held[id], held.phase == .managed, let row = model.store.rows[id] else { continue }
             // An edit of the text set here keeps its value and the version
             // it is based on: its save meets the conflict.
             guard !held.textChanged else { continue }
-            // At the row's new version, the object holds the row's values:
-            // those another writer changed before are taken too.
+            // The object holds the row's values: those another writer
+            // changed before are taken too.
             guard held.changed else {
                 model.held[id] = MHeld(row)
                 continue
@@ -287,7 +289,12 @@ final class ModelRunner {
             held.readText = row.text
             held.takeUnchangedValues(of: row)
             held.readValues = row.values
-            held.version = row.version
+            // Its edits take the new version only when they were based on the
+            // row as it was before this update: an object already behind
+            // another writer's change keeps its version, and its next save
+            // meets that change (Docs/Queries.md, "Set-based updates"; model
+            // seed 49751).
+            if held.version == before { held.version = row.version }
             model.held[id] = held
         }
         if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
