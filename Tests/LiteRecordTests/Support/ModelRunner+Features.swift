@@ -180,12 +180,15 @@ extension ModelRunner {
                 continue
             }
             if !held.textChanged { held.text = row.text }
-            held.readText = row.text
             held.takeUnchangedValues(of: row)
-            held.readValues = row.values
             // Behind the store already (another writer changed the row since
-            // it was read): its edits keep the version they are based on.
-            if held.version == before { held.version = row.version }
+            // it was read): its edits keep the version, and the values, they
+            // are based on.
+            if held.version == before {
+                held.readText = row.text
+                held.readValues = row.values
+                held.version = row.version
+            }
             model.held[id] = held
         }
         if !written.isEmpty { expectedEvents.append(MEvent(updated: Set(written))) }

@@ -286,15 +286,19 @@ final class ModelRunner {
                 continue
             }
             held.text = row.text
-            held.readText = row.text
             held.takeUnchangedValues(of: row)
-            held.readValues = row.values
             // Its edits take the new version only when they were based on the
             // row as it was before this update: an object already behind
-            // another writer's change keeps its version, and its next save
-            // meets that change (Docs/Queries.md, "Set-based updates"; model
-            // seed 49751).
-            if held.version == before { held.version = row.version }
+            // another writer's change keeps its version, and the values its
+            // edits are based on, and its next save meets that change
+            // (Docs/Queries.md, "Set-based updates"; model seeds 49751, 57291).
+            guard held.version == before else {
+                model.held[id] = held
+                continue
+            }
+            held.readText = row.text
+            held.readValues = row.values
+            held.version = row.version
             model.held[id] = held
         }
         if written > 0 { expectedEvents.append(MEvent(updated: Set(ids))) }
