@@ -146,6 +146,25 @@ import Testing
         #expect(try CDBox.findAll(in: fresh).map(\.name) == ["kept"])
         #expect(try CDShelf.count(in: fresh) == 0)
     }
+
+    /// A new object's lists are checked at the save that inserts it, however
+    /// they came to be as they are: a new shelf whose only box was deleted
+    /// again is refused, as a new shelf saved with no box at all is (the
+    /// model's seed 55195 reached it through a cascade in a child context).
+    @Test func aNewObjectsListIsCheckedWhateverEmptiedIt() throws {
+        let stack = try RecordStack(inMemoryWith: [CDShelf.self, CDBox.self])
+        let context = stack.newContext()
+        let shelf = CDShelf()
+        context.insert(shelf)
+        let box = CDBox()
+        context.insert(box)
+        box.shelf = shelf
+        try #require(shelf.boxes.count == 1)
+        context.delete(box)
+        let error = try #require(throws: LiteRecordError.self) { try context.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at least 1"), "\(error)")
+        #expect(try CDShelf.count(in: stack.newContext()) == 0)
+    }
 }
 
 @Entity(name: "CDShelf")

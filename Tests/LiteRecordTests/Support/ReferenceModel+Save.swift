@@ -374,13 +374,15 @@ extension ReferenceModel {
             if now.count > limit, touched { broken.append("\(owner) holds \(now.count) > \(limit)") }
             // Book.notes' minimum: checked for a list that changed however it
             // changed — a note deleted here or by a cascade (another book's
-            // lead), moved away — whether or not it was read. (A new book
-            // comes with a note: the runner leaves alone what would empty it,
-            // whose "changed" the contract does not settle.)
+            // lead), moved away — whether or not it was read; a new book's
+            // list always, as the insert is a change of it
+            // (Docs/Relationships.md; model seed 55195: a child's cascade
+            // took a new book's only note).
             guard owner.kind == .book else { continue }
             let notes = counted(owner, .noteBook)
             let notesBefore = base.members(of: owner, .noteBook).must
-            if notes.count < Self.minNotesPerBook, Set(notes) != Set(notesBefore) || (perObject && touched) {
+            let inserted = held[owner]?.phase == .inserted
+            if notes.count < Self.minNotesPerBook, Set(notes) != Set(notesBefore) || (perObject && touched) || inserted {
                 broken.append("\(owner) holds \(notes.count) notes < \(Self.minNotesPerBook)")
             }
         }
