@@ -43,6 +43,36 @@ import LiteRecord
         #expect(try KShelf.count(in: fresh) == 1)
     }
 
+    /// Under `.storeTrumps` a move the store overruled is never written,
+    /// so the shelf it names being gone is no matter: the write moved the box
+    /// off its shelf after this context moved it to "b" (the store's newer
+    /// value wins), then deleted "b", which this context had edited. The save
+    /// goes on: the box keeps the write's `nil`, "b" stays deleted. Issue
+    /// #58's model (seed 59678) expected `.conflict` here.
+    @Test @MainActor func aMoveTheStoreOverrulesNamesNothingUnderStoreTrumps() async throws {
+        let main = stack.mainContext
+        main.mergePolicy = .storeTrumps
+        let box = try #require(try KBox.findFirst(byAttribute: "label", withValue: "x", in: main))
+        let b = try #require(try KShelf.findFirst(byAttribute: "name", withValue: "b", in: main))
+        box.shelf = b
+        let ids = (try #require(box.recordID), try #require(b.recordID))
+        try await stack.write { context in
+            let theirs = try #require(try context.object(with: ids.0, as: KBox.self))
+            theirs.label = "moved off"
+            theirs.shelf = nil
+        }
+        b.name = "edited here"
+        try await stack.write { context in
+            if let shelf = try context.object(with: ids.1, as: KShelf.self) { context.delete(shelf) }
+        }
+        try main.save()
+        #expect(!main.hasChanges)
+        let fresh = stack.newContext()
+        let stored = try #require(try KBox.findFirst(byAttribute: "label", withValue: "moved off", in: fresh))
+        #expect(stored.shelf == nil)
+        #expect(try KShelf.findAll(in: fresh).map(\.name) == ["a"])
+    }
+
     @Test @MainActor func underErrorTheSaveMeetsTheConflict() async throws {
         let main = stack.mainContext
         main.mergePolicy = .error

@@ -56,6 +56,7 @@ extension ReferenceModel {
                 if !object.textChanged { object.text = row.text }
                 object.takeUnchangedValues(of: row)
                 object.takeUnchangedToOnes(of: row, id.kind)
+                object.mergedVersion = row.version
                 held[id] = object
                 continue
             }
@@ -143,6 +144,15 @@ extension ReferenceModel {
             if isGone(id) { continue }
             let links = object.phase == .inserted ? Set(object.fk.keys) : object.fkChanged
             for link in links {
+                // Under `.storeTrumps` a to-one the store changed since the
+                // read, on a row in conflict, takes the store's value: the
+                // reference is never written (Concurrency.md, the policies'
+                // table; model seed 59678).
+                if policy == .storeTrumps, object.phase == .managed, let row = store.rows[id], row.version != object.version,
+                    row.fk[link] != object.readFK[link]
+                {
+                    continue
+                }
                 if let target = object.fk[link] { note(MID(kind: link.target, row: target)) }
             }
         }

@@ -280,7 +280,11 @@ extension ReferenceModel {
             }
             next[id] = settled
         }
-        held = next
+        held = next.mapValues { object in
+            var object = object
+            object.mergedVersion = nil
+            return object
+        }
         links = [:]
         cascadeDepth = [:]
         forgotten.formUnion(forget)

@@ -96,6 +96,10 @@ struct MHeld {
     /// with the value it was read with all the same (API.md §12: the store's
     /// *newer* values win, this context's other edits are kept).
     var readUnknown = false
+    /// A pending deletion's version after a merged write: the version a
+    /// `rollback()` taking the deletion back leaves it at, showing the
+    /// write's values (Docs/Concurrency.md; model seed 53603).
+    var mergedVersion: Int?
 
     init(_ row: MRow) {
         text = row.text
@@ -415,6 +419,13 @@ struct ReferenceModel {
                 reread(id)
             } else if object.phase == .deleted {
                 held[id]?.phase = .managed
+                // Never a version older than one it read since.
+                guard let version = object.mergedVersion, version > object.version else { continue }
+                held[id]?.version = version
+                held[id]?.readText = object.text
+                held[id]?.readValues = object.values
+                held[id]?.readFK = object.fk
+                held[id]?.mergedVersion = nil
             }
         }
     }
