@@ -94,7 +94,16 @@ extension RecordContext {
                 // meets that conflict, and a policy that resolves it forgets
                 // the object with its reference ("changed here, deleted in the
                 // store", Docs/Concurrency.md).
-                if columns != nil, rowIsGone(object, entity) { return }
+                if columns != nil {
+                    switch storedColumn(of: object, entity, entity.attributes.count + position) {
+                    case .gone: return
+                    // Under `.storeTrumps` the store's newer value of the
+                    // column wins the conflict: the reference is never
+                    // written (model seeds 52408, 59678).
+                    case .overruled: continue
+                    case .written: break
+                    }
+                }
                 throw forgottenReference(object, entity.relationships[index].qualifiedName, target)
             }
         }
@@ -113,6 +122,33 @@ extension RecordContext {
             }
         }
     }
+
+    /// What the save will do with a changed column of a saved object, read
+    /// only on the way to refusing the save: nothing when its row is gone
+    /// (a row once gone does not come back); nothing either under
+    /// `.storeTrumps` when another writer changed the row and the column
+    /// since the object read it — the save meets the conflict and the
+    /// store's newer value wins, as ``SaveTransaction`` resolves it; else it
+    /// writes the object's value.
+    private func storedColumn(of object: any Entity, _ entity: EntityDescription, _ column: Int) -> StoredColumn {
+        guard let rowID = object.recordState.rowID else { return .written }
+        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
+        let row: [SQLValue]?
+        do {
+            row = try reading("reading \(entity.name) #\(rowID)") { connection in try connection.rows(sql, [.integer(rowID)]).first }
+        } catch {
+            // Unread, the reference is refused as written.
+            return .written
+        }
+        guard let found = row, found.count == entity.columnCount + 2 else { return .gone }
+        guard mergePolicy == .storeTrumps, found[entity.columnCount + 1] != .integer(object.recordState.version) else { return .written }
+        let state = object.recordState
+        let read = state.storedValues.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? state.readToOnes?[column]
+        guard let read, found.indices.contains(column + 1), found[column + 1] != read else { return .written }
+        return .overruled
+    }
+
+    enum StoredColumn { case gone, overruled, written }
 
     /// Whether the saved object's row is no longer in the store (read only
     /// on the way to refusing a save: a row once gone does not come back).

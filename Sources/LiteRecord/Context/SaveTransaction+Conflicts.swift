@@ -92,6 +92,7 @@ extension SaveTransaction {
             resolved[id] = (object, .forget)
             return
         }
+        noteConflictOwners(conflict.entity, stored.values)
         if conflict.isDeletion {
             if mergePolicy == .objectTrumps {
                 let statement = try connection.cachedStatement(conflict.entity.deleteSQL)

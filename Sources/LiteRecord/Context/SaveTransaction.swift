@@ -47,6 +47,10 @@ struct SaveTransaction {
     /// each is detached from a one-to-one partner that no longer names it
     /// (``detachKeptFromFormerPartners()``).
     var kept: [(entity: EntityDescription, rowID: Int64)] = []
+    /// The owners in counted lists that conflicting rows named in the store
+    /// when the merge policy met them, by entity name
+    /// (``checkCountsInStore()``).
+    var conflictOwners: [String: Set<Int64>] = [:]
 
     init(_ context: RecordContext, _ plan: RecordContext.SavePlan, on connection: Connection) {
         self.context = context
@@ -92,7 +96,7 @@ struct SaveTransaction {
             }
             return inserted
         }
-        try checkCountsAfterResolution()
+        try checkCountsInStore()
         return SaveOutcome(
             inserted: inserted, relinked: relinked.relinked, relinkVersioned: relinked.versioned, resolved: resolved,
             cascaded: cascaded, goneBefore: goneBefore)

@@ -86,4 +86,28 @@ final class CTag {
         #expect(try tag("lone", in: fresh).posts.map(\.title).sorted() == ["one", "two"])
         #expect(try post("two", in: fresh).tags.map(\.label).sorted() == ["full", "lone"])
     }
+
+    /// Two contexts each link a new post to tag "lone" (one post, at most
+    /// two), each seeing two; the second save would leave three links in
+    /// the store and is refused, under every merge policy: a link is no
+    /// column of either record, so no version meets it, and the count is
+    /// taken in the store inside the save's transaction.
+    @Test(arguments: [MergePolicy.error, .objectTrumps, .storeTrumps])
+    func aTagTwoContextsLinkPastItsMaximumIsRefusedToTheSecond(policy: MergePolicy) throws {
+        let first = stack.newContext()
+        let second = stack.newContext()
+        second.mergePolicy = policy
+        for (context, title) in [(first, "x"), (second, "y")] {
+            let lone = try tag("lone", in: context)
+            #expect(lone.posts.count == 1)
+            let post = CPost(title)
+            context.insert(post)
+            post.tags = [lone]
+        }
+        try first.save()
+        let error = expectError(.validationFailed) { try second.save() }
+        #expect(error?.message.contains("at most 2") == true, "\(String(describing: error))")
+        let reader = stack.newContext()
+        #expect(try tag("lone", in: reader).posts.map(\.title).sorted() == ["one", "x"])
+    }
 }

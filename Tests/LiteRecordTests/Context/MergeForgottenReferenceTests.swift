@@ -41,6 +41,37 @@ import LiteRecord
         #expect(stored.shelf?.name == "a", "the box stays where it was")
     }
 
+    /// Under `.storeTrumps` a move the store overrules is never written: the
+    /// write moved the box off its shelf after this context moved it to
+    /// "b", then deleted "b". The store's newer value wins the conflict, so
+    /// the forgotten shelf refuses nothing and the save goes on (issue #58's
+    /// model, seed 52408, found the save refused with `.conflict`). The
+    /// same move the write did not overrule is still refused.
+    @Test(arguments: [true, false]) @MainActor
+    func aMoveTheStoreOverrulesIsNoReferenceUnderStoreTrumps(overruled: Bool) async throws {
+        let main = stack.mainContext
+        main.mergePolicy = .storeTrumps
+        let box = try #require(try KBox.findFirst(byAttribute: "label", withValue: "x", in: main))
+        let b = try #require(try KShelf.findFirst(byAttribute: "name", withValue: "b", in: main))
+        box.shelf = b
+        let boxID = try #require(box.recordID)
+        try await stack.write { context in
+            let theirs = try #require(try context.object(with: boxID, as: KBox.self))
+            if overruled { theirs.shelf = nil } else { theirs.label = "relabelled" }
+        }
+        try await deleteShelfB(in: main)
+        let fresh = stack.newContext()
+        guard overruled else {
+            expectError(.conflict) { try main.save() }
+            #expect(try KBox.findFirst(byAttribute: "label", withValue: "relabelled", in: fresh)?.shelf?.name == "a")
+            return
+        }
+        try main.save()
+        let stored = try #require(try KBox.findFirst(byAttribute: "label", withValue: "x", in: fresh))
+        #expect(stored.shelf == nil, "the write's value won")
+        #expect(try KShelf.findAll(in: fresh).map(\.name) == ["a"])
+    }
+
     @Test @MainActor func aNewObjectNamingADeletedRecordIsRefused() async throws {
         let main = stack.mainContext
         let b = try #require(try KShelf.findFirst(byAttribute: "name", withValue: "b", in: main))

@@ -147,6 +147,46 @@ import Testing
         #expect(try CDShelf.count(in: fresh) == 0)
     }
 
+    /// Two contexts each add a bottle to crate "full" (one bottle, at most
+    /// two): each sees two, and the first save is right. The second would
+    /// leave three in the store, so it is refused: the bounds are counted in
+    /// the store, inside the save's transaction, not only in the context's
+    /// graph (before, it committed three).
+    @Test func aListTwoContextsFillPastItsMaximumIsRefusedToTheSecond() throws {
+        let first = stack.newContext()
+        let second = stack.newContext()
+        for (context, name) in [(first, "x"), (second, "y")] {
+            let full = try crate("full", in: context)
+            #expect(full.bottles.count == 1)
+            let bottle = PushBottle(name: name)
+            context.insert(bottle)
+            bottle.crate = full
+        }
+        try first.save()
+        let error = try #require(throws: LiteRecordError.self) { try second.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at most 2"), "\(error)")
+        #expect(second.hasChanges)
+        let reader = stack.newContext()
+        #expect(try crate("full", in: reader).bottles.map(\.name).sorted() == ["a", "x"])
+    }
+
+    /// The same at the minimum: each of two contexts takes one of crate
+    /// "spare"'s two bottles out; the second save would leave it empty.
+    @Test func aListTwoContextsEmptyIsRefusedToTheSecond() throws {
+        let first = stack.newContext()
+        let second = stack.newContext()
+        for (context, name) in [(first, "b"), (second, "c")] {
+            let spare = try crate("spare", in: context)
+            #expect(spare.bottles.count == 2)
+            context.delete(try #require(spare.bottles.first { $0.name == name }))
+        }
+        try first.save()
+        let error = try #require(throws: LiteRecordError.self) { try second.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at least 1"), "\(error)")
+        let reader = stack.newContext()
+        #expect(try crate("spare", in: reader).bottles.map(\.name) == ["c"])
+    }
+
     /// A new object's lists are checked at the save that inserts it, however
     /// they came to be as they are: a new shelf whose only box was deleted
     /// again is refused, as a new shelf saved with no box at all is (the

@@ -78,4 +78,36 @@ final class RCTrack {
         try context.save()
         #expect(try counts() == (1, 1), "the album is kept with the track added elsewhere; its own track went with the cascade")
     }
+
+    /// `.objectTrumps` deletes a track another writer had moved to another
+    /// album meanwhile: the album the store names loses it, which this
+    /// context never saw. Counted there, in the store, the save is refused
+    /// when that album would be left below its minimum; before, only the
+    /// album named here was counted, and the save committed an empty album
+    /// (the outside review's first two gaps: a deletion `.objectTrumps`
+    /// carries out over a conflict, and the owner the store named then).
+    @Test func anObjectTrumpsDeletionCountsTheOwnerTheStoreNamed() throws {
+        let setup = stack.newContext()
+        let blue = try #require(try RCAlbum.findAll(in: setup).first)
+        setup.insert(RCTrack("spare", on: blue))
+        let red = RCAlbum("red")
+        setup.insert(red)
+        setup.insert(RCTrack("two", on: red))
+        try setup.save()
+
+        let context = stack.newContext()
+        context.mergePolicy = .objectTrumps
+        let one = try #require(try RCTrack.findFirst(byAttribute: "name", withValue: "one", in: context))
+        let other = stack.newContext()
+        let theirs = try #require(try RCTrack.findFirst(byAttribute: "name", withValue: "one", in: other))
+        theirs.album = try RCAlbum.findFirst(byAttribute: "title", withValue: "red", in: other)
+        other.delete(try #require(try RCTrack.findFirst(byAttribute: "name", withValue: "two", in: other)))
+        try other.save()
+
+        context.delete(one)
+        let error = try #require(throws: LiteRecordError.self) { try context.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("at least 1"), "\(error)")
+        let check = stack.newContext()
+        #expect(try RCTrack.findAll(in: check).map(\.name).sorted() == ["one", "spare"], "nothing was written")
+    }
 }
