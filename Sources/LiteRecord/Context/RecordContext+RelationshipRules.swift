@@ -89,7 +89,11 @@ extension RecordContext {
         func check(_ object: any Entity, _ entity: EntityDescription, columns: AttributeMask?) throws(LiteRecordError) {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if let columns, !columns.contains(entity.attributes.count + position) { continue }
-                guard case .toOne(let target?) = RelationGraph.slot(object, index), target.recordState.isForgotten else { continue }
+                guard case .toOne(let target?) = RelationGraph.slot(object, index) else { continue }
+                if target.recordState.phase == .unmanaged, !target.recordState.isForgotten {
+                    throw droppedReference(object, entity.relationships[index], target)
+                }
+                guard target.recordState.isForgotten else { continue }
                 // An object whose own row is gone writes nothing: its save
                 // meets that conflict, and a policy that resolves it forgets
                 // the object with its reference ("changed here, deleted in the
@@ -159,6 +163,26 @@ extension RecordContext {
             try !connection.rows(sql, [.integer(rowID)]).isEmpty
         }
         return found == false
+    }
+
+    /// A to-one naming an object deleted before it was ever saved (an insert
+    /// dropped by `delete`, directly or by a cascade): the rule of the
+    /// deleted side decides, as for a saved object. `.deny` refuses the
+    /// deletion; `.nullify` and `.cascade` took the reference away when it
+    /// was made, so what is left is a `.noAction` reference to a record that
+    /// never existed. Written, either would be `NULL`, silently.
+    private func droppedReference(_ object: any Entity, _ relationship: ResolvedRelationship, _ target: any Entity) -> LiteRecordError {
+        let destination = model.entity(named: relationship.destinationName)
+        if let inverse = relationship.inverseIndex, let destination, destination.relationships[inverse].deleteRule == .deny {
+            return LiteRecordError(
+                .validationFailed,
+                "\(Self.describe(target)) cannot be deleted: \(destination.relationships[inverse].qualifiedName) has the delete rule .deny and still relates it to \(Self.describe(object)); nothing was written"
+            )
+        }
+        return LiteRecordError(
+            .constraintViolation,
+            "\(Self.describe(object)): \(relationship.qualifiedName) names a \(type(of: target).entityName) that was deleted before it was saved; relate another object (or none) and save"
+        )
     }
 
     private func forgottenReference(_ object: any Entity, _ relationship: String, _ target: any Entity) -> LiteRecordError {

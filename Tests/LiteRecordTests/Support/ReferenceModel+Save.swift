@@ -40,6 +40,17 @@ extension ReferenceModel {
         if !denials(among: held.keys).isEmpty || held.keys.contains(where: refusesValue) {
             expected.errors.insert(.validationFailed)
         }
+        // A to-one naming an insert deleted again (dropped): the rule of the
+        // deleted side decides, as for a saved record. `.deny` refuses the
+        // deletion; `.noAction` names a record that never existed
+        // (Docs/Relationships.md, "Delete rules"; model seed 79614).
+        for (id, object) in held where object.phase != .deleted && !isGone(id) {
+            let written = object.phase == .inserted ? Set(object.fk.keys) : object.fkChanged
+            for link in written {
+                guard let target = object.fk[link], target < 0, held[MID(kind: link.target, row: target)] == nil else { continue }
+                expected.errors.insert(link.rule == .deny ? .validationFailed : .constraintViolation)
+            }
+        }
         // Which of a refused value and a `.unique` clash a save reports first
         // is not specified: the clash is written, the value refused at binding.
         if held.keys.contains(where: refusesValue) {
