@@ -72,6 +72,10 @@ private enum DocV2 {
         /// sampled from the seed — the first, the last and the rest drawn —
         /// for a workload of thousands of calls; `nil` fails every call.
         var samplePoints: Int? = nil
+        /// What another writer commits inside `run` after the operation's
+        /// reads and before the counted operation (``resolvingSave``): the
+        /// state before is the seed with this applied.
+        var writtenMeanwhile: ((URL) throws -> Void)? = nil
     }
 
     /// Torn crashes draw from this seed (`LITERECORD_FAULT_SEED`), mixed with
@@ -83,6 +87,10 @@ private enum DocV2 {
 
     @Test func aSaveWithInsertsUpdatesDeletesACascadeAndASearchIndex() async throws {
         try await exercise(Self.save)
+    }
+
+    @Test func aSaveThatResolvesConflictsAndCountsListsInTheStore() async throws {
+        try await exercise(Self.resolvingSave)
     }
 
     @Test func aMigrationWithACustomStep() async throws {
@@ -168,7 +176,14 @@ private enum DocV2 {
         let template = folder.appendingPathComponent("template", isDirectory: true)
         try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
         try workload.seed(template.appendingPathComponent("store.sqlite"))
-        let before = try Self.contents(of: template.appendingPathComponent("store.sqlite"))
+        var before = try Self.contents(of: template.appendingPathComponent("store.sqlite"))
+        if let writtenMeanwhile = workload.writtenMeanwhile {
+            let scratch = folder.appendingPathComponent("meanwhile", isDirectory: true)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: template.appendingPathComponent("store.sqlite"), to: scratch.appendingPathComponent("store.sqlite"))
+            try writtenMeanwhile(scratch.appendingPathComponent("store.sqlite"))
+            before = try Self.contents(of: scratch.appendingPathComponent("store.sqlite"))
+        }
 
         // A run without a fault: the state after, and how many calls to fail.
         let clean = try point(workload, in: folder, .call(.ioError, 0), template: template)
@@ -588,6 +603,77 @@ private enum DocV2 {
                     return error
                 }
             })
+    }
+
+    /// A save under `.objectTrumps` meeting what another stack committed
+    /// after its reads: an edit of a track it edits too, and a move of a
+    /// track it deletes. The resolution writes over the first, deletes the
+    /// second where the store put it, and the save counts the albums' lists
+    /// again in the store (the post-resolution reads) before it commits;
+    /// the blue album's cascade goes by the store-side path.
+    static var resolvingSave: Workload {
+        let entities: [any Entity.Type] = [RCAlbum.self, RCTrack.self]
+        func meanwhile(_ url: URL) throws {
+            let stack = try RecordStack(storeAt: url, entities: entities)
+            defer { try? stack.close() }
+            let other = stack.newContext()
+            let tracks = Dictionary(uniqueKeysWithValues: try RCTrack.findAll(in: other).map { ($0.name, $0) })
+            try #require(tracks["one"]).album = try RCAlbum.findFirst(byAttribute: "title", withValue: "red", in: other)
+            try #require(tracks["four"]).name = "four, edited elsewhere"
+            try other.save()
+        }
+        return Workload(
+            name: "resolving save", operationWord: "sav", entities: entities, laterEntities: entities,
+            seed: { url in
+                let stack = try RecordStack(storeAt: url, entities: entities)
+                let context = stack.newContext()
+                for (title, names) in [("blue", ["one", "two", "three"]), ("red", ["four", "five"]), ("green", ["six"])] {
+                    let album = RCAlbum(title)
+                    context.insert(album)
+                    for name in names { context.insert(RCTrack(name, on: album)) }
+                }
+                try context.save()
+                try stack.close()
+            },
+            run: { url in
+                do {
+                    let stack = try RecordStack(storeAt: url, entities: entities)
+                    defer { try? stack.close() }
+                    let context = stack.newContext()
+                    context.mergePolicy = .objectTrumps
+                    let tracks = Dictionary(uniqueKeysWithValues: try RCTrack.findAll(in: context).map { ($0.name, $0) })
+                    let albums = Dictionary(uniqueKeysWithValues: try RCAlbum.findAll(in: context).map { ($0.title, $0) })
+                    try meanwhile(url)
+                    try #require(tracks["four"]).name = "four, edited here"
+                    context.delete(try #require(tracks["one"]))
+                    context.insert(RCTrack("seven", on: try #require(albums["green"])))
+                    context.delete(try #require(albums["blue"]))
+                    FaultVFS.startCounting()
+                    defer { FaultVFS.disarm() }
+                    try context.save()
+                    FaultVFS.acknowledge(url)
+                    return nil
+                } catch {
+                    return error
+                }
+            },
+            verify: { url, returned in
+                // The save met both conflicts and resolved them: "one" went
+                // from red, where the store had put it, "four" holds the
+                // edit made here, and blue went with its tracks.
+                guard returned else { return nil }
+                do {
+                    let stack = try RecordStack(storeAt: url, entities: entities)
+                    defer { try? stack.close() }
+                    let context = stack.newContext()
+                    let names = try RCTrack.findAll(in: context).map(\.name).sorted()
+                    let wanted = ["five", "four, edited here", "seven", "six"]
+                    return names == wanted ? nil : "the resolved save left tracks \(names), not \(wanted)"
+                } catch {
+                    return "reading the store after the save: \(error)"
+                }
+            },
+            writtenMeanwhile: meanwhile)
     }
 
     static var migration: Workload {
