@@ -81,6 +81,14 @@ extension RecordContext {
             self.changes = changes
         }
 
+        /// Whether `other` is of the same entity and changes the same
+        /// columns, so that one `UPDATE` writes both. A method, so that the
+        /// rows are compared in place, without copying their masks out.
+        @inline(__always)
+        func changesTheSameColumns(as other: PlannedRow) -> Bool {
+            entity == other.entity && changes == other.changes
+        }
+
         func precedes(_ other: PlannedRow) -> Bool {
             entity == other.entity ? rowID < other.rowID : entity < other.entity
         }

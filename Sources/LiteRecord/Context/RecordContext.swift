@@ -30,11 +30,17 @@ public final class RecordContext {
     var inserted: [any Entity] = []
     /// Saved objects changed or marked for deletion since the last save, and
     /// the rule tying them to their `listings` flags (see ``ChangeLists``).
-    var lists = ChangeLists()
+    /// Touched once per object a setter first changes or a deletion marks:
+    /// unchecked, as ``objectsAreObservable`` is (no ``ChangeLists`` method
+    /// calls back into the context's lists).
+    // unsafe(context-confined)
+    @exclusivity(unchecked) var lists = ChangeLists()
     /// Counts the objects inserted, first listed as changed, marked deleted
     /// or taken back from deletion: ``runWillSave()`` compares it before and
     /// after a round of `willSave` to tell whether the round touched anything.
-    var changeTouches = 0
+    /// Unchecked, as ``lists`` is.
+    // unsafe(context-confined)
+    @exclusivity(unchecked) var changeTouches = 0
     /// For a child context: objects it inserted and pushed to its parent, by
     /// the child object, with the parent's copy. They have no row id until the
     /// root context saves.
@@ -61,8 +67,10 @@ public final class RecordContext {
     /// Cascades a deletion under way leaves to the store: deleted saved
     /// objects whose `.cascade` to-many is not loaded (see
     /// ``PendingCascade``). Empty once `delete(_:)` returns: it turns them
-    /// into ``storeCascade``.
-    var pendingCascades: [PendingCascade] = []
+    /// into ``storeCascade``. Read by every `delete(_:)`: unchecked, as
+    /// ``lists`` is.
+    // unsafe(context-confined)
+    @exclusivity(unchecked) var pendingCascades: [PendingCascade] = []
     /// The rows the deletions since the last save take along without an
     /// object here, with the versions read at the deletion; the save deletes
     /// them (see ``PendingCascade`` for the invariants).

@@ -205,66 +205,70 @@ extension SaveTransaction {
             let changes: AttributeMask
         }
         /// A statement, the columns it sets (in parameter order), which of them
-        /// store canonical text (as parameter offsets; nil for none, so that
-        /// copying the tuple per object costs no retain), and the first column
-        /// that is a to-one's foreign key (`Int.max` for none).
+        /// store canonical text (as parameter offsets; nil for none), and the
+        /// first column that is a to-one's foreign key (`Int.max` for none).
         typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
         var statements: [Key: Update] = [:]
-        // The parts of the current statement's plan, kept apart: copying a
-        // whole plan tuple per object would retain its arrays each time.
-        var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
-        for update in plan.updates {
-            let key = Key(entity: update.entity, changes: update.changes)
-            let statement: Statement
-            let indexes: [Int]
-            let canonicalText: [Int]?
-            let attributeCount: Int
-            if let current, current.key == key {
-                (statement, indexes, canonicalText, attributeCount) =
-                    (current.statement, current.indexes, current.canonicalText, current.attributeCount)
-                statement.rewind()
-            } else if let cached = statements[key] {
-                (statement, indexes, canonicalText, attributeCount) = cached
-                statement.rewind()
+        let updates = plan.updates
+        var start = updates.startIndex
+        // Run by run of rows that share a statement (the plan keeps an
+        // entity's rows together, and their changes are mostly alike): the
+        // statement and its columns are looked up once per run, where
+        // copying them per row retained its arrays each time.
+        while start < updates.endIndex {
+            let key = Key(entity: updates[start].entity, changes: updates[start].changes)
+            var end = start + 1
+            while end < updates.endIndex, updates[end].changesTheSameColumns(as: updates[start]) { end += 1 }
+            let update: Update
+            if let cached = statements[key] {
+                update = cached
             } else {
-                (statement, indexes, canonicalText, attributeCount) = try updateStatement(for: update)
-                statements[key] = (statement, indexes, canonicalText, attributeCount)
+                update = try updateStatement(for: updates[start])
+                statements[key] = update
             }
-            current = (key, statement, indexes, canonicalText, attributeCount)
-            arena.beginRow()
-            try bind(update, to: statement, indexes, canonicalText, attributeCount, arena)
-            try statement.run()
-            if connection.changes == 0 { conflicts.updates.append(update) }
+            for index in start..<end {
+                // A fresh statement is reset already; rewinding it does nothing.
+                update.statement.rewind()
+                arena.beginRow()
+                // The row's fields, not the row: passing it copied its mask.
+                try bind(
+                    updates[index].object, updates[index].rowID, updates[index].version, to: update.statement,
+                    update.indexes, update.canonicalText, update.attributeCount, arena)
+                try update.statement.run()
+                if connection.changes == 0 { conflicts.updates.append(updates[index]) }
+            }
+            start = end
         }
     }
 
-    /// Binds the columns `update` changes (see ``executeUpdates()``'s
-    /// `Update` for the rest), then its row id and version.
+    /// Binds the columns of `object` an update writes (see
+    /// ``executeUpdates()``'s `Update` for the rest), then its row id and
+    /// the version it was read at.
     @inline(__always)
     private mutating func bind(
-        _ update: PlannedRow, to statement: Statement, _ indexes: [Int], _ canonicalText: [Int]?, _ attributeCount: Int,
+        _ object: any Entity, _ rowID: Int64, _ version: Int64, to statement: Statement, _ indexes: [Int], _ canonicalText: [Int]?, _ attributeCount: Int,
         _ arena: BindingArena
     ) throws {
         var parameter: Int32 = 1
         for index in indexes {
             if index >= attributeCount {
-                let entity = try context.entity(for: type(of: update.object))
-                try statement.bind(foreignKeyValue(update.object, entity, index) ?? .null, at: parameter)
+                let entity = try context.entity(for: type(of: object))
+                try statement.bind(foreignKeyValue(object, entity, index) ?? .null, at: parameter)
             } else {
-                try statement.bind(try context.encode(update.object, index), at: parameter, in: arena)
+                try statement.bind(try context.encode(object, index), at: parameter, in: arena)
             }
             parameter += 1
         }
         if let canonicalText {
             for offset in canonicalText {
-                let value = try context.canonicalValue(update.object, indexes[offset])
+                let value = try context.canonicalValue(object, indexes[offset])
                 try statement.bind(value, at: Int32(offset + 1), in: arena)
             }
         }
-        try statement.bind(.integer(update.rowID), at: parameter)
-        try statement.bind(.integer(update.version), at: parameter + 1)
+        try statement.bind(.integer(rowID), at: parameter)
+        try statement.bind(.integer(version), at: parameter + 1)
     }
 
     /// The versioned `UPDATE` for the columns `update` changes, and what

@@ -23,6 +23,7 @@ enum LogSettings {
         state.withLock { state in
             state.level = level
             tracing.store(level <= .trace, ordering: .relaxed)
+            TraceListeners.changed()
         }
     }
 

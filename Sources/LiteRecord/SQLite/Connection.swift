@@ -1,6 +1,7 @@
 internal import CSQLite
 import Foundation
 import Logging
+import Synchronization
 
 /// One SQLite database connection.
 ///
@@ -20,6 +21,10 @@ final class Connection {
     /// Whether SQLite's profile callback is installed now
     /// (``armTraceIfListened()``): only while someone listens.
     private(set) var isTraceArmed = false
+    /// The ``TraceListeners`` generation the trace was last armed for,
+    /// shared with this connection's statements, which compare it before
+    /// each step.
+    let traceArming = TraceArming()
     /// For a connection opened `immutable`: the file as it was just before
     /// the open, to tell whether anything changed it since (see
     /// ``immutableFileChange()``).
@@ -34,10 +39,11 @@ final class Connection {
     /// Receives every statement SQLite runs on this connection with its
     /// duration in nanoseconds (SQLite's `SQLITE_TRACE_PROFILE`).
     typealias TraceHandler = @Sendable (_ sql: String, _ nanoseconds: Int64) -> Void
-    /// Whether anyone listens: asked when the connection is taken for use,
-    /// to install or remove SQLite's callback (``armTraceIfListened()``), and
+    /// Whether anyone listens: asked when the connection is taken for use
+    /// and before a statement runs once ``TraceListeners`` changed, to
+    /// install or remove SQLite's callback (``armTraceIfListened()``), and
     /// before each traced statement's text is turned into a `String`, for a
-    /// listener that left while the connection was in use.
+    /// listener that left while a statement ran.
     typealias TraceFilter = @Sendable () -> Bool
 
     struct OpenOptions {
@@ -168,12 +174,13 @@ final class Connection {
         guard result == SQLITE_OK, let statement else {
             throw SQLiteError(resultCode: result, db: db, sql: sql)
         }
-        return Statement(handle: statement, sql: sql, connection: self)
+        return Statement(handle: statement, sql: sql, connection: self, traceArming: traceArming)
     }
 
     /// Runs one or more statements without arguments (`sqlite3_exec`).
     func execute(_ sql: String) throws {
         let db = try openHandle(sql: sql)
+        if !traceArming.isCurrent { armTraceIfListened() }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(db, sql, nil, nil, &errorMessage)
         if result != SQLITE_OK {
@@ -334,11 +341,17 @@ final class Connection {
     /// Installs SQLite's profile callback while the trace filter says someone
     /// listens, and removes it once nobody does. Installed, it costs every
     /// statement two clock reads and a call (`SQLITE_TRACE_PROFILE`), so it
-    /// is not left on for nobody: the store calls this each time it takes
+    /// is not left on for nobody. The store calls this each time it takes
     /// the connection for use (a checkout, a read on a pinned connection),
-    /// which is where a listener that started meanwhile is noticed. Changes
-    /// nothing for a statement already running.
+    /// and a statement calls it before it steps when ``TraceListeners``
+    /// changed since the last call: a listener that starts while another
+    /// thread holds the connection hears every statement that thread runs
+    /// from then on, as it would with the callback always installed. A
+    /// statement already running when the listener started is not reported.
     func armTraceIfListened() {
+        // The generation first: a listener that starts after this load moves
+        // it, and the next statement asks the filter again.
+        traceArming.seen.store(TraceListeners.generation, ordering: .relaxed)
         guard let traceBox, let handle else { return }
         let wanted = traceBox.takeUnretainedValue().filter()  // unsafe(box-lives-while-registered)
         guard wanted != isTraceArmed else { return }
@@ -361,6 +374,38 @@ final class Connection {
             },
             traceBox.toOpaque())
     }
+}
+
+/// Counts the changes of who may listen to SQL — a store's statement
+/// observers, the log level — so that a connection asks its trace filter
+/// again (``Connection/armTraceIfListened()``) only after one: between
+/// changes a statement pays one comparison, not the filter.
+enum TraceListeners {
+    private static let changes = Atomic<UInt64>(0)
+
+    /// Called after someone started or stopped listening: every connection
+    /// asks its filter again before its next statement.
+    static func changed() {
+        changes.add(1, ordering: .releasing)
+    }
+
+    /// The number of changes so far. Acquiring: a connection that reads a
+    /// new value sees the listener state stored before it was counted.
+    static var generation: UInt64 { changes.load(ordering: .acquiring) }
+}
+
+/// The ``TraceListeners`` generation one connection's trace was last armed
+/// for, held by the connection and each of its statements (a statement
+/// reaches it without going through its unowned connection). Atomic only
+/// so that it can be read without exclusivity bookkeeping: like the
+/// connection, it is used by one thread at a time.
+final class TraceArming: Sendable {
+    /// `UInt64.max` until the first arming: the first statement asks.
+    let seen = Atomic<UInt64>(.max)
+
+    /// Whether no listener came or went since the last arming.
+    @inline(__always)
+    var isCurrent: Bool { seen.load(ordering: .relaxed) == TraceListeners.generation }
 }
 
 /// What `stat` says about a file that changes when anything writes it.

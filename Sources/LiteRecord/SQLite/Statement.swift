@@ -7,11 +7,14 @@ final class Statement {
     let handle: OpaquePointer
     let sql: String
     unowned let connection: Connection
+    /// The connection's ``TraceArming``, compared before each step.
+    let traceArming: TraceArming
 
-    init(handle: OpaquePointer, sql: String, connection: Connection) {
+    init(handle: OpaquePointer, sql: String, connection: Connection, traceArming: TraceArming) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        self.traceArming = traceArming
     }
 
     func finalize() {
@@ -90,9 +93,12 @@ final class Statement {
 
     // MARK: Stepping
 
-    /// Advances to the next row; `false` when done.
+    /// Advances to the next row; `false` when done. Arms or disarms the
+    /// connection's trace first when a listener came or went
+    /// (``Connection/armTraceIfListened()``).
     @inline(__always)
     func step() throws -> Bool {
+        if !traceArming.isCurrent { connection.armTraceIfListened() }
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true

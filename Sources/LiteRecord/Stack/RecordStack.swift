@@ -199,9 +199,9 @@ public final class RecordStack: Sendable {
 
     /// Runs `body` and returns, with its result, every SQL statement run on this
     /// stack meanwhile (without bound values). Statements run by other tasks on
-    /// the same stack at the same time are included too, from their next use
-    /// of the store on: a task's save or read already under way when the
-    /// recording starts is heard once it takes a connection again.
+    /// the same stack at the same time are included too, every one that
+    /// starts after the recording does, a save or read already under way
+    /// included.
     ///
     /// ```swift
     /// let (_, statements) = try stack.recordingSQL { try context.save() }

@@ -8,8 +8,10 @@ final class SQLObservers: Sendable {
     private let count = Atomic<Int>(0)
 
     /// Whether anyone listens: checked each time the store takes a
-    /// connection for use, which arms SQLite's trace only while someone
-    /// does (``Connection/armTraceIfListened()``), and for every traced statement.
+    /// connection for use and before a statement runs after an observer came
+    /// or went (``TraceListeners``), which arms SQLite's trace only while
+    /// someone does (``Connection/armTraceIfListened()``), and for every
+    /// traced statement.
     var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
 
     func add(_ observer: @escaping @Sendable (String) -> Void) -> UInt64 {
@@ -17,6 +19,7 @@ final class SQLObservers: Sendable {
             state.next += 1
             state.observers[state.next] = observer
             count.store(state.observers.count, ordering: .relaxed)
+            TraceListeners.changed()
             return state.next
         }
     }
@@ -25,6 +28,7 @@ final class SQLObservers: Sendable {
         state.withLock { state in
             state.observers.removeValue(forKey: token)
             count.store(state.observers.count, ordering: .relaxed)
+            TraceListeners.changed()
         }
     }
 

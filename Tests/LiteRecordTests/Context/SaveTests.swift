@@ -36,6 +36,38 @@ import LiteRecord
             ])
     }
 
+    /// Objects changing different columns, interleaved, so that one save
+    /// runs three statements in turns and comes back to each: every row gets
+    /// its own columns, and a row another context changed meanwhile is a
+    /// conflict of that row alone, resolved property by property.
+    @Test func updatesOfDifferentColumnsInTurnsWriteEachRowItsOwn() throws {
+        for index in 0..<12 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
+        try context.save()
+        let mine = stack.newContext()
+        mine.mergePolicy = .objectTrumps
+        for person in try HandWrittenPerson.findAll(in: mine) {
+            let index = person.age
+            if index % 3 != 1 { person.age = index + 1_000 }
+            if index % 3 != 0 { person.name = "Q\(index)" }
+        }
+        let theirs = stack.newContext()
+        for person in try HandWrittenPerson.findAll(in: theirs) where [3, 4].contains(person.age) {
+            person.age += 100
+        }
+        try theirs.save()
+        let (_, statements) = try stack.recordingSQL { try mine.save() }
+        #expect(statements.filter { $0.hasPrefix("UPDATE \"Person\"") }.count >= 12)
+        let rows = try HandWrittenPerson.findAll(in: stack.newContext()).map { [$0.name, "\($0.age)"] }
+        var expected: [[String]] = []
+        for index in 0..<12 {
+            let name = index % 3 == 0 ? "P\(index)" : "Q\(index)"
+            // Row 4's age was theirs alone; row 3's age both changed: mine wins.
+            let age = index % 3 == 1 ? (index == 4 ? 104 : index) : index + 1_000
+            expected.append([name, "\(age)"])
+        }
+        #expect(rows.sorted { Int($0[0].dropFirst()) ?? 0 < Int($1[0].dropFirst()) ?? 0 } == expected)
+    }
+
     @Test func oneSaveIsOneTransaction() throws {
         for index in 0..<3 { context.insert(HandWrittenPerson(name: "P\(index)", age: index)) }
         context.insert(HandWrittenNote(text: "n"))
