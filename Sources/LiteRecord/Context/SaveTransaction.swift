@@ -211,7 +211,7 @@ extension SaveTransaction {
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
-        for update in plan.updates {
+        for (position, update) in plan.updates.enumerated() {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
             let indexes: [Int]
@@ -231,7 +231,16 @@ extension SaveTransaction {
             current = (key, statement, indexes, canonicalText, attributeCount)
             arena.beginRow()
             try bind(update, to: statement, indexes, canonicalText, attributeCount, arena)
-            try statement.run()
+            do {
+                try statement.run()
+            } catch let error as SQLiteError where error.isConstraintViolation && context.mergePolicy == .error {
+                // Under `.error` a conflict is what the save reports, not a
+                // unique index an update meets first (a swap of unique
+                // values included): the updates not run yet are checked too.
+                try noteConflicts(among: plan.updates[(position + 1)...])
+                try resolve()
+                throw error
+            }
             if connection.changes == 0 { conflicts.updates.append(update) }
         }
     }
