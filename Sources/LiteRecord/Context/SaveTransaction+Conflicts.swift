@@ -70,18 +70,6 @@ extension SaveTransaction {
         context.store.logger.info("resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(records)"])
     }
 
-    /// Notes as conflicts the rows of `updates` (statements not run) that
-    /// were changed or deleted in the store since the context read them: one
-    /// read per row, run only when an update failed on a constraint, so that
-    /// `.error` reports the conflicts of the whole save.
-    mutating func noteConflicts(among updates: ArraySlice<PlannedRow>) throws {
-        for update in updates {
-            let entity = try context.entity(for: type(of: update.object))
-            let stored = try storedRow(update.rowID, entity, on: connection)
-            if stored?.version != update.version { conflicts.updates.append(update) }
-        }
-    }
-
     /// The row as the store holds it now, read on the save's own connection
     /// inside its transaction (``RecordContext/withStoredRow(of:_:_:)`` reads
     /// through the context, outside any save): its column values and version,

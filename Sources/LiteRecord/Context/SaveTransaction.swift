@@ -211,7 +211,9 @@ extension SaveTransaction {
         var current: (key: Key, statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)?
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
-        for (position, update) in plan.updates.enumerated() {
+        // Updates that met a unique index, with the error each met.
+        var postponed: [(update: PlannedRow, error: SQLiteError)] = []
+        for update in plan.updates {
             let key = Key(entity: update.entity, changes: update.changes)
             let statement: Statement
             let indexes: [Int]
@@ -233,15 +235,45 @@ extension SaveTransaction {
             try bind(update, to: statement, indexes, canonicalText, attributeCount, arena)
             do {
                 try statement.run()
-            } catch let error as SQLiteError where error.isConstraintViolation && context.mergePolicy == .error {
-                // Under `.error` a conflict is what the save reports, not a
-                // unique index an update meets first (a swap of unique
-                // values included): the updates not run yet are checked too.
-                try noteConflicts(among: plan.updates[(position + 1)...])
-                try resolve()
-                throw error
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                postponed.append((update, error))
+                continue
             }
             if connection.changes == 0 { conflicts.updates.append(update) }
+        }
+        // An update may take a unique value that a row later in the plan
+        // gives up (Docs/Concurrency.md): those that met an index run again,
+        // in rounds, while a round writes one. What is left is refused — an
+        // exchange of values, or a value another record keeps.
+        while !postponed.isEmpty {
+            var left: [(update: PlannedRow, error: SQLiteError)] = []
+            for (update, _) in postponed {
+                let key = Key(entity: update.entity, changes: update.changes)
+                let found: Update
+                if let cached = statements[key] {
+                    found = cached
+                } else {
+                    found = try updateStatement(for: update)
+                    statements[key] = found
+                }
+                found.statement.rewind()
+                arena.beginRow()
+                try bind(update, to: found.statement, found.indexes, found.canonicalText, found.attributeCount, arena)
+                do {
+                    try found.statement.run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    left.append((update, error))
+                    continue
+                }
+                if connection.changes == 0 { conflicts.updates.append(update) }
+            }
+            if left.count == postponed.count {
+                // Every update ran: under `.error` a conflict among them is
+                // what the save reports, not the index (Docs/Concurrency.md).
+                if context.mergePolicy == .error { try resolve() }
+                throw left[0].error
+            }
+            postponed = left
         }
     }
 
