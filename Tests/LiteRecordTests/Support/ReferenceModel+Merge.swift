@@ -56,6 +56,7 @@ extension ReferenceModel {
                 if !object.textChanged { object.text = row.text }
                 object.takeUnchangedValues(of: row)
                 object.takeUnchangedToOnes(of: row, id.kind)
+                object.mergedVersion = row.version
                 held[id] = object
                 continue
             }

@@ -96,6 +96,10 @@ struct MHeld {
     /// with the value it was read with all the same (API.md §12: the store's
     /// *newer* values win, this context's other edits are kept).
     var readUnknown = false
+    /// A pending deletion's version of the row a merged write left
+    /// (ReferenceModel+Merge.swift): a rollback that takes the deletion
+    /// back leaves the object at it.
+    var mergedVersion: Int?
 
     init(_ row: MRow) {
         text = row.text
@@ -415,7 +419,18 @@ struct ReferenceModel {
                 reread(id)
             } else if object.phase == .deleted {
                 held[id]?.phase = .managed
+                // Docs/Concurrency.md: a rollback taking back a deletion a
+                // merged write gave its values "leaves it at the write's
+                // values … and version: an edit of what it shows then meets
+                // no conflict" (model seed 92137, a deletion a child pushed).
+                if let merged = object.mergedVersion {
+                    held[id]?.version = merged
+                    held[id]?.readText = object.text
+                    held[id]?.readValues = object.values
+                    held[id]?.readFK = object.fk
+                }
             }
+            held[id]?.mergedVersion = nil
         }
     }
 
