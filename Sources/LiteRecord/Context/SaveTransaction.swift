@@ -268,10 +268,14 @@ extension SaveTransaction {
                 if connection.changes == 0 { conflicts.updates.append(update) }
             }
             if left.count == postponed.count {
-                // Every update ran: under `.error` a conflict among them is
-                // what the save reports, not the index (Docs/Concurrency.md).
-                if context.mergePolicy == .error { try resolve() }
-                throw left[0].error
+                guard !conflicts.updates.isEmpty else { throw left[0].error }
+                // Every update ran: their conflicts are resolved now, as the
+                // deletions' are before any update — `.error` reports the
+                // conflict, not the index (Docs/Concurrency.md); the others
+                // may write a record's new value, freeing the one it held —
+                // and the updates left run once more.
+                try resolve()
+                conflicts.updates.removeAll()
             }
             postponed = left
         }

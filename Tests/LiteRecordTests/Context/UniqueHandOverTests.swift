@@ -45,6 +45,28 @@ import LiteRecord
         #expect(try storedCodes() == ["b", "c", "d"])
     }
 
+    /// The record giving the value up was changed elsewhere: its conflict
+    /// is resolved and its new value written, then the taker's update runs
+    /// (model seed 120169); under `.error` the save reports the conflict.
+    @Test(arguments: [MergePolicy.objectTrumps, .storeTrumps, .error])
+    func aRecordChangedElsewhereGivesItsValueUp(_ policy: MergePolicy) throws {
+        let other = stack.newContext()
+        try #require(try Ticket.findFirst(byAttribute: "code", withValue: "b", in: other)).note = "changed elsewhere"
+        try other.save()
+        context.mergePolicy = policy
+        tickets[0].code = "b"
+        tickets[1].code = "z"
+        guard policy != .error else {
+            expectError(.conflict) { try context.save() }
+            #expect(try storedCodes() == ["a", "b", "c"])
+            return
+        }
+        try context.save()
+        #expect(try storedCodes() == ["b", "z", "c"])
+        let stored = try Ticket.findAll(in: stack.newContext()).first { $0.code == "z" }
+        #expect(stored?.note == "changed elsewhere")
+    }
+
     /// A cycle of three is an exchange: refused, nothing written, the
     /// context's changes kept.
     @Test func aCycleIsRefused() throws {
