@@ -67,6 +67,21 @@ import LiteRecord
         #expect(stored?.note == "changed elsewhere")
     }
 
+    /// Both records changed elsewhere: their conflicts are resolved in row
+    /// order, and the taker's resolution meets the index until the giver's
+    /// ran (model seed 73356).
+    @Test(arguments: [MergePolicy.objectTrumps, .storeTrumps])
+    func bothRecordsChangedElsewhere(_ policy: MergePolicy) throws {
+        let other = stack.newContext()
+        for ticket in try Ticket.findAll(in: other) where ticket.code != "c" { ticket.note = "changed elsewhere" }
+        try other.save()
+        context.mergePolicy = policy
+        tickets[0].code = "b"
+        tickets[1].code = "z"
+        try context.save()
+        #expect(try storedCodes() == ["b", "z", "c"])
+    }
+
     /// A cycle of three is an exchange: refused, nothing written, the
     /// context's changes kept.
     @Test func aCycleIsRefused() throws {
