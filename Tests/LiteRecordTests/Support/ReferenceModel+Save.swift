@@ -266,7 +266,8 @@ extension ReferenceModel {
     /// on the `.unique` code: an inserted note's values, a changed one's
     /// changed fields over its stored row (a note changed only in its text or
     /// a to-one keeps the code the store gives it, which another writer may
-    /// have set: seeds 32043, 34539, 69530), and with `withDeletions` the
+    /// have set: seeds 32043, 34539, 69530; under `.storeTrumps`, not a
+    /// field the store changed since the read), and with `withDeletions` the
     /// notes deleted here gone.
     func intendedNotes(withDeletions: Bool) -> MStore {
         var intended = store
@@ -278,7 +279,14 @@ extension ReferenceModel {
                 intended.rows[id] = MRow(text: object.text, values: object.values)
             default:
                 guard object.changed, var row = intended.rows[id] else { continue }
-                for field in object.valuesChanged { row.values = row.values.taking(field, from: object.values) }
+                // Under `.storeTrumps` a field the store changed since the
+                // read keeps the store's value (as ``save(realIDs:)`` resolves
+                // it; seed 120231).
+                let readValues = object.readUnknown ? object.values : object.readValues
+                let storeWins = policy == .storeTrumps && row.version != object.version
+                for field in object.valuesChanged where !(storeWins && row.values.differs(readValues, field)) {
+                    row.values = row.values.taking(field, from: object.values)
+                }
                 intended.rows[id] = row
             }
         }
