@@ -64,7 +64,30 @@ extension SaveTransaction {
         guard !found.isEmpty || !conflicts.cascade.isEmpty else { return }
         let mergePolicy = context.mergePolicy
         if mergePolicy == .error { throw try conflictError(found) }
-        for conflict in found { try resolve(conflict, mergePolicy) }
+        // A resolution may write a unique value that a record resolved after
+        // it gives up, as an update may (Docs/Concurrency.md): one that meets
+        // the index runs again once the others ran, in rounds while one
+        // goes through. Nothing of a resolution changes before its statement.
+        var postponed: [(conflict: Conflict, error: SQLiteError)] = []
+        for conflict in found {
+            do {
+                try resolve(conflict, mergePolicy)
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                postponed.append((conflict, error))
+            }
+        }
+        while !postponed.isEmpty {
+            var left: [(conflict: Conflict, error: SQLiteError)] = []
+            for (conflict, _) in postponed {
+                do {
+                    try resolve(conflict, mergePolicy)
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    left.append((conflict, error))
+                }
+            }
+            if left.count == postponed.count { throw left[0].error }
+            postponed = left
+        }
         if !conflicts.cascade.isEmpty { try resolveCascadeConflicts(mergePolicy) }
         let records = found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) } + conflicts.cascade.map(\.id)
         context.store.logger.info("resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(records)"])

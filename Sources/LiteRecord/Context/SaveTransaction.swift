@@ -212,6 +212,8 @@ extension SaveTransaction {
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
         let updates = plan.updates
+        // Updates that met a unique index, with the error each met.
+        var postponed: [(update: PlannedRow, error: SQLiteError)] = []
         var start = updates.startIndex
         // Run by run of rows that share a statement (the plan keeps an
         // entity's rows together, and their changes are mostly alike): the
@@ -236,10 +238,55 @@ extension SaveTransaction {
                 try bind(
                     updates[index].object, updates[index].rowID, updates[index].version, to: update.statement,
                     update.indexes, update.canonicalText, update.attributeCount, arena)
-                try update.statement.run()
+                do {
+                    try update.statement.run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    postponed.append((updates[index], error))
+                    continue
+                }
                 if connection.changes == 0 { conflicts.updates.append(updates[index]) }
             }
             start = end
+        }
+        // An update may take a unique value that a row later in the plan
+        // gives up (Docs/Concurrency.md): those that met an index run again,
+        // in rounds, while a round writes one. What is left is refused — an
+        // exchange of values, or a value another record keeps.
+        while !postponed.isEmpty {
+            var left: [(update: PlannedRow, error: SQLiteError)] = []
+            for (update, _) in postponed {
+                let key = Key(entity: update.entity, changes: update.changes)
+                let found: Update
+                if let cached = statements[key] {
+                    found = cached
+                } else {
+                    found = try updateStatement(for: update)
+                    statements[key] = found
+                }
+                found.statement.rewind()
+                arena.beginRow()
+                try bind(
+                    update.object, update.rowID, update.version, to: found.statement, found.indexes, found.canonicalText,
+                    found.attributeCount, arena)
+                do {
+                    try found.statement.run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    left.append((update, error))
+                    continue
+                }
+                if connection.changes == 0 { conflicts.updates.append(update) }
+            }
+            if left.count == postponed.count {
+                guard !conflicts.updates.isEmpty else { throw left[0].error }
+                // Every update ran: their conflicts are resolved now, as the
+                // deletions' are before any update — `.error` reports the
+                // conflict, not the index (Docs/Concurrency.md); the others
+                // may write a record's new value, freeing the one it held —
+                // and the updates left run once more.
+                try resolve()
+                conflicts.updates.removeAll()
+            }
+            postponed = left
         }
     }
 

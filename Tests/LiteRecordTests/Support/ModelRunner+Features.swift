@@ -101,13 +101,28 @@ extension ModelRunner {
             expectedEvents.append(MEvent(updated: [holder]))
             note("write{edit \(holder) = \(text)}")
         }
+        // A hand-over, in some sequences: the holder, held and keeping the
+        // code here, gives it up in the same save. Docs/Concurrency.md: an
+        // update may take a unique value another record of the save gives
+        // up, whatever the order of their rows, and one whose conflict the
+        // policy resolves included (seed 120169).
+        var gaveUp = ""
+        if pick & 0x10 != 0, let holderObject = handles[holder], var given = model.held[holder]?.values, model.held[holder]?.phase == .managed,
+            given.code == code, !model.isGone(holder)
+        {
+            given.code = nil
+            ModelAccess.setValues(holderObject, given)
+            model.held[holder]?.values = given
+            model.held[holder]?.valuesChanged.insert(.code)
+            gaveUp = "; \(holder).code = nil, giving it up"
+        }
         values.code = code
         ModelAccess.setValues(object, values)
         model.held[taker]?.values = values
         model.held[taker]?.valuesChanged.insert(.code)
         coverage.ops.insert(.takeCode)
         note(
-            "\(taker).code = \(code), the code of \(holder) (\(model.held[holder].map { $0.phase == .deleted ? "deleted here" : "its code \($0.values.code ?? "nil") here" } ?? "not held"))"
+            "\(taker).code = \(code), the code of \(holder) (\(model.held[holder].map { $0.phase == .deleted ? "deleted here" : "its code \($0.values.code ?? "nil") here" } ?? "not held"))\(gaveUp)"
         )
     }
 

@@ -188,26 +188,9 @@ extension ModelRunner {
                 throw mismatch("merge forgets", "\(id), deleted by the write without edits here, is \(state.belongs(to: context) ? "still held" : "not marked forgotten")")
             }
         }
-        followAgreedDeletions(got.deleted)
         forgotten = Array(forgotten.suffix(8))
         try compareStore()
         try compareMerged()
-    }
-
-    /// A record deleted here and by the write: both sides agree, and no
-    /// save of it meets a conflict (Concurrency.md: "deleted here and in the
-    /// store: agreed"). Not in API.md (rule stated here, issue #58): whether
-    /// the merge forgets such a pending deletion at once or the next save
-    /// does is not specified: the model keeps it as a deletion of a row
-    /// gone from the store (which a save's change set may name or not) and
-    /// no longer looks at the object.
-    private func followAgreedDeletions(_ deleted: Set<MID>) {
-        for id in deleted where model.held[id]?.phase == .deleted {
-            guard let type = context.store.model.entity(named: id.kind.entityName)?.type,
-                context.registeredObject(type, rowID: id.row) == nil
-            else { continue }
-            handles[id] = nil
-        }
     }
 
     /// The model's writer takes each step on the rows it can (a step naming

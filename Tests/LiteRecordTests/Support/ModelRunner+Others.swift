@@ -39,7 +39,18 @@ extension ModelRunner {
             handles.keys.filter { $0.kind == kind && $0.row > 0 && copy.held[$0] != nil && copy.held[$0]?.phase != .deleted && !copy.isGone($0) }.sorted()
         }
         var lines: [String] = []
+        // The objects the child's own edits and relates changed: their
+        // pushed changes are based on the version the child saw, the
+        // parent's (below).
+        var editedInChild: Set<MID> = []
         for step in steps {
+            let changedBefore = Set(copy.held.filter(\.value.changed).keys)
+            defer {
+                switch step {
+                case .edit, .relate: editedInChild.formUnion(Set(copy.held.filter(\.value.changed).keys).subtracting(changedBefore))
+                default: break
+                }
+            }
             switch step {
             case .create(let kind, let pick):
                 let new = ModelAccess.make(kind)
@@ -83,9 +94,17 @@ extension ModelRunner {
                 }
                 lines.append("edit \(id) = \(text)")
             case .relate(let link, let pick, let targetPick, _):
-                guard let id = choose(live(link.holder), pick) else { continue }
+                guard let id = choose(live(link.holder), pick) else {
+                    lines.append("relate: nothing to relate")
+                    continue
+                }
                 let target = targetPick.flatMap { choose(live(link.target), $0) }
-                guard copy.fk(id, link) != target?.row else { continue }
+                // Said, as in the context (ModelRunner.relate): a shrunk
+                // sequence lists the step, and the trace shows why it did nothing.
+                guard copy.fk(id, link) != target?.row else {
+                    lines.append("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")")
+                    continue
+                }
                 ModelAccess.setTarget(try object(id), link, try target.map { try object($0) })
                 copy.relate(id, link, target?.row)
                 lines.append("\(id).\(link) = \(target.map(String.init(describing:)) ?? "nil")")
@@ -135,8 +154,15 @@ extension ModelRunner {
         // The push deletes the parent's objects with the parent's delete
         // rules, whose first read of a list refreshes the stale objects in
         // it, as a deletion in the parent does (model seed 23426).
+        // Not an object the child edited or related: Docs/Relationships.md,
+        // a child reads a record as the nearest ancestor holding it has it
+        // ("as for attribute values"), so its edit is based on what the
+        // parent read, at the parent's version, and the push copies it
+        // before the parent deletes: the object is changed when a rule's
+        // read meets it, and keeps that version (Concurrency.md). Its save
+        // then meets the other writer's change (seed 55949).
         let stale = staleHandles()
-        let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
+        let unchanged = Set(stale.filter { model.held[$0]?.changed == false }).subtracting(editedInChild)
         var failure: LiteRecordError?
         do { try child.save() } catch let error as LiteRecordError { failure = error }
         if failure == nil, let middle {

@@ -22,8 +22,8 @@ extension ReferenceModel {
     ///
     /// Docs/Concurrency.md:
     /// - a record the write deleted is forgotten, unless the context has
-    ///   unsaved edits of it (a pending deletion included): then it stays
-    ///   until the next save, which meets the conflict;
+    ///   unsaved edits of it: then it stays until the next save, which meets
+    ///   the conflict; a pending deletion is no such edit (both sides agree);
     /// - an object without unsaved edits takes the write's values and version;
     /// - one with edits keeps them and takes the write's values of the rest;
     ///   when none of its edits is of a property the write changed, it takes
@@ -40,8 +40,12 @@ extension ReferenceModel {
         var forgottenNow: [MID] = []
         for id in deleted.sorted() {
             guard let object = held[id], object.phase != .inserted else { continue }
-            if object.phase == .deleted || object.changed { continue }
+            // A pending deletion is no edit to keep: deleted on both sides,
+            // the record is forgotten at once (Concurrency.md), and a
+            // reference made here to it meets the save's refusal (seed 90699).
+            if object.phase == .managed, object.changed { continue }
             held[id] = nil
+            cascadeDepth[id] = nil
             forgotten.insert(id)
             forgottenNow.append(id)
         }

@@ -53,14 +53,8 @@ extension ReferenceModel {
         }
         // Which of a refused value and a `.unique` clash a save reports first
         // is not specified: the clash is written, the value refused at binding.
-        if held.keys.contains(where: refusesValue) {
-            var intended = store
-            // Only what the save writes: an unchanged held note keeps the
-            // store's row, whose code another writer may have set (seed 34539).
-            for (id, object) in held where id.kind == .note && object.phase != .deleted && (object.phase == .inserted || object.changed) {
-                intended.rows[id] = MRow(text: object.text, values: object.values)
-            }
-            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+        if held.keys.contains(where: refusesValue), intendedNotes(withDeletions: false).duplicateCode != nil {
+            expected.errors.insert(.constraintViolation)
         }
         // A pending reference to a record deleted elsewhere is refused,
         // never written as no relationship (ReferenceModel+Merge.swift).
@@ -71,18 +65,8 @@ extension ReferenceModel {
         // save reports is not specified, as under `.error` below (model
         // seed 20909: a new chapter naming a book a merged write deleted,
         // and a note given the code another writer's insert holds).
-        if !deletedElsewhere.isEmpty {
-            var intended = store
-            // Only what the save writes: an unchanged held note keeps the
-            // store's row, whose code another writer may have set (seed 32043).
-            for (id, object) in held where id.kind == .note {
-                if object.phase == .deleted {
-                    intended.rows[id] = nil
-                } else if object.phase == .inserted || object.changed {
-                    intended.rows[id] = MRow(text: object.text, values: object.values)
-                }
-            }
-            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+        if !deletedElsewhere.isEmpty, intendedNotes(withDeletions: true).duplicateCode != nil {
+            expected.errors.insert(.constraintViolation)
         }
         var conflicts: [MID: Conflict] = [:]
         for (id, object) in held where id.row > 0 && (object.phase == .deleted || (object.phase == .managed && object.changed)) {
@@ -99,20 +83,10 @@ extension ReferenceModel {
             // (`.noAction`) may fail on that first: which of two errors a
             // save reports is not specified.
             if leavesDanglingReference { expected.errors.insert(.constraintViolation) }
-            // So may one whose values clash on the `.unique` code with a row
-            // no conflict involves (another writer's insert): the save fails
-            // either way. A clash only with a row deleted here is not one.
-            var intended = store
-            // Only what the save writes: an unchanged held note keeps the
-            // store's row, whose code another writer may have set (seed 32043).
-            for (id, object) in held where id.kind == .note {
-                if object.phase == .deleted {
-                    intended.rows[id] = nil
-                } else if object.phase == .inserted || object.changed {
-                    intended.rows[id] = MRow(text: object.text, values: object.values)
-                }
-            }
-            if intended.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
+            // Not so a clash on the `.unique` code, with any row or in an
+            // exchange of codes: Docs/Concurrency.md, a save that meets a
+            // conflict reports `.conflict` even when a statement also meets
+            // a unique index, whichever runs first (seeds 54301, 69530).
         }
         // A `.deny` only a stale list's member holds (``staleDenials(among:)``).
         if staleDenials(among: held.keys) || staleCount {
@@ -304,6 +278,39 @@ extension ReferenceModel {
         links = [:]
         cascadeDepth = [:]
         forgotten.formUnion(forget)
+    }
+}
+
+extension ReferenceModel {
+    /// The store's notes as this save would leave their codes, for a clash
+    /// on the `.unique` code: an inserted note's values, a changed one's
+    /// changed fields over its stored row (a note changed only in its text or
+    /// a to-one keeps the code the store gives it, which another writer may
+    /// have set: seeds 32043, 34539, 69530; under `.storeTrumps`, not a
+    /// field the store changed since the read), and with `withDeletions` the
+    /// notes deleted here gone.
+    func intendedNotes(withDeletions: Bool) -> MStore {
+        var intended = store
+        for (id, object) in held where id.kind == .note {
+            switch object.phase {
+            case .deleted:
+                if withDeletions { intended.rows[id] = nil }
+            case .inserted:
+                intended.rows[id] = MRow(text: object.text, values: object.values)
+            default:
+                guard object.changed, var row = intended.rows[id] else { continue }
+                // Under `.storeTrumps` a field the store changed since the
+                // read keeps the store's value (as ``save(realIDs:)`` resolves
+                // it; seed 120231).
+                let readValues = object.readUnknown ? object.values : object.readValues
+                let storeWins = policy == .storeTrumps && row.version != object.version
+                for field in object.valuesChanged where !(storeWins && row.values.differs(readValues, field)) {
+                    row.values = row.values.taking(field, from: object.values)
+                }
+                intended.rows[id] = row
+            }
+        }
+        return intended
     }
 }
 

@@ -419,14 +419,18 @@ struct ReferenceModel {
                 reread(id)
             } else if object.phase == .deleted {
                 held[id]?.phase = .managed
-                // Never a version older than one it read since.
-                guard let version = object.mergedVersion, version > object.version else { continue }
-                held[id]?.version = version
-                held[id]?.readText = object.text
-                held[id]?.readValues = object.values
-                held[id]?.readFK = object.fk
-                held[id]?.mergedVersion = nil
+                // Docs/Concurrency.md: a rollback taking back a deletion a
+                // merged write gave its values "leaves it at the write's
+                // values … and version" (model seeds 53603, 92137), never a
+                // version older than one it read since.
+                if let version = object.mergedVersion, version > object.version {
+                    held[id]?.version = version
+                    held[id]?.readText = object.text
+                    held[id]?.readValues = object.values
+                    held[id]?.readFK = object.fk
+                }
             }
+            held[id]?.mergedVersion = nil
         }
     }
 
