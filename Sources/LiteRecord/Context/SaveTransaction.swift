@@ -195,20 +195,23 @@ extension SaveTransaction {
     static let batchRollbackSQL = "ROLLBACK TO literecord_batch"
     static let batchReleaseSQL = "RELEASE literecord_batch"
 
+    /// An update statement's cache key: the entity and the columns it sets.
+    private struct UpdateKey: Hashable {
+        let entity: ObjectIdentifier
+        let changes: AttributeMask
+    }
+
+    /// A statement, the columns it sets (in parameter order), which of them
+    /// store canonical text (as parameter offsets; nil for none), and the
+    /// first column that is a to-one's foreign key (`Int.max` for none).
+    private typealias UpdateStatement = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
+
     /// One `UPDATE` per object, writing only its changed columns. Objects that
     /// changed the same columns of the same entity share a statement. A row
     /// the statement leaves alone was changed or deleted since it was read: a
     /// conflict.
     private mutating func executeUpdates() throws {
-        struct Key: Hashable {
-            let entity: ObjectIdentifier
-            let changes: AttributeMask
-        }
-        /// A statement, the columns it sets (in parameter order), which of them
-        /// store canonical text (as parameter offsets; nil for none), and the
-        /// first column that is a to-one's foreign key (`Int.max` for none).
-        typealias Update = (statement: Statement, indexes: [Int], canonicalText: [Int]?, attributeCount: Int)
-        var statements: [Key: Update] = [:]
+        var statements: [UpdateKey: UpdateStatement] = [:]
         let arena = BindingArena()
         defer { arena.finish(statements.values.map(\.statement)) }
         let updates = plan.updates
@@ -220,16 +223,9 @@ extension SaveTransaction {
         // statement and its columns are looked up once per run, where
         // copying them per row retained its arrays each time.
         while start < updates.endIndex {
-            let key = Key(entity: updates[start].entity, changes: updates[start].changes)
             var end = start + 1
             while end < updates.endIndex, updates[end].changesTheSameColumns(as: updates[start]) { end += 1 }
-            let update: Update
-            if let cached = statements[key] {
-                update = cached
-            } else {
-                update = try updateStatement(for: updates[start])
-                statements[key] = update
-            }
+            let update = try cachedUpdateStatement(for: updates[start], in: &statements)
             for index in start..<end {
                 // A fresh statement is reset already; rewinding it does nothing.
                 update.statement.rewind()
@@ -248,21 +244,21 @@ extension SaveTransaction {
             }
             start = end
         }
-        // An update may take a unique value that a row later in the plan
-        // gives up (Docs/Concurrency.md): those that met an index run again,
-        // in rounds, while a round writes one. What is left is refused — an
-        // exchange of values, or a value another record keeps.
+        if !postponed.isEmpty { try runPostponedUpdates(postponed, &statements, arena) }
+    }
+
+    /// An update may take a unique value that a row later in the plan gives
+    /// up (Docs/Concurrency.md): those that met an index run again, in
+    /// rounds, while a round writes one. What is left is refused — an
+    /// exchange of values, or a value another record keeps.
+    private mutating func runPostponedUpdates(
+        _ first: [(update: PlannedRow, error: SQLiteError)], _ statements: inout [UpdateKey: UpdateStatement], _ arena: BindingArena
+    ) throws {
+        var postponed = first
         while !postponed.isEmpty {
             var left: [(update: PlannedRow, error: SQLiteError)] = []
             for (update, _) in postponed {
-                let key = Key(entity: update.entity, changes: update.changes)
-                let found: Update
-                if let cached = statements[key] {
-                    found = cached
-                } else {
-                    found = try updateStatement(for: update)
-                    statements[key] = found
-                }
+                let found = try cachedUpdateStatement(for: update, in: &statements)
                 found.statement.rewind()
                 arena.beginRow()
                 try bind(
@@ -290,8 +286,17 @@ extension SaveTransaction {
         }
     }
 
+    /// The statement for `update`'s entity and columns, prepared once.
+    private func cachedUpdateStatement(for update: PlannedRow, in statements: inout [UpdateKey: UpdateStatement]) throws -> UpdateStatement {
+        let key = UpdateKey(entity: update.entity, changes: update.changes)
+        if let cached = statements[key] { return cached }
+        let prepared = try updateStatement(for: update)
+        statements[key] = prepared
+        return prepared
+    }
+
     /// Binds the columns of `object` an update writes (see
-    /// ``executeUpdates()``'s `Update` for the rest), then its row id and
+    /// ``UpdateStatement`` for the rest), then its row id and
     /// the version it was read at.
     @inline(__always)
     private mutating func bind(
