@@ -435,24 +435,14 @@ final class ModelRunner {
 
     private func delete(_ kind: MKind, _ pick: UInt32) {
         // An unsaved object that a `.deny` or `.noAction` to-many still
-        // relates is left alone: the contract does not say what a save of
-        // references to a dropped insert does.
-        let candidates = live(kind).filter { id in
-            id.row > 0
-                || (!MLink.pointing(at: kind).contains { $0.rule == .deny || $0.rule == .noAction ? !model.members(of: id, $0).must.isEmpty : false }
-                    && !(kind == .tag && !model.linked(id).isEmpty))
-        }
+        // relates may be deleted, directly or by a cascade: the save meets
+        // the rule as for a saved record (Docs/Relationships.md, "Delete
+        // rules"; `ReferenceModel.save`; seed 79614). An unsaved tag with
+        // links is still left alone.
+        let candidates = live(kind).filter { id in id.row > 0 || !(kind == .tag && !model.linked(id).isEmpty) }
         guard let id = choose(candidates, pick), let object = handles[id] else { return note("delete: nothing to delete") }
-        // The same for an unsaved object a cascade takes along.
         var probe = model
         let reached = probe.delete(id)
-        let strandedInsert = reached.contains { doomed in
-            doomed.row <= 0
-                && MLink.pointing(at: doomed.kind).contains {
-                    $0.rule == .deny || $0.rule == .noAction ? !model.members(of: doomed, $0).must.isEmpty : false
-                }
-        }
-        if strandedInsert { return note("delete \(id): left alone, its cascade would strand a reference to an unsaved object") }
         if model.emptiesNewBook(Set(reached)) { return note("delete \(id): left alone, it would leave a new book without a note") }
         // A tag's deletion drops its pending link changes (see
         // `ReferenceModel.delete`): whether Tag.books' `.deny` then sees the
