@@ -162,11 +162,7 @@ extension RecordContext {
                 guard let target = RelationGraph.toOneInMemory(object, index) else { continue }
                 let named = target.recordState.rowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
                 guard named || (target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
-                var rule = RelationshipDescription.DeleteRule.nullify
-                if let inverse = relationship.inverseIndex, let destination = model.entity(named: relationship.destinationName) {
-                    rule = destination.relationships[inverse].deleteRule
-                }
-                found.append((object, rule))
+                found.append((object, model.inverse(of: relationship)?.deleteRule ?? .nullify))
             }
         }
         return found
@@ -196,9 +192,7 @@ extension RecordContext {
             for (position, index) in source.toOneIndexes.enumerated() {
                 let relationship = source.relationships[index]
                 guard let ids = doomed[relationship.destinationName], !ids.isEmpty else { continue }
-                if let inverse = relationship.inverseIndex,
-                    model.entity(named: relationship.destinationName)?.relationships[inverse].deleteRule == .noAction
-                {
+                if model.inverse(of: relationship)?.deleteRule == .noAction {
                     continue
                 }
                 let column = SQLIdentifier(relationship.name)

@@ -136,23 +136,32 @@ extension RecordContext {
     /// writes the object's value.
     private func storedColumn(of object: any Entity, _ entity: EntityDescription, _ column: Int) -> StoredColumn {
         guard let rowID = object.recordState.rowID else { return .written }
-        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
-        let row: [SQLValue]?
+        let row: (values: [SQLValue], version: Int64)?
         do {
-            row = try reading("reading \(entity.name) #\(rowID)") { connection in try connection.rows(sql, [.integer(rowID)]).first }
+            row = try reading("reading \(entity.name) #\(rowID)") { connection in try Self.storedRow(rowID, entity, on: connection) }
         } catch {
             // Unread, the reference is refused as written.
             return .written
         }
-        guard let found = row, found.count == entity.columnCount + 2 else { return .gone }
-        guard mergePolicy == .storeTrumps, found[entity.columnCount + 1] != .integer(object.recordState.version) else { return .written }
-        let state = object.recordState
-        let read = state.storedValues.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? state.readToOnes?[column]
-        guard let read, found.indices.contains(column + 1), found[column + 1] != read else { return .written }
+        guard let row else { return .gone }
+        guard mergePolicy == .storeTrumps, row.version != object.recordState.version else { return .written }
+        guard let read = object.recordState.valueAsRead(column), row.values.indices.contains(column), row.values[column] != read else { return .written }
         return .overruled
     }
 
     enum StoredColumn { case gone, overruled, written }
+
+    /// The row as the store holds it now, read on `connection` (a save's own
+    /// inside its transaction, or a reader): its column values (attributes,
+    /// then to-ones) and version; `nil` when it was deleted.
+    static func storedRow(
+        _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
+    ) throws -> (values: [SQLValue], version: Int64)? {
+        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
+        guard let row = try connection.rows(sql, [.integer(rowID)]).first, row.count == entity.columnCount + 2 else { return nil }
+        guard case .integer(let version) = row[entity.columnCount + 1] else { return nil }
+        return (Array(row[1...entity.columnCount]), version)
+    }
 
     /// Whether the saved object's row is no longer in the store (read only
     /// on the way to refusing a save: a row once gone does not come back).
@@ -172,11 +181,10 @@ extension RecordContext {
     /// was made, so what is left is a `.noAction` reference to a record that
     /// never existed. Written, either would be `NULL`, silently.
     private func droppedReference(_ object: any Entity, _ relationship: ResolvedRelationship, _ target: any Entity) -> LiteRecordError {
-        let destination = model.entity(named: relationship.destinationName)
-        if let inverse = relationship.inverseIndex, let destination, destination.relationships[inverse].deleteRule == .deny {
+        if let inverse = model.inverse(of: relationship), inverse.deleteRule == .deny {
             return LiteRecordError(
                 .validationFailed,
-                "\(Self.describe(target)) cannot be deleted: \(destination.relationships[inverse].qualifiedName) has the delete rule .deny and still relates it to \(Self.describe(object)); nothing was written"
+                "\(Self.describe(target)) cannot be deleted: \(inverse.qualifiedName) has the delete rule .deny and still relates it to \(Self.describe(object)); nothing was written"
             )
         }
         return LiteRecordError(

@@ -51,7 +51,7 @@ extension SaveTransaction {
             let entity = try context.entity(for: type(of: row.object))
             // Deleted here and, before this save, in the store: agreed. The
             // context forgets the object; the commit did not delete the row.
-            guard let stored = try storedRow(row.rowID, entity, on: connection) else {
+            guard let stored = try RecordContext.storedRow(row.rowID, entity, on: connection) else {
                 goneBefore.append(RecordID(entityName: entity.name, rowID: row.rowID))
                 continue
             }
@@ -59,7 +59,7 @@ extension SaveTransaction {
         }
         for row in conflicts.updates {
             let entity = try context.entity(for: type(of: row.object))
-            found.append(Conflict(row: row, entity: entity, stored: try storedRow(row.rowID, entity, on: connection), isDeletion: false))
+            found.append(Conflict(row: row, entity: entity, stored: try RecordContext.storedRow(row.rowID, entity, on: connection), isDeletion: false))
         }
         guard !found.isEmpty || !conflicts.cascade.isEmpty else { return }
         let mergePolicy = context.mergePolicy
@@ -91,19 +91,6 @@ extension SaveTransaction {
         if !conflicts.cascade.isEmpty { try resolveCascadeConflicts(mergePolicy) }
         let records = found.map { RecordID(entityName: $0.entity.name, rowID: $0.row.rowID) } + conflicts.cascade.map(\.id)
         context.store.logger.info("resolved conflicts", metadata: ["policy": "\(mergePolicy)", "records": "\(records)"])
-    }
-
-    /// The row as the store holds it now, read on the save's own connection
-    /// inside its transaction (``RecordContext/withStoredRow(of:_:_:)`` reads
-    /// through the context, outside any save): its column values and version,
-    /// `nil` when it was deleted.
-    private func storedRow(
-        _ rowID: Int64, _ entity: EntityDescription, on connection: Connection
-    ) throws -> (values: [SQLValue], version: Int64)? {
-        let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
-        guard let row = try connection.rows(sql, [.integer(rowID)]).first, row.count == entity.columnCount + 2 else { return nil }
-        guard case .integer(let version) = row[entity.columnCount + 1] else { return nil }
-        return (Array(row[1...entity.columnCount]), version)
     }
 
     private mutating func resolve(_ conflict: Conflict, _ mergePolicy: MergePolicy) throws {
@@ -139,12 +126,10 @@ extension SaveTransaction {
             // the values as read, a stored value that differs counts as changed.
             // A to-one changed before the policy was set is compared with
             // the value it was read with (RecordState.readToOnes).
-            let read = object.recordState.storedValues
-            let readToOnes = read == nil ? object.recordState.readToOnes : nil
             var kept: [Int] = []
             for column in columns {
                 let local = try localValue(object, conflict.entity, column)
-                let base = read.flatMap { $0.indices.contains(column) ? $0[column] : nil } ?? readToOnes?[column] ?? local
+                let base = object.recordState.valueAsRead(column) ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
             columns = kept

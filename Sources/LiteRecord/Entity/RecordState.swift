@@ -190,6 +190,15 @@ public final class RecordState {
         }
     }
 
+    /// The value of the column at `column` (``EntityDescription/columnName(_:)``
+    /// index) as the object read it, which `.storeTrumps` compares with the
+    /// store's: from ``storedValues`` when kept, else, for a to-one changed
+    /// since, from ``readToOnes``; `nil` when unknown.
+    func valueAsRead(_ column: Int) -> SQLValue? {
+        if let read = storedValues { return read.indices.contains(column) ? read[column] : nil }
+        return readToOnes?[column]
+    }
+
     /// The attributes changed since the object was read or last saved.
     var changes: AttributeMask {
         get {

@@ -116,6 +116,14 @@ public struct Model: Sendable {
         indexByName[name].map { entities[$0] }
     }
 
+    /// `relationship`'s inverse, on its destination; `nil` without one. Its
+    /// delete rule is what deleting a record of the destination applies to
+    /// the objects whose `relationship` names it.
+    func inverse(of relationship: ResolvedRelationship) -> ResolvedRelationship? {
+        guard let inverse = relationship.inverseIndex, let destination = entity(named: relationship.destinationName) else { return nil }
+        return destination.relationships[inverse]
+    }
+
     /// FTS5 keeps an index `X` in shadow tables named `X_config`,
     /// `X_content`, `X_data`, `X_docsize` and `X_idx`
     /// (https://sqlite.org/fts5.html#the_fts5_shadow_tables): the indexes of
