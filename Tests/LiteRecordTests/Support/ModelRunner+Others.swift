@@ -227,7 +227,10 @@ extension ModelRunner {
             copy.held[id]?.valuesChanged = parent?.valuesChanged ?? []
         }
         model = copy
-        if !deleted.isEmpty { adoptRefreshed(stale, unchangedBefore: unchanged) }
+        // So do the links and relates it pushes: the parent makes them as
+        // its own link and relate steps do, whose first read of a list
+        // refreshes the stale objects in it (model seed 122857).
+        adoptRefreshed(stale, unchangedBefore: unchanged)
         // An insert the child deleted again (a cascade took it) is not pushed.
         for (id, new) in created where copy.held[id] != nil {
             guard let pushed = child.pushed[ObjectIdentifier(new)]?.parent,

@@ -64,7 +64,7 @@ extension ModelRunner {
     }
 
     /// A read made the object known: the model loads it too. An object held
-    /// without changes whose row another writer changed may be refreshed by
+    /// whose row another writer changed may be refreshed by
     /// the read (a list read the first time) or not (read before): the
     /// model follows what the object shows, which must be one of the two.
     /// Not in API.md (rule stated here, issue #58): §10 loads a relationship
@@ -77,7 +77,11 @@ extension ModelRunner {
             model.load(id)
             return
         }
-        guard !held.changed, held.phase == .managed, let row = model.store.rows[id], row.version != held.version else { return }
+        guard held.phase == .managed, let row = model.store.rows[id], row.version != held.version else { return }
+        // A changed object the read refreshes takes the stored values of
+        // what it did not change and keeps its version, as a fetch's
+        // refresh does (Concurrency.md; model seed 132819).
+        guard !held.changed else { return adoptRefreshed([id]) }
         if shows(object, row) { model.held[id] = MHeld(row) }
     }
 
