@@ -268,7 +268,7 @@ extension RecordContext {
         guard let held = nearestAncestorHolding(T.self, rowID: rowID)?.object else { return true }
         if held.recordState.phase == .deleted { return false }
         let entity = try entity(for: T.self)
-        let values = encodedValues(held)
+        let values = try copiedValues(held)
         let row = Row(values: values, entity: entity)
         for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
         if !T.tracksChanges { object.recordState.snapshot = values }

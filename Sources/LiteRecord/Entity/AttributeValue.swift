@@ -199,6 +199,15 @@ extension Bool: AttributeValue {
 
 // MARK: Floating point
 
+/// Set while a child context copies an ancestor's unsaved values into its
+/// own object (`RecordContext.copiedValues(_:)`): that copy stores nothing,
+/// so the values a store refuses (NaN, `-0.0`, a NaN `Date`) go over exactly
+/// instead of failing. Read only on the refusal's branch, never on the
+/// common path.
+enum ExactCopy {
+    @TaskLocal static var isActive = false
+}
+
 extension AttributeValue where Self: BinaryFloatingPoint {
     public init(sqlValue: SQLValue) throws { self = try Self.floatingPoint(from: sqlValue) }
     public func sqlValue() throws -> SQLValue { try floatingPointSQLValue() }
@@ -222,6 +231,8 @@ extension AttributeValue where Self: BinaryFloatingPoint {
         // for bit. One comparison covers both refusals on the common path:
         // only zeros and NaNs fail `self != 0 && self == self`.
         guard self != 0 && self == self else {
+            // A copy between contexts stores nothing: the value goes over exactly.
+            if ExactCopy.isActive { return .real(Double(self)) }
             if isNaN {
                 throw LiteRecordError(.validationFailed, "NaN cannot be stored: SQLite would store it as NULL")
             }
@@ -330,7 +341,7 @@ extension Date: AttributeValue {
     // as +0.0, which is the same `Date` (`==` and hashing agree), so it passes.
     public func sqlValue() throws -> SQLValue {
         let interval = timeIntervalSinceReferenceDate
-        guard !interval.isNaN else {
+        guard !interval.isNaN || ExactCopy.isActive else {
             throw LiteRecordError(.validationFailed, "a Date whose time interval is NaN cannot be stored: SQLite would store it as NULL")
         }
         return .real(interval)
