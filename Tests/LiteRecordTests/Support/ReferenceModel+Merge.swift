@@ -49,6 +49,21 @@ extension ReferenceModel {
             forgotten.insert(id)
             forgottenNow.append(id)
         }
+        // A to-one not changed here that names a record the merge forgot
+        // reads nil, and setting it to nil then is no change. The write's
+        // change set refreshes such a holder when the write's rule changed
+        // its row; not one whose row another writer had deleted or moved
+        // first (model seed 130755).
+        if !forgottenNow.isEmpty {
+            let gone = Set(forgottenNow)
+            for (id, object) in held where object.phase == .managed {
+                for link in MLink.holding(id.kind) where !object.fkChanged.contains(link) {
+                    guard let row = object.fk[link], gone.contains(MID(kind: link.target, row: row)) else { continue }
+                    held[id]?.fk[link] = nil
+                    held[id]?.readFK[link] = nil
+                }
+            }
+        }
         for id in updated.sorted() {
             guard var object = held[id], object.phase != .inserted, let row = store.rows[id] else { continue }
             // A pending deletion changes no property: it takes the write's
