@@ -241,7 +241,7 @@ extension RecordContext {
         // No row of the store-side cascade is one the plan writes.
         if let cascaded = outcome.cascaded {
             changes.deleted += cascaded.deleted
-            let listed = Set(changes.updated)
+            let listed = Set(changes.updated + changes.inserted)
             changes.updated += Set(cascaded.detached.map(\.id)).subtracting(listed).sorted { $0.rowID < $1.rowID }
         }
         if !outcome.relinked.isEmpty {

@@ -665,15 +665,8 @@ extension SaveTransaction {
     /// version moves on), so that both sides of the one-to-one agree and a
     /// later deletion of either follows the same pair (Docs/Concurrency.md).
     mutating func detachKeptFromFormerPartners() throws {
-        let model = context.store.model
         for (entity, rowID) in kept {
-            try detach(entity, rowID) { relationship in
-                guard let inverse = relationship.inverseIndex, !relationship.inverseIsToMany,
-                    let destination = model.entity(named: relationship.destinationName),
-                    destination.relationships.indices.contains(inverse)
-                else { return nil }
-                return SQLIdentifier(destination.relationships[inverse].name).quoted
-            }
+            try detach(entity, rowID, pairedColumn: oneToOnePartnerColumn)
         }
     }
 
@@ -681,7 +674,7 @@ extension SaveTransaction {
     /// destination — or, when `pairedColumn` gives the destination's column
     /// of a one-to-one, no row naming this one back; a relationship for which
     /// it gives nil is left alone.
-    private mutating func detach(_ entity: EntityDescription, _ rowID: Int64, pairedColumn: (ResolvedRelationship) -> String?) throws {
+    mutating func detach(_ entity: EntityDescription, _ rowID: Int64, pairedColumn: (ResolvedRelationship) -> String?) throws {
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
             guard let destination = context.store.model.entity(named: relationship.destinationName)?.quotedTable else { continue }

@@ -132,6 +132,7 @@ extension SaveTransaction {
                 let base = object.recordState.valueAsRead(column) ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
+            if kept.count != columns.count { notePairedSides(object, conflict.entity, won: columns.filter { !kept.contains($0) }, stored.values) }
             columns = kept
         }
         var wrote = false
@@ -148,6 +149,52 @@ extension SaveTransaction {
             wrote = connection.changes > 0
         }
         resolved[id] = (object, .reread(wrote: wrote, columns: wrote ? columns : []))
+    }
+
+    /// Under `.storeTrumps`, a side of a one-to-one whose stored value won
+    /// over the one set here: the object, the partner it named here and
+    /// the partner the store names are checked once every row is written.
+    private mutating func notePairedSides(_ object: any Entity, _ entity: EntityDescription, won: [Int], _ stored: [SQLValue]) {
+        let model = context.store.model
+        for column in won where column >= entity.attributes.count {
+            let relationship = entity.toOne(atColumn: column)
+            guard oneToOnePartnerColumn(relationship) != nil, let destination = model.entity(named: relationship.destinationName)?.type else { continue }
+            pairedSides.append(object)
+            switch RelationGraph.slot(object, relationship.index) {
+            case .toOne(let partner?): pairedSides.append(partner)
+            case .fault(let rowID?): if let partner = context.registeredObject(destination, rowID: rowID) { pairedSides.append(partner) }
+            case .fault(nil), .toOne(nil), .unloaded, .toMany: break
+            }
+            if case .integer(let rowID) = stored[column], let partner = context.registeredObject(destination, rowID: rowID) { pairedSides.append(partner) }
+        }
+    }
+
+    /// Docs/Concurrency.md: both sides of a one-to-one agree. After the
+    /// statements of a save where `.storeTrumps` kept the store's value of
+    /// a side, a side of these rows that names a partner not naming it back
+    /// is cleared (the partner it named here lost it to the store's
+    /// pairing, or the store's partner was displaced here), and each object
+    /// is read again after the commit.
+    mutating func detachUnpairedSides() throws {
+        guard !pairedSides.isEmpty else { return }
+        var seen = Set<ObjectIdentifier>()
+        for object in pairedSides where seen.insert(ObjectIdentifier(object)).inserted {
+            guard let entity = context.store.model.entity(for: type(of: object)),
+                let rowID = newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
+            else { continue }
+            try detach(entity, rowID, pairedColumn: oneToOnePartnerColumn)
+            guard resolved[ObjectIdentifier(object)] == nil else { continue }
+            let planned = plan.updates.first { $0.object === object }
+            let inserted = newRowIDs[ObjectIdentifier(object)] != nil
+            resolved[ObjectIdentifier(object)] = (object, .reread(wrote: planned != nil || inserted, columns: planned?.changes.indexes ?? []))
+        }
+    }
+
+    /// The quoted column of a one-to-one's other side; `nil` for any other
+    /// to-one.
+    func oneToOnePartnerColumn(_ relationship: ResolvedRelationship) -> String? {
+        guard !relationship.inverseIsToMany, let inverse = context.store.model.inverse(of: relationship) else { return nil }
+        return SQLIdentifier(inverse.name).quoted
     }
 
     /// The value the save writes for the column at `index`.

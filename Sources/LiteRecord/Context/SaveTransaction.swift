@@ -47,6 +47,10 @@ struct SaveTransaction {
     /// each is detached from a one-to-one partner that no longer names it
     /// (``detachKeptFromFormerPartners()``).
     var kept: [(entity: EntityDescription, rowID: Int64)] = []
+    /// Objects on either side of a one-to-one whose stored value won under
+    /// `.storeTrumps`: the resolved object, the partner it named here and
+    /// the one the store names (``detachUnpairedSides()``).
+    var pairedSides: [any Entity] = []
     /// The owners in counted lists that conflicting rows named in the store
     /// when the merge policy met them, by entity name
     /// (``checkCountsInStore()``).
@@ -92,6 +96,7 @@ struct SaveTransaction {
             if relationships {
                 try writeDeferredForeignKeys()
                 try detachKeptFromFormerPartners()
+                try detachUnpairedSides()
                 relinked = try writeJoins()
             }
             return inserted

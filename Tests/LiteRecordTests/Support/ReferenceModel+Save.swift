@@ -102,6 +102,8 @@ extension ReferenceModel {
         var reread: Set<MID> = []
         var forget: Set<MID> = []
         var written: Set<MID> = []
+        // The rows on either side of a one-to-one whose stored value won.
+        var pairedSides: [MID] = []
         func real(_ row: Int64?) -> Int64? { row.map { $0 < 0 ? (realIDs[$0] ?? $0) : $0 } }
         for (id, object) in held where object.phase == .deleted && id.row > 0 && store.rows[id] != nil {
             if conflicts[id] == .changed, policy == .storeTrumps {
@@ -147,6 +149,10 @@ extension ReferenceModel {
                 // the store's newer target wins under `.storeTrumps`.
                 if conflicts[id] == .changed, policy == .storeTrumps, row.fk[link] != object.readFK[link] {
                     storeWonValue = true
+                    if link.paired != nil {
+                        pairedSides.append(id)
+                        for partner in [real(object.fk[link]), row.fk[link]] { if let partner { pairedSides.append(MID(kind: link.target, row: partner)) } }
+                    }
                     continue
                 }
                 row.fk[link] = real(object.fk[link])
@@ -215,6 +221,17 @@ extension ReferenceModel {
             written.insert(id)
             expected.mayUpdate.insert(id)
         }
+        // Both sides of a one-to-one agree (Docs/Concurrency.md): where the
+        // store's side won, a side of these rows naming a partner that does
+        // not name it back is cleared, and they are read again (model seed
+        // 120137: the store's partner was displaced here, and the partner
+        // set here kept naming the record).
+        let agreed = agreeOneToOnes(pairedSides, in: &new)
+        for id in agreed where !expected.inserted.contains(id) {
+            written.insert(id)
+            expected.updated.insert(id)
+        }
+        let pairedReread = Set(pairedSides).filter { held[$0]?.phase == .managed }
         for (id, row) in new.rows {
             for (link, target) in row.fk where new.rows[MID(kind: link.target, row: target)] == nil {
                 _ = id
@@ -236,8 +253,30 @@ extension ReferenceModel {
         }
         let before = store
         store = new
-        settle(before: before, realIDs: realIDs, reread: reread, forget: forget, written: written)
+        settle(before: before, realIDs: realIDs, reread: reread.union(pairedReread), forget: forget, written: written)
         return expected
+    }
+
+    /// Clears, until none is left, each one-to-one side of `rows` naming a
+    /// partner whose side does not name it back; returns the rows cleared.
+    private func agreeOneToOnes(_ rows: [MID], in new: inout MStore) -> Set<MID> {
+        var cleared: Set<MID> = []
+        var changed = true
+        while changed {
+            changed = false
+            for id in rows {
+                guard var row = new.rows[id] else { continue }
+                for (link, target) in row.fk {
+                    guard let paired = link.paired, new.rows[MID(kind: link.target, row: target)]?.fk[paired] != id.row else { continue }
+                    row.fk[link] = nil
+                    row.version += 1
+                    new.rows[id] = row
+                    cleared.insert(id)
+                    changed = true
+                }
+            }
+        }
+        return cleared
     }
 
     /// After a successful save: the context's objects as the contract leaves them.
