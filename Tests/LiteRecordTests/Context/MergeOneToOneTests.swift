@@ -220,4 +220,26 @@ final class OOLamp {
         try main.save()
         #expect(try OODesk.findFirst(byAttribute: "name", withValue: "edited", in: stack.newContext()) != nil, "the versions read back meet no conflict")
     }
+
+    /// The same rule without a merge: another writer moves lamp "three"
+    /// onto the desk while this context, which read the desk before, puts
+    /// lamp "two" on it. `.storeTrumps` keeps the store's pairing, which
+    /// names back, and lamp "two" loses the desk instead of naming a desk
+    /// that names another lamp.
+    @Test func underStoreTrumpsThePartnerSetHereLosesTheRecordToTheStoresPairing() async throws {
+        let context = stack.newContext()
+        context.mergePolicy = .storeTrumps
+        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: context))
+        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: context))
+        let other = stack.newContext()
+        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: other))
+        three.desk = try OODesk.findFirst(byAttribute: "name", withValue: "d", in: other)
+        try other.save()
+        desk.lamp = two
+        try context.save()
+        #expect(try storedDesk(ofLamp: "three") == .some("d"), "the store's pairing stands")
+        #expect(try storedDesk(ofLamp: "two") == .some(nil))
+        #expect(try storedDesk(ofLamp: "one") == .some(nil))
+        #expect(desk.lamp?.label == "three" && two.desk == nil, "and in memory")
+    }
 }
