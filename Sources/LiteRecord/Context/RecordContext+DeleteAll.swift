@@ -142,8 +142,8 @@ extension RecordContext {
     /// to-one names a doomed row in memory, each with the delete rule of the
     /// doomed side's inverse (what deleting the loaded owner would apply to
     /// it; `.nullify` without an inverse).
-    /// After `truncateAll` (`emptied`), a reference to a record of that
-    /// entity forgotten here (a merged write deleted it) counts too: no
+    /// After `truncateAll` (`emptied`), a reference made here to a record of
+    /// that entity forgotten here (a merged write deleted it) counts too: no
     /// record of the entity is left, so it meets the rule as a reference to
     /// a row the truncation deletes does.
     private func unsavedReferences(
@@ -157,11 +157,15 @@ extension RecordContext {
             else { continue }
             // A row deleted itself is no stray.
             if let rowID = state.rowID, doomed[entity.name]?.contains(rowID) == true { continue }
-            for index in entity.toOneIndexes {
+            for (position, index) in entity.toOneIndexes.enumerated() {
                 let relationship = entity.relationships[index]
                 guard let target = RelationGraph.toOneInMemory(object, index) else { continue }
                 let named = target.recordState.rowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
-                guard named || (target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
+                // A forgotten record counts only where the reference is this
+                // context's: a to-one read from the store and left alone
+                // reads nil once its record is forgotten (model seed 160060).
+                let madeHere = state.phase == .inserted || state.changes.contains(entity.attributes.count + position)
+                guard named || (madeHere && target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
                 found.append((object, model.inverse(of: relationship)?.deleteRule ?? .nullify))
             }
         }

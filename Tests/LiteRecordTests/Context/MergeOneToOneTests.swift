@@ -242,4 +242,25 @@ final class OOLamp {
         #expect(try storedDesk(ofLamp: "one") == .some(nil))
         #expect(desk.lamp?.label == "three" && two.desk == nil, "and in memory")
     }
+
+    /// `truncateAll` applies the delete rules to references made here to a
+    /// record a merged write deleted; a to-one read from the store and left
+    /// alone is none of them. Lamp "one", edited here, lost its row with
+    /// the desk a write deleted; truncating the desks then must not take
+    /// the edit for a deletion (model seed 160060): the next save meets the
+    /// conflict, as Docs/Concurrency.md says of an edited record deleted in
+    /// the store.
+    @Test @MainActor func truncatingLeavesAnEditedObjectWhoseStoredReferenceWasForgotten() async throws {
+        let main = stack.mainContext
+        main.mergePolicy = .error
+        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
+        #expect(one.desk?.name == "d")
+        one.label = "edited"
+        try await stack.write { context in
+            if let desk = try OODesk.findFirst(byAttribute: "name", withValue: "d", in: context) { context.delete(desk) }
+        }
+        try OODesk.truncateAll(in: main)
+        #expect(main.deletedObjects.isEmpty, "the edit stays an edit")
+        expectError(.conflict) { try main.save() }
+    }
 }
