@@ -303,8 +303,16 @@ extension ModelRunner {
             object.recordID.flatMap { id in ModelAccess.kind(named: id.entityName).map { MID(kind: $0, row: id.rowID) } }
         }.sorted()
         let expected = copy.store.rows.keys.filter { $0.kind == kind && copy.held[$0]?.phase != .deleted }.sorted()
+        // Whether a child sees its parent's unsaved inserts is not specified
+        // (``child(_:grandchild:)``): a record the child's cascade reached
+        // only through one (a stored paragraph moved onto a chapter the
+        // parent inserted) may still be listed (seed 177908).
+        let throughParentInsert = copy.store.rows.keys.filter { id in
+            id.kind == kind && copy.held[id]?.phase == .deleted && copy.cascadeDepth[id] != nil && model.held[id]?.phase != .deleted
+                && (model.held[id]?.fk.values.contains { $0 < 0 } ?? false)
+        }
         lines.append("fetch \(kind): \(got)")
-        guard got == expected else {
+        guard Set(got).isSuperset(of: expected), Set(got).isSubset(of: Set(expected + throughParentInsert)), got.count == Set(got).count else {
             throw mismatch("child fetch", "fetch(\(kind)) in the child returned \(got), the model \(expected)")
         }
     }
