@@ -3,7 +3,7 @@ import PropertyBased
 import Testing
 import LiteRecord
 
-/// Issue #40's model-based test: random sequences of creates, edits,
+/// The model-based test: random sequences of creates, edits,
 /// relationship changes, deletions under every delete rule, fetches, reads,
 /// saves under each merge policy (changed mid-sequence), child and
 /// grandchild contexts pushing (set-based operations refused there), other
@@ -40,8 +40,8 @@ import LiteRecord
     /// same sequences on every machine. `LITERECORD_MODEL_SEED` explores others.
     static let defaultFirstSeed: UInt64 = 1
 
-    /// Known bugs the test finds on `main`, by issue #40 item number (or a
-    /// number of their own for bugs found beyond #40).
+    /// Known bugs the test finds on `main`, each by a number of its own (the
+    /// `gapped(_:)` calls name them).
     /// Each entry avoids exactly the combination of steps that meets that
     /// bug (see `ModelRunner.gapped(_:)`), and the `[model]` line names the
     /// entries that are on and how often each avoided a step. Remove an
@@ -50,13 +50,13 @@ import LiteRecord
     /// Entries #2, #3, #4, #5, #8, #11 and #14 were removed when their
     /// fixes were merged: 6,000 sequences from seed 1 with no gap on met none
     /// of them (their `gapped` calls stay, inert, to turn one back on).
-    /// Two found beyond #40 are gone too: a `refresh(_:mergeChanges: false)`
+    /// Two found later are gone too: a `refresh(_:mergeChanges: false)`
     /// of a moved object left it in its new owner's loaded list (fixed, and
     /// `RefreshMovedObjectTests`), and a save under `.storeTrumps` after a
     /// link change that seemed to overwrite a newer text (the model's: it did
     /// not follow the refresh that reading the link's list does).
     ///
-    /// Found by issue #58's widened model in a run of 20,000 sequences from
+    /// Found by the widened model in a run of 20,000 sequences from
     /// seed 100001 (`LITERECORD_MODEL_SEED=<seed> LITERECORD_MODEL_SEQUENCES=1`
     /// replays each), all fixed:
     /// - 102268: under `.storeTrumps` set after a to-one was cleared, on a
@@ -98,7 +98,7 @@ import LiteRecord
     /// (MergeDeletedOwnerListTests); and two of the model's: 900112 (a
     /// write's child that sets a to-one back pushes nothing) and 901337 (an
     /// object shows its row only with its to-ones).
-    /// Issue #58's schema features found, under `.storeTrumps`, a deletion
+    /// The widened schema's features found, under `.storeTrumps`, a deletion
     /// the store's newer row takes back, fixed (StoreTrumpsKeptPartnerTests;
     /// entry 8, its `gapped` call inert): seed 185, a kept child tag was
     /// detached from its live parent and reported updated (the test for a
@@ -170,7 +170,7 @@ import LiteRecord
         return Xoshiro(seed: (next(), next(), next(), next()))
     }
 
-    /// The two stacks a sequence runs on: without history, and with it (§16).
+    /// The two stacks a sequence runs on: without history, and with it (Docs/History.md).
     struct Fixtures {
         let plain: ModelFixture
         let history: ModelFixture

@@ -1,8 +1,9 @@
 import Foundation
 
 // What the model-based test can exercise and observe: the denominators of
-// its `[model] … coverage:` line (issue #58). Each list names what API.md
-// §4, §5, §10, §12 and §16 ask of an oracle, including what the model does
+// its `[model] … coverage:` line. Each list names what the guides
+// (Docs/Concurrency.md, Queries.md, Relationships.md, History.md) ask of
+// an oracle, including what the model does
 // not reach yet: a run's numerators count what it actually did.
 
 /// The operations a sequence may run.
@@ -16,9 +17,9 @@ enum MCoveredOp: String, CaseIterable, Sendable {
     // `write {}` merged into a main context under test, deleting owners, from
     // a child of its context; prefetching fetches (ModelRunner+Merge.swift).
     case writeDeleteOwner, mainContextMerge, prefetch, writeChild
-    /// A child kept after its push, checked after the parent's save (issue #58 item 9).
+    /// A child kept after its push, checked after the parent's save (a child's pushed insert keeping its identity).
     case childAfterSave
-    /// An edit giving a note the `.unique` code another note holds (issue #58 item 3).
+    /// An edit giving a note the `.unique` code another note holds (unique values met under a conflict).
     case takeCode
 }
 
@@ -27,14 +28,14 @@ enum MFeature: String, CaseIterable, Sendable {
     case cascadeToMany, nullifyToMany, denyToMany, noActionToMany, manyToManyNullify
     case intValue, optionalInt, doubleValue, negativeZero, hugeDouble, decomposedString, dateValue, optionalData
     case uniqueAttribute, countedToMany, countedManyToMany
-    // Issue #58's schema features.
+    // The widened schema's features.
     case manyToManyCascadeOrDeny, oneToOne, selfReferential, searchable, storedCollection
 }
 
 /// What the runner compares with the model.
 enum MChannel: String, CaseIterable, Sendable {
     case storeRows, storeVersions, heldAttributes, heldRelationships, changeSets, changeEvents, history, queryResults
-    /// Issue #58: `search` of the `.searchable` Note.label after every commit.
+    /// `search` of the `.searchable` Note.label after every commit.
     case searchResults
 }
 

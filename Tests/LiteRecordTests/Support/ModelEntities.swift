@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 
 // The graph of the model-based test (ModelBasedTests.swift): every delete
-// rule of API.md §10, on a to-many with a to-one inverse and on a
+// rule of Docs/Relationships.md, on a to-many with a to-one inverse and on a
 // many-to-many.
 //
 //   Book ──chapters (.cascade)──▶ Chapter ──paragraphs (.cascade)──▶ Paragraph
@@ -16,17 +16,18 @@ import LiteRecord
 // a `.unique` code. Book.chapters is counted (at most 3 chapters) and so is
 // the many-to-many Tag.books (at most 2 books), per Docs/Relationships.md;
 // Book.notes has a minimum (at least 1 note), which a note's deletion, a
-// move, or the cascade of another book's one-to-one lead can break (issue
-// #58 item 2), and Tag.books is `.deny`: a delete rule on a many-to-many
+// move, or the cascade of another book's one-to-one lead can break, and
+// Tag.books is `.deny`: a delete rule on a many-to-many
 // (a tag still linked to a book cannot be deleted).
 //
-// Issue #58's features: the one-to-one Book.lead (.cascade) ↔ Note.leadOf
+// The widened schema's features: the one-to-one Book.lead (.cascade) ↔ Note.leadOf
 // (.nullify), a column on each side; the self-referential Tag.parent ↔
 // Tag.children (.cascade, through any depth; cycles end); a stored
 // collection, Note.words ([String], JSON); and the `.searchable`
 // Note.summary (ReferenceModel+Features.swift, ModelRunner+Features.swift).
 //
-// What this graph cannot generate: issue #58 item 2's store-side half. The
+// What this graph cannot generate: the store-side half of a cascade's
+// counted lists. The
 // store-side cascade (a `.cascade` to-many, not loaded, followed in SQL)
 // runs for Book.chapters, Chapter.paragraphs and Tag.children; the rows it
 // takes (chapters, paragraphs, tags) belong to no other owner whose counted
@@ -41,7 +42,7 @@ final class MTBook {
     @Relationship(deleteRule: .cascade, inverse: \MTChapter.book, maximumCount: 3) var chapters: [MTChapter] = []
     @Relationship(deleteRule: .nullify, inverse: \MTNote.book, minimumCount: 1) var notes: [MTNote] = []
     @Relationship(deleteRule: .nullify) var tags: [MTTag] = []
-    // Issue #58's schema features (ModelEntities+Features.swift).
+    // The widened schema's features (ModelEntities+Features.swift).
     @Relationship(deleteRule: .cascade, inverse: \MTNote.leadOf) var lead: MTNote?
     init() {}
 }
@@ -74,7 +75,7 @@ final class MTTag {
     var text = ""
     @Relationship(deleteRule: .deny, inverse: \MTBook.tags, maximumCount: 2) var books: [MTBook] = []
     @Relationship(deleteRule: .noAction, inverse: \MTNote.tag) var notes: [MTNote] = []
-    // Issue #58's schema features (ModelEntities+Features.swift).
+    // The widened schema's features (ModelEntities+Features.swift).
     @Relationship var parent: MTTag?
     @Relationship(deleteRule: .cascade, inverse: \MTTag.parent) var children: [MTTag] = []
     init() {}
@@ -92,7 +93,7 @@ final class MTNote {
     @Attribute(.unique) var code: String?
     @Relationship var book: MTBook?
     @Relationship var tag: MTTag?
-    // Issue #58's schema features (ModelEntities+Features.swift).
+    // The widened schema's features (ModelEntities+Features.swift).
     var words: [String] = []
     @Attribute(.searchable) var summary: String = ""
     @Relationship var leadOf: MTBook?

@@ -14,7 +14,7 @@ final class ModelFixture {
     let seeded: MStore
     /// Every table LiteRecord writes, with its rows as seeded.
     private let tables: [(name: String, rows: [[SQLValue]])]
-    /// Whether the stack records history (API.md §16).
+    /// Whether the stack records history (Docs/History.md).
     let history: Bool
     /// `stack.changes`, subscribed once: every commit's change set, read by
     /// the runner after each step (`ModelRunner.checkEvents()`).

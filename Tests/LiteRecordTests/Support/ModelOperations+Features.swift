@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import PropertyBased
 
-// Issue #58's widened set-based steps: `updateAll` of numeric, optional,
+// The widened set-based steps: `updateAll` of numeric, optional,
 // `.unique` and searchable values, and `deleteAll`/`truncateAll` of owners
 // with delete rules — in the context under test or by another writer.
 
@@ -18,7 +18,7 @@ enum MFeatureOp: Sendable, CustomStringConvertible {
     /// store — preferably one whose deletion or code change is pending
     /// here — and (`conflict`) another writer first edits that note's text:
     /// a code taken over in the same save as a conflict on its holder
-    /// (issue #58 item 3). A step weighted on purpose: random edits meet
+    /// (unique values met under a conflict). A step weighted on purpose: random edits meet
     /// that combination too rarely.
     case takeCode(UInt32, conflict: Bool)
 
@@ -46,7 +46,7 @@ enum MFeatureOp: Sendable, CustomStringConvertible {
 }
 
 extension MGenerator {
-    /// Issue #58's steps drawn after `widen`'s, so that a seed's other steps
+    /// The widened steps drawn after `widen`'s, so that a seed's other steps
     /// stay what they were: `takeCode` after one note deletion or edit in
     /// three, and now and then anywhere.
     static func widenCodes(_ sequence: inout MSequence, _ rng: inout Xoshiro) {
@@ -66,7 +66,7 @@ extension MGenerator {
         sequence.ops = ops
     }
 
-    /// Issue #58 item 7, drawn after every other step (so that a seed's
+    /// `deleteAll` and unsaved related objects, drawn after every other step (so that a seed's
     /// steps stay what they were, the new ones only appended): in one
     /// sequence of six, an unsaved object related to a row `deleteAll`
     /// removes, then a save. Random steps almost never meet that: the
@@ -90,7 +90,8 @@ extension MGenerator {
     /// `LITERECORD_MODEL_POLICY=error|objectTrumps|storeTrumps`: every
     /// sequence runs under that merge policy, its mid-sequence changes
     /// included — for a run that looks for one policy's bug (a proof with
-    /// scripts/model-proof.sh, issue #58 item 3 under `.objectTrumps`). The
+    /// scripts/model-proof.sh of unique values met under a conflict, under
+    /// `.objectTrumps`). The
     /// policies are drawn all the same, so a seed's steps stay what they
     /// are; without the variable (the default run) each sequence keeps the
     /// policy drawn.

@@ -11,7 +11,7 @@ import PropertyBased
 enum MRead: Int, CaseIterable, Sendable, CustomStringConvertible {
     case bookChapters, bookNotes, bookTags, chapterParagraphs, chapterQuotes, tagBooks, tagNotes
     case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
-    /// Issue #58's features: Tag.children, and the to-ones Tag.parent, Book.lead, Note.leadOf.
+    /// The widened schema's features: Tag.children, and the to-ones Tag.parent, Book.lead, Note.leadOf.
     case tagChildren, tagParent, bookLead, noteLeadOf
 
     var owner: MKind {
@@ -56,12 +56,12 @@ enum MOp: Sendable, CustomStringConvertible {
     case child([MOp])
     /// `write {}` on the same stack: another context, saved at once.
     case write(MWrite)
-    /// `reset()`: every object forgotten (API.md §4, ForgottenObjectTests).
+    /// `reset()`: every object forgotten (Docs/Concurrency.md, ForgottenObjectTests).
     case reset
     /// Inserts again an object a `reset()` forgot: its save is refused with
-    /// `.invalidObject` (issue #58 item 11; ForgottenObjectTests).
+    /// `.invalidObject` (an object of a cleaned-up stack refused; ForgottenObjectTests).
     case reinsertForgotten(UInt32)
-    /// The context's `mergePolicy` changes mid-sequence (§12).
+    /// The context's `mergePolicy` changes mid-sequence (Docs/Concurrency.md).
     case policy(MergePolicy)
     /// A grandchild: these steps, pushed into a child and the child into the context.
     case grandchild([MOp])
@@ -77,10 +77,10 @@ enum MOp: Sendable, CustomStringConvertible {
     case deleteAllHere(MKind, truncate: Bool)
     /// `MTNote.findFirstOrCreate(byAttribute: "code", withValue:)` in the context under test.
     case findOrCreateHere(code: UInt32)
-    /// The steps of issue #58's second half (ModelRunner+Merge.swift): merged
+    /// The steps of the widened model (ModelRunner+Merge.swift): merged
     /// writes into a main context, children of `write {}`, prefetching.
     case widened(MWideOp)
-    /// Issue #58's widened set-based steps (ModelOperations+Features.swift).
+    /// The widened set-based steps (ModelOperations+Features.swift).
     case features(MFeatureOp)
 
     var description: String {
@@ -147,7 +147,7 @@ enum MWrite: Sendable, CustomStringConvertible {
 struct MSequence: Sendable, CustomStringConvertible {
     var policy: MergePolicy
     var ops: [MOp]
-    /// Whether the stack records history (§16), compared after every step.
+    /// Whether the stack records history (Docs/History.md), compared after every step.
     var history = false
     /// Whether the context under test is a main context, which `write {}`
     /// merges into (ModelRunner+Merge.swift).

@@ -109,7 +109,7 @@ extension ModelRunner {
         if violations.contains(where: { $0.hasPrefix("Tag") || $0.hasPrefix("new Tag") }) { coverage.features.insert(.countedManyToMany) }
     }
 
-    /// API.md §12 and §16: every write of a row moves its version (optimistic
+    /// Docs/Concurrency.md and History.md: every write of a row moves its version (optimistic
     /// locking reads nothing else), and a row not written keeps it. The
     /// model's versions count its own writes; LiteRecord's must move exactly
     /// where the model's did since the last comparison (by how much is not
@@ -128,7 +128,7 @@ extension ModelRunner {
     }
 
     /// A held object's to-ones, read from their slots without loading
-    /// anything (a load would refresh what the model tracks): §10's
+    /// anything (a load would refresh what the model tracks): Docs/Relationships.md's
     /// in-memory inverses make them what the context's changes say.
     func compareRelationships(_ id: MID, _ object: any Entity) throws {
         // An object whose row another writer deleted: whether a delete rule
@@ -170,7 +170,7 @@ extension ModelRunner {
         return got
     }
 
-    /// §12's change stream and §16's history: one change set (and, with
+    /// Docs/Concurrency.md's change stream and Docs/History.md's history: one change set (and, with
     /// history on, one transaction naming the same records) per commit that
     /// changed rows, in commit order — every save, `write {}` and set-based
     /// operation — and nothing for a failed save or a child's push.
@@ -192,7 +192,7 @@ extension ModelRunner {
         }
     }
 
-    /// `reset()`: the context forgets every object (API.md §4); the saved
+    /// `reset()`: the context forgets every object (Docs/Concurrency.md); the saved
     /// ones are kept to be inserted again (`reinsertForgotten`).
     func reset() {
         // Only what the context still holds is forgotten: an object a
@@ -211,7 +211,7 @@ extension ModelRunner {
         note("reset")
     }
 
-    /// Issue #58 item 11 and ForgottenObjectTests: an object a context
+    /// ForgottenObjectTests: an object a context
     /// forgot is never taken for a new one; its save is refused with
     /// `.invalidObject` (and a rollback takes the insert back). The
     /// context's other changes are rolled back first, so that nothing else

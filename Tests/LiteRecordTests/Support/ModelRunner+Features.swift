@@ -1,7 +1,7 @@
 import Foundation
 @testable import LiteRecord
 
-// Issue #58's schema features in the runner: the seed's one-to-one,
+// The widened schema's features in the runner: the seed's one-to-one,
 // self-reference, stored collection and searchable text, the features a run
 // meets, and search results as an observed channel.
 
@@ -35,7 +35,7 @@ extension ModelRunner {
     /// (in other cases and forms), a prefix, and a word none holds.
     static let searchQueries = ["ete", "CAFE", "cafe\u{301}*", "angstrom", "A\u{30A}NGSTR\u{D6}M", "lait", "noir", "mail", "2024", "zzz"]
 
-    /// API.md §14: a search reads what is saved, and the index stays exact
+    /// Docs/Search.md: a search reads what is saved, and the index stays exact
     /// through every save, set-based delete and `truncateAll`. After a step
     /// that commits, searches (from a context of its own, so as not to touch
     /// the context under test) must find exactly the stored notes whose
@@ -67,11 +67,11 @@ extension ModelRunner {
         }
     }
 
-    /// A held note B takes the code a stored note A holds (issue #58 item
-    /// 3): A preferably one whose deletion or code change is pending here;
+    /// A held note B takes the code a stored note A holds (unique values met
+    /// under a conflict): A preferably one whose deletion or code change is pending here;
     /// with `conflict`, another writer edits A's text first, so that the
     /// save meets A's conflict and B's claim on the code together. The
-    /// contract (API.md §12, MergePolicy): under `.objectTrumps` the
+    /// contract (Docs/Concurrency.md, MergePolicy): under `.objectTrumps` the
     /// conflict resolves and the save goes on — A's deletion or new code is
     /// written, and B's code with it; under `.error` the save reports the
     /// conflict; under `.storeTrumps` A keeps its row, and B's code clashes.

@@ -2,14 +2,14 @@ import Foundation
 import PropertyBased
 @testable import LiteRecord
 
-// The steps issue #58 adds to the model-based test beyond its first half:
+// The steps the widened model adds to the model-based test:
 // `write {}` writers merged into a main context under test — editing,
 // relinking to-ones, linking and unlinking the many-to-many, deleting
 // owners with their delete rules, some from a child of the write's context
 // — while the main context holds pending changes; saving and deleting an
 // object the merge forgot; fetches that prefetch a relationship.
 
-/// A step of issue #58's second half (`MOp.widened`).
+/// A step of the widened model (`MOp.widened`).
 enum MWideOp: Sendable, CustomStringConvertible {
     /// A `write {}` making these changes, merged into the context under test
     /// when it is a main context (`MSequence.main`).
@@ -18,9 +18,9 @@ enum MWideOp: Sendable, CustomStringConvertible {
     /// changes and pushes them with `save()`, then the write saves.
     case writeChild([MMergeWrite])
     /// `save(in:)` and `delete(in:)` of an object the context forgot:
-    /// refused with `.invalidObject` (issue #58 item 10, ForgottenObjectTests).
+    /// refused with `.invalidObject` (a forgotten object refused, ForgottenObjectTests).
     case saveForgotten(UInt32)
-    /// A fetch of the relationship's owners that prefetches it (API.md §10,
+    /// A fetch of the relationship's owners that prefetches it (Docs/Relationships.md,
     /// `relationshipKeyPathsForPrefetching`).
     case prefetch(MRead)
 
@@ -55,7 +55,7 @@ enum MMergeWrite: Sendable, CustomStringConvertible {
 
 extension MGenerator {
     /// Decides whether the sequence runs in a main context (one in three)
-    /// and adds issue #58's steps between its steps. Drawn after the steps,
+    /// and adds the widened steps between its steps. Drawn after the steps,
     /// so that a seed's other steps stay what they were.
     static func widen(_ sequence: inout MSequence, _ rng: inout Xoshiro) {
         sequence.main = Int.random(in: 0..<3, using: &rng) == 0
@@ -286,7 +286,7 @@ extension ModelRunner {
         }
     }
 
-    /// Issue #58 item 10: an object the context forgot (a merge, a reset)
+    /// A forgotten object refused: an object the context forgot (a merge, a reset)
     /// is never saved as a new record, nor deleted; both are refused with
     /// `.invalidObject`, and nothing else changes.
     private func saveForgotten(_ pick: UInt32) throws {

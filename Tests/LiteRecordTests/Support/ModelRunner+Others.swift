@@ -12,7 +12,7 @@ extension ModelRunner {
     /// then the parent is unchanged.
     func child(_ steps: [MOp], grandchild: Bool = false) throws {
         // A grandchild pushes into a child of the context, which then pushes
-        // its changes on: the same edits made in the context (Docs/Contexts.md).
+        // its changes on: the same edits made in the context (Docs/Concurrency.md, "Child contexts").
         let middle = grandchild ? context.makeChildContext() : nil
         let child = (middle ?? context).makeChildContext()
         coverage.ops.insert(grandchild ? .grandchild : .child)
@@ -211,7 +211,7 @@ extension ModelRunner {
                 if object.fk[link] == model.fk(id, link) { copy.held[id]?.fkChanged.remove(link) }
             }
         }
-        // Not in API.md (rule stated here, issue #58): a push carries an
+        // No guide states this (the rule is stated here): a push carries an
         // object's deletion, not the child's edits of it: the parent's object
         // keeps its values (a rollback then takes the deletion back and
         // leaves them, as the parent read them).
@@ -241,14 +241,14 @@ extension ModelRunner {
             handles[id] = inContext
         }
         // Every other push that inserts keeps its child for the context's
-        // next save (issue #58 item 9).
+        // next save (a child's pushed insert keeping its identity).
         if middle == nil, saves % 2 == 0 {
             let inserts = created.compactMap { id, new in handles[id].map { (id: id, child: new, parent: $0) } }
             if !inserts.isEmpty { keptChild = (child, inserts) }
         }
     }
 
-    /// Issue #58 item 9 (Docs/Contexts.md; Queries.md: one object per record
+    /// A child's pushed insert keeping its identity (Docs/Concurrency.md, "Child contexts"; Queries.md: one object per record
     /// in a context): after a child's push and the parent's save, each
     /// object the child inserted that the save wrote carries the record's id
     /// in the child too, and asking the child for that record returns that
@@ -325,7 +325,7 @@ extension ModelRunner {
         switch write {
         case .edit(let kind, let pick):
             guard let id = choose(model.store.rows.keys.filter { $0.kind == kind }.sorted(), pick) else { return note("write: nothing to edit") }
-            // #40 item 5: a cascade the store runs deletes a row changed
+            // Known gap 5 (ModelBasedTests.knownGaps): a cascade the store runs deletes a row changed
             // elsewhere since the delete without a conflict.
             if gapped(5, model.policy == .error && model.cascadeDepth[id] != nil && model.held[id]?.phase == .deleted) { return }
             let text = nextText()
@@ -333,7 +333,7 @@ extension ModelRunner {
             let values = kind == .note ? nextValues(from: model.store.rows[id]?.values ?? MValues()) : nil
             var after = model.store
             if let values { after.rows[id]?.values = values }
-            // The `.unique` code is enforced as an error (§16), the write rolled back;
+            // The `.unique` code is enforced as an error (Docs/History.md), the write rolled back;
             // a `-0.0` is refused at save (Docs/GettingStarted.md).
             let refused = values.map { $0.score == 0 && $0.score.sign == .minus } == true
             let collides = !refused && after.duplicateCode != nil
@@ -458,7 +458,7 @@ extension ModelRunner {
 
     /// Another writer's `findFirstOrCreate(byAttribute: "code", …)`: the note
     /// holding the code, or a new one with it and every other value at its
-    /// default, saved at once (§5).
+    /// default, saved at once (Docs/GettingStarted.md).
     private func writeFindOrCreate(_ pick: UInt32) throws {
         let code = pick % 2 == 0 ? "A" : "B"
         let existing = model.store.rows.filter { $0.key.kind == .note && $0.value.values.code == code }.keys.sorted().first
@@ -511,7 +511,7 @@ extension ModelRunner {
     }
 
     /// In a child, a set-based operation is refused with `.invalidObject`
-    /// and changes nothing (SetBasedChildRefusalTests; issue #58 item 6).
+    /// and changes nothing (SetBasedChildRefusalTests; set-based operations refused in a child).
     func setBasedInChild(_ kind: MKind, _ pick: UInt32, _ child: RecordContext, _ lines: inout [String]) throws {
         let names = ["deleteAll", "truncateAll", "findFirstOrCreate", "updateAll"]
         let which = Int(pick % 4)

@@ -1,7 +1,7 @@
 import Foundation
 @testable import LiteRecord
 
-// Fetches that prefetch a relationship (API.md §10:
+// Fetches that prefetch a relationship (Docs/Relationships.md:
 // `relationshipKeyPathsForPrefetching` "loads them for every fetched object
 // in one statement per relationship"), compared with the model.
 
@@ -63,7 +63,7 @@ extension ModelRunner {
             handles[id] = object
             // Not held before: read now. Held and stale: the prefetch reads
             // only what a first access reads (a list loaded before and a
-            // to-one target already held are not read again: API.md §10
+            // to-one target already held are not read again: Docs/Relationships.md
             // loads a relationship "on first access"), so the object shows
             // either the stored row, read as a fetch reads it, or what it
             // held — the model follows which (the rule `read` follows).

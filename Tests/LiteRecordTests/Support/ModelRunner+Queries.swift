@@ -1,7 +1,7 @@
 import Foundation
 @testable import LiteRecord
 
-// Issue #58 item 8: the queries that read the store observed while
+// Queries leaving out pending deletions: the queries that read the store observed while
 // deletions are pending. Docs/Queries.md: "Queries read the store: unsaved
 // inserts are not found, and objects marked for deletion (in this context
 // or, for a child, in an ancestor) are left out — inside the SQL, so
@@ -44,7 +44,7 @@ struct MQueryAnswers: Equatable, CustomStringConvertible {
 
 extension ModelRunner {
     /// `LITERECORD_MODEL_QUERIES=0` leaves the queries out: against code
-    /// whose queries count pending deletions (de1b07a, issue #58 item 8)
+    /// whose queries count pending deletions (de1b07a, queries leaving out pending deletions)
     /// nearly every sequence with a deletion fails here first, which hides
     /// what the rest of the model would find (scripts/model-proof.sh).
     static let observesQueries = ProcessInfo.processInfo.environment["LITERECORD_MODEL_QUERIES"] != "0"

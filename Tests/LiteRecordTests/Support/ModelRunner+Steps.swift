@@ -67,7 +67,7 @@ extension ModelRunner {
     /// whose row another writer changed may be refreshed by
     /// the read (a list read the first time) or not (read before): the
     /// model follows what the object shows, which must be one of the two.
-    /// Not in API.md (rule stated here, issue #58): §10 loads a relationship
+    /// No guide states this (the rule is stated here): Docs/Relationships.md loads a relationship
     /// "on first access" and says nothing of a later access, so a loaded
     /// list's members are read again or not; an object shows either the
     /// stored row, read as a fetch reads it, or what it held — nothing else.
@@ -97,7 +97,7 @@ extension ModelRunner {
     /// `deletedObjects` reading a cascade's rows) refreshes the stale
     /// objects it reads, as any first read does; one read before does not.
     /// The model follows the objects, which must show one of the two (the
-    /// rule stated at `adopt`: not in API.md).
+    /// rule stated at `adopt`: in no guide).
     func adoptRefreshed() {
         for (id, object) in handles {
             // A pending deletion is an unsaved change: the object keeps the
@@ -116,7 +116,7 @@ extension ModelRunner {
         adoptRefreshed(staleHandles().filter { model.held[$0]?.changed == true })
     }
 
-    /// A quote this context moved off a chapter it deletes (#40 item 2: the
+    /// A quote this context moved off a chapter it deletes (known gap 2: the
     /// store-side `.deny` reads the store before the save's own updates).
     func movedOffDoomedChapter() -> Bool {
         model.held.contains { id, object in
@@ -128,7 +128,7 @@ extension ModelRunner {
     // MARK: Saving
 
     func save() throws {
-        // #40 item 8: a deletion `.storeTrumps` takes back spares only the
+        // Known gap 8: a deletion `.storeTrumps` takes back spares only the
         // rows its cascade left to the store.
         let takenBack =
             model.policy == .storeTrumps
@@ -270,8 +270,8 @@ extension ModelRunner {
             throw mismatch("context changes", saved ? "hasChanges is true after a successful save" : "hasChanges is false after a failed save")
         }
         if !saved {
-            // §10: what a delete takes with it is in `deletedObjects` (which
-            // reads the rows a cascade left to the store), and §4: a failed
+            // Docs/Relationships.md: what a delete takes with it is in `deletedObjects` (which
+            // reads the rows a cascade left to the store), and Docs/Concurrency.md: a failed
             // save leaves them there.
             let got = context.deletedObjects.compactMap { self.id(of: $0) }
             // A row another writer deleted may be listed or not.
@@ -299,8 +299,8 @@ extension ModelRunner {
             guard holds else { throw mismatch("context objects", "the context no longer holds \(id)") }
             let phase: MHeld.Phase = state.phase == .inserted ? .inserted : state.phase == .deleted ? .deleted : .managed
             if phase != held.phase {
-                // A row another writer deleted. Not in API.md (rule stated
-                // here, issue #58): whether a cascade that no longer finds it
+                // A row another writer deleted. No guide states this (the rule
+                // is stated here): whether a cascade that no longer finds it
                 // in the store still deletes the held object is not specified
                 // (both end with the row gone); the model follows the object.
                 guard model.isGone(id), Set([phase, held.phase]) == [.managed, .deleted] else {

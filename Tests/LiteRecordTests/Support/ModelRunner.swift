@@ -44,7 +44,7 @@ final class ModelRunner {
     /// A child kept after its push (every other push that inserts), with its
     /// inserts and the parent's objects for them: after the context's next
     /// save, each saved one must carry its record id in the child too, and
-    /// stay the child's (issue #58 item 9; ModelRunner+Others.swift).
+    /// stay the child's (a child's pushed insert keeping its identity; ModelRunner+Others.swift).
     var keptChild: (context: RecordContext, inserts: [(id: MID, child: any Entity, parent: any Entity)])?
 
     /// A runner on `fixture`'s stack, put back to the seeded store first.
@@ -162,7 +162,7 @@ final class ModelRunner {
     }
 
     /// Whether an insert of `kind` may now be given the row id of an
-    /// earlier record (#40 item 11): SQLite gives max(rowid) + 1, and a
+    /// earlier record (known gap 11): SQLite gives max(rowid) + 1, and a
     /// higher id was given out before.
     func mayReuseRowID(_ kind: MKind, _ model: ReferenceModel) -> Bool {
         let issued = model.store.issued.filter { $0.kind == kind }.map(\.row).max() ?? 0
@@ -468,7 +468,7 @@ final class ModelRunner {
         note("delete \(id) (takes \(doomed.dropFirst().map(\.description).joined(separator: ", ")))")
     }
 
-    /// API.md §10: delete rules run in the context over the related objects
+    /// Docs/Relationships.md: delete rules run in the context over the related objects
     /// it loads ("a to-one or to-many is loaded on first access from its
     /// context"), and a list loaded from the store after another writer
     /// deleted a row no longer relates it. So whether a `.nullify` reaches a
@@ -526,7 +526,7 @@ final class ModelRunner {
     /// list a link or a relate read, a rule's reads): read during the last
     /// step, they hold the row as the store held it then, at its version —
     /// and no other writer ran since, so that is the row the model holds
-    /// now. Not in API.md (rule stated here, issue #58): a read object holds
+    /// now. No guide states this (the rule is stated here): a read object holds
     /// its row as read, at the version read (Concurrency.md says so of a
     /// fetch; the same for a relationship's load).
     func adoptUnseenReads() throws {

@@ -1,17 +1,17 @@
 import Foundation
 
 // The values of a note other than its text (ModelEntities.swift): one of
-// every stored kind of API.md §2, and a `.unique` code. Each is compared as
+// every stored kind of Docs/GettingStarted.md, and a `.unique` code. Each is compared as
 // it is stored — a `Double` bit for bit (−0.0 is not 0.0), a `String` by its
 // Unicode scalars ("e\u{301}" is not "é") — as the setters do
-// (AttributeCoding.isChange): a value saved must read back exactly (§2).
+// (AttributeCoding.isChange): a value saved must read back exactly (Docs/GettingStarted.md).
 
 /// One value of a note besides its text.
 enum MField: Int, CaseIterable, Sendable, CustomStringConvertible {
     case count, rank, score, label, stamp, blob, code
-    /// A stored collection (issue #58): `[String]`, stored as JSON.
+    /// A stored collection: `[String]`, stored as JSON.
     case words
-    /// The `.searchable` text (issue #58; ModelRunner+Features.swift searches it).
+    /// The `.searchable` text (ModelRunner+Features.swift searches it).
     case summary
     var description: String { ["count", "rank", "score", "label", "stamp", "blob", "code", "words", "summary"][rawValue] }
 }

@@ -1,14 +1,14 @@
 import Foundation
 import LiteRecord
 
-// Issue #58's schema features in the reference model (ModelEntities+Features.swift):
+// The widened schema's features in the reference model (ModelEntities+Features.swift):
 // the one-to-one Book.lead ↔ Note.leadOf and the self-referential
 // Tag.parent ↔ Tag.children, as `MLink`s like every other to-one, and the
 // search of the `.searchable` Note.summary.
 
 extension MLink {
     /// A side of the one-to-one Book.lead ↔ Note.leadOf: a column on each
-    /// side, which API.md §10's in-memory inverses keep paired.
+    /// side, which Docs/Relationships.md's in-memory inverses keep paired.
     var isOneToOne: Bool { self == .bookLead || self == .noteLeadOf }
 
     /// The other side of a one-to-one.
@@ -163,7 +163,7 @@ extension ReferenceModel {
             plan.error = .validationFailed
         }
         // Book.notes' minimum holds for a list the deletion changes, in the
-        // store as in a save (issue #58 item 2: a cascade through another
+        // store as in a save (a store-side cascade's counted lists: a cascade through another
         // book's lead, or the notes themselves, taking a book's last note).
         for (id, _) in store.rows where id.kind == .book && !plan.doomed.contains(id) {
             let notes = store.rows.filter { $0.key.kind == .note && $0.value.fk[.noteBook] == id.row }.keys

@@ -4,7 +4,7 @@ import LiteRecord
 // The merge of a `write {}` into a main context (Docs/Concurrency.md, "The
 // merge into `mainContext` after `write {}`"), in the reference model's
 // terms, and what a save then does with a pending reference to a record
-// deleted elsewhere (issue #58 item 5).
+// deleted elsewhere (the merge keeping what pending changes name).
 
 extension MHeld {
     /// Takes the stored target of every to-one not changed here (a fetch, a
@@ -29,7 +29,7 @@ extension ReferenceModel {
     ///   when none of its edits is of a property the write changed, it takes
     ///   the new version too, and its next save meets no conflict.
     ///
-    /// Not in API.md (rule stated here, issue #58): an object with edits
+    /// No guide states this (the rule is stated here): an object with edits
     /// takes the new version only when it was at the row's version before the
     /// write. One already behind (a commit it never heard of changed the
     /// row before) keeps its version, so that its next save still meets
@@ -142,7 +142,7 @@ extension ReferenceModel {
     /// naming a record the context forgot or holds with edits while its row
     /// is gone, or a many-to-many link added here to one. Docs/Concurrency.md:
     /// the merge "never drops either side", so such a save is refused and
-    /// never writes `NULL` or no link (issue #58 item 5): `.conflict` for a
+    /// never writes `NULL` or no link (the merge keeping what pending changes name): `.conflict` for a
     /// forgotten record; for one still held, whose conflict the policy
     /// resolves by forgetting it in that save, the foreign key's
     /// `.constraintViolation` may come first (which is not specified).

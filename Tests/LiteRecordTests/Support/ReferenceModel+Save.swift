@@ -2,8 +2,8 @@ import Foundation
 import LiteRecord
 
 // A save of the reference model (ReferenceModel.swift): all or nothing
-// (§4), the delete rules' `.deny` and the store's foreign keys (§10), and
-// optimistic locking under each merge policy (§12, MergePolicy's
+// (Docs/Concurrency.md), the delete rules' `.deny` and the store's foreign keys (Docs/Relationships.md), and
+// optimistic locking under each merge policy (Docs/Concurrency.md, MergePolicy's
 // documentation).
 
 extension ReferenceModel {
@@ -133,7 +133,7 @@ extension ReferenceModel {
                 row.text = object.text
                 wrote = true
             }
-            // Per property (API.md §12): under `.storeTrumps` the store's
+            // Per property (Docs/Concurrency.md): under `.storeTrumps` the store's
             // newer value of a field wins; every other field set here is written.
             var storeWonValue = false
             for field in MField.allCases where object.valuesChanged.contains(field) {
@@ -238,7 +238,7 @@ extension ReferenceModel {
                 expected.errors.insert(.constraintViolation)
             }
         }
-        // §16 and API.md §2: a `.unique` attribute is enforced as an error.
+        // Docs/GettingStarted.md and History.md: a `.unique` attribute is enforced as an error.
         if new.duplicateCode != nil { expected.errors.insert(.constraintViolation) }
         // Docs/Concurrency.md: a record may take a unique value another gives
         // up in the same save, but values exchanged in a cycle (a swap) are
@@ -299,8 +299,8 @@ extension ReferenceModel {
                 guard let row = store.rows[id] else { continue }
                 settled = MHeld(row)
             } else if written.contains(id), let row = store.rows[id] {
-                // Written for a link only. Not in API.md (rule stated here,
-                // issue #58): "after a save it knows the versions it wrote"
+                // Written for a link only. No guide states this (the rule
+                // is stated here): "after a save it knows the versions it wrote"
                 // (Concurrency.md), so an object that was current takes the
                 // version the link's write gave its row; one another writer
                 // changed since it was read keeps its version (the save does

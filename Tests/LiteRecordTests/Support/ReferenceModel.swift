@@ -1,8 +1,8 @@
 import Foundation
 import LiteRecord
 
-// The reference model of ModelBasedTests: LiteRecord's contract (API.md §4,
-// §10, §12) in plain Swift, with every related object loaded. It knows the
+// The reference model of ModelBasedTests: LiteRecord's contract (Docs/Concurrency.md,
+// Relationships.md) in plain Swift, with every related object loaded. It knows the
 // store (rows, versions, links) and one context's view of it: the objects
 // the context holds, as it read them, and its unsaved changes.
 //
@@ -23,7 +23,7 @@ enum MKind: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
 /// to-many applies when the target is deleted.
 enum MLink: Int, CaseIterable, Sendable, CustomStringConvertible {
     case chapterBook, paragraphChapter, quoteChapter, noteBook, noteTag
-    /// Issue #58's features (ModelEntities+Features.swift): the
+    /// The widened schema's features (ModelEntities+Features.swift): the
     /// self-referential Tag.parent, and the one-to-one Book.lead ↔ Note.leadOf
     /// (a column on each side, kept paired: ReferenceModel+Features.swift).
     case tagParent, bookLead, noteLeadOf
@@ -93,7 +93,7 @@ struct MHeld {
     /// was read with are not known (Docs/Concurrency.md, "Set it before
     /// fetching"), so an attribute it changed counts as changed in the store
     /// whenever the stored value differs from its own. A to-one is compared
-    /// with the value it was read with all the same (API.md §12: the store's
+    /// with the value it was read with all the same (Docs/Concurrency.md: the store's
     /// *newer* values win, this context's other edits are kept).
     var readUnknown = false
     /// A pending deletion's version after a merged write: the version a
@@ -143,7 +143,7 @@ struct MSaveExpectation {
     /// Objects written only for a link whose rows another writer changed:
     /// whether the save reads them again is not specified.
     var mayReread: Set<MID> = []
-    /// New row ids that an earlier record had (#40 item 11).
+    /// New row ids that an earlier record had (known gap 11).
     var reused: [MID] = []
     /// Errors the save may fail with where it may also succeed (nothing is
     /// written then): a `.deny` that only a stale list's member holds.
@@ -321,8 +321,8 @@ struct ReferenceModel {
     }
 
     /// Whether a `.deny` of a pending deletion relates a held object with
-    /// unsaved edits whose row another writer deleted. Not in API.md (rule
-    /// stated here, issue #58): the object is still this context's (its save
+    /// unsaved edits whose row another writer deleted. No guide states this (the rule
+    /// is stated here): the object is still this context's (its save
     /// meets the conflict), so whether the rule refuses the deletion first is
     /// not specified (model seed 3514). A member without edits whose row is
     /// gone holds nothing: the rule is judged against the store then, so
