@@ -451,7 +451,10 @@ final class ModelRunner {
             return note("delete \(id): left alone, a tag it deletes has a pending link change")
         }
         // A delete rule that reads a to-many for the first time refreshes
-        // the stale objects in it.
+        // the stale objects in it: among them objects the model holds from
+        // an earlier step's rule (a cascade a rollback took back) that the
+        // runner never had in hand (seed 182934).
+        attachRegisteredHandles()
         let stale = staleHandles()
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
@@ -519,6 +522,15 @@ final class ModelRunner {
             model.held[id]?.readText = row.text
             model.held[id]?.readValues = row.values
             model.held[id]?.version = row.version
+        }
+    }
+
+    /// Takes in hand the context's objects for records the model holds but
+    /// the runner has no object for (read by a rule, not by a step).
+    func attachRegisteredHandles() {
+        for object in context.identityMap.objects where object.recordState.phase == .managed {
+            guard let id = id(of: object), handles[id] == nil, model.held[id] != nil else { continue }
+            handles[id] = object
         }
     }
 
