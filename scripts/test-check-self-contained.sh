@@ -39,16 +39,17 @@ expect_pass() {
 
 # The names are put together so that this file does not hold them whole.
 api="API"
+issue="issue"
 expect_failure Sources/LiteRecord/Model/Probe.swift "/// $api.md §10 loads a relationship on first access." note
-expect_failure Tests/LiteRecordTests/Context/ProbeTests.swift "/// Found by the model (issue #58 item 9)." issue
+expect_failure Tests/LiteRecordTests/Context/ProbeTests.swift "/// Found by the model (${issue} #58 item 9)." issue
 expect_failure Docs/Probe.md "The run before #62 logged what caused it." bare
 expect_failure Benchmarks/Probe/Package.swift "// The workload of Issue 31." number
 expect_pass allowed \
     Sources/LiteRecord/Import/Probe.swift "// Dates as MagicalRecord read them (MagicalRecord #700, #964)." \
     Sources/LiteRecord/Context/Probe.swift "/// \`Author #3\` for a saved object." \
     CHANGELOG.md "- Relationships load on first access (#58)." \
-    Examples/Probe/.build/checkouts/Dependency.swift "// issue #12" \
-    Tests/LiteRecordTests/Support/ModelProbe.swift "// issue #58's model"
+    Examples/Probe/.build/checkouts/Dependency.swift "// ${issue} #12" \
+    Tests/LiteRecordTests/Support/ModelProbe.swift "// ${issue} #58's model"
 
 if [ "$failures" -ne 0 ]; then echo "[test-check-self-contained] $failures failure(s)"; exit 1; fi
 echo "[test-check-self-contained] ok: the check passes the repository and what it leaves alone, and fails each of 4 probes"
