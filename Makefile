@@ -50,6 +50,8 @@ test: deps
 	./scripts/check-layout.sh
 	./scripts/check-layers.sh
 	./scripts/test-check-layers.sh
+	./scripts/check-self-contained.sh
+	./scripts/test-check-self-contained.sh
 	./scripts/check-unsafe.sh
 	./scripts/test-check-unsafe.sh
 	./scripts/check-platforms.sh

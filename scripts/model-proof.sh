@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the model-based test (ModelBasedTests) against LiteRecord as it was
-# at an earlier commit, de1b07a by default: the code issue #58's eleven
-# breaks were reproduced against. The proof #58 asks for is that the model of
+# at an earlier commit, de1b07a by default: the code eleven breaks
+# the model found were reproduced against. The proof asked for is that the model of
 # today finds each break there, with a seed and the shrunk steps.
 #
 # Usage: scripts/model-proof.sh [--from DIR] [--base COMMIT] [--seed N]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs Schemathesis (`make schemathesis`) against the built bookmarks-server,
-# as `make example-server` does (issue #63 item 26):
+# as `make example-server` does:
 #   scripts/schemathesis.sh PATH/TO/bookmarks-server
 # The server is started on 127.0.0.1 with a port the system picks, a fresh
 # temporary store and a write token (sent by Schemathesis on every request);

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// What persistent history costs (issue 44): `make bench`'s insert, update
+// What persistent history costs (Docs/History.md): `make bench`'s insert, update
 // and delete workloads (100,000 rows of its entity, one save each) and a
 // run of small saves, with history off and on; the bytes history keeps per
 // change; and `updateAll` against loading and editing every object and

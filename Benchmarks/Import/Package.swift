@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The `import` workload of issue 16: 100,000 JSON objects, each with a
+// The `import` workload (Docs/Import.md): 100,000 JSON objects, each with a
 // nested to-one, half of the keys already in the store, imported and saved
 // by LiteRecord (`importObjects` + `save`), by hand (JSONSerialization + C
 // upserts with prepared statements) and by GRDB records (JSONDecoder +

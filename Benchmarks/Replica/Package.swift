@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Read replicas over Litestream's VFS (issue #43, API.md §15): how far a
+// Read replicas over Litestream's VFS (Docs/Deployment.md): how far a
 // replica lags its primary, what a query costs on it against the primary
 // (cold and warm page cache), and whether any read sees part of a commit
 // while the primary writes and its `litestream` is killed and restarted.

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The `search` workload of issue 31: 100,000 articles of generated text,
+// The `search` workload (Docs/Search.md): 100,000 articles of generated text,
 // 200 searches of one and two words with a filter, by LiteRecord
 // (`Article.search(_:matching:limit:in:)`), by hand-written C on the same
 // FTS5 table, and by a `LIKE` scan; and what `.searchable` adds to `insert`

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// A store per tenant under load (issue 68, API.md §17): N tenants of 100
+// A store per tenant under load (Docs/Deployment.md): N tenants of 100
 // rows, `maxOpen` stacks open at once, tasks reading and writing tenants
 // picked with a skewed (Zipf-like) choice, against the same load on one
 // store holding every tenant's rows with a tenant column:

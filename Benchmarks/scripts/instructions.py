@@ -31,7 +31,7 @@ END = '<!-- bench-instructions: end -->'
 WORKLOADS = ['insert', 'insert-built', 'fetch', 'query', 'update', 'delete', 'enumerate', 'open',
              'launch', 'rel-fetch', 'rel-walk', 'rel-cascade']
 ENGINES = ['raw-c', 'grdb-records', 'literecord']
-# The targets of issue #46, in instructions against raw C (None: no target).
+# The targets, in instructions against raw C (None: no target).
 TARGETS = {
     'insert-built': 1.10, 'fetch': 1.20, 'query': 1.05, 'update': 1.20, 'delete': 1.10,
     'rel-walk': 1.60, 'rel-fetch': 1.50, 'launch': 1.20,
@@ -91,7 +91,7 @@ def table(results, n, authors, command, when, measured):
         'starts). Exact on a busy machine, where the wall-clock table above is not; blind to',
         'what instructions do not show: I/O, cache misses, contention, memory.',
         '',
-        '| workload | raw C | GRDB records | LiteRecord | LiteRecord / raw C | target (#46) | met |',
+        '| workload | raw C | GRDB records | LiteRecord | LiteRecord / raw C | target | met |',
         '|---|--:|--:|--:|--:|--:|---|',
     ]
     for workload in WORKLOADS:

@@ -70,7 +70,7 @@ enum PreMigrationCopies {
         }.map(\.url)
     }
 
-    /// `yyyyMMddTHHmmssZ`, as ``stamp(_:)`` writes it.
+    /// `yyyyMMddTHHmmssZ`, as ``FileStamp/string(_:)`` writes it.
     private static func isStamp(_ text: Substring) -> Bool {
         let characters = Array(text)
         guard characters.count == 16, characters[8] == "T", characters[15] == "Z" else { return false }
@@ -78,19 +78,11 @@ enum PreMigrationCopies {
     }
 
     static func stamp(_ date: Date) -> String {
-        stampFormatter().string(from: date)
+        FileStamp.string(date)
     }
 
     private static func date(fromStamp stamp: String) -> Date? {
-        stampFormatter().date(from: stamp)
-    }
-
-    private static func stampFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter
+        FileStamp.date(stamp)
     }
 
     /// A free name for a copy kept now: the timestamp, with `-2`, `-3`, … when

@@ -8,11 +8,11 @@ public struct Model: Sendable {
     /// Column names the library uses itself; no attribute may take them.
     public static let reservedColumnNames: Set<String> = ReservedNames.columns
     /// The primary-key column of every entity table.
-    static let primaryKeyColumn = "Z_PK"
+    static let primaryKeyColumn = SQLIdentifier.rowIDColumn
     /// The version column of every entity table, for optimistic locking: ``initialVersion`` for
     /// a new row, one more at each update a save makes. Core Data's name for
     /// the same thing.
-    static let versionColumn = "Z_OPT"
+    static let versionColumn = SQLIdentifier.versionColumn
     /// The version of a new row. Not 1: SQLite stores 0 and 1 in no bytes
     /// and 2 in one (https://sqlite.org/fileformat2.html#record_format), so a
     /// row starting at 1 would grow at its first update, and a row that

@@ -16,8 +16,9 @@ import Darwin
 /// environment is read or written for it. The library loads once per
 /// process: the first extension loaded serves every later replica.
 enum LitestreamVFS {
-    /// The VFS name the extension registers.
-    static let name = "litestream"
+    /// The VFS name the extension registers (kept beside its exports, in the
+    /// SQLite layer, which checks a connection's VFS by it).
+    static let name = LitestreamExports.vfsName
     /// The environment variable naming the extension when the caller does not.
     static let extensionVariable = "LITERECORD_LITESTREAM_VFS"
     /// The extension's entry point (`sqlite3_<name>_init`).

@@ -39,14 +39,17 @@ struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// The primary-key column of every entity table (``Model/primaryKeyColumn``
+    /// is this name): the statements' shapes (`WhereClause.rowID`) name it.
+    static let rowIDColumn = "Z_PK"
+
+    /// The version column of every entity table (``Model/versionColumn`` is
+    /// this name), which the statements' shapes name too.
+    static let versionColumn = "Z_OPT"
+
     /// `"Z_PK"`: every entity table's primary key, the record's row id.
-    static let rowID = SQLIdentifier(Model.primaryKeyColumn)
+    static let rowID = SQLIdentifier(rowIDColumn)
 
     /// `"Z_OPT"`: every entity table's row version, the optimistic lock.
-    static let version = SQLIdentifier(Model.versionColumn)
-}
-
-extension EntityDescription {
-    /// The entity's table as an identifier.
-    var table: SQLIdentifier { SQLIdentifier(tableName) }
+    static let version = SQLIdentifier(versionColumn)
 }

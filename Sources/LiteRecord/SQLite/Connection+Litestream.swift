@@ -21,6 +21,11 @@ import Darwin
 struct LitestreamExports: @unchecked Sendable {
     // @unchecked: C function pointers into a library that stays loaded for
     // the life of the process; the Go side serializes what they touch.
+
+    /// The name of the VFS the extension registers: how a connection knows
+    /// it was opened through it (``LitestreamVFS/name`` is this).
+    static let vfsName = "litestream"
+
     typealias Handle = UnsafeMutableRawPointer?
     typealias Message = UnsafeMutablePointer<CChar>?
     typealias Register = @convention(c) (Handle, UInt64) -> Message
@@ -87,7 +92,7 @@ extension Connection {
         // The layout below is the VFS's only: check that it is the VFS's file.
         var vfs: UnsafeMutablePointer<sqlite3_vfs>?
         guard sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) == SQLITE_OK,
-            let name = vfs?.pointee.zName, String(cString: name) == LitestreamVFS.name, file.pointee.pMethods != nil
+            let name = vfs?.pointee.zName, String(cString: name) == LitestreamExports.vfsName, file.pointee.pMethods != nil
         else {
             throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is not opened through Litestream's VFS")
         }

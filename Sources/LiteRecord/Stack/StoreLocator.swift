@@ -148,19 +148,12 @@ public struct StoreLocator: Sendable {
         !onMacOS || environment["APP_SANDBOX_CONTAINER_ID"] != nil
     }
 
-    /// The placeholder iCloud Drive leaves in place of a file it evicted
-    /// (`.Notes.sqlite.icloud` for `Notes.sqlite`): the file exists, but is
-    /// not downloaded.
-    static func iCloudPlaceholder(of url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".icloud", isDirectory: false)
-    }
-
     /// Whether a store is at `url`: the file, or iCloud's placeholder for it
     /// (opening it then says that it is not downloaded, rather than creating
     /// an empty store elsewhere).
     private static func storeExists(at url: URL) -> Bool {
         let fileManager = FileManager.default
-        return fileManager.fileExists(atPath: url.path) || fileManager.fileExists(atPath: iCloudPlaceholder(of: url).path)
+        return fileManager.fileExists(atPath: url.path) || fileManager.fileExists(atPath: StoreFileCreation.iCloudPlaceholder(of: url).path)
     }
 
     /// Bundle identifier, else the process name, else "LiteRecord".

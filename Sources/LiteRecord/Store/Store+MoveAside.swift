@@ -42,7 +42,7 @@ extension Store {
         // Closing a connection deletes the -wal and -shm by name; after the
         // rename those names may belong to the new store.
         connection.keepWALFilesOnClose()
-        let target = freeName(url.path + ".mismatch-" + PreMigrationCopies.stamp(Date()))
+        let target = freeName(url.path + ".mismatch-" + FileStamp.string(Date()))
         return try renameAside(url.path, to: target)
     }
 

@@ -69,13 +69,20 @@ struct StoreFileCreation {
         return creation
     }
 
+    /// The placeholder iCloud Drive leaves in place of a file it evicted
+    /// (`.Notes.sqlite.icloud` for `Notes.sqlite`): the file exists, but is
+    /// not downloaded.
+    static func iCloudPlaceholder(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".icloud", isDirectory: false)
+    }
+
     /// Refuses to create a store where iCloud Drive evicted one: only its
     /// placeholder (`.<file>.icloud`) is there, and a new, empty store would
     /// take the place of the user's data once it downloads.
     ///
     /// - Throws: `.storeUnavailable` naming the placeholder and what to do.
     private static func refuseEvictedFile(_ url: URL) throws(LiteRecordError) {
-        let placeholder = StoreLocator.iCloudPlaceholder(of: url)
+        let placeholder = iCloudPlaceholder(of: url)
         let fileManager = FileManager.default
         guard !fileManager.fileExists(atPath: url.path), fileManager.fileExists(atPath: placeholder.path) else { return }
         throw LiteRecordError(

@@ -21,7 +21,7 @@ final class DNNote {
 /// Docs/Relationships.md: `deleteAll` and `truncateAll` "apply the same
 /// rules" as deleting the loaded objects, and this context's unsaved
 /// objects naming a deleted row meet them. With `.nullify`, the object path
-/// clears the to-one in memory; issue #58's model (seed 3024) found a new
+/// clears the to-one in memory; the model-based test (seed 3024) found a new
 /// object's to-one (a one-to-one set from the other side) still naming the
 /// deleted, forgotten record after the deletion and after the save, which
 /// wrote it as no relationship.

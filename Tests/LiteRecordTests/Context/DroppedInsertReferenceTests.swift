@@ -8,7 +8,7 @@ import Testing
 /// `.deny`: a new quote on a new chapter keeps the chapter from being
 /// deleted, whichever way the deletion came (the chapter deleted, a saved
 /// book's cascade, `truncateAll`'s cascade). Before, each saved the quote
-/// with no chapter (issue #58's model, seed 79614).
+/// with no chapter (the model-based test, seed 79614).
 @Suite struct DroppedInsertReferenceTests {
     enum Deletion: String, CaseIterable, Sendable { case theChapter, itsBooksCascade, truncateAllsCascade }
 

@@ -44,8 +44,8 @@ import LiteRecord
     /// Under `.storeTrumps` a move the store overrules is never written: the
     /// write moved the box off its shelf after this context moved it to
     /// "b", then deleted "b". The store's newer value wins the conflict, so
-    /// the forgotten shelf refuses nothing and the save goes on (issue #58's
-    /// model, seed 52408, found the save refused with `.conflict`). The
+    /// the forgotten shelf refuses nothing and the save goes on (the
+    /// model-based test, seed 52408, found the save refused with `.conflict`). The
     /// same move the write did not overrule is still refused.
     @Test(arguments: [true, false]) @MainActor
     func aMoveTheStoreOverrulesIsNoReferenceUnderStoreTrumps(overruled: Bool) async throws {

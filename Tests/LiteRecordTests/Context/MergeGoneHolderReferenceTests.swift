@@ -7,8 +7,8 @@ import LiteRecord
 /// it. When the write deleted the object holding the change too, that
 /// object "stays deleted; the object is forgotten" under `.objectTrumps` and
 /// `.storeTrumps` (Docs/Concurrency.md's table, "changed here, deleted in
-/// the store"), and its reference goes with it: the save goes on. Issue
-/// #58's model (seed 5097) found such a save refused with `.conflict`.
+/// the store"), and its reference goes with it: the save goes on. The
+/// model-based test (seed 5097) found such a save refused with `.conflict`.
 @Suite struct MergeGoneHolderReferenceTests {
     let stack: RecordStack
 
@@ -47,8 +47,8 @@ import LiteRecord
     /// so the shelf it names being gone is no matter: the write moved the box
     /// off its shelf after this context moved it to "b" (the store's newer
     /// value wins), then deleted "b", which this context had edited. The save
-    /// goes on: the box keeps the write's `nil`, "b" stays deleted. Issue
-    /// #58's model (seed 59678) expected `.conflict` here.
+    /// goes on: the box keeps the write's `nil`, "b" stays deleted. The
+    /// model-based test (seed 59678) expected `.conflict` here.
     @Test @MainActor func aMoveTheStoreOverrulesNamesNothingUnderStoreTrumps() async throws {
         let main = stack.mainContext
         main.mergePolicy = .storeTrumps

@@ -5,8 +5,8 @@ import LiteRecord
 /// A one-to-one keeps a column on each side, and Docs/Relationships.md's
 /// "assigning either side updates the other in memory" keeps them paired
 /// whether or not the partners were read: the object that held the new
-/// partner loses it, and the old partner loses the object (issue #58's
-/// model found the store keeping both when the partner's other side was
+/// partner loses it, and the old partner loses the object (the
+/// model-based test found the store keeping both when the partner's other side was
 /// not loaded).
 @Suite struct OneToOnePartnerTests {
     let stack: RecordStack

@@ -30,7 +30,7 @@ final class RCPartner {
 /// side while the owner is already deleted (no change of a deleted object
 /// is recorded), and the rollback left the restored owner's `lead` nil in
 /// memory: a partner taking the owner afterwards then left the old partner
-/// naming it, in memory and in the store (issue #58's model, seed 1153).
+/// naming it, in memory and in the store (the model-based test, seed 1153).
 @Suite struct RollbackCascadeOneToOneTests {
     let stack: RecordStack
 

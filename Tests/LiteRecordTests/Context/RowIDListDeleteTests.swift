@@ -3,7 +3,7 @@ import Testing
 @testable import LiteRecord
 
 /// A save deletes many rows by row-id lists bound as parameters
-/// (``RowIDListDeletes``, issue #67); the plain path deletes them one
+/// (``RowIDListDeletes``); the plain path deletes them one
 /// statement per row. Both must delete the same rows and report the same
 /// change sets, conflicts and errors (Docs/Internals/Invariants.md, "A fast
 /// path means what the plain path means").

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LiteRecord
 
-/// The store-side cascade's fast path (issue #67): when nothing changed the
+/// The store-side cascade's fast path: when nothing changed the
 /// store since the deletion read the doomed rows — the writer's data version
 /// and changed-row count as they were (``StoreStamp``) — a save deletes them
 /// by the foreign keys that named them, without checking each row's version.

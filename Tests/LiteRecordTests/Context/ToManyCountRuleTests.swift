@@ -121,8 +121,8 @@ import Testing
         #expect(try crate("full", in: reader).bottles.map(\.name) == ["z"])
     }
 
-    /// Found by the model-based test once Book.notes had a minimum (issue #58,
-    /// seed 473): a new shelf with a box, deleted again before any save. The
+    /// Found by the model-based test once Book.notes had a minimum (seed
+    /// 473): a new shelf with a box, deleted again before any save. The
     /// deletion drops the insert, and its `.nullify` takes the box off the
     /// shelf — which notes the shelf as an owner whose counted list changed.
     /// The save then checked that dropped shelf, no longer in the context, and

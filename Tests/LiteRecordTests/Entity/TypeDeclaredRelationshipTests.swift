@@ -220,7 +220,7 @@ enum TypeDeclared {
     @Test func migrationSeesTheRelationship() throws {
         try withTemporaryDirectory { folder in
             let url = folder.appendingPathComponent("library.sqlite")
-            // The relationship-free version of the model, then §10's.
+            // The relationship-free version of the model, then the one Docs/Relationships.md teaches.
             let first = try RecordStack(storeAt: url, entities: [V1Author.self, V1Book.self, V1Tag.self])
             let context = first.newContext()
             context.insert(V1Book(title: "Dune"))

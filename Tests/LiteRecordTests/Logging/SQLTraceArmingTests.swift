@@ -6,7 +6,7 @@ import Testing
 /// SQLite's profile callback (`SQLITE_TRACE_PROFILE`) costs every statement
 /// two clock reads and a call: a connection has it installed only while
 /// someone listens — a `recordingSQL`, SQL logging at `.trace` — checked each
-/// time the store takes the connection for use (issue #67). In
+/// time the store takes the connection for use. In
 /// ``LoggingTests``, whose tests run one at a time: the log level is the
 /// process's.
 extension LoggingTests {

@@ -3,7 +3,7 @@
 // de1b07a has no "forgotten" mark: the merge and `reset()` detached an
 // object (phase `.unmanaged`, no context), which is what the model's merge
 // check asks. Whether such an object can then be saved as a new record —
-// issue #58 item 10 — is what the model's `saveForgotten` step tests, against
+// is what the model's `saveForgotten` step tests, against
 // de1b07a's own behaviour.
 extension RecordState {
     var isForgotten: Bool { phase == .unmanaged }

@@ -2,7 +2,7 @@ import Foundation
 import LiteRecord
 import SearchSQLite
 
-// The `search` workload (issue 31). Usage: Search [articles] (100,000 by default).
+// The `search` workload (Docs/Search.md). Usage: Search [articles] (100,000 by default).
 
 /// An article with two searchable attributes (the title weighted 3) and a
 /// category to filter by; written by hand, as the macro would write it.

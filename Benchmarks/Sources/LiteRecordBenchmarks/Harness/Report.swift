@@ -54,9 +54,8 @@ struct Target {
     let workload: Workload?
     let kind: Kind
 
-    /// Issue #46's wall-clock targets (its instruction targets are in
-    /// `scripts/instructions.py`), with the earlier issues' targets that it
-    /// left standing.
+    /// The wall-clock targets (the instruction targets are in
+    /// `scripts/instructions.py`), with the earlier targets still standing.
     static let all: [Target] = [
         Target(workload: .insert, kind: .ratio(1.5)),
         Target(workload: .insertBuilt, kind: .ratioToRawC(1.1)),
@@ -79,7 +78,7 @@ struct Target {
 
     /// Workloads where beating GRDB records is not a target: `concurrent`
     /// and `memory`, whose time is not the point (they have their own
-    /// targets and sections). The cascade is compared: issue #46 asks for it
+    /// targets and sections). The cascade is compared: its target is
     /// below GRDB's, which is SQLite's own `ON DELETE CASCADE`.
     static let notComparedWithGRDBRecords: Set<Workload> = [.concurrent, .memory, .memoryPlain]
 }

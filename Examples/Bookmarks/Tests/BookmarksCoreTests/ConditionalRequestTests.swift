@@ -8,7 +8,7 @@ import HummingbirdLiteRecord
 import Testing
 
 /// Every route of one bookmark evaluates all its preconditions in RFC 9110
-/// §13.2.2's order, and every write needs `If-Match` (issue #63 items 2, 6).
+/// §13.2.2's order, and every write needs `If-Match`.
 @Suite struct ConditionalRequestTests {
     @Test func aGetWithAStaleIfMatchIs412() async throws {
         try await withService { client, _ in
@@ -133,7 +133,7 @@ import Testing
 }
 
 /// A write answers what `GET` would serve, byte for byte, and a `PUT` answer
-/// carries no validator (issue #63 item 4).
+/// carries no validator.
 @Suite struct WriteAnswerTests {
     @Test func writeAnswersAreTheBytesGetServes() async throws {
         try await withService { client, _ in
@@ -163,7 +163,7 @@ import Testing
     }
 }
 
-/// What a client is told beside the status (issue #63 items 9, 19).
+/// What a client is told beside the status.
 @Suite struct AnswerDetailTests {
     @Test func locationIsUnderTheMountedPath() async throws {
         let temporary = try TemporaryStore()
@@ -222,7 +222,7 @@ import Testing
 }
 
 /// A read replica sends writes to the primary with a redirect that keeps the
-/// method, or answers 421 when it does not know the primary (issue #63 item 5).
+/// method, or answers 421 when it does not know the primary.
 @Suite struct ReplicaWriteRedirectTests {
     func router(primary: URL?) -> Router<BasicRequestContext> {
         let router = Router()
@@ -253,8 +253,7 @@ import Testing
     }
 }
 
-/// The feeds can be closed to the public, and a query's work is bounded
-/// (issue #63 item 7, in part).
+/// The feeds can be closed to the public, and a query's work is bounded.
 @Suite struct ReadLimitTests {
     @Test func readTokensGuardTheFeedsOnly() async throws {
         var options = BookmarksOptions()

@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    /// One address cannot take every place (issue #63 item 7).
+    /// One address cannot take every place.
     @Test(.timeLimit(.minutes(1)))
     func clientsOfOneAddressPastItsLimitAre503() async throws {
         var options = BookmarksOptions()

@@ -6,7 +6,7 @@ import LiteRecord
 import Testing
 
 /// `POST /import` takes the keys it documents at every level and reads each
-/// element as `POST /bookmarks` reads a bookmark (issue #63 items 1, 22–25).
+/// element as `POST /bookmarks` reads a bookmark.
 @Suite struct ImportShapeTests {
     @Test func nestedBookmarksUnderAFolderOrATagAreRefused() async throws {
         try await withService { client, store in

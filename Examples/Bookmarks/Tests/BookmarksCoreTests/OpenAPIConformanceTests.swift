@@ -8,7 +8,7 @@ import Testing
 /// The OpenAPI document says what the routes accept as the routes decide it:
 /// each value a rule of the document refuses, the route answers 400, and each
 /// it allows, the route takes. What Schemathesis (`make example-server`)
-/// found where the two differed (issue #63 item 26).
+/// found where the two differed.
 @Suite struct OpenAPIConformanceTests {
     /// The document as JSON.
     static func document() throws -> [String: Any] {

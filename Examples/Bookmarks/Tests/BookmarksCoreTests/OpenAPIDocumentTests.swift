@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 
 /// The service publishes its OpenAPI document, and the document names every
-/// route the router has and no other (issue #63 item 26, the document).
+/// route the router has and no other.
 @Suite struct OpenAPIDocumentTests {
     static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../openapi.json").standardized
 

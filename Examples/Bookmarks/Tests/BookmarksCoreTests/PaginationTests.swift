@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 
 /// The list pages by cursor, each page naming the next in a `Link` header
-/// (RFC 8288), as `/changes` pages by token (issue #63 item 9).
+/// (RFC 8288), as `/changes` pages by token.
 @Suite struct PaginationTests {
     /// The target of the `rel="next"` link, when there is one.
     func nextLink(_ response: TestResponse) -> String? {

@@ -97,7 +97,7 @@ import Testing
 
     /// A handler's `context` is the request's; a `stack.read`/`write`
     /// closure inside it that names its own parameter `context` hides it,
-    /// and a reader copying the guide gets the wrong one (issue #63 item 21).
+    /// and a reader copying the guide gets the wrong one.
     @Test func theGuidesStoreClosuresDoNotShadowTheHandlersContext() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
         var blocks = try Self.swiftBlocks()

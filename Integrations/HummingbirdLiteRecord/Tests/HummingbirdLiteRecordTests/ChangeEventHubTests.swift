@@ -6,7 +6,7 @@ import HummingbirdLiteRecord
 import Synchronization
 import Testing
 
-/// The change-stream hub (issue #63 item 13): one read per commit whatever
+/// The change-stream hub: one read per commit whatever
 /// the number of clients, its caps, heartbeats, the stream's text, and the
 /// end when the stack closes or a client leaves.
 @Suite struct ChangeEventHubTests {

@@ -72,7 +72,7 @@ import Testing
     }
 }
 
-/// Making a tag never traps (issue #63 item 12).
+/// Making a tag never traps.
 @Suite struct EntityTagMakingTests {
     @Test func textThatNoHeaderCouldCarryGivesNil() {
         for text in ["two words", "quote\"d", "tab\there", "\u{7F}", "line\nbreak"] {

@@ -5,7 +5,7 @@ import LiteRecord
 import HummingbirdLiteRecord
 import Testing
 
-/// `/health` as a building block (issue #63 item 13): 200 with what the
+/// `/health` as a building block: 200 with what the
 /// read returned and `"status":"ok"` while the stack reads, 503 problem
 /// details when it is closed or the read fails.
 @Suite struct HealthCheckTests {

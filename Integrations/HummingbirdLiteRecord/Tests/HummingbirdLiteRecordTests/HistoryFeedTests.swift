@@ -5,7 +5,7 @@ import LiteRecord
 import HummingbirdLiteRecord
 import Testing
 
-/// The history feed as a building block (issue #63 item 17): `since`,
+/// The history feed as a building block: `since`,
 /// `latest`, `limit` and `next` read and computed once, and a 410 that
 /// carries `next` through StoreErrorMiddleware.
 @Suite struct HistoryFeedTests {

@@ -2,8 +2,7 @@ import Foundation
 import Testing
 
 /// The integration's manifest takes any later version of its dependencies,
-/// so that a service already on a newer Hummingbird resolves (issue #63
-/// item 10).
+/// so that a service already on a newer Hummingbird resolves.
 @Suite struct PackageManifestTests {
     @Test func dependenciesAreFromRequirementsNotExact() throws {
         let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Package.swift").standardized
@@ -15,7 +14,7 @@ import Testing
 
     /// Named as Hummingbird names its integrations (HummingbirdFluent,
     /// HummingbirdRedis, HummingbirdAuth), package, products and folder,
-    /// with no second, deprecated name (issue #63 item 11).
+    /// with no second, deprecated name.
     @Test func namedByHummingbirdsConvention() throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
         #expect(package.lastPathComponent == "HummingbirdLiteRecord")

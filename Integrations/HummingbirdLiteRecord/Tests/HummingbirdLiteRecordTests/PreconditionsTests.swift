@@ -5,8 +5,7 @@ import HummingbirdLiteRecord
 import Testing
 
 /// `Request.evaluatePreconditions`: the four conditional headers evaluated in
-/// RFC 9110 §13.2.2's order against a resource's tag and date (issue #63
-/// item 2).
+/// RFC 9110 §13.2.2's order against a resource's tag and date.
 @Suite struct PreconditionsTests {
     /// `/doc` has tag "1.2", last modified at 2026-01-01 00:00:00 UTC; `/none`
     /// has no current representation. Writes need If-Match.

@@ -7,7 +7,7 @@ import Logging
 import Testing
 
 /// `X-Request-ID` taken (when sane) or made, in the request's logger and on
-/// every answer, errors included (issue #63 item 14).
+/// every answer, errors included.
 @Suite struct RequestIDMiddlewareTests {
     static let header = HTTPField.Name("X-Request-ID")!
 

@@ -8,7 +8,7 @@ import Testing
 /// A small service built from the integration alone, the pieces a second
 /// service would otherwise copy from Examples/Bookmarks: a tagged read, a
 /// write that finds its object and checks its preconditions inside the
-/// transaction, and a replica's redirect of writes (issue #63 items 13, 16).
+/// transaction, and a replica's redirect of writes.
 @Suite struct SampleServiceTests {
     struct TodoOutput: ResponseEncodable, Sendable {
         var title: String
@@ -92,7 +92,7 @@ import Testing
 }
 
 /// A request's writes are recorded under the author its middleware chose,
-/// without a line in each write (issue #63 item 18).
+/// without a line in each write.
 @Suite struct TransactionAuthorTests {
     @Test func theMiddlewaresAuthorIsRecordedInTheHistory() async throws {
         let stack = try RecordStack(inMemoryWith: [Todo.self], history: .enabled)

@@ -6,7 +6,7 @@ import LiteRecord
 import HummingbirdLiteRecord
 import Testing
 
-/// A multi-tenant service (issue #68): the request names its tenant by a
+/// A multi-tenant service: the request names its tenant by a
 /// header or by its host's first label, the route gets that tenant's stack;
 /// an unknown tenant is 404, an invalid or missing name 400.
 @Suite struct TenantResolutionTests {

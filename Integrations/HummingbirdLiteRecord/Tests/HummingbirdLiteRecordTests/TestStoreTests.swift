@@ -7,7 +7,7 @@ import HummingbirdLiteRecordTesting
 import Synchronization
 import Testing
 
-/// The testing helpers a service's tests use (issue #63 item 20): a store
+/// The testing helpers a service's tests use: a store
 /// per test with history, reopened for a restart, and requests that really
 /// overlap.
 @Suite struct TestStoreTests {

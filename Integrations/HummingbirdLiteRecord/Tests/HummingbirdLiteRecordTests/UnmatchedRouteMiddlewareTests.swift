@@ -5,7 +5,7 @@ import HummingbirdLiteRecord
 import Testing
 
 /// 404 and 405 for requests no route takes, apart from store errors, with
-/// paths matched as Hummingbird matches them (issue #63 items 3, 12).
+/// paths matched as Hummingbird matches them.
 @Suite struct UnmatchedRouteMiddlewareTests {
     func withRouter(options: RouterOptions, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let router = Router(options: options)

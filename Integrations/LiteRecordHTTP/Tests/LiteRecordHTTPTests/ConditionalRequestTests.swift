@@ -3,7 +3,7 @@ import LiteRecordHTTP
 import Testing
 
 /// The four conditional headers evaluated in RFC 9110 §13.2.2's order
-/// against a resource's tag and date, over header strings (issue #63 item 2).
+/// against a resource's tag and date, over header strings.
 @Suite struct ConditionalRequestTests {
     /// The resource: tag "1.2", last modified at 2026-01-01 00:00:00 UTC.
     static let current = EntityTag(id: 1, version: 2)

@@ -3,7 +3,7 @@ import LiteRecordHTTP
 import Testing
 
 /// A replica's answer to a write: 307 to the same path and query on the
-/// primary, or 421 when the primary is not known (issue #63 item 5).
+/// primary, or 421 when the primary is not known.
 @Suite struct ReadReplicaRedirectTests {
     @Test func aWriteIs307ToThePrimaryOr421() {
         let replica = ReadReplicaRedirect(primary: URL(string: "http://10.0.0.5:8080/api//"))

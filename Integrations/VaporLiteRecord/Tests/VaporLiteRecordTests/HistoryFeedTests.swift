@@ -7,7 +7,7 @@ import VaporTesting
 
 /// A changes feed route from the integration alone: `since`, `latest`,
 /// `limit` and `next` read and computed as HummingbirdLiteRecord does (both
-/// are LiteRecordHTTP's), and a 410 that carries `next` (issue #63 item 17).
+/// are LiteRecordHTTP's), and a 410 that carries `next`.
 @Suite(.timeLimit(.minutes(1))) struct HistoryFeedTests {
     struct Page: Content {
         var next: String?

@@ -17,7 +17,7 @@ final class Product {
 /// A small inventory service built from the integration alone, as a second
 /// service would build it: the stack in the application's lifecycle, store
 /// errors as problem details, and every route's preconditions evaluated by
-/// the one call (issue #63 item 15).
+/// the one call.
 ///
 /// | route | answers |
 /// | --- | --- |

@@ -7,7 +7,7 @@ import VaporTesting
 
 /// Every route of the sample service (Inventory.swift), through Vapor's
 /// testing API: the integration alone carries a second service's
-/// conditional writes, 404, 409, 412 and 428 (issue #63 item 15).
+/// conditional writes, 404, 409, 412 and 428.
 @Suite(.timeLimit(.minutes(1))) struct InventoryServiceTests {
     @Test func healthReadsTheStack() async throws {
         try await withInventory { client, _ in

@@ -7,8 +7,8 @@ import VaporTesting
 
 /// On a read replica, a write goes to the primary: 307 with `Location`
 /// (method and body kept by a client that follows it), or 421 when the
-/// primary is not known; never the 503 that invites retries here (issue #63
-/// item 5, as HummingbirdLiteRecord's middleware answers).
+/// primary is not known; never the 503 that invites retries here, as
+/// HummingbirdLiteRecord's middleware answers.
 @Suite(.timeLimit(.minutes(1))) struct ReadReplicaMiddlewareTests {
     /// A `things` service behind the middleware; `writes` counts the writes
     /// that reached a route.

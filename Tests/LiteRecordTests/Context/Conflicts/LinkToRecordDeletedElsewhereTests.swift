@@ -3,14 +3,14 @@ import Testing
 @testable import LiteRecord
 
 /// A save whose pending many-to-many link names a record another writer
-/// deleted is refused by the store's foreign key (API.md §10: "no save can
-/// leave a dangling reference"), and nothing is written. The change set the
+/// deleted is refused by the store's foreign key (Docs/Relationships.md: a save "can
+/// never leave a dangling reference"), and nothing is written. The change set the
 /// save noted must still say only what SQLite changed: the link's version
 /// bump of the gone row changes nothing, so the row is not "updated". With
 /// the change audit on (as `make test` runs) the save noted the gone row
 /// anyway, and the audit refused the commit (`.sqlite`) before the foreign
-/// key did: the same save failed with another error kind (issue #58's
-/// model, gap 12, seed 867).
+/// key did: the same save failed with another error kind (the
+/// model-based test, seed 867).
 @Suite struct LinkToRecordDeletedElsewhereTests {
     /// Saves a book and a tag, links them in a context that read both while
     /// another context deletes the book, and saves: the error's kind, and

@@ -19,7 +19,7 @@ final class STDNote {
 /// Docs/Concurrency.md: under `.storeTrumps` "a property changed here and
 /// in the store: the store's value is kept", and to-ones are properties
 /// like attributes. A to-one naming an object the same save inserts is
-/// written after the inserts; issue #58's model (seed 1656) found that late
+/// written after the inserts; the model-based test (seed 1656) found that late
 /// write ignoring the resolution: the book's lead, cleared in the store
 /// since it was read and set here to a new note, was written over the
 /// store's value anyway, without moving the row's version or naming it in

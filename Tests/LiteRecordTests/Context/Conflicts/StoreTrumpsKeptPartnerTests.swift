@@ -26,7 +26,7 @@ final class STPNote {
 
 /// Docs/Concurrency.md: under `.storeTrumps` a deletion the store's newer
 /// row takes back leaves the record "kept with the store's values", and
-/// only a to-one naming a row the save deleted is cleared. Issue #58's model
+/// only a to-one naming a row the save deleted is cleared. The model-based test
 /// (seeds 185 and 139) found two ways a kept record's to-ones went wrong:
 /// on a self-referential entity the test for "names a deleted row" compared
 /// the table with itself, so a kept folder was detached from its live
