@@ -13,7 +13,7 @@
 #
 # Skipped: build folders (.build*, .swiftpm), CHANGELOG.md (its history names
 # what it names), this script and its probe (they spell out what they look
-# for), and the temporary exceptions below. `make test` runs it;
+# for). `make test` runs it;
 # scripts/test-check-self-contained.sh shows it failing.
 set -euo pipefail
 root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
@@ -28,25 +28,11 @@ issues='(^|[^[:alnum:]_])[Ii]ssues? #?[0-9]+'
 bare='(^|[^[:alnum:]_&/])#[0-9]{2,}([^[:alnum:]_]|$)'
 others='MagicalRecord|GRDB|Hummingbird|Vapor|Litestream|SQLite|swift-format|swiftlang|apple/'
 
-# Temporary exceptions: the model-based test's files, which another change
-# is rewriting as this check lands; their citations go with that change, and
-# then these lines go too.
-temporary=(
-    'Tests/LiteRecordTests/Support/Model*.swift'
-    'Tests/LiteRecordTests/Support/ReferenceModel*.swift'
-    'Tests/LiteRecordTests/Context/ModelBasedTests.swift'
-)
-
 skipped() {
     case "$1" in
         */.build*/* | .build*/* | */.swiftpm/* | CHANGELOG.md | */CHANGELOG.md) return 0 ;;
         scripts/check-self-contained.sh | scripts/test-check-self-contained.sh) return 0 ;;
     esac
-    local pattern
-    for pattern in "${temporary[@]}"; do
-        # shellcheck disable=SC2053 # the pattern is a glob on purpose
-        [[ $1 == $pattern ]] && return 0
-    done
     return 1
 }
 

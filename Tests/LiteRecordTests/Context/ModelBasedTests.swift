@@ -47,7 +47,7 @@ import LiteRecord
     /// entries that are on and how often each avoided a step. Remove an
     /// entry once its fix is merged.
     ///
-    /// Entries #2, #3, #4, #5, #8, #11 and #14 were removed when their
+    /// Entries 2, 3, 4, 5, 8, 11 and 14 were removed when their
     /// fixes were merged: 6,000 sequences from seed 1 with no gap on met none
     /// of them (their `gapped` calls stay, inert, to turn one back on).
     /// Two found later are gone too: a `refresh(_:mergeChanges: false)`
@@ -88,7 +88,7 @@ import LiteRecord
     /// `findFirstOrCreate` created under `.storeTrumps` was kept without the
     /// values it was written with, so the store won a later conflict on an
     /// edit made only here (StoreTrumpsFindOrCreateTests). None open.
-    /// #15 (seed 1799: a chapter inserted under one counted book
+    /// Entry 15 (seed 1799: a chapter inserted under one counted book
     /// in the save that deletes another failed its COMMIT on a foreign key)
     /// is fixed and held by CountedCascadeInsertTests.
     /// With `write {}` merged into a main context under test, 10,000

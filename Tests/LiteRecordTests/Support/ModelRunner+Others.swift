@@ -137,7 +137,7 @@ extension ModelRunner {
                     continue
                 }
                 if gapped(14, !probe.denials(among: reached, unseen: parentInserts).isEmpty) {
-                    lines.append("delete \(id): avoided, known gap #14")
+                    lines.append("delete \(id): avoided, known gap 14")
                     continue
                 }
                 child.delete(try object(id))

@@ -201,14 +201,14 @@ final class ModelRunner {
         case .fetch(let kind): try fetch(kind)
         case .read(let read, let pick): try self.read(read, pick)
         case .save:
-            // Gap #12, fixed (inert unless LITERECORD_MODEL_GAPS=12 turns it
+            // Gap 12, fixed (inert unless LITERECORD_MODEL_GAPS=12 turns it
             // on): a pending link to a book another writer deleted: the save
             // noted the gone book as updated (its version bump changed no
             // row) and, with the change audit on, the audit refused the
             // commit (.sqlite) before the foreign key did (seed 867).
             let auditing = ProcessInfo.processInfo.environment["LITERECORD_AUDIT_CHANGES"] == "1"
             if gapped(12, auditing && model.links.contains { $0.value && model.store.rows[MID(kind: .book, row: $0.key.book)] == nil }) { return }
-            // Gap #13, fixed (inert unless LITERECORD_MODEL_GAPS=13 turns it
+            // Gap 13, fixed (inert unless LITERECORD_MODEL_GAPS=13 turns it
             // on): a note deleted here whose book another writer then
             // deleted: the save checked the gone book's Book.notes count and
             // refused (seed 758, under .storeTrumps in a main context).
@@ -246,7 +246,7 @@ final class ModelRunner {
         case .setBased: note("setBased: only in a child")
         case .updateAllHere(let kind): try updateAllHere(kind)
         case .deleteAllHere(let kind, let truncate):
-            // Known gap #11, settled (LiteRecord's: under `.storeTrumps` the
+            // Known gap 11, settled (LiteRecord's: under `.storeTrumps` the
             // late write of a to-one naming a new object ignored the
             // resolution, StoreTrumpsDeferredToOneTests; seed 1656).
             if gapped(11, model.held.contains { $0.value.phase == .managed && $0.value.fkChanged.contains(.bookLead) }) { return }
@@ -378,7 +378,7 @@ final class ModelRunner {
         let current = model.fk(id, link)
         guard current != target?.row else { return note("relate: \(id).\(link) is already \(target.map(String.init(describing:)) ?? "nil")") }
         if link == .noteBook, model.emptiesNewBook([id]) { return note("relate: \(id) is the last note of a new book; moving it is left alone") }
-        // Known gap #10, settled (the model's: a gone object's pending
+        // Known gap 10, settled (the model's: a gone object's pending
         // to-ones are not written, ReferenceModel.referencesDeletedElsewhere).
         if gapped(10, main && link == .tagParent && target == id) { return }
         // Whether a list read after another writer deleted the object's row
