@@ -51,7 +51,12 @@ extension ModelRunner {
         }
         var must: [MID] = []
         var may: [MID] = []
-        if let link = read.link { (must, may) = model.members(of: ownerID, link) } else { must = model.linked(ownerID) }
+        if let link = read.link {
+            (must, may) = model.members(of: ownerID, link)
+        } else {
+            must = model.linked(ownerID)
+            may = model.formerlyLinked(ownerID)
+        }
         // A list read before another writer deleted a row still lists it,
         // though the model never saw that read.
         may += got.filter { $0.row > 0 && model.held[$0] == nil && model.store.rows[$0] == nil }

@@ -189,6 +189,7 @@ extension ReferenceModel {
             let tag = MID(kind: .tag, row: pair.tag)
             guard new.rows[book] == nil || new.rows[tag] == nil else { continue }
             new.joins.remove(pair)
+            new.droppedJoins.insert(pair)
             // The survivor's list changed: Core Data counts it as updated; the
             // contract does not say.
             for id in [book, tag] where new.rows[id] != nil { expected.mayUpdate.insert(id) }
