@@ -53,6 +53,16 @@ extension ModelRunner {
         var may: [MID] = []
         if let link = read.link {
             (must, may) = model.members(of: ownerID, link)
+            // An owner whose row another writer deleted: its list read from
+            // the store relates nothing, one read before still holds what it
+            // held (as `formerlyLinked` for a many-to-many). A held member
+            // whose stored row no longer names it (that deletion's `.nullify`),
+            // unchanged here, may be listed or not (seed 152120).
+            if model.isGone(ownerID) {
+                let stale = must.filter { model.store.rows[$0]?.fk[link] != ownerID.row && model.held[$0]?.fkChanged.contains(link) != true }
+                must.removeAll { stale.contains($0) }
+                may += stale
+            }
         } else {
             must = model.linked(ownerID)
             may = model.formerlyLinked(ownerID)
