@@ -244,3 +244,48 @@ extension RecordContext {
         }
     }
 }
+
+extension RecordContext {
+    // MARK: Counting what a push leaves
+
+    /// For a child: how many members of the saved `owner`'s to-many the
+    /// ancestors inserted and have not saved. This context cannot see them,
+    /// so its list lacks them, but the parent's list holds them, and a push
+    /// leaves them there: the bounds of a counted list hold for the list the
+    /// push leaves (Docs/Relationships.md), so its check counts them too. A
+    /// copy an ancestor holds of an object this context (or the ancestor
+    /// below it) pushed is no such insert: it is seen here already.
+    func unseenAncestorInserts(in owner: any Entity, _ relationship: ResolvedRelationship) -> Int {
+        guard parent != nil, let ownerRowID = owner.recordState.rowID else { return 0 }
+        let ownerType = ObjectIdentifier(type(of: owner))
+        func names(_ target: any Entity) -> Bool {
+            ObjectIdentifier(type(of: target)) == ownerType && target.recordState.rowID == ownerRowID
+        }
+        var count = 0
+        var below: RecordContext = self
+        for context in ancestors {
+            let copies = Set(below.pushed.values.map { ObjectIdentifier($0.parent) })
+            below = context
+            func unseen(_ object: any Entity) -> Bool {
+                object.recordState.phase == .inserted && object.recordState.belongs(to: context) && !copies.contains(ObjectIdentifier(object))
+            }
+            switch relationship.storage {
+            case .inverseForeignKey:
+                guard let inverse = relationship.inverseIndex else { return count }
+                let destination = ObjectIdentifier(relationship.destination)
+                for object in context.inserted where ObjectIdentifier(type(of: object)) == destination && unseen(object) {
+                    if case .toOne(let target?) = RelationGraph.slot(object, inverse), names(target) { count += 1 }
+                }
+            case .joinTable(let table):
+                for pending in context.pendingJoins.values where pending.linked && pending.table.name == table.name {
+                    let forward = pending.table.sourceColumn == table.sourceColumn && pending.table.sourceTable == table.sourceTable
+                    let (mine, other) = forward ? (pending.source, pending.destination) : (pending.destination, pending.source)
+                    if names(mine), unseen(other) { count += 1 }
+                }
+            case .foreignKey:
+                return count
+            }
+        }
+        return count
+    }
+}

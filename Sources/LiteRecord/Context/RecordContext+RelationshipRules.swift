@@ -57,7 +57,9 @@ extension RecordContext {
                 } else {
                     continue
                 }
-                let count = values.count(where: { $0.recordState.phase != .deleted })
+                // A child counts the list its push leaves in the parent: the
+                // ancestors' unsaved inserts it cannot see included.
+                let count = values.count(where: { $0.recordState.phase != .deleted }) + unseenAncestorInserts(in: object, relationship)
                 let outOfRange =
                     relationship.maximumCount.map { count > $0 } == true || relationship.minimumCount.map { count < $0 } == true
                 // A saved owner whose row another writer deleted has no list

@@ -218,6 +218,28 @@ extension RecordContext {
         countedOwners[ObjectIdentifier(owner)] = owner
     }
 
+    /// The owners whose counted to-many a pending deletion takes its object
+    /// from in the store, as `row` (its stored row) names them: a merge may
+    /// have moved it since the deletion noted the owners it had then, while
+    /// its to-ones in memory keep what its delete rules left (model seed
+    /// 121382). Read by ``noteCountedOwners(_:)`` outside the row's statement.
+    func storedCountedOwners(_ row: Row, _ entity: EntityDescription) -> [(relationship: ResolvedRelationship, rowID: Int64)] {
+        guard model.hasCountedToManys else { return [] }
+        var owners: [(relationship: ResolvedRelationship, rowID: Int64)] = []
+        for (position, index) in entity.toOneIndexes.enumerated() where entity.relationships[index].inverseIsCounted {
+            if case .integer(let rowID) = row.value(at: entity.attributes.count + position) { owners.append((entity.relationships[index], rowID)) }
+        }
+        return owners
+    }
+
+    /// Notes the owners of ``storedCountedOwners(_:_:)``, reading those not
+    /// held (see ``countedOwners``); one deleted here has no list to count.
+    func noteCountedOwners(_ owners: [(relationship: ResolvedRelationship, rowID: Int64)]) {
+        for (relationship, rowID) in owners {
+            if case .some(let owner?) = loadToOne(relationship, rowID: rowID) { noteCountedOwner(owner) }
+        }
+    }
+
     /// Notes the owners whose counted to-many loses `object` as it is
     /// deleted: the targets of its to-ones, and the members of its
     /// many-to-manys (read if not loaded), whose inverse has a count.

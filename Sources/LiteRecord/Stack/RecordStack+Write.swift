@@ -169,7 +169,9 @@ extension RecordContext {
         let state = object.recordState
         // Read before the refresh, which moves an untracked snapshot along.
         let edits = written == nil ? nil : editedColumns(object)
+        var countedOwnersLeft: [(relationship: ResolvedRelationship, rowID: Int64)] = []
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
+            if state.phase == .deleted, entity.hasRelationships { countedOwnersLeft = storedCountedOwners(row, entity) }
             let version = storedVersion(row, entity)
             try mergeStoredRow(
                 row, into: object, attributeCount: entity.attributes.count, version: version,
@@ -189,6 +191,11 @@ extension RecordContext {
                 if state.phase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
             }
         }
+        // A pending deletion now takes its object from the lists its stored
+        // to-ones name: a counted one is checked at the save (model seed
+        // 121382: a write moved it into another owner's list, which the
+        // save did not count). Read after the row's statement.
+        if !countedOwnersLeft.isEmpty { noteCountedOwners(countedOwnersLeft) }
     }
 }
 

@@ -193,4 +193,55 @@ import Testing
         #expect(!parent.hasChanges)
         #expect(tooMany.hasChanges)
     }
+
+    /// Issue #58 (model seeds 122942, 132011): a push is checked against
+    /// the list it leaves in the parent, whose unsaved inserts the child
+    /// cannot see. The parent replaced the crate's only bottle with a new
+    /// one: the child's list is empty, the parent's holds one.
+    @Test func aPushCountsTheParentsUnsavedInsertsAgainstTheMinimum() throws {
+        let crate = PushCrate(name: "crate")
+        let old = PushBottle(name: "old")
+        parent.insert(crate)
+        parent.insert(old)
+        old.crate = crate
+        try parent.save()
+        let new = PushBottle(name: "new")
+        parent.insert(new)
+        new.crate = crate
+        parent.delete(old)
+
+        let child = parent.makeChildContext()
+        let childCrate = try #require(crate.inContext(child))
+        #expect(childCrate.bottles.isEmpty)
+        childCrate.name = "renamed"
+        try child.save()
+        #expect(crate.name == "renamed")
+        try parent.save()
+        #expect(try PushBottle.findAll(in: stack.newContext()).map(\.name) == ["new"])
+    }
+
+    /// The same for the maximum: with the parent's unsaved bottle, the
+    /// child's third would leave three in a list of at most two, which the
+    /// push refuses rather than leaving the parent a save that must fail.
+    @Test func aPushCountsTheParentsUnsavedInsertsAgainstTheMaximum() throws {
+        let crate = PushCrate(name: "crate")
+        let first = PushBottle(name: "a")
+        parent.insert(crate)
+        parent.insert(first)
+        first.crate = crate
+        try parent.save()
+        let second = PushBottle(name: "b")
+        parent.insert(second)
+        second.crate = crate
+
+        let child = parent.makeChildContext()
+        let childCrate = try #require(crate.inContext(child))
+        let third = PushBottle(name: "c")
+        child.insert(third)
+        third.crate = childCrate
+        let error = try #require(throws: LiteRecordError.self) { try child.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("holds 3 objects; at most 2"), "\(error)")
+        #expect(child.hasChanges)
+        #expect(crate.bottles.count == 2)
+    }
 }

@@ -70,6 +70,10 @@ struct MStore {
     var joins: Set<MPair> = []
     /// Every row id a save ever gave out: a record's id never comes back.
     var issued: Set<MID> = []
+    /// Links that went with a row deleted (`ON DELETE CASCADE`): a
+    /// many-to-many list read before that deletion may still show them
+    /// (ModelRunner.read; model seed 121216).
+    var droppedJoins: Set<MPair> = []
 }
 
 /// An object the context holds.
@@ -217,6 +221,22 @@ struct ReferenceModel {
         return pairs.filter { (id.kind == .book ? $0.book : $0.tag) == id.row && isLinked($0) }
             .map { MID(kind: other, row: id.kind == .book ? $0.tag : $0.book) }
             .filter { isLive($0) }
+            .sorted()
+    }
+
+    /// The other ends of links that went with a deleted row
+    /// (`MStore.droppedJoins`), where one of the pair is a record held here
+    /// whose row another writer deleted: a many-to-many list read before that
+    /// deletion still lists them, one read after does not — as a to-many
+    /// read through a to-one still lists a member deleted elsewhere
+    /// (`members`' "may"; API.md §10: a relationship is read on first access,
+    /// and a deletion this context has not heard of changes nothing in it).
+    /// Model seed 121216: a book kept by the merge for its unsaved edits.
+    func formerlyLinked(_ id: MID) -> [MID] {
+        let other: MKind = id.kind == .book ? .tag : .book
+        return store.droppedJoins.filter { pair in (id.kind == .book ? pair.book : pair.tag) == id.row && links[pair] != false }
+            .map { MID(kind: other, row: id.kind == .book ? $0.tag : $0.book) }
+            .filter { isLive($0) && (isGone($0) || isGone(id)) }
             .sorted()
     }
 
@@ -449,6 +469,10 @@ struct ReferenceModel {
 
     mutating func storeDelete(_ id: MID) {
         store.rows[id] = nil
-        store.joins = store.joins.filter { (id.kind == .book ? $0.book : id.kind == .tag ? $0.tag : -1) != id.row }
+        let (kept, dropped) = store.joins.reduce(into: (Set<MPair>(), Set<MPair>())) { sets, pair in
+            if (id.kind == .book ? pair.book : id.kind == .tag ? pair.tag : -1) == id.row { sets.1.insert(pair) } else { sets.0.insert(pair) }
+        }
+        store.joins = kept
+        store.droppedJoins.formUnion(dropped)
     }
 }
