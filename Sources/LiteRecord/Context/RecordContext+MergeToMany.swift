@@ -33,6 +33,34 @@ extension RecordContext {
         }
     }
 
+    /// Drops each pending many-to-many change that the write made too: the
+    /// store already is as wanted, so it is no change any more, as a link
+    /// unlinked and linked again here is none (Docs/Concurrency.md). Kept, a
+    /// later opposite change here would cancel it and leave the store
+    /// without what the context shows (model seed 152215: an unlink pushed
+    /// by a child, the same unlink by a write, then the link made again).
+    func dropPendingJoinsTheWriteMade(_ changes: ChangeSet) {
+        guard !pendingJoins.isEmpty, !changes.updated.isEmpty else { return }
+        let updated = Set(changes.updated)
+        for (key, pending) in pendingJoins {
+            let table = pending.table
+            guard let source = pending.source.recordState.rowID, let destination = pending.destination.recordState.rowID,
+                updated.contains(RecordID(entityName: table.sourceTable, rowID: source)),
+                let stored = try? storedLink(table, source, destination), stored == pending.linked
+            else { continue }
+            pendingJoins[key] = nil
+        }
+    }
+
+    /// Whether the store links `source` and `destination` through `table`.
+    private func storedLink(_ table: JoinTable, _ source: Int64, _ destination: Int64) throws(LiteRecordError) -> Bool {
+        let (a, b) = (SQLIdentifier(table.sourceColumn), SQLIdentifier(table.destinationColumn))
+        let select = SelectStatement([a], from: SQLIdentifier(table.name), where: .equals(a) && .equals(b))
+        return try reading("merging \(table.name)") { connection in
+            try !connection.rows(select.sql, [.integer(source), .integer(destination)]).isEmpty
+        }
+    }
+
     /// Whether one of `ids` left or joined the owner's loaded list: it is
     /// in the list and the store no longer relates it to the owner, or the
     /// other way round.

@@ -134,7 +134,10 @@ extension RecordContext {
     /// by exactly those writes, takes the new version too — the edits are of
     /// other properties, which no save overwrites.
     func merge(_ changes: ChangeSet, columns: [RecordID: WrittenColumns] = [:]) {
-        if store.model.hasRelationships { forgetToManys(changedBy: changes) }
+        if store.model.hasRelationships {
+            forgetToManys(changedBy: changes)
+            dropPendingJoinsTheWriteMade(changes)
+        }
         for id in changes.deleted {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID)

@@ -194,7 +194,7 @@ import Testing
         #expect(tooMany.hasChanges)
     }
 
-    /// Issue #58 (model seeds 122942, 132011): a push is checked against
+    /// The model-based test, seeds 122942 and 132011: a push is checked against
     /// the list it leaves in the parent, whose unsaved inserts the child
     /// cannot see. The parent replaced the crate's only bottle with a new
     /// one: the child's list is empty, the parent's holds one.

@@ -59,4 +59,29 @@ import LiteRecord
         #expect(stored.age == 50)
         try stack.close()
     }
+
+    /// A pending many-to-many change that a merged write made too is no
+    /// change any more: the same pair linked again here is a change to
+    /// write, not the undoing of one (model seed 152215: the store ended
+    /// without the link the main context showed).
+    @Test @MainActor func aPendingUnlinkTheWriteAlsoMadeLeavesALaterLinkToWrite() async throws {
+        let stack = try RecordStack(inMemoryWith: [MAuthor.self, MBook.self, MTag.self])
+        let main = stack.mainContext
+        let book = MBook(title: "B")
+        let tag = MTag(label: "t")
+        main.insert(book)
+        main.insert(tag)
+        book.tags = [tag]
+        try main.save()
+        book.tags = []
+        try await stack.write { context in
+            for stored in try MBook.findAll(in: context) { stored.tags = [] }
+        }
+        book.tags = [tag]
+        #expect(main.hasChanges)
+        try main.save()
+        let check = stack.newContext()
+        let stored = try #require(try MBook.findAll(in: check).first)
+        #expect(withExtendedLifetime(check) { stored.tags.map(\.label) } == ["t"])
+    }
 }

@@ -229,7 +229,7 @@ struct ReferenceModel {
     /// whose row another writer deleted: a many-to-many list read before that
     /// deletion still lists them, one read after does not — as a to-many
     /// read through a to-one still lists a member deleted elsewhere
-    /// (`members`' "may"; API.md §10: a relationship is read on first access,
+    /// (`members`' "may"; Docs/Relationships.md: a relationship is read on first access,
     /// and a deletion this context has not heard of changes nothing in it).
     /// Model seed 121216: a book kept by the merge for its unsaved edits.
     func formerlyLinked(_ id: MID) -> [MID] {
