@@ -178,7 +178,8 @@ extension SaveTransaction {
     mutating func detachUnpairedSides() throws {
         guard !pairedSides.isEmpty else { return }
         var seen = Set<ObjectIdentifier>()
-        for object in pairedSides where seen.insert(ObjectIdentifier(object)).inserted {
+        // A partner this save deletes has no side left to agree.
+        for object in pairedSides where object.recordState.phase != .deleted && seen.insert(ObjectIdentifier(object)).inserted {
             guard let entity = context.store.model.entity(for: type(of: object)),
                 let rowID = newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
             else { continue }

@@ -263,4 +263,22 @@ final class OOLamp {
         #expect(main.deletedObjects.isEmpty, "the edit stays an edit")
         expectError(.conflict) { try main.save() }
     }
+
+    /// The store's partner deleted by the same save has no side left to
+    /// agree: it is deleted and forgotten like any other deletion, not read
+    /// again.
+    @Test @MainActor func underStoreTrumpsTheStoresPartnerDeletedHereStaysDeleted() async throws {
+        let main = stack.mainContext
+        main.mergePolicy = .storeTrumps
+        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
+        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
+        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        desk.lamp = two
+        try await putLampThreeOnTheDesk()
+        main.delete(three)
+        try main.save()
+        #expect(try storedDesk(ofLamp: "three") == .none, "deleted in the store")
+        #expect(three.context == nil, "and no longer held")
+        #expect(!main.hasChanges)
+    }
 }
