@@ -306,9 +306,11 @@ import LiteRecord
             found[mismatch.signature] = seed
             if tracing { print("[model] seed \(seed) failed (\(mismatch.signature)): shrinking") }
             let (shrunk, shrunkOutcome) = await Self.shrink(sequence, signature: mismatch.signature, gaps: gaps, on: fixtures)
+            // The length shapes the sequence: a seed replays only with it.
+            let length = maxLength == 40 ? "" : "LITERECORD_MODEL_LENGTH=\(maxLength) "
             let report = """
                 [model] FAILED: \(mismatch.signature)
-                seed \(seed) (LITERECORD_MODEL_SEED=\(seed) LITERECORD_MODEL_SEQUENCES=1 to run it alone), \(sequence.ops.count) steps, shrunk to \(shrunk.ops.count):
+                seed \(seed) (\(length)LITERECORD_MODEL_SEED=\(seed) LITERECORD_MODEL_SEQUENCES=1 to run it alone), \(sequence.ops.count) steps, shrunk to \(shrunk.ops.count):
                 \(shrunk)
                 what ran (shrunk):
                 \(shrunkOutcome.trace.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n"))
