@@ -29,24 +29,14 @@ extension RecordContext {
     }
 
     /// Every attribute of an ancestor's object as it holds it, for a child's
-    /// copy of that record: a value a save refuses (NaN, `-0.0`) is copied
-    /// exactly, since the copy stores nothing — the child's push refuses it
-    /// as the root's save would (``storedValues(_:)``).
+    /// copy of that record: ``storedValues(_:)``, except that a value a save
+    /// refuses (NaN, `-0.0`) is copied exactly, since the copy stores
+    /// nothing — the child's push refuses it as the root's save would.
     ///
     /// - Throws: `.validationFailed` naming `Entity.attribute` for a value
     ///   that has no stored form at all (an unsigned integer above
     ///   `Int64.max`, a value whose own encoding fails).
     func copiedValues(_ object: any Entity) throws -> [SQLValue] {
-        try ExactCopy.$isActive.withValue(true) {
-            var values: [SQLValue] = []
-            for (index, attribute) in type(of: object).attributes.enumerated() {
-                do {
-                    values.append(try object.encodeAttribute(at: index))
-                } catch {
-                    throw LiteRecordError.wrap(error, "copying \(type(of: object).entityName).\(attribute.name) from an ancestor context, which holds it unsaved")
-                }
-            }
-            return values
-        }
+        try ExactCopy.$isActive.withValue(true) { try storedValues(object) }
     }
 }

@@ -194,17 +194,23 @@ import Testing
         #expect(tooMany.hasChanges)
     }
 
+    /// A crate saved in the parent with one bottle, `name`.
+    private func savedCrate(holding name: String) throws -> (PushCrate, PushBottle) {
+        let crate = PushCrate(name: "crate")
+        let bottle = PushBottle(name: name)
+        parent.insert(crate)
+        parent.insert(bottle)
+        bottle.crate = crate
+        try parent.save()
+        return (crate, bottle)
+    }
+
     /// The model-based test, seeds 122942 and 132011: a push is checked against
     /// the list it leaves in the parent, whose unsaved inserts the child
     /// cannot see. The parent replaced the crate's only bottle with a new
     /// one: the child's list is empty, the parent's holds one.
     @Test func aPushCountsTheParentsUnsavedInsertsAgainstTheMinimum() throws {
-        let crate = PushCrate(name: "crate")
-        let old = PushBottle(name: "old")
-        parent.insert(crate)
-        parent.insert(old)
-        old.crate = crate
-        try parent.save()
+        let (crate, old) = try savedCrate(holding: "old")
         let new = PushBottle(name: "new")
         parent.insert(new)
         new.crate = crate
@@ -224,12 +230,7 @@ import Testing
     /// child's third would leave three in a list of at most two, which the
     /// push refuses rather than leaving the parent a save that must fail.
     @Test func aPushCountsTheParentsUnsavedInsertsAgainstTheMaximum() throws {
-        let crate = PushCrate(name: "crate")
-        let first = PushBottle(name: "a")
-        parent.insert(crate)
-        parent.insert(first)
-        first.crate = crate
-        try parent.save()
+        let (crate, _) = try savedCrate(holding: "a")
         let second = PushBottle(name: "b")
         parent.insert(second)
         second.crate = crate

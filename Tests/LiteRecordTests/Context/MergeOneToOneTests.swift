@@ -49,6 +49,14 @@ final class OOLamp {
         }
     }
 
+    private func theDesk(in context: RecordContext) throws -> OODesk {
+        try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: context))
+    }
+
+    private func lamp(_ label: String, in context: RecordContext) throws -> OOLamp {
+        try #require(try OOLamp.findFirst(byAttribute: "label", withValue: label, in: context))
+    }
+
     private func storedDesk(ofLamp label: String) throws -> String?? {
         let context = stack.newContext()
         guard let lamp = try OOLamp.findFirst(byAttribute: "label", withValue: label, in: context) else { return .none }
@@ -58,9 +66,9 @@ final class OOLamp {
     @Test @MainActor func aLampTheWritePairedWithAChangedDeskIsDisplaced() async throws {
         let main = stack.mainContext
         main.mergePolicy = .objectTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
         #expect(three.desk == nil)
         desk.lamp = two
         try await putLampThreeOnTheDesk()
@@ -76,9 +84,9 @@ final class OOLamp {
     @Test @MainActor func deletingTheDeskTakesOnlyItsLampHere() async throws {
         let main = stack.mainContext
         main.mergePolicy = .objectTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
         _ = three.desk
         desk.lamp = two
         try await putLampThreeOnTheDesk()
@@ -98,8 +106,8 @@ final class OOLamp {
     @Test @MainActor func aLampNeverReadHereIsClearedByTheSave() async throws {
         let main = stack.mainContext
         main.mergePolicy = .objectTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
         desk.lamp = two
         try await putLampThreeOnTheDesk()
         main.delete(desk)
@@ -114,17 +122,17 @@ final class OOLamp {
     /// refreshed the pending partner with the newer row).
     @Test @MainActor func theLookUpRefreshesNothing() async throws {
         let main = stack.mainContext
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
+        let desk = try theDesk(in: main)
+        let one = try lamp("one", in: main)
         let other = stack.newContext()
-        try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: other)).label = "renamed"
+        try lamp("one", in: other).label = "renamed"
         try other.save()
         // Changed here, to the pairing the store holds: the look-up finds
         // lamp "one" naming the desk, the very partner kept.
         desk.lamp = nil
         desk.lamp = one
         try await stack.write { context in
-            try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: context)).label = "third"
+            try lamp("three", in: context).label = "third"
         }
         #expect(one.label == "one", "read before the rename, and not merged")
         #expect(desk.lamp === one)
@@ -135,9 +143,9 @@ final class OOLamp {
     /// control: it passed before the merge displaced anything).
     @Test @MainActor func aRollbackGivesTheWritesPairingBack() async throws {
         let main = stack.mainContext
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
         _ = three.desk
         desk.lamp = two
         try await putLampThreeOnTheDesk()
@@ -158,17 +166,17 @@ final class OOLamp {
         let setup = stack.newContext()
         setup.insert(OODesk("e"))
         try setup.save()
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
+        let desk = try theDesk(in: main)
         let other = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "e", in: main))
-        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
+        let one = try lamp("one", in: main)
+        let two = try lamp("two", in: main)
         #expect(one.desk === desk)
         other.lamp = two
         let (_, first, firstColumns) = try stack.performWrite { context in
-            try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: context)).label = "third"
+            try lamp("three", in: context).label = "third"
         }
         let (_, second, secondColumns) = try stack.performWrite { context in
-            let lamp = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: context))
+            let lamp = try lamp("one", in: context)
             lamp.desk = try OODesk.findFirst(byAttribute: "name", withValue: "e", in: context)
         }
         main.merge(first, columns: firstColumns)
@@ -185,8 +193,8 @@ final class OOLamp {
         main.mergePolicy = .objectTrumps
         try main.save()
         let fresh = stack.newContext()
-        let stored = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: fresh))
-        let storedTwo = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: fresh))
+        let stored = try lamp("one", in: fresh)
+        let storedTwo = try lamp("two", in: fresh)
         #expect(withExtendedLifetime(fresh) { stored.desk == nil && storedTwo.desk?.name == "e" })
     }
 
@@ -200,14 +208,14 @@ final class OOLamp {
     @Test @MainActor func underStoreTrumpsBothSidesAgreeAfterTheSave() async throws {
         let main = stack.mainContext
         main.mergePolicy = .storeTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
         desk.lamp = two
         try await putLampThreeOnTheDesk()
         try main.save()
         let fresh = stack.newContext()
-        let deskInStore = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: fresh))
+        let deskInStore = try theDesk(in: fresh)
         let storedLamp = withExtendedLifetime(fresh) { deskInStore.lamp?.label }
         for label in ["one", "two", "three"] {
             let namesDesk = try storedDesk(ofLamp: label) == .some("d")
@@ -229,10 +237,10 @@ final class OOLamp {
     @Test func underStoreTrumpsThePartnerSetHereLosesTheRecordToTheStoresPairing() async throws {
         let context = stack.newContext()
         context.mergePolicy = .storeTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: context))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: context))
+        let desk = try theDesk(in: context)
+        let two = try lamp("two", in: context)
         let other = stack.newContext()
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: other))
+        let three = try lamp("three", in: other)
         three.desk = try OODesk.findFirst(byAttribute: "name", withValue: "d", in: other)
         try other.save()
         desk.lamp = two
@@ -253,7 +261,7 @@ final class OOLamp {
     @Test @MainActor func truncatingLeavesAnEditedObjectWhoseStoredReferenceWasForgotten() async throws {
         let main = stack.mainContext
         main.mergePolicy = .error
-        let one = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "one", in: main))
+        let one = try lamp("one", in: main)
         #expect(one.desk?.name == "d")
         one.label = "edited"
         try await stack.write { context in
@@ -270,9 +278,9 @@ final class OOLamp {
     @Test @MainActor func underStoreTrumpsTheStoresPartnerDeletedHereStaysDeleted() async throws {
         let main = stack.mainContext
         main.mergePolicy = .storeTrumps
-        let desk = try #require(try OODesk.findFirst(byAttribute: "name", withValue: "d", in: main))
-        let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: main))
-        let three = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "three", in: main))
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
         desk.lamp = two
         try await putLampThreeOnTheDesk()
         main.delete(three)

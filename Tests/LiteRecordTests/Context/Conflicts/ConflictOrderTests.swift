@@ -10,6 +10,16 @@ final class Ticket {
     init(_ code: String) { self.code = code }
 }
 
+/// A stack holding tickets "a" (row 1) and "b" (row 2).
+private func twoTickets() throws -> RecordStack {
+    let stack = try RecordStack(inMemoryWith: [Ticket.self])
+    let setup = stack.newContext()
+    setup.insert(Ticket("a"))
+    setup.insert(Ticket("b"))
+    try setup.save()
+    return stack
+}
+
 /// A save that deletes a row changed elsewhere and gives its unique value to
 /// another row: the deletion's conflict is resolved before the update runs,
 /// so `.objectTrumps` deletes and goes on, and `.error` reports the conflict.
@@ -19,11 +29,7 @@ final class Ticket {
 
     /// Tickets "a" and "b", read by `context`; "a" then changed elsewhere.
     init() throws {
-        stack = try RecordStack(inMemoryWith: [Ticket.self])
-        let setup = stack.newContext()
-        setup.insert(Ticket("a"))
-        setup.insert(Ticket("b"))
-        try setup.save()
+        stack = try twoTickets()
         context = stack.newContext()
         let a = try #require(try Ticket.findFirst(byAttribute: "code", withValue: "a", in: context))
         let b = try #require(try Ticket.findFirst(byAttribute: "code", withValue: "b", in: context))
@@ -59,11 +65,7 @@ final class Ticket {
 
     /// Tickets "a" (row 1) and "b" (row 2), read by `context`.
     init() throws {
-        stack = try RecordStack(inMemoryWith: [Ticket.self])
-        let setup = stack.newContext()
-        setup.insert(Ticket("a"))
-        setup.insert(Ticket("b"))
-        try setup.save()
+        stack = try twoTickets()
         context = stack.newContext()
     }
 
