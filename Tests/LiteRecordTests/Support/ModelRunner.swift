@@ -389,7 +389,7 @@ final class ModelRunner {
         // The model's relate runs first, so that the refreshed object's to-one
         // changed by this step is not taken for a stale one (seed 45617);
         // what was unchanged before still takes the row's version.
-        let stale = staleHandles()
+        let stale = relateMayRead(link, viaToMany, owners: [target?.row, current])
         let unchangedBefore = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(viaToMany ? .relateViaList : .relate)
         defer { adoptRefreshed(stale, unchangedBefore: unchangedBefore) }
@@ -406,6 +406,24 @@ final class ModelRunner {
         } else {
             ModelAccess.setTarget(object, link, target.flatMap { handles[$0] })
             note("\(id).\(link) = \(target.map(String.init(describing:)) ?? "nil")")
+        }
+    }
+
+    /// The stale objects (``staleHandles()``) a relate may read again.
+    /// Through a to-many it reads the list it changes, which names the
+    /// objects whose stored row names its owner (the new one, or the old
+    /// one the object leaves): a stale object listed under neither is not
+    /// read by it, so a stored change of its to-one alone, which its
+    /// attributes cannot show, does not pass for a refresh (seed 204962,
+    /// at `LITERECORD_MODEL_LENGTH=80`). A to-one set directly leaves the
+    /// question to what each object shows, as before.
+    private func relateMayRead(_ link: MLink, _ viaToMany: Bool, owners: [Int64?]) -> [MID] {
+        let stale = staleHandles()
+        guard viaToMany else { return stale }
+        let listed = Set(owners.compactMap { $0 })
+        return stale.filter { id in
+            guard id.kind == link.holder, let owner = model.store.rows[id]?.fk[link] else { return false }
+            return listed.contains(owner)
         }
     }
 
