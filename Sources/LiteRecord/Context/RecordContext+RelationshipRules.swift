@@ -406,6 +406,42 @@ extension RecordContext {
         if !walk.doomed.isEmpty { dropPendingJoins(touching: walk.doomed) }
     }
 
+    /// Applies again the rules of `owners`, objects this context is
+    /// deleting, whose relationship passes `reaching`, over what they relate
+    /// to now: a `.cascade` deletes what it finds (not twice), a `.nullify`
+    /// clears the other side's to-one where it still names the owner. A
+    /// `.cascade` left to the store is read again, its rows added once.
+    func reapplyDeleteRules(of owners: [any Entity], reaching: (ResolvedRelationship) -> Bool) {
+        var walk = DeletionWalk()
+        for owner in owners {
+            let type = Swift.type(of: owner)
+            for step in deleteSteps(type) where step.rule == .cascade || step.rule == .nullify {
+                guard case .some(let found) = model.relationship(of: type, at: step.index), let relationship = found, reaching(relationship) else { continue }
+                if leavesToStore(owner, step) {
+                    pendingCascades.append(PendingCascade(owner: owner, index: step.index))
+                    continue
+                }
+                forEachTouched(by: owner, step) { other in
+                    if step.rule == .nullify {
+                        walk.applyInverseRule(step, of: owner, to: other)
+                    } else if other.recordState.phase != .deleted, !Self.pointsElsewhere(other, step.inverse, than: owner) {
+                        deleteApplyingRules(other)
+                    }
+                }
+            }
+        }
+        Self.removeLeaving(walk.detached, walk.leaving)
+        if !pendingCascades.isEmpty { expandPendingCascades() }
+    }
+
+    /// Whether `other`'s to-one `inverse` names another object in memory
+    /// than `owner`: a one-to-one paired elsewhere here, which the merge
+    /// kept over the write's pairing (`overlay`'s rule for a loaded list).
+    private static func pointsElsewhere(_ other: any Entity, _ inverse: Int?, than owner: any Entity) -> Bool {
+        guard let inverse, case .toOne(let value) = RelationGraph.slot(other, inverse) else { return false }
+        return value !== owner
+    }
+
     /// Drops the pending many-to-many changes, links and unlinks, of
     /// objects just deleted (or inserts dropped): a deleted record's links
     /// go with its row (the join table's `ON DELETE CASCADE`), so no save,

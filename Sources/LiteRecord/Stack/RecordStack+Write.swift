@@ -161,6 +161,7 @@ extension RecordContext {
             }
         }
         if store.model.hasRelationships, !changes.updated.isEmpty { displaceMergedOneToOnes(changes) }
+        if store.model.hasRelationships { applyPendingDeletionRules(after: changes) }
     }
 
     /// Re-reads an object's stored values, keeping attributes changed in memory.
