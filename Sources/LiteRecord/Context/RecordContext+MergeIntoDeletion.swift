@@ -14,37 +14,37 @@
 /// foreign key to fail.
 extension RecordContext {
     /// Follows again the `.nullify` and `.cascade` rules of every record
-    /// this context is deleting that reach rows the write inserted or
-    /// updated: a deleted object's over what it relates to now (its lists
-    /// read again where the write changed them), a doomed row's
-    /// (``StoreCascade``) over the store. What the rules met at the deletion
-    /// is met once: a deleted object is not deleted again, a doomed row is
-    /// added once, and a to-one cleared or pointed elsewhere here stays.
+    /// this context is deleting, over the records the write inserted or
+    /// updated that they relate to now. Doomed rows (``StoreCascade``) whose
+    /// rules reach an entity the write changed are loaded first, as deleted
+    /// objects, so that the rules run over objects as for any deletion.
+    /// What the rules met at the deletion is met once: a deleted object is
+    /// not deleted again, and a to-one cleared or pointed elsewhere here
+    /// stays. A record the write did not change is left as it is.
     func applyPendingDeletionRules(after changes: ChangeSet) {
         guard !changes.inserted.isEmpty || !changes.updated.isEmpty, !lists.deleted.isEmpty || !storeCascade.isEmpty else { return }
-        let touched = Set(changes.inserted.map(\.entityName) + changes.updated.map(\.entityName))
+        let written = Set(changes.inserted + changes.updated)
+        let touched = Set(written.map(\.entityName))
+        for rows in storeCascade.inDeletionOrder([:]) where rows.entity.relationships.contains(where: { Self.reaches($0, touched) }) {
+            loadStoreCascade(of: rows.entity.type)
+        }
         let owners = lists.deleted.filter { object in
             let state = object.recordState
             return state.belongs(to: self) && state.phase == .deleted && state.rowID != nil
         }
-        if !owners.isEmpty { reapplyDeleteRules(of: owners) { relationship in Self.reaches(relationship, touched) } }
-        var doomed: [(entity: EntityDescription, ids: [Int64])] = []
-        for rows in storeCascade.inDeletionOrder([:]) where rows.entity.relationships.contains(where: { Self.reaches($0, touched) }) {
-            doomed.append((rows.entity, rows.rowIDs))
+        guard !owners.isEmpty else { return }
+        reapplyDeleteRules(of: owners, where: { Self.reaches($0, touched) }) { other in
+            other.recordID.map(written.contains) == true
         }
-        for (entity, ids) in doomed { followRules(of: entity, ids) }
     }
 
     /// Whether `relationship`'s `.nullify` or `.cascade` reaches a row the
     /// write changed, of an entity named in `touched`: the destination's,
-    /// which holds the foreign key, or the deleted record's own row, which
-    /// holds it for a one-to-one.
+    /// whose foreign key (a one-to-one's side, which a relink writes with
+    /// the other) names the deleted record.
     private static func reaches(_ relationship: ResolvedRelationship, _ touched: Set<String>) -> Bool {
         guard relationship.deleteRule == .nullify || relationship.deleteRule == .cascade else { return false }
-        switch relationship.storage {
-        case .inverseForeignKey: return touched.contains(relationship.destinationName)
-        case .foreignKey: return touched.contains(relationship.entityName)
-        case .joinTable: return false
-        }
+        if case .joinTable = relationship.storage { return false }
+        return touched.contains(relationship.destinationName)
     }
 }

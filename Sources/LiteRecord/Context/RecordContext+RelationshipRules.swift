@@ -407,21 +407,22 @@ extension RecordContext {
     }
 
     /// Applies again the rules of `owners`, objects this context is
-    /// deleting, whose relationship passes `reaching`, over what they relate
-    /// to now: a `.cascade` deletes what it finds (not twice), a `.nullify`
-    /// clears the other side's to-one where it still names the owner. A
-    /// `.cascade` left to the store is read again, its rows added once.
-    func reapplyDeleteRules(of owners: [any Entity], reaching: (ResolvedRelationship) -> Bool) {
+    /// deleting, whose relationship passes `reaching`, to the objects they
+    /// relate to now that pass `written`: a
+    /// `.cascade` deletes one (not twice) unless its to-one is pointed
+    /// elsewhere here, a `.nullify` clears its to-one where it still names
+    /// the owner. Lists are read from the store where not loaded.
+    func reapplyDeleteRules(
+        of owners: [any Entity], where reaching: (ResolvedRelationship) -> Bool, written: (any Entity) -> Bool
+    ) {
         var walk = DeletionWalk()
         for owner in owners {
             let type = Swift.type(of: owner)
             for step in deleteSteps(type) where step.rule == .cascade || step.rule == .nullify {
                 guard case .some(let found) = model.relationship(of: type, at: step.index), let relationship = found, reaching(relationship) else { continue }
-                if leavesToStore(owner, step) {
-                    pendingCascades.append(PendingCascade(owner: owner, index: step.index))
-                    continue
-                }
-                forEachTouched(by: owner, step) { other in
+                var related: [any Entity] = []
+                forEachTouched(by: owner, step) { other in if written(other) { related.append(other) } }
+                for other in related {
                     if step.rule == .nullify {
                         walk.applyInverseRule(step, of: owner, to: other)
                     } else if other.recordState.phase != .deleted, !Self.pointsElsewhere(other, step.inverse, than: owner) {

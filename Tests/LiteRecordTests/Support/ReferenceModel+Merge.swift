@@ -103,25 +103,26 @@ extension ReferenceModel {
             held[id] = object
         }
         displaceMergedOneToOnes(updated)
-        if !updated.isEmpty { applyPendingDeletionRules() }
+        if !updated.isEmpty { applyPendingDeletionRules(written: updated) }
         return forgottenNow
     }
 
     /// Docs/Concurrency.md, "A deletion and a merged write": a record the
     /// context is deleting meets what the write related to it as if the
-    /// deletion were made after the write. A row that names it, unchanged
-    /// here (an object whose to-one was set here keeps it), is cleared by a
+    /// deletion were made after the write. A row the write changed that
+    /// names it, unchanged here (an object whose to-one was set here keeps
+    /// it; a row the write did not change is left as it is), is cleared by a
     /// `.nullify` and deleted by a `.cascade`, whose own rules follow;
     /// `.deny` and `.noAction` are the save's (model seed 121382: the save
     /// met the foreign key at `COMMIT`, every time).
-    mutating func applyPendingDeletionRules() {
+    mutating func applyPendingDeletionRules(written: Set<MID>) {
         var deletedMore = true
         while deletedMore {
             deletedMore = false
             for (owner, object) in held.sorted(by: { $0.key < $1.key }) where object.phase == .deleted && owner.row > 0 {
                 for link in MLink.pointing(at: owner.kind) where link.rule == .nullify || link.rule == .cascade {
                     let named = store.rows.filter { $0.key.kind == link.holder && $0.value.fk[link] == owner.row }.keys
-                    for id in named.sorted() {
+                    for id in named.sorted() where written.contains(id) {
                         load(id)
                         guard let holder = held[id], holder.phase == .managed, !holder.fkChanged.contains(link), holder.fk[link] == owner.row else { continue }
                         if link.rule == .nullify {
