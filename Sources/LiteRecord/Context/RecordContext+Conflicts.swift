@@ -3,12 +3,15 @@ extension RecordContext {
     /// line with the store.
     func settle(_ resolved: some Collection<(object: any Entity, resolution: ConflictResolution)>) {
         // Lists read while a deletion was pending left the object out; one
-        // taken back must be listed again: those lists are read again.
-        let kept = Set(
+        // taken back must be listed again. An object read again may take the
+        // store's to-one over the one set here (`.storeTrumps`), which moves
+        // it between lists (model seed 227767 at length 60: the list of the
+        // target set here still held it). Those lists are read again.
+        let moved = Set(
             resolved.compactMap { entry -> String? in
-                if case .keep = entry.resolution { type(of: entry.object).entityName } else { nil }
+                if case .forget = entry.resolution { nil } else { type(of: entry.object).entityName }
             })
-        if !kept.isEmpty, store.model.hasRelationships { forgetToManys(touching: kept) }
+        if !moved.isEmpty, store.model.hasRelationships { forgetToManys(touching: moved) }
         for (object, resolution) in resolved {
             let state = object.recordState
             switch resolution {
