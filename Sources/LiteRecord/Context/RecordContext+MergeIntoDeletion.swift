@@ -33,9 +33,7 @@ extension RecordContext {
             return state.belongs(to: self) && state.phase == .deleted && state.rowID != nil
         }
         guard !owners.isEmpty else { return }
-        reapplyDeleteRules(of: owners, where: { Self.reaches($0, touched) }) { other in
-            other.recordID.map(written.contains) == true
-        }
+        reapplyDeleteRules(of: owners, where: { Self.reaches($0, touched) }, written: written)
     }
 
     /// Whether `relationship`'s `.nullify` or `.cascade` reaches a row the

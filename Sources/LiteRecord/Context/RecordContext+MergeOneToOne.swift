@@ -21,7 +21,11 @@ extension RecordContext {
                 entity.relationships.contains { $0.isOneToOne && touched.contains($0.destinationName) }
             })
         else { return }
-        for partner in updatedObjects where partner.recordState.phase == .managed {
+        // A pending deletion whose side was changed here keeps its pairing
+        // too: the record the write paired with it is displaced, not taken
+        // along by its rules (model seed 230357 at length 80).
+        let deleting = lists.deleted.filter { $0.recordState.belongs(to: self) && $0.recordState.phase == .deleted }
+        for partner in updatedObjects + deleting where partner.recordState.phase != .inserted {
             guard let rowID = partner.recordState.rowID, let entity = model.entity(for: type(of: partner)) else { continue }
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]

@@ -407,21 +407,23 @@ extension RecordContext {
     }
 
     /// Applies again the rules of `owners`, objects this context is
-    /// deleting, whose relationship passes `reaching`, to the objects they
-    /// relate to now that pass `written`: a
-    /// `.cascade` deletes one (not twice) unless its to-one is pointed
-    /// elsewhere here, a `.nullify` clears its to-one where it still names
-    /// the owner. Lists are read from the store where not loaded.
-    func reapplyDeleteRules(
-        of owners: [any Entity], where reaching: (ResolvedRelationship) -> Bool, written: (any Entity) -> Bool
-    ) {
+    /// deleting, whose relationship passes `reaching`, to the records of
+    /// `written` they relate to now: a `.cascade` deletes one (not twice)
+    /// unless its to-one is pointed elsewhere here, a `.nullify` clears its
+    /// to-one where it still names the owner. No list is read: reading one
+    /// would refresh the records the write did not change.
+    func reapplyDeleteRules(of owners: [any Entity], where reaching: (ResolvedRelationship) -> Bool, written: Set<RecordID>) {
         var walk = DeletionWalk()
         for owner in owners {
             let type = Swift.type(of: owner)
             for step in deleteSteps(type) where step.rule == .cascade || step.rule == .nullify {
                 guard case .some(let found) = model.relationship(of: type, at: step.index), let relationship = found, reaching(relationship) else { continue }
                 var related: [any Entity] = []
-                forEachTouched(by: owner, step) { other in if written(other) { related.append(other) } }
+                if step.isToMany, let inverse = step.inverse {
+                    related = writtenObjects(naming: owner, step.destination, inverse, written)
+                } else {
+                    forEachTouched(by: owner, step) { other in if other.recordID.map(written.contains) == true { related.append(other) } }
+                }
                 for other in related {
                     if step.rule == .nullify {
                         walk.applyInverseRule(step, of: owner, to: other)
@@ -433,6 +435,34 @@ extension RecordContext {
         }
         Self.removeLeaving(walk.detached, walk.leaving)
         if !pendingCascades.isEmpty { expandPendingCascades() }
+    }
+
+    /// The records of `written` of `type` whose to-one `inverse` names
+    /// `owner` in memory; those not held are read, which reads no other.
+    private func writtenObjects(naming owner: any Entity, _ type: any Entity.Type, _ inverse: Int, _ written: Set<RecordID>) -> [any Entity] {
+        guard let rowID = owner.recordState.rowID else { return [] }
+        var objects: [any Entity] = []
+        var unheld: [Int64] = []
+        for id in written where id.entityName == type.entityName {
+            if let object = registeredObject(type, rowID: id.rowID) { objects.append(object) } else { unheld.append(id.rowID) }
+        }
+        if !unheld.isEmpty {
+            var query = SQLQuery()
+            query.whereSQL = WhereClause.column(inJSONArray: .rowID).sql
+            query.arguments = [Self.jsonArray(unheld.sorted())]
+            do {
+                objects += try fetchAny(type, query)
+            } catch {
+                store.logger.warning("merging a deletion's rules failed", metadata: ["entity": "\(type.entityName)", "error": "\(error)"])
+            }
+        }
+        return objects.filter { object in
+            switch RelationGraph.slot(object, inverse) {
+            case .fault(let named?): named == rowID
+            case .toOne(let named?): named === owner
+            default: false
+            }
+        }
     }
 
     /// Whether `other`'s to-one `inverse` names another object in memory

@@ -122,4 +122,66 @@ final class WBox {
             #expect(try check.object(with: doomedID, as: WShelf.self) != nil)
         }
     }
+
+    /// A record deleted here whose one-to-one was changed here keeps that
+    /// pairing over the write's: the record the write paired with it is
+    /// displaced (its side cleared), not taken along by the deletion's
+    /// `.cascade` (model seed 230357 at length 80). The deletion meets the
+    /// write's change of the record as a conflict, which `.objectTrumps`
+    /// resolves by deleting.
+    @Test @MainActor func aOneToOnePairedByTheWriteWithADeletionChangedHereIsDisplaced() async throws {
+        let stack = try RecordStack(inMemoryWith: modelTestEntities)
+        let main = stack.mainContext
+        main.mergePolicy = .objectTrumps
+        let book = MTBook()
+        let (chosen, paired) = (MTNote(), MTNote())
+        main.insert(book)
+        for note in [chosen, paired] {
+            main.insert(note)
+            note.book = book
+        }
+        try main.save()
+        let (bookID, pairedID) = (try #require(book.recordID), try #require(paired.recordID))
+        book.lead = chosen
+        main.delete(book)
+        #expect(main.deletedObjects.contains { $0 === chosen })
+        try await stack.write { context in
+            let note = try #require(try context.object(with: pairedID, as: MTNote.self))
+            note.leadOf = try context.object(with: bookID, as: MTBook.self)
+        }
+        #expect(!main.deletedObjects.contains { $0 === paired })
+        #expect(paired.leadOf == nil)
+        try main.save()
+        let check = stack.newContext()
+        let stored = try #require(try check.object(with: pairedID, as: MTNote.self))
+        #expect(stored.leadOf == nil)
+    }
+
+    /// The rules meet only the records the write changed, read one by one:
+    /// a held record the write did not change is not read again, so one
+    /// another writer changed before keeps what it shows (model seed 234138
+    /// at length 80: reading the deleted record's list refreshed it).
+    @Test @MainActor func aRecordTheWriteDidNotChangeIsNotReadAgain() async throws {
+        let stack = try RecordStack(inMemoryWith: [WShelf.self, WBox.self])
+        let main = stack.mainContext
+        let doomed = WShelf("doomed")
+        let (stale, moved) = (WBox("stale"), WBox("moved"))
+        main.insert(doomed)
+        for box in [stale, moved] { main.insert(box) }
+        stale.shelf = doomed
+        try main.save()
+        let (doomedID, staleID, movedID) = (try #require(doomed.recordID), try #require(stale.recordID), try #require(moved.recordID))
+        main.delete(doomed)
+        #expect(stale.shelf == nil)
+        // A context's save, which is not merged into the main context.
+        let other = stack.newContext()
+        try #require(try other.object(with: staleID, as: WBox.self)).label = "changed elsewhere"
+        try other.save()
+        try await stack.write { context in
+            let box = try #require(try context.object(with: movedID, as: WBox.self))
+            box.shelf = try context.object(with: doomedID, as: WShelf.self)
+        }
+        #expect(moved.shelf == nil)
+        #expect(stale.label == "stale")
+    }
 }

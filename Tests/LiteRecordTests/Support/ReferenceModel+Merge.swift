@@ -142,10 +142,14 @@ extension ReferenceModel {
     /// was changed here to name another object (or none) is displaced, read
     /// if it was not held, as the setter displaces a former partner: its side
     /// reads `nil` and its save clears the column, as if the change here had
-    /// been made after the write (model seed 12772).
+    /// been made after the write (model seed 12772), for a pending deletion
+    /// as for any object.
     mutating func displaceMergedOneToOnes(_ updated: Set<MID>) {
         guard !updated.isEmpty else { return }
-        for (owner, partner) in held.sorted(by: { $0.key < $1.key }) where partner.phase == .managed && owner.row > 0 {
+        // A pending deletion's side changed here keeps its pairing too: the
+        // record the write paired with it is displaced, not reached by its
+        // rules (model seed 230357 at length 80).
+        for (owner, partner) in held.sorted(by: { $0.key < $1.key }) where partner.phase != .inserted && owner.row > 0 {
             for paired in partner.fkChanged.sorted(by: { $0.rawValue < $1.rawValue }) {
                 guard let link = paired.paired else { continue }
                 let kept = partner.fk[paired]
