@@ -477,8 +477,9 @@ final class ModelRunner {
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
         noteRuleFeatures(id)
+        let staleSet = movedElsewhere(stale)
         let goneChanges = Dictionary(
-            uniqueKeysWithValues: handles.filter { model.isGone($0.key) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+            uniqueKeysWithValues: handles.filter { (model.isGone($0.key) || staleSet.contains($0.key)) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
         let before = model
         context.delete(object)
         let doomed = model.delete(id)
@@ -496,6 +497,9 @@ final class ModelRunner {
     /// held object whose row is gone (`members`' "may": a list read before
     /// still holds it) is not specified: the model follows the context's
     /// object (`goneChanges`: the changes of such objects before the step).
+    /// The same for a held object another writer changed, whose stored row
+    /// no longer names the owner (model seed 231842 at length 80: a
+    /// `deleteAll` elsewhere had cleared the note's book).
     func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel, in target: inout ReferenceModel) {
         for (id, changes) in goneChanges {
             guard let object = handles[id], object.recordState.changes == changes, let original = before.held[id],
@@ -506,6 +510,12 @@ final class ModelRunner {
                 target.held[id]?.fkChanged.remove(link)
             }
         }
+    }
+
+    /// The objects of `stale` whose stored to-ones another writer changed
+    /// since they were read: a list read now may leave them out.
+    func movedElsewhere(_ stale: [MID]) -> Set<MID> {
+        Set(stale.filter { id in model.store.rows[id].map { $0.fk != model.held[id]?.readFK } ?? false })
     }
 
     func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel) {
