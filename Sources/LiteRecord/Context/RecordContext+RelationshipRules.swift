@@ -92,14 +92,14 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if let columns, !columns.contains(entity.attributes.count + position) { continue }
                 guard case .toOne(let target?) = RelationGraph.slot(object, index) else { continue }
-                if target.recordState.phase == .unmanaged, !target.recordState.isForgotten {
-                    throw droppedReference(object, entity.relationships[index], target)
-                }
-                guard target.recordState.isForgotten else { continue }
+                let dropped = target.recordState.phase == .unmanaged && !target.recordState.isForgotten
+                guard dropped || target.recordState.isForgotten else { continue }
                 // An object whose own row is gone writes nothing: its save
                 // meets that conflict, and a policy that resolves it forgets
                 // the object with its reference ("changed here, deleted in the
-                // store", Docs/Concurrency.md).
+                // store", Docs/Concurrency.md), whether the reference names a
+                // record forgotten or one never saved (model seed 233095 at
+                // length 80).
                 if columns != nil {
                     switch storedColumn(of: object, entity, entity.attributes.count + position) {
                     case .gone: return
@@ -110,6 +110,7 @@ extension RecordContext {
                     case .written: break
                     }
                 }
+                if dropped { throw droppedReference(object, entity.relationships[index], target) }
                 throw forgottenReference(object, entity.relationships[index].qualifiedName, target)
             }
         }

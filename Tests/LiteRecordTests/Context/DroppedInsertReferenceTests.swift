@@ -54,4 +54,35 @@ import Testing
         let reader = stack.newContext()
         #expect(try CSNote.count(in: reader) == 1)
     }
+
+    /// A saved object whose row another writer deleted writes nothing: its
+    /// save meets that conflict, and a policy that resolves it forgets the
+    /// object with its reference, whether the reference names a forgotten
+    /// record or one never saved (`Tag.notes` is `.noAction`). Before, the
+    /// reference to the dropped tag refused the save first, under every
+    /// policy (model seed 233095 at length 80).
+    @Test(arguments: [MergePolicy.error, .objectTrumps, .storeTrumps])
+    func anObjectWhoseRowIsGoneMeetsItsConflictFirst(_ policy: MergePolicy) throws {
+        let stack = try RecordStack(inMemoryWith: modelTestEntities)
+        let context = stack.newContext()
+        context.mergePolicy = policy
+        let note = MTNote()
+        context.insert(note)
+        try context.save()
+        let noteID = try #require(note.recordID)
+        let tag = MTTag()
+        context.insert(tag)
+        note.tag = tag
+        context.delete(tag)
+        let other = stack.newContext()
+        other.delete(try #require(try other.object(with: noteID, as: MTNote.self)))
+        try other.save()
+        if policy == .error {
+            let error = try #require(throws: LiteRecordError.self) { try context.save() }
+            #expect(error.kind == .conflict, "\(error)")
+        } else {
+            try context.save()
+            #expect(try MTNote.count(in: stack.newContext()) == 0)
+        }
+    }
 }
