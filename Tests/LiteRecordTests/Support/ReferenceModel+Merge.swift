@@ -103,8 +103,20 @@ extension ReferenceModel {
             held[id] = object
         }
         displaceMergedOneToOnes(updated)
+        dropLinksTheWriteMade(updated)
         if !updated.isEmpty { applyPendingDeletionRules(written: updated) }
         return forgottenNow
+    }
+
+    /// Docs/Concurrency.md: a link change pending here that the write made
+    /// too is no change any more, so changing the pair back afterwards (here
+    /// or by another write) is one the save writes, or the store keeps
+    /// (model seed 241692 at length 60: the main context's unlink, made by
+    /// a write too, then undone by a second write, was saved again).
+    mutating func dropLinksTheWriteMade(_ updated: Set<MID>) {
+        for (pair, linked) in links where updated.contains(MID(kind: .book, row: pair.book)) && store.joins.contains(pair) == linked {
+            links[pair] = nil
+        }
     }
 
     /// Docs/Concurrency.md, "A deletion and a merged write": a record the
