@@ -20,9 +20,7 @@ extension ModelRunner {
         let parentInserts = Set(model.held.keys.filter { $0.row < 0 })
         // The changes of the context's objects whose rows another writer
         // deleted, before the child runs (see the `.nullify` below).
-        let movedStale = movedElsewhere(staleHandles())
-        let goneChanges = Dictionary(
-            uniqueKeysWithValues: handles.filter { (model.isGone($0.key) || movedStale.contains($0.key)) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let goneChanges = followedChanges(staleHandles())
         var deleted: [MID] = []
         var created: [(MID, any Entity)] = []
         var mine: [MID: any Entity] = [:]

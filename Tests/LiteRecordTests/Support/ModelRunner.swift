@@ -477,9 +477,7 @@ final class ModelRunner {
         let unchanged = Set(stale.filter { model.held[$0]?.changed == false })
         coverage.ops.insert(.delete)
         noteRuleFeatures(id)
-        let staleSet = movedElsewhere(stale)
-        let goneChanges = Dictionary(
-            uniqueKeysWithValues: handles.filter { (model.isGone($0.key) || staleSet.contains($0.key)) && model.held[$0.key]?.phase == .managed }.map { ($0.key, $0.value.recordState.changes) })
+        let goneChanges = followedChanges(stale)
         let before = model
         context.delete(object)
         let doomed = model.delete(id)
@@ -512,10 +510,17 @@ final class ModelRunner {
         }
     }
 
-    /// The objects of `stale` whose stored to-ones another writer changed
-    /// since they were read: a list read now may leave them out.
-    func movedElsewhere(_ stale: [MID]) -> Set<MID> {
-        Set(stale.filter { id in model.store.rows[id].map { $0.fk != model.held[id]?.readFK } ?? false })
+    /// The changes before a step of the held objects a `.nullify` may
+    /// reach or not (``followGoneNullify(_:before:)``): those whose row
+    /// another writer deleted, and those of `stale` whose stored to-ones it
+    /// changed since they were read, which a list read now leaves out.
+    func followedChanges(_ stale: [MID]) -> [MID: AttributeMask] {
+        let moved = Set(stale.filter { id in model.store.rows[id].map { $0.fk != model.held[id]?.readFK } ?? false })
+        var changes: [MID: AttributeMask] = [:]
+        for (id, object) in handles where (model.isGone(id) || moved.contains(id)) && model.held[id]?.phase == .managed {
+            changes[id] = object.recordState.changes
+        }
+        return changes
     }
 
     func followGoneNullify(_ goneChanges: [MID: AttributeMask], before: ReferenceModel) {
