@@ -38,16 +38,16 @@ struct ChangeLists {
 
     /// Lists an object whose `.updated` flag is clear as changed.
     @inline(__always)
-    mutating func listUpdated(_ object: any Entity, _ state: RecordState) {
-        state.listings.insert(.updated)
+    mutating func listUpdated(_ object: any Entity) {
+        object.recordState.listings.insert(.updated)
         updated.append(object)
     }
 
     /// Lists an object as deleted, once.
     @inline(__always)
-    mutating func listDeleted(_ object: any Entity, _ state: RecordState) {
-        guard !state.listings.contains(.deleted) else { return }
-        state.listings.insert(.deleted)
+    mutating func listDeleted(_ object: any Entity) {
+        guard !object.recordState.listings.contains(.deleted) else { return }
+        object.recordState.listings.insert(.deleted)
         deleted.append(object)
     }
 
@@ -107,7 +107,7 @@ struct ChangeLists {
             case .drop:
                 // A stale entry for an object that now belongs to another
                 // context: the flag is that context's, leave it.
-                if state.belongs(to: context) { state.listings.remove(flag) }
+                if state.belongs(to: context) { object.recordState.listings.remove(flag) }
             }
         }
         if flag == .updated { updated = kept } else { deleted = kept }

@@ -60,10 +60,9 @@ extension RecordContext {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far
             // as this child is concerned, though it has no row id yet.
-            let state = child.recordState
-            state.phase = .managed
-            state.changes.removeAll()
-            state.snapshot = values
+            child.recordState.phase = .managed
+            child.recordState.changes.removeAll()
+            child.recordState.snapshot = values
             pushed[ObjectIdentifier(child)] = (child, copy)
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
         }
@@ -318,10 +317,9 @@ extension RecordContext {
             let copy = pair.parent.recordState
             guard let parent, copy.belongs(to: parent), copy.phase == .managed, let rowID = copy.rowID else { continue }
             pushed.removeValue(forKey: key)
-            let state = pair.child.recordState
-            guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { continue }
-            state.rowID = rowID
-            state.version = copy.version
+            guard pair.child.recordState.belongs(to: self), pair.child.recordState.phase == .managed || pair.child.recordState.phase == .deleted else { continue }
+            pair.child.recordState.rowID = rowID
+            pair.child.recordState.version = copy.version
             let table = identityMap.table(for: type(of: pair.child))
             if let replaced = table.insert(pair.child, rowID: rowID), replaced !== pair.child {
                 replaced.recordState.detach(forgotten: true)

@@ -10,7 +10,6 @@ extension RecordContext {
             })
         if !kept.isEmpty, store.model.hasRelationships { forgetToManys(touching: kept) }
         for (object, resolution) in resolved {
-            let state = object.recordState
             switch resolution {
             case .forget:
                 unregister(object, forgotten: true)
@@ -21,9 +20,9 @@ extension RecordContext {
                 // before the deletion must not keep it listed as updated (a
                 // listed object's next edit would not list it again, and
                 // would never be saved).
-                state.phase = .managed
-                state.listings.remove(.deleted)
-                state.listings.remove(.updated)
+                object.recordState.phase = .managed
+                object.recordState.listings.remove(.deleted)
+                object.recordState.listings.remove(.updated)
             case .reread:
                 break
             }
@@ -92,10 +91,9 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T, mergeChanges: Bool) throws {
-        let state = object.recordState
-        guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { return }
+        guard object.recordState.belongs(to: self), object.recordState.phase == .managed || object.recordState.phase == .deleted else { return }
         guard mergeChanges else {
-            if state.phase == .deleted { state.phase = .managed }
+            if object.recordState.phase == .deleted { object.recordState.phase = .managed }
             try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
             return
         }
@@ -104,9 +102,9 @@ extension RecordContext {
                 // The untracked snapshot moves to the stored values too, so that
                 // the edits still differ from it and are written.
                 try mergeStoredRow(row, into: object, attributeCount: entity.attributes.count, version: 0)
-                state.version = storedVersion(row, entity)
+                object.recordState.version = storedVersion(row, entity)
                 if mergePolicy == .storeTrumps {
-                    state.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
+                    object.recordState.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
                 }
                 if entity.hasRelationships { applyForeignKeys(object, row, entity) }
             }

@@ -169,10 +169,9 @@ extension RecordContext {
                     let object = try T(row: row)
                     // Streamed objects are not registered (that is what keeps memory
                     // bounded), but they know which record they are.
-                    let state = object.recordState
-                    state.rowID = rowID
-                    state.version = version
-                    state.phase = .managed
+                    object.recordState.rowID = rowID
+                    object.recordState.version = version
+                    object.recordState.phase = .managed
                     if parent != nil, try !overlayAncestors(object, rowID: rowID) { continue }
                     batch.append((rowID, object))
                 }
@@ -250,25 +249,24 @@ extension RecordContext {
     /// lets an edit silently overwrite a newer stored value. `keeping` is the
     /// number of stored values to keep (``RecordState/storedValues``).
     func mergeStoredRow<T: Entity>(_ row: Row, into object: T, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
-        let state = object.recordState
-        state.isStale = false
-        var edited = !state.changes.isEmpty || state.phase == .deleted
+        object.recordState.isStale = false
+        var edited = !object.recordState.changes.isEmpty || object.recordState.phase == .deleted
         if T.tracksChanges {
-            let changes = state.changes
+            let changes = object.recordState.changes
             for index in 0..<attributeCount where !changes.contains(index) {
                 try object.decodeAttribute(at: index, from: row)
             }
         } else {
-            let snapshot = state.snapshot
+            let snapshot = object.recordState.snapshot
             for index in 0..<attributeCount {
                 let unchanged = snapshot.map { (try? object.encodeAttribute(at: index)) == $0[index] } ?? true
                 if unchanged { try object.decodeAttribute(at: index, from: row) } else { edited = true }
             }
-            state.snapshot = (0..<attributeCount).map { row.value(at: $0) }
+            object.recordState.snapshot = (0..<attributeCount).map { row.value(at: $0) }
         }
         guard !edited else { return }
-        state.version = version
-        if keeping > 0 { state.storedValues = (0..<keeping).map { row.value(at: $0) } }
+        object.recordState.version = version
+        if keeping > 0 { object.recordState.storedValues = (0..<keeping).map { row.value(at: $0) } }
     }
 
     /// The version of a row read with the entity's `selectSQL`.
@@ -336,9 +334,8 @@ extension RecordContext {
     /// to-ones of the nearest ancestor holding the record stand for the row's
     /// (see `ancestorToOnes(of:_:)`).
     func applyForeignKeys(_ object: any Entity, _ row: Row, _ entity: EntityDescription, resettingToMany: Bool = false) {
-        let state = object.recordState
         let inherited = parent == nil ? nil : ancestorToOnes(of: object, entity)
-        if state.relations.isEmpty {
+        if object.recordState.relations.isEmpty {
             // No relationship of the object was read yet (a newly fetched
             // object, the common case): nothing is loaded, nobody observes a
             // relationship, so the slots are written in one go.
@@ -352,12 +349,12 @@ extension RecordContext {
                     relations[index] = .fault(nil)
                 }
             }
-            state.relations = relations
+            object.recordState.relations = relations
             return
         }
         for (position, index) in entity.toOneIndexes.enumerated() {
             let column = entity.attributes.count + position
-            if state.changes.contains(column) { continue }
+            if object.recordState.changes.contains(column) { continue }
             let slot = RelationGraph.slot(object, index)
             if let inherited, case .toOne(let value?) = inherited[position] {
                 // The parent's copy of an object this child pushed.

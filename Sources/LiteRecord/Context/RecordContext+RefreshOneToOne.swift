@@ -93,8 +93,7 @@ extension RecordContext {
     /// Takes back the change bit of a side set to what its row holds.
     private func clearChange(of object: any Entity, _ side: ResolvedRelationship) {
         guard parent == nil, let column = side.columnIndex else { return }
-        let state = object.recordState
-        state.changes.remove(column)
-        state.readToOnes?[column] = nil
+        object.recordState.changes.remove(column)
+        object.recordState.readToOnes?[column] = nil
     }
 }

@@ -456,7 +456,7 @@ extension RecordContext {
                 return true
             case .managed:
                 context.noteCountedOwners(losing: object)
-                context.markManagedDeleted(state, object)
+                context.markManagedDeleted(object)
                 if collectsDoomed { doomed.insert(ObjectIdentifier(object)) }
                 return true
             case .deleted, .unmanaged:

@@ -333,14 +333,13 @@ extension RecordContext {
         countedOwners.removeAll()
         let resolved = outcome.resolved
         for update in plan.updates {
-            let state = update.object.recordState
-            state.changes.removeAll()
-            state.listings.remove(.updated)
+            update.object.recordState.changes.removeAll()
+            update.object.recordState.listings.remove(.updated)
             // A resolved conflict is read again below instead.
             if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }
             recordVersionBump(update.object, to: update.version + 1, columns: update.changes)
-            if !type(of: update.object).tracksChanges { state.snapshot = encodedValues(update.object) }
-            if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
+            if !type(of: update.object).tracksChanges { update.object.recordState.snapshot = encodedValues(update.object) }
+            if keepsStoredValues { update.object.recordState.storedValues = currentColumnValues(update.object) }
         }
         for object in outcome.relinkVersioned {
             recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask())
@@ -449,11 +448,10 @@ extension RecordContext {
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() {
-            let state = object.recordState
-            state.phase = .managed
+            object.recordState.phase = .managed
             // Only a deletion this rollback takes back, and never backwards:
             // a later read (a refresh) may have moved the version on since.
-            if let merged = versionsMergedWhileDeleted[ObjectIdentifier(object)], merged.version > state.version { state.version = merged.version }
+            if let merged = versionsMergedWhileDeleted[ObjectIdentifier(object)], merged.version > object.recordState.version { object.recordState.version = merged.version }
         }
         versionsMergedWhileDeleted.removeAll()
         restoreSlotsChangedWhileDeleted()

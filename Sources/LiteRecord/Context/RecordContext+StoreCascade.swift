@@ -417,11 +417,10 @@ extension RecordContext {
             var versions = Dictionary(zip(rows.rowIDs, rows.versions), uniquingKeysWith: { first, _ in first })
             var doomed = Set<ObjectIdentifier>()
             for object in objects {
-                let state = object.recordState
-                guard let rowID = state.rowID, let version = versions.removeValue(forKey: rowID) else { continue }
-                guard state.phase == .managed else { continue }
-                state.version = version
-                markManagedDeleted(state, object)
+                guard let rowID = object.recordState.rowID, let version = versions.removeValue(forKey: rowID) else { continue }
+                guard object.recordState.phase == .managed else { continue }
+                object.recordState.version = version
+                markManagedDeleted(object)
                 if !pendingJoins.isEmpty { doomed.insert(ObjectIdentifier(object)) }
             }
             dropPendingJoins(touching: doomed)

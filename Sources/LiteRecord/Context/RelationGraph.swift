@@ -57,16 +57,14 @@ enum RelationGraph {
     /// The slot of relationship `index`, creating the slots on first use.
     @inline(__always)
     static func slot(_ object: any Entity, _ index: Int) -> RelationValue {
-        let state = object.recordState
-        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
-        return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
+        if object.recordState.relations.isEmpty { object.recordState.relations = unloadedSlots(type(of: object).relationships.count) }
+        return object.recordState.relations.indices.contains(index) ? object.recordState.relations[index] : .unloaded
     }
 
     static func store(_ value: RelationValue, in object: any Entity, _ index: Int) {
         // One read of the state, and no copy of the slot being replaced.
-        let state = object.recordState
-        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
-        if state.relations.indices.contains(index) { state.relations[index] = value }
+        if object.recordState.relations.isEmpty { object.recordState.relations = unloadedSlots(type(of: object).relationships.count) }
+        if object.recordState.relations.indices.contains(index) { object.recordState.relations[index] = value }
     }
 
     /// Stores a value that changes what the object is related to (not a load
@@ -299,8 +297,7 @@ enum RelationGraph {
 
     /// Sets a to-one's slot and records the change of its column for the next save.
     static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
-        let state = object.recordState
-        if state.phase == .managed, state.storedValues == nil, let column = relationship.columnIndex, !state.changes.contains(column) {
+        if object.recordState.phase == .managed, object.recordState.storedValues == nil, let column = relationship.columnIndex, !object.recordState.changes.contains(column) {
             // The value as read, for a merge policy set to `.storeTrumps`
             // after this change (RecordState.readToOnes).
             let read: SQLValue?
@@ -309,17 +306,17 @@ enum RelationGraph {
             case .toOne(let target): read = target.map { $0.recordState.rowID.map { .integer($0) } } ?? .null
             case .unloaded, .toMany: read = nil
             }
-            var kept = state.readToOnes ?? [:]
+            var kept = object.recordState.readToOnes ?? [:]
             kept[column] = read
-            state.readToOnes = kept
+            object.recordState.readToOnes = kept
         }
-        if state.phase == .deleted, let context = state.context {
+        if object.recordState.phase == .deleted, let context = object.recordState.context {
             context.noteSlotChangedWhileDeleted(object, relationship.index, slot(object, relationship.index))
         }
         storeChange(.toOne(value), in: object, relationship.index)
-        guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
-        state.changes.insert(column)
-        if !state.listings.contains(.updated) { context.objectDidChange(object) }
+        guard object.recordState.phase == .managed, let context = object.recordState.context, let column = relationship.columnIndex else { return }
+        object.recordState.changes.insert(column)
+        if !object.recordState.listings.contains(.updated) { context.objectDidChange(object) }
     }
 
     /// Appends to a to-many that is in memory (a new object's, or a loaded one).
@@ -352,7 +349,7 @@ extension ResolvedRelationship {
 
 /// The destination of ``Relationship/placeholder(_:)``; never stored.
 private final class PlaceholderEntity: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     init(row: Row) throws {}
     func encodeAttribute(at index: Int) throws -> SQLValue { .null }

@@ -169,29 +169,28 @@ extension RecordContext {
     }
 
     private func reloadOpened<T: Entity>(_ object: T, written: WrittenColumns?) throws {
-        let state = object.recordState
         // Read before the refresh, which moves an untracked snapshot along.
         let edits = written == nil ? nil : editedColumns(object)
         var countedOwnersLeft: [(relationship: ResolvedRelationship, rowID: Int64)] = []
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
-            if state.phase == .deleted, entity.hasRelationships { countedOwnersLeft = storedCountedOwners(row, entity) }
+            if object.recordState.phase == .deleted, entity.hasRelationships { countedOwnersLeft = storedCountedOwners(row, entity) }
             let version = storedVersion(row, entity)
             try mergeStoredRow(
                 row, into: object, attributeCount: entity.attributes.count, version: version,
                 keeping: mergePolicy == .storeTrumps ? entity.columnCount : 0)
-            if let written, let edits, state.phase == .managed, edits.isDisjoint(with: written.columns),
-                version == state.version + written.versions
+            if let written, let edits, object.recordState.phase == .managed, edits.isDisjoint(with: written.columns),
+                version == object.recordState.version + written.versions
             {
-                state.version = version
+                object.recordState.version = version
             }
-            if state.phase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
+            if object.recordState.phase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
             if entity.hasRelationships {
                 applyForeignKeys(object, row, entity, resettingToMany: true)
                 // The to-ones of a pending deletion are the write's now (no
                 // change of its own is kept): a rollback taking the deletion
                 // back leaves them so, not at those the delete rules replaced
                 // before the write (model seed 34609).
-                if state.phase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
+                if object.recordState.phase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
             }
         }
         // A pending deletion now takes its object from the lists its stored
