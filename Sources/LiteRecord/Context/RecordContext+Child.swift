@@ -114,7 +114,7 @@ extension RecordContext {
         // The check reads only each row's object and entity: an object pushed
         // from a grandchild has no row id yet.
         func rows(_ objects: [any Entity]) -> [PlannedRow] {
-            objects.map { PlannedRow($0, $0.recordState, rowID: $0.recordState.rowID ?? 0) }
+            objects.map { PlannedRow($0, $0.recordState, rowID: $0.stateRowID ?? 0) }
         }
         try checkRelationshipRules(inserts: inserted, updates: rows(changed), deletes: rows(deleted))
     }
@@ -161,7 +161,7 @@ extension RecordContext {
     ) {
         let changed = try runWillSave()
         var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
-        for object in untracked.values where object.recordState.phase == .managed {
+        for object in untracked.values where object.statePhase == .managed {
             let indexes = changedIndexesUntracked(object)
             if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
         }
@@ -265,7 +265,7 @@ extension RecordContext {
     /// just read from the store. Returns `false` when an ancestor deleted it.
     func overlayAncestors<T: Entity>(_ object: T, rowID: Int64) throws -> Bool {
         guard let held = nearestAncestorHolding(T.self, rowID: rowID)?.object else { return true }
-        if held.recordState.phase == .deleted { return false }
+        if held.statePhase == .deleted { return false }
         let entity = try entity(for: T.self)
         let values = try copiedValues(held)
         let row = Row(values: values, entity: entity)
@@ -317,7 +317,7 @@ extension RecordContext {
             let copy = pair.parent.recordState
             guard let parent, copy.belongs(to: parent), copy.phase == .managed, let rowID = copy.rowID else { continue }
             pushed.removeValue(forKey: key)
-            guard pair.child.recordState.belongs(to: self), pair.child.recordState.phase == .managed || pair.child.recordState.phase == .deleted else { continue }
+            guard pair.child.stateBelongs(to: self), pair.child.statePhase == .managed || pair.child.statePhase == .deleted else { continue }
             pair.child.recordState.rowID = rowID
             pair.child.recordState.version = copy.version
             let table = identityMap.table(for: type(of: pair.child))

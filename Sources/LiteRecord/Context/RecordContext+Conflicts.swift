@@ -47,7 +47,7 @@ extension RecordContext {
         for index in entity.toOneIndexes {
             switch RelationGraph.slot(object, index) {
             case .fault(let rowID?): values.append(.integer(rowID))
-            case .toOne(let target?): values.append(target.recordState.rowID.map { .integer($0) } ?? .null)
+            case .toOne(let target?): values.append(target.stateRowID.map { .integer($0) } ?? .null)
             case .fault(nil), .toOne(nil), .unloaded, .toMany: values.append(.null)
             }
         }
@@ -91,9 +91,9 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T, mergeChanges: Bool) throws {
-        guard object.recordState.belongs(to: self), object.recordState.phase == .managed || object.recordState.phase == .deleted else { return }
+        guard object.stateBelongs(to: self), object.statePhase == .managed || object.statePhase == .deleted else { return }
         guard mergeChanges else {
-            if object.recordState.phase == .deleted { object.recordState.phase = .managed }
+            if object.statePhase == .deleted { object.recordState.phase = .managed }
             try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
             return
         }

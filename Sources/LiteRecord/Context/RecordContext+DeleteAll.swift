@@ -50,7 +50,7 @@ extension RecordContext {
         for (id, column) in nullified {
             let columns = AttributeMask([column])
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed
+                object.statePhase == .managed
             else {
                 countWrite(of: id, columns: columns)
                 continue
@@ -160,7 +160,7 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 let relationship = entity.relationships[index]
                 guard let target = RelationGraph.toOneInMemory(object, index) else { continue }
-                let named = target.recordState.rowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
+                let named = target.stateRowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
                 // A forgotten record counts only where the reference is this
                 // context's: a to-one read from the store and left alone
                 // reads nil once its record is forgotten (model seed 160060).
@@ -277,7 +277,7 @@ extension RecordContext {
                     case .fault(let id?) where ids.contains(id):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
                     case .toOne(let value?)
-                    where value.recordState.phase == .unmanaged
+                    where value.statePhase == .unmanaged
                         && (unregistered.contains(ObjectIdentifier(value))
                             || (value.recordState.isForgotten && entity.relationships[index].destinationName == emptied)):
                         RelationGraph.storeChange(.fault(nil), in: object, index)

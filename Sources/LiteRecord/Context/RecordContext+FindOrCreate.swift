@@ -68,8 +68,8 @@ extension RecordContext {
     /// `findFirstOrCreate` itself: it leaves that list, so that no later save
     /// inserts it a second time.
     private func adoptNewObject<T: Entity>(_ object: T) throws {
-        guard object.recordState.phase != .unmanaged else { return }
-        guard object.recordState.belongs(to: self) else {
+        guard object.statePhase != .unmanaged else { return }
+        guard object.stateBelongs(to: self) else {
             throw LiteRecordError(
                 .invalidObject,
                 "a new \(T.entityName) made by findFirstOrCreate is related to an object of another context; relate it after it is created")

@@ -21,8 +21,8 @@ extension RecordContext {
                 entity.relationships.contains { $0.isOneToOne && touched.contains($0.destinationName) }
             })
         else { return }
-        for partner in updatedObjects where partner.recordState.phase == .managed {
-            guard let rowID = partner.recordState.rowID, let entity = model.entity(for: type(of: partner)) else { continue }
+        for partner in updatedObjects where partner.statePhase == .managed {
+            guard let rowID = partner.stateRowID, let entity = model.entity(for: type(of: partner)) else { continue }
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
                 guard relationship.isOneToOne, touched.contains(relationship.destinationName), let column = relationship.columnIndex,
@@ -34,7 +34,7 @@ extension RecordContext {
                         // Only an object whose side here names the partner: a
                         // held one still showing an older pairing waits for the
                         // merge of the write that changed it.
-                        guard object.recordState.phase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
+                        guard object.statePhase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
                             let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn),
                             Self.namedRowID(object, inverse) == .some(rowID)
                         else { continue }
@@ -76,7 +76,7 @@ extension RecordContext {
     static func namedRowID(_ object: any Entity, _ index: Int) -> Int64?? {
         switch RelationGraph.slot(object, index) {
         case .fault(let rowID): return .some(rowID)
-        case .toOne(let target?): return target.recordState.rowID.map { .some($0) } ?? nil
+        case .toOne(let target?): return target.stateRowID.map { .some($0) } ?? nil
         case .toOne(nil): return .some(nil)
         case .unloaded, .toMany: return nil
         }

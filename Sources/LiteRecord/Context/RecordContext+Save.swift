@@ -122,7 +122,7 @@ extension RecordContext {
             guard type(of: object).tracksChanges else { continue }
             updates.append(PlannedRow(object, state, rowID: rowID, changes: state.changes))
         }
-        for object in untracked.values where object.recordState.phase == .managed {
+        for object in untracked.values where object.statePhase == .managed {
             let state = object.recordState
             var changes = AttributeMask(changedIndexesUntracked(object))
             changes.formUnion(state.changes)
@@ -357,8 +357,8 @@ extension RecordContext {
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
-        assert(lists.updated.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.updated)) })
-        assert(lists.deleted.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.deleted)) })
+        assert(lists.updated.allSatisfy { !($0.stateBelongs(to: self) && $0.recordState.listings.contains(.updated)) })
+        assert(lists.deleted.allSatisfy { !($0.stateBelongs(to: self) && $0.recordState.listings.contains(.deleted)) })
         lists.removeAllWritten()
         if !changes.isEmpty {
             store.logger.debug("saved", metadata: ["changes": "\(changes)"])

@@ -234,7 +234,7 @@ public final class RecordContext {
     }
 
     func insert<T: Entity>(_ object: T, awake: Bool) {
-        switch object.recordState.phase {
+        switch object.statePhase {
         case .unmanaged where object.recordState.isForgotten:
             pendingErrors.append(LiteRecordError(.invalidObject, Self.forgottenMessage(T.entityName, "inserted")))
         case .unmanaged:
@@ -248,13 +248,13 @@ public final class RecordContext {
                 if !object.recordState.relations.isEmpty { adoptRelated(object) }
             }
             if awake { object.awakeFromInsert() }
-        case .deleted where object.recordState.belongs(to: self):
+        case .deleted where object.stateBelongs(to: self):
             // Inserting a deleted object takes the deletion back; the next save
             // skips it on the list of deleted objects.
             object.recordState.phase = .managed
             changeTouches &+= 1
         case .inserted, .managed, .deleted:
-            if !object.recordState.belongs(to: self) {
+            if !object.stateBelongs(to: self) {
                 pendingErrors.append(
                     LiteRecordError(
                         .invalidObject,
@@ -277,11 +277,11 @@ public final class RecordContext {
 
     /// `delete(_:)` without following the cascades it leaves to the store.
     private func deleteOne<T: Entity>(_ object: T) {
-        guard object.recordState.belongs(to: self), object.recordState.phase != .unmanaged else {
+        guard object.stateBelongs(to: self), object.statePhase != .unmanaged else {
             pendingErrors.append(
                 LiteRecordError(
                     .invalidObject,
-                    object.recordState.phase == .unmanaged
+                    object.statePhase == .unmanaged
                         ? "a \(T.entityName) object that was never inserted or saved was deleted"
                         : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
@@ -289,7 +289,7 @@ public final class RecordContext {
         guard !store.model.hasRelationships else { return deleteApplyingRules(object) }
         // Inline rather than through markDeleted(_:), whose `any Entity` costs
         // a box per object: a model without relationships deletes as before.
-        switch object.recordState.phase {
+        switch object.statePhase {
         case .inserted:
             forgetInserted(object)
         case .managed:
@@ -330,7 +330,7 @@ public final class RecordContext {
 
     /// Marks a saved object deleted, or drops an inserted one.
     func markDeleted(_ object: any Entity) {
-        switch object.recordState.phase {
+        switch object.statePhase {
         case .inserted:
             forgetInserted(object)
         case .managed:
@@ -449,7 +449,7 @@ public final class RecordContext {
     }
 
     func isChangedUntracked(_ object: any Entity) -> Bool {
-        guard object.recordState.phase == .managed else { return false }
+        guard object.statePhase == .managed else { return false }
         return !changedIndexesUntracked(object).isEmpty
     }
 
@@ -491,7 +491,7 @@ public final class RecordContext {
     /// `forgotten` marks it ``RecordState/isForgotten``: its record went
     /// without its own deletion being saved here.
     func unregister(_ object: any Entity, forgotten: Bool = false) {
-        if let rowID = object.recordState.rowID {
+        if let rowID = object.stateRowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
         lists.noteLeft(object.recordState.listings)

@@ -218,8 +218,7 @@ extension Entity {
 
     /// The context this object is registered in, if any.
     public var context: RecordContext? {
-        let state = recordState
-        return state.phase == .unmanaged ? nil : state.context
+        withState { $0.phase == .unmanaged ? nil : $0.context }
     }
 
     /// Reports a change of the attribute at `index` to the object's context.

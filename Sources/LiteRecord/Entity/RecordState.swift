@@ -424,3 +424,31 @@ struct AttributeMask: Hashable {
         for index in indexes { insert(index) }
     }
 }
+
+extension Entity {
+    /// Runs `body` on the object's state in place, through the setter's
+    /// `_modify` accessor. Reading `recordState` through the protocol (from
+    /// `any Entity` or an unspecialized `T`) copies all of it, retaining
+    /// each reference it holds and releasing them after; this hands `body`
+    /// the stored value itself, for a read as for a change. `body` must not
+    /// reach this object's state again.
+    @inline(__always)
+    func withState<R>(_ body: (inout RecordState) throws -> R) rethrows -> R {
+        try body(&recordState)
+    }
+
+    /// The object's life-cycle phase, read in place (``withState(_:)``).
+    var statePhase: RecordState.Phase { withState { $0.phase } }
+
+    /// The object's row id, read in place (``withState(_:)``).
+    var stateRowID: Int64? { withState { $0.rowID } }
+
+    /// The object's context, read in place (``withState(_:)``).
+    var stateContext: RecordContext? { withState { $0.context } }
+    /// The identity of the object's context, read in place (``withState(_:)``).
+    var stateOwner: ObjectIdentifier? { withState { $0.owner } }
+
+    /// Whether the object belongs to `context`, read in place (``withState(_:)``).
+    @inline(__always)
+    func stateBelongs(to context: RecordContext) -> Bool { withState { $0.belongs(to: context) } }
+}
