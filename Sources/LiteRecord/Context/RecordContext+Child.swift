@@ -50,7 +50,7 @@ extension RecordContext {
             try withErrorContext("pushing \(type(of: child).entityName) to the parent context") {
                 try copyAttributes(indexes, from: row, to: target)
             }
-            child.recordState.changes.removeAll()
+            child.recordState.clearChanges()
             if !type(of: child).tracksChanges { child.recordState.snapshot = row.values }
         }
         let joins = pendingJoins
@@ -61,7 +61,7 @@ extension RecordContext {
             // The child's object now stands for the parent's copy: saved as far
             // as this child is concerned, though it has no row id yet.
             child.recordState.phase = .managed
-            child.recordState.changes.removeAll()
+            child.recordState.clearChanges()
             child.recordState.snapshot = values
             pushed[ObjectIdentifier(child)] = (child, copy)
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }

@@ -290,7 +290,7 @@ extension RecordContext {
         try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
             let moved = entity.hasRelationships ? changedToOnes(of: object, entity) : []
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
-            object.recordState.changes.removeAll()
+            object.recordState.clearChanges()
             object.recordState.isStale = false
             object.recordState.version = storedVersion(row, entity)
             if mergePolicy == .storeTrumps {

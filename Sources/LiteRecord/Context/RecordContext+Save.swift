@@ -333,7 +333,7 @@ extension RecordContext {
         countedOwners.removeAll()
         let resolved = outcome.resolved
         for update in plan.updates {
-            update.object.recordState.changes.removeAll()
+            update.object.recordState.clearChanges()
             update.object.recordState.listings.remove(.updated)
             // A resolved conflict is read again below instead.
             if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }

@@ -240,7 +240,7 @@ public final class RecordContext {
         case .unmanaged:
             object.recordState.attach(to: self)
             object.recordState.phase = .inserted
-            object.recordState.changes.removeAll()
+            object.recordState.clearChanges()
             inserted.append(object)
             changeTouches &+= 1
             if store.model.hasRelationships, !T.relationships.isEmpty {
@@ -478,8 +478,10 @@ public final class RecordContext {
     /// its entity (looked up once by a fetch, not once per row).
     @inline(__always)
     func register<T: Entity>(_ object: T, rowID: Int64, version: Int64, snapshot: [SQLValue]?, in table: ObjectTable) {
-        object.recordState.manage(in: self, rowID: rowID, version: version)
-        object.recordState.snapshot = snapshot
+        object.withState { state in
+            state.manage(in: self, rowID: rowID, version: version)
+            state.snapshot = snapshot
+        }
         // A record id is never handed out twice, so nothing is replaced; if
         // something were, it must not stay attached to this context unlisted.
         if let replaced = table.insert(object, rowID: rowID) { replaced.recordState.detach(forgotten: true) }

@@ -216,6 +216,13 @@ public struct RecordState {
         }
     }
 
+    /// Makes ``changes`` empty without building the mask to empty it: a
+    /// fetch does it once per object.
+    mutating func clearChanges() {
+        changedBits = 0
+        if extras?.changedAbove32 != nil { extras?.changedAbove32 = nil }
+    }
+
     struct Listings: OptionSet {
         let rawValue: UInt8
         static let updated = Listings(rawValue: 1)
@@ -318,7 +325,7 @@ public struct RecordState {
         self.rowID = rowID
         self.version = version
         phase = .managed
-        changes.removeAll()
+        clearChanges()
     }
 
     /// Forgets the context: the object is unmanaged again, keeping its values.
@@ -333,7 +340,7 @@ public struct RecordState {
         contextReference = nil
         rowID = nil
         phase = .unmanaged
-        changes.removeAll()
+        clearChanges()
         snapshot = nil
         storedValues = nil
         readToOnes = nil
