@@ -46,8 +46,7 @@ struct ChangeLists {
     /// Lists an object as deleted, once.
     @inline(__always)
     mutating func listDeleted(_ object: any Entity) {
-        guard !object.recordState.listings.contains(.deleted) else { return }
-        object.recordState.listings.insert(.deleted)
+        guard object.withState({ $0.listings.insert(.deleted).inserted }) else { return }
         deleted.append(object)
     }
 

@@ -134,7 +134,7 @@ extension RecordContext {
         var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
         let relationships = store.model.hasRelationships
         for object in changed {
-            var indexes = object.recordState.changes.indexes
+            var indexes = object.withState({ $0.changes.indexes })
             if relationships {
                 let attributeCount = type(of: object).attributes.count
                 let toOnes = indexes.filter { $0 >= attributeCount }
@@ -168,7 +168,7 @@ extension RecordContext {
         for object in inserted { try validate(object) }
         for object in changed { try validate(object) }
         // A listed untracked object was validated with `changed`.
-        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
+        for change in untrackedChanges where !change.object.withState({ $0.listings.contains(.updated) }) {
             try validate(change.object)
         }
         return (changed, untrackedChanges)

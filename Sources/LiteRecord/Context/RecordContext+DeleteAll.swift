@@ -55,7 +55,7 @@ extension RecordContext {
                 countWrite(of: id, columns: columns)
                 continue
             }
-            recordVersionBump(object, to: object.recordState.version + 1, columns: columns)
+            recordVersionBump(object, to: object.withState({ $0.version }) + 1, columns: columns)
         }
     }
 
@@ -165,7 +165,7 @@ extension RecordContext {
                 // context's: a to-one read from the store and left alone
                 // reads nil once its record is forgotten (model seed 160060).
                 let madeHere = state.phase == .inserted || state.changes.contains(entity.attributes.count + position)
-                guard named || (madeHere && target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
+                guard named || (madeHere && target.withState({ $0.isForgotten }) && relationship.destinationName == emptied) else { continue }
                 found.append((object, model.inverse(of: relationship)?.deleteRule ?? .nullify))
             }
         }
@@ -279,7 +279,7 @@ extension RecordContext {
                     case .toOne(let value?)
                     where value.statePhase == .unmanaged
                         && (unregistered.contains(ObjectIdentifier(value))
-                            || (value.recordState.isForgotten && entity.relationships[index].destinationName == emptied)):
+                            || (value.withState({ $0.isForgotten }) && entity.relationships[index].destinationName == emptied)):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
                     default:
                         break

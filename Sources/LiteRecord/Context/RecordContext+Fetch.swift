@@ -262,7 +262,7 @@ extension RecordContext {
                 try object.decodeAttribute(at: index, from: row)
             }
         } else {
-            let snapshot = object.recordState.snapshot
+            let snapshot = object.withState({ $0.snapshot })
             for index in 0..<attributeCount {
                 let unchanged = snapshot.map { (try? object.encodeAttribute(at: index)) == $0[index] } ?? true
                 if unchanged { try object.decodeAttribute(at: index, from: row) } else { edited = true }
@@ -311,7 +311,7 @@ extension RecordContext {
     /// The to-ones changed in memory whose inverse is a to-many, with the
     /// object each names now (before a re-read sets them back).
     private func changedToOnes(of object: any Entity, _ entity: EntityDescription) -> [(Int, (any Entity)?)] {
-        let changes = object.recordState.changes
+        let changes = object.withState({ $0.changes })
         var moved: [(Int, (any Entity)?)] = []
         for (position, index) in entity.toOneIndexes.enumerated() where changes.contains(entity.attributes.count + position) {
             guard let relationship = RelationGraph.relationship(of: object, at: index), relationship.inverseIndex != nil, relationship.inverseIsToMany else { continue }

@@ -167,7 +167,7 @@ extension RecordContext {
         adoptRelated(object)
         guard !pendingColumns.isEmpty else { return }
         for column in pendingColumns { object.recordState.changes.insert(column) }
-        if !object.recordState.listings.contains(.updated) { objectDidChange(object) }
+        if !object.withState({ $0.listings.contains(.updated) }) { objectDidChange(object) }
     }
 }
 

@@ -26,7 +26,7 @@ extension RecordContext {
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
                 guard relationship.isOneToOne, touched.contains(relationship.destinationName), let column = relationship.columnIndex,
-                    let inverse = relationship.inverseIndex, partner.recordState.changes.contains(column)
+                    let inverse = relationship.inverseIndex, partner.withState({ $0.changes.contains(column) })
                 else { continue }
                 let kept = Self.namedRowID(partner, index)
                 do {
@@ -35,7 +35,7 @@ extension RecordContext {
                         // held one still showing an older pairing waits for the
                         // merge of the write that changed it.
                         guard object.statePhase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
-                            let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn),
+                            let sideColumn = side.columnIndex, !object.withState({ $0.changes.contains(sideColumn) }),
                             Self.namedRowID(object, inverse) == .some(rowID)
                         else { continue }
                         RelationGraph.assignToOne(object, side, nil)

@@ -11,7 +11,7 @@ extension RecordContext {
     /// with the partner each names in memory.
     func changedOneToOnes(of object: any Entity) -> [DiscardedPairing] {
         guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { return [] }
-        let changes = object.recordState.changes
+        let changes = object.withState({ $0.changes })
         var pairings: [DiscardedPairing] = []
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
@@ -65,7 +65,7 @@ extension RecordContext {
         // naming another object is a stale read (another writer's pairing not
         // merged), which the object's next read corrects, not a pairing that
         // displaces the refreshed object.
-        guard let sideColumn = side.columnIndex, held.recordState.changes.contains(sideColumn) else { return }
+        guard let sideColumn = side.columnIndex, held.withState({ $0.changes.contains(sideColumn) }) else { return }
         switch RelationGraph.slot(held, pairing.inverse) {
         case .toOne(nil), .fault(nil):
             RelationGraph.assignToOne(held, side, object)

@@ -92,10 +92,10 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if let columns, !columns.contains(entity.attributes.count + position) { continue }
                 guard case .toOne(let target?) = RelationGraph.slot(object, index) else { continue }
-                if target.statePhase == .unmanaged, !target.recordState.isForgotten {
+                if target.statePhase == .unmanaged, !target.withState({ $0.isForgotten }) {
                     throw droppedReference(object, entity.relationships[index], target)
                 }
-                guard target.recordState.isForgotten else { continue }
+                guard target.withState({ $0.isForgotten }) else { continue }
                 // An object whose own row is gone writes nothing: its save
                 // meets that conflict, and a policy that resolves it forgets
                 // the object with its reference ("changed here, deleted in the
@@ -123,7 +123,7 @@ extension RecordContext {
         }
         for pending in pendingJoins.values where pending.linked {
             for (object, other) in [(pending.source, pending.destination), (pending.destination, pending.source)]
-            where other.recordState.isForgotten {
+            where other.withState({ $0.isForgotten }) {
                 throw forgottenReference(object, pending.table.name, other)
             }
         }
@@ -146,8 +146,8 @@ extension RecordContext {
             return .written
         }
         guard let row else { return .gone }
-        guard mergePolicy == .storeTrumps, row.version != object.recordState.version else { return .written }
-        guard let read = object.recordState.valueAsRead(column), row.values.indices.contains(column), row.values[column] != read else { return .written }
+        guard mergePolicy == .storeTrumps, row.version != object.withState({ $0.version }) else { return .written }
+        guard let read = object.withState({ $0.valueAsRead(column) }), row.values.indices.contains(column), row.values[column] != read else { return .written }
         return .overruled
     }
 

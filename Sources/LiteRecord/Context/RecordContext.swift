@@ -235,7 +235,7 @@ public final class RecordContext {
 
     func insert<T: Entity>(_ object: T, awake: Bool) {
         switch object.statePhase {
-        case .unmanaged where object.recordState.isForgotten:
+        case .unmanaged where object.withState({ $0.isForgotten }):
             pendingErrors.append(LiteRecordError(.invalidObject, Self.forgottenMessage(T.entityName, "inserted")))
         case .unmanaged:
             object.recordState.attach(to: self)
@@ -458,7 +458,7 @@ public final class RecordContext {
     /// the save reports the encoding error.
     func changedIndexesUntracked(_ object: any Entity) -> [Int] {
         let type = type(of: object)
-        guard let snapshot = object.recordState.snapshot else { return Array(type.attributes.indices) }
+        guard let snapshot = object.withState({ $0.snapshot }) else { return Array(type.attributes.indices) }
         return snapshot.indices.filter { index in
             (try? object.encodeAttribute(at: index)) != snapshot[index]
         }
@@ -496,7 +496,7 @@ public final class RecordContext {
         if let rowID = object.stateRowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
-        lists.noteLeft(object.recordState.listings)
+        lists.noteLeft(object.withState { $0.listings })
         if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
         object.recordState.detach(forgotten: forgotten)
     }

@@ -299,7 +299,7 @@ enum RelationGraph {
 
     /// Sets a to-one's slot and records the change of its column for the next save.
     static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
-        if object.statePhase == .managed, object.recordState.storedValues == nil, let column = relationship.columnIndex, !object.recordState.changes.contains(column) {
+        if object.statePhase == .managed, object.withState({ $0.storedValues == nil }), let column = relationship.columnIndex, !object.withState({ $0.changes.contains(column) }) {
             // The value as read, for a merge policy set to `.storeTrumps`
             // after this change (RecordState.readToOnes).
             let read: SQLValue?
@@ -308,7 +308,7 @@ enum RelationGraph {
             case .toOne(let target): read = target.map { $0.stateRowID.map { .integer($0) } } ?? .null
             case .unloaded, .toMany: read = nil
             }
-            var kept = object.recordState.readToOnes ?? [:]
+            var kept = object.withState({ $0.readToOnes }) ?? [:]
             kept[column] = read
             object.recordState.readToOnes = kept
         }
@@ -318,7 +318,7 @@ enum RelationGraph {
         storeChange(.toOne(value), in: object, relationship.index)
         guard object.statePhase == .managed, let context = object.stateContext, let column = relationship.columnIndex else { return }
         object.recordState.changes.insert(column)
-        if !object.recordState.listings.contains(.updated) { context.objectDidChange(object) }
+        if !object.withState({ $0.listings.contains(.updated) }) { context.objectDidChange(object) }
     }
 
     /// Appends to a to-many that is in memory (a new object's, or a loaded one).

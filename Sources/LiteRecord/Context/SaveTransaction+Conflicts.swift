@@ -129,7 +129,7 @@ extension SaveTransaction {
             var kept: [Int] = []
             for column in columns {
                 let local = try localValue(object, conflict.entity, column)
-                let base = object.recordState.valueAsRead(column) ?? local
+                let base = object.withState({ $0.valueAsRead(column) }) ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
             if kept.count != columns.count { notePairedSides(object, conflict.entity, won: columns.filter { !kept.contains($0) }, stored.values) }

@@ -179,7 +179,7 @@ extension RecordContext {
                 row, into: object, attributeCount: entity.attributes.count, version: version,
                 keeping: mergePolicy == .storeTrumps ? entity.columnCount : 0)
             if let written, let edits, object.statePhase == .managed, edits.isDisjoint(with: written.columns),
-                version == object.recordState.version + written.versions
+                version == object.withState({ $0.version }) + written.versions
             {
                 object.recordState.version = version
             }
