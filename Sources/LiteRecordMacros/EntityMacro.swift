@@ -93,7 +93,11 @@ struct EntityMembers {
 
     var declarations: [DeclSyntax] {
         var result: [DeclSyntax] = [
-            "\(raw: access)let recordState = LiteRecord.RecordState()",
+            // The context's bookkeeping, stored in the object (one allocation
+            // per object) and changed in place through the setter's `_modify`;
+            // unsafe(context-confined): only the object's context touches it,
+            // and the runtime's exclusivity check would cost more than the work.
+            "@exclusivity(unchecked) \(raw: access)var recordState = LiteRecord.RecordState()",
             "\(raw: access)static let entityName = \(raw: model.entityName.quoted)",
         ]
         if let originalName = model.originalName {

@@ -80,7 +80,7 @@ import Testing
 
                 private var _due: Optional<Date>
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Person"
 

@@ -766,7 +766,7 @@ import Testing
 
                 private var _score: Swift.Optional<Foundation.Date>
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Shelf"
 

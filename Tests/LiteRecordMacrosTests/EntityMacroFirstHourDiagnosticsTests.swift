@@ -121,7 +121,7 @@ import Testing
 
                 private var _title: String
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Diary"
 
@@ -222,7 +222,7 @@ import Testing
             public final class Draft {
                 internal init() {}
 
-                public let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) public var recordState = LiteRecord.RecordState()
 
                 public static let entityName = "Draft"
 

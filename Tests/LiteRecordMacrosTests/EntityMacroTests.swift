@@ -191,7 +191,7 @@ import Testing
 
                 func awakeFromInsert() { identifier = UUID() }
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Person"
 
@@ -446,7 +446,7 @@ import Testing
 
                 private var _revision: Int
 
-                public let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) public var recordState = LiteRecord.RecordState()
 
                 public static let entityName = "Note"
 
@@ -617,7 +617,7 @@ import Testing
                     self.weight = nil
                 }
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Label"
 
@@ -730,7 +730,7 @@ import Testing
                 private var _text: String
                 init() {}
 
-                public let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) public var recordState = LiteRecord.RecordState()
 
                 public static let entityName = "Draft"
 
@@ -1027,7 +1027,7 @@ import Testing
                 static var shared = 0
                 lazy var cache: [Int] = []
 
-                package let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) package var recordState = LiteRecord.RecordState()
 
                 package static let entityName = "Sample"
 
@@ -1258,7 +1258,7 @@ import Testing
             expandedSource: #"""
             final class Marker {
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Marker"
 

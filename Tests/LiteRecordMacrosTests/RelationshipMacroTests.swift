@@ -74,7 +74,7 @@ import Testing
                 private var _tags: [Tag]?
                 init() {}
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Book"
 
@@ -380,7 +380,7 @@ import Testing
                 private var _tags: [Tag]?
                 init() {}
 
-                let recordState = LiteRecord.RecordState()
+                @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
                 static let entityName = "Book"
 

@@ -50,7 +50,7 @@ import Testing
 
     private static let stampHeader = """
 
-            let recordState = LiteRecord.RecordState()
+            @exclusivity(unchecked) var recordState = LiteRecord.RecordState()
 
             static let entityName = "Stamp"
 

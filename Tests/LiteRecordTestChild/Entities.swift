@@ -26,7 +26,7 @@ extension StoredValues {
 /// unnoticed.
 enum Base {
     final class Person: StoredValues {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -47,7 +47,7 @@ enum Base {
 /// store's fingerprint against its own `Crash.Person`.
 enum Migrated {
     final class Person: StoredValues {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -16,7 +16,9 @@ FENCES = {
     ),
     "@exclusivity(unchecked)": (
         r"@exclusivity\(unchecked\)",
-        {"Entity/RecordState.swift", "Context/IdentityMap.swift", "Context/RecordContext.swift"},
+        {"Context/IdentityMap.swift", "Context/RecordContext.swift",
+         # The stored `recordState` that `@Entity` declares in each entity.
+         "../LiteRecordMacros/EntityMacro.swift"},
         {"context-confined"},
     ),
     "unsafeDowncast": (
@@ -95,7 +97,7 @@ def main(root):
                 continue
             path = os.path.join(folder, name)
             relative = os.path.relpath(path, root)
-            inside = relative[len(LIB):] if relative.startswith(LIB) else None
+            inside = os.path.relpath(path, os.path.join(root, LIB))
             lines = open(path, encoding="utf-8").read().split("\n")
             for number, line in enumerate(lines):
                 if is_comment(line):

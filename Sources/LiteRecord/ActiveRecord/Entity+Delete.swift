@@ -9,13 +9,13 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or belongs to another context.
     public func delete(in context: RecordContext) throws {
-        if recordState.isForgotten {
+        if withState({ $0.isForgotten }) {
             throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "deleted"))
         }
-        guard recordState.phase != .unmanaged else {
+        guard statePhase != .unmanaged else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) was never inserted or saved, so there is nothing to delete")
         }
-        guard recordState.context === context else {
+        guard stateContext === context else {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) belongs to another context; delete it there, or use inContext(_:)")
         }
         context.delete(self)
@@ -27,7 +27,7 @@ extension Entity {
     /// - Throws: ``LiteRecordError`` of kind `.invalidObject` when the object was
     ///   never inserted or saved.
     @MainActor public func delete() throws {
-        if recordState.isForgotten {
+        if withState({ $0.isForgotten }) {
             throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "deleted"))
         }
         guard let context = self.context else {

@@ -12,12 +12,12 @@ extension Entity {
     ///   forgot (deleted elsewhere, or the context was reset or went away):
     ///   such an object is never saved as a new record. Or the save's error.
     public func save(in context: RecordContext) throws {
-        if recordState.isForgotten {
+        if withState({ $0.isForgotten }) {
             throw LiteRecordError(.invalidObject, RecordContext.forgottenMessage(Self.entityName, "saved"))
         }
-        if recordState.phase == .unmanaged {
+        if statePhase == .unmanaged {
             context.insert(self)
-        } else if recordState.context !== context {
+        } else if stateContext !== context {
             throw LiteRecordError(.invalidObject, "this \(Self.entityName) belongs to another context; save that one, or use inContext(_:)")
         }
         try context.save()

@@ -38,16 +38,15 @@ struct ChangeLists {
 
     /// Lists an object whose `.updated` flag is clear as changed.
     @inline(__always)
-    mutating func listUpdated(_ object: any Entity, _ state: RecordState) {
-        state.listings.insert(.updated)
+    mutating func listUpdated(_ object: any Entity) {
+        object.recordState.listings.insert(.updated)
         updated.append(object)
     }
 
     /// Lists an object as deleted, once.
     @inline(__always)
-    mutating func listDeleted(_ object: any Entity, _ state: RecordState) {
-        guard !state.listings.contains(.deleted) else { return }
-        state.listings.insert(.deleted)
+    mutating func listDeleted(_ object: any Entity) {
+        guard object.withState({ $0.listings.insert(.deleted).inserted }) else { return }
         deleted.append(object)
     }
 
@@ -72,8 +71,7 @@ struct ChangeLists {
         var result: [any Entity] = []
         let repeats = mayRepeat.contains(flag)
         for object in flag == .updated ? updated : deleted {
-            let state = object.recordState
-            guard state.listings.contains(flag), listing(state) == .pending else { continue }
+            guard object.withState({ $0.listings.contains(flag) && listing($0) == .pending }) else { continue }
             if repeats, !seen.insert(ObjectIdentifier(object)).inserted { continue }
             result.append(object)
         }
@@ -95,10 +93,9 @@ struct ChangeLists {
         kept.reserveCapacity(list.count)
         pending.reserveCapacity(list.count)
         for object in list {
-            let state = object.recordState
-            guard state.listings.contains(flag) else { continue }
+            guard object.withState({ $0.listings.contains(flag) }) else { continue }
             if repeats, !seen.insert(ObjectIdentifier(object)).inserted { continue }
-            switch listing(state) {
+            switch object.withState({ listing($0) }) {
             case .pending:
                 pending.append(object)
                 kept.append(object)
@@ -107,7 +104,7 @@ struct ChangeLists {
             case .drop:
                 // A stale entry for an object that now belongs to another
                 // context: the flag is that context's, leave it.
-                if state.belongs(to: context) { state.listings.remove(flag) }
+                object.withState { state in if state.belongs(to: context) { state.listings.remove(flag) } }
             }
         }
         if flag == .updated { updated = kept } else { deleted = kept }
@@ -117,10 +114,10 @@ struct ChangeLists {
     /// Clears the flags of the context's listed objects and empties the lists.
     mutating func clear(in context: RecordContext) {
         // Only this context's flags: a stale entry may be another context's object now.
-        for object in updated where object.recordState.belongs(to: context) {
+        for object in updated where object.stateBelongs(to: context) {
             object.recordState.listings.remove(.updated)
         }
-        for object in deleted where object.recordState.belongs(to: context) {
+        for object in deleted where object.stateBelongs(to: context) {
             object.recordState.listings.remove(.deleted)
         }
         removeAllWritten()

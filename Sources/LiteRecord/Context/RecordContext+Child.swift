@@ -50,7 +50,7 @@ extension RecordContext {
             try withErrorContext("pushing \(type(of: child).entityName) to the parent context") {
                 try copyAttributes(indexes, from: row, to: target)
             }
-            child.recordState.changes.removeAll()
+            child.recordState.clearChanges()
             if !type(of: child).tracksChanges { child.recordState.snapshot = row.values }
         }
         let joins = pendingJoins
@@ -60,10 +60,9 @@ extension RecordContext {
             parent.insertCopy(copy)
             // The child's object now stands for the parent's copy: saved as far
             // as this child is concerned, though it has no row id yet.
-            let state = child.recordState
-            state.phase = .managed
-            state.changes.removeAll()
-            state.snapshot = values
+            child.recordState.phase = .managed
+            child.recordState.clearChanges()
+            child.recordState.snapshot = values
             pushed[ObjectIdentifier(child)] = (child, copy)
             if !type(of: child).tracksChanges { untracked[ObjectIdentifier(child)] = child }
         }
@@ -115,7 +114,7 @@ extension RecordContext {
         // The check reads only each row's object and entity: an object pushed
         // from a grandchild has no row id yet.
         func rows(_ objects: [any Entity]) -> [PlannedRow] {
-            objects.map { PlannedRow($0, $0.recordState, rowID: $0.recordState.rowID ?? 0) }
+            objects.map { PlannedRow($0, $0.recordState, rowID: $0.stateRowID ?? 0) }
         }
         try checkRelationshipRules(inserts: inserted, updates: rows(changed), deletes: rows(deleted))
     }
@@ -135,7 +134,7 @@ extension RecordContext {
         var relinked: [(child: any Entity, parent: any Entity, toOnes: [Int])] = []
         let relationships = store.model.hasRelationships
         for object in changed {
-            var indexes = object.recordState.changes.indexes
+            var indexes = object.withState({ $0.changes.indexes })
             if relationships {
                 let attributeCount = type(of: object).attributes.count
                 let toOnes = indexes.filter { $0 >= attributeCount }
@@ -162,14 +161,14 @@ extension RecordContext {
     ) {
         let changed = try runWillSave()
         var untrackedChanges: [(object: any Entity, indexes: [Int])] = []
-        for object in untracked.values where object.recordState.phase == .managed {
+        for object in untracked.values where object.statePhase == .managed {
             let indexes = changedIndexesUntracked(object)
             if !indexes.isEmpty { untrackedChanges.append((object, indexes)) }
         }
         for object in inserted { try validate(object) }
         for object in changed { try validate(object) }
         // A listed untracked object was validated with `changed`.
-        for change in untrackedChanges where !change.object.recordState.listings.contains(.updated) {
+        for change in untrackedChanges where !change.object.withState({ $0.listings.contains(.updated) }) {
             try validate(change.object)
         }
         return (changed, untrackedChanges)
@@ -266,7 +265,7 @@ extension RecordContext {
     /// just read from the store. Returns `false` when an ancestor deleted it.
     func overlayAncestors<T: Entity>(_ object: T, rowID: Int64) throws -> Bool {
         guard let held = nearestAncestorHolding(T.self, rowID: rowID)?.object else { return true }
-        if held.recordState.phase == .deleted { return false }
+        if held.statePhase == .deleted { return false }
         let entity = try entity(for: T.self)
         let values = try copiedValues(held)
         let row = Row(values: values, entity: entity)
@@ -318,10 +317,9 @@ extension RecordContext {
             let copy = pair.parent.recordState
             guard let parent, copy.belongs(to: parent), copy.phase == .managed, let rowID = copy.rowID else { continue }
             pushed.removeValue(forKey: key)
-            let state = pair.child.recordState
-            guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { continue }
-            state.rowID = rowID
-            state.version = copy.version
+            guard pair.child.stateBelongs(to: self), pair.child.statePhase == .managed || pair.child.statePhase == .deleted else { continue }
+            pair.child.recordState.rowID = rowID
+            pair.child.recordState.version = copy.version
             let table = identityMap.table(for: type(of: pair.child))
             if let replaced = table.insert(pair.child, rowID: rowID), replaced !== pair.child {
                 replaced.recordState.detach(forgotten: true)

@@ -34,9 +34,9 @@ extension RecordContext {
     /// sees them; `nil` when no ancestor holds it, and a `nil` entry where
     /// the ancestor has not read that to-one (the stored value stands).
     func ancestorToOnes(of object: any Entity, _ entity: EntityDescription) -> [RelationValue?]? {
-        guard let rowID = object.recordState.rowID, !entity.toOneIndexes.isEmpty,
+        guard let rowID = object.stateRowID, !entity.toOneIndexes.isEmpty,
             let (context, held) = nearestAncestorHolding(type(of: object), rowID: rowID),
-            held.recordState.phase != .deleted, !held.recordState.relations.isEmpty
+            held.statePhase != .deleted, !held.recordState.relations.isEmpty
         else { return nil }
         return entity.toOneIndexes.map { inherited(RelationGraph.slot(held, $0), from: context) }
     }
@@ -56,7 +56,7 @@ extension RecordContext {
     /// a record this context cannot see (its unsaved insert, or a record it
     /// deleted): the to-one reads nil here, but is not nil there.
     func ancestorHidesTarget(of object: any Entity, _ relationship: ResolvedRelationship) -> Bool {
-        guard parent != nil, let rowID = object.recordState.rowID,
+        guard parent != nil, let rowID = object.stateRowID,
             let (_, held) = nearestAncestorHolding(type(of: object), rowID: rowID)
         else { return false }
         switch RelationGraph.slot(held, relationship.index) {
@@ -90,7 +90,7 @@ extension RecordContext {
     /// Whether an ancestor deleted the record (and so this context does not
     /// see it), found without reading the store.
     func ancestorDeleted(_ type: any Entity.Type, rowID: Int64) -> Bool {
-        nearestAncestorHolding(type, rowID: rowID)?.object.recordState.phase == .deleted
+        nearestAncestorHolding(type, rowID: rowID)?.object.statePhase == .deleted
     }
 
     /// The nearest ancestor holding the record, and its object for it: whose
@@ -128,7 +128,7 @@ extension RecordContext {
     private static func positions(of owners: [any Entity]) -> [Int64: Int] {
         var positions: [Int64: Int] = [:]
         for (position, owner) in owners.enumerated() {
-            if let rowID = owner.recordState.rowID { positions[rowID] = position }
+            if let rowID = owner.stateRowID { positions[rowID] = position }
         }
         return positions
     }
@@ -137,7 +137,7 @@ extension RecordContext {
     private static func namedRowID(_ slot: RelationValue) -> Int64? {
         switch slot {
         case .fault(let rowID): rowID
-        case .toOne(let value?): value.recordState.phase == .deleted ? nil : value.recordState.rowID
+        case .toOne(let value?): value.statePhase == .deleted ? nil : value.stateRowID
         case .toOne(nil), .unloaded, .toMany: nil
         }
     }
@@ -166,7 +166,7 @@ extension RecordContext {
         }
         var result = lists
         for (position, owner) in owners.enumerated() {
-            guard let rowID = owner.recordState.rowID else { continue }
+            guard let rowID = owner.stateRowID else { continue }
             result[position].removeAll { related in
                 switch RelationGraph.slot(related, inverse) {
                 case .toOne(let value): return value !== owner
@@ -199,7 +199,7 @@ extension RecordContext {
             for pending in context.pendingJoins.values where pending.table.name == table.name {
                 let forward = pending.table.sourceColumn == table.sourceColumn && pending.table.sourceTable == table.sourceTable
                 let (mine, other) = forward ? (pending.source, pending.destination) : (pending.destination, pending.source)
-                guard let mineID = mine.recordState.rowID, let otherID = other.recordState.rowID,
+                guard let mineID = mine.stateRowID, let otherID = other.stateRowID,
                     let position = positions[mineID], type(of: mine).entityName == relationship.entityName
                 else { continue }
                 changes[position, default: [:]][otherID] = pending.linked
@@ -210,20 +210,20 @@ extension RecordContext {
         var wanted: [Int64] = []
         for (position, linked) in changes {
             result[position].removeAll { related in
-                guard let rowID = related.recordState.rowID else { return false }
+                guard let rowID = related.stateRowID else { return false }
                 return linked[rowID] == false
             }
-            let present = Set(result[position].compactMap(\.recordState.rowID))
+            let present = Set(result[position].compactMap(\.stateRowID))
             for (rowID, isLinked) in linked where isLinked && !present.contains(rowID) { wanted.append(rowID) }
         }
         guard !wanted.isEmpty else { return result }
         let found = try objects(relationship.destination, rowIDs: Self.distinct(wanted))
         var byRowID: [Int64: any Entity] = [:]
         for object in found {
-            if let rowID = object.recordState.rowID { byRowID[rowID] = object }
+            if let rowID = object.stateRowID { byRowID[rowID] = object }
         }
         for (position, linked) in changes.sorted(by: { $0.key < $1.key }) {
-            let present = Set(result[position].compactMap(\.recordState.rowID))
+            let present = Set(result[position].compactMap(\.stateRowID))
             for rowID in linked.keys.sorted() where linked[rowID] == true && !present.contains(rowID) {
                 if let object = byRowID[rowID] { result[position].append(object) }
             }
@@ -239,7 +239,7 @@ extension RecordContext {
             _ = try fetchAny(type, Self.rowIDQuery(SQLIdentifier.rowID.quoted, missing))
         }
         return rowIDs.compactMap { rowID in
-            guard let object = registeredObject(type, rowID: rowID), object.recordState.phase != .deleted else { return nil }
+            guard let object = registeredObject(type, rowID: rowID), object.statePhase != .deleted else { return nil }
             return object
         }
     }
@@ -256,10 +256,10 @@ extension RecordContext {
     /// copy an ancestor holds of an object this context (or the ancestor
     /// below it) pushed is no such insert: it is seen here already.
     func unseenAncestorInserts(in owner: any Entity, _ relationship: ResolvedRelationship) -> Int {
-        guard parent != nil, let ownerRowID = owner.recordState.rowID else { return 0 }
+        guard parent != nil, let ownerRowID = owner.stateRowID else { return 0 }
         let ownerType = ObjectIdentifier(type(of: owner))
         func names(_ target: any Entity) -> Bool {
-            ObjectIdentifier(type(of: target)) == ownerType && target.recordState.rowID == ownerRowID
+            ObjectIdentifier(type(of: target)) == ownerType && target.stateRowID == ownerRowID
         }
         var count = 0
         var below: RecordContext = self
@@ -267,7 +267,7 @@ extension RecordContext {
             let copies = Set(below.pushed.values.map { ObjectIdentifier($0.parent) })
             below = context
             func unseen(_ object: any Entity) -> Bool {
-                object.recordState.phase == .inserted && object.recordState.belongs(to: context) && !copies.contains(ObjectIdentifier(object))
+                object.statePhase == .inserted && object.stateBelongs(to: context) && !copies.contains(ObjectIdentifier(object))
             }
             switch relationship.storage {
             case .inverseForeignKey:

@@ -13,7 +13,6 @@ extension RecordContext {
             })
         if !moved.isEmpty, store.model.hasRelationships { forgetToManys(touching: moved) }
         for (object, resolution) in resolved {
-            let state = object.recordState
             switch resolution {
             case .forget:
                 unregister(object, forgotten: true)
@@ -24,9 +23,9 @@ extension RecordContext {
                 // before the deletion must not keep it listed as updated (a
                 // listed object's next edit would not list it again, and
                 // would never be saved).
-                state.phase = .managed
-                state.listings.remove(.deleted)
-                state.listings.remove(.updated)
+                object.recordState.phase = .managed
+                object.recordState.listings.remove(.deleted)
+                object.recordState.listings.remove(.updated)
             case .reread:
                 break
             }
@@ -51,7 +50,7 @@ extension RecordContext {
         for index in entity.toOneIndexes {
             switch RelationGraph.slot(object, index) {
             case .fault(let rowID?): values.append(.integer(rowID))
-            case .toOne(let target?): values.append(target.recordState.rowID.map { .integer($0) } ?? .null)
+            case .toOne(let target?): values.append(target.stateRowID.map { .integer($0) } ?? .null)
             case .fault(nil), .toOne(nil), .unloaded, .toMany: values.append(.null)
             }
         }
@@ -95,10 +94,9 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T, mergeChanges: Bool) throws {
-        let state = object.recordState
-        guard state.belongs(to: self), state.phase == .managed || state.phase == .deleted else { return }
+        guard object.stateBelongs(to: self), object.statePhase == .managed || object.statePhase == .deleted else { return }
         guard mergeChanges else {
-            if state.phase == .deleted { state.phase = .managed }
+            if object.statePhase == .deleted { object.recordState.phase = .managed }
             try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
             return
         }
@@ -107,9 +105,9 @@ extension RecordContext {
                 // The untracked snapshot moves to the stored values too, so that
                 // the edits still differ from it and are written.
                 try mergeStoredRow(row, into: object, attributeCount: entity.attributes.count, version: 0)
-                state.version = storedVersion(row, entity)
+                object.recordState.version = storedVersion(row, entity)
                 if mergePolicy == .storeTrumps {
-                    state.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
+                    object.recordState.storedValues = (0..<entity.columnCount).map { row.value(at: $0) }
                 }
                 if entity.hasRelationships { applyForeignKeys(object, row, entity) }
             }

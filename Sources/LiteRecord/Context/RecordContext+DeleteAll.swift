@@ -50,12 +50,12 @@ extension RecordContext {
         for (id, column) in nullified {
             let columns = AttributeMask([column])
             guard let type = model.entity(named: id.entityName)?.type, let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed
+                object.statePhase == .managed
             else {
                 countWrite(of: id, columns: columns)
                 continue
             }
-            recordVersionBump(object, to: object.recordState.version + 1, columns: columns)
+            recordVersionBump(object, to: object.withState({ $0.version }) + 1, columns: columns)
         }
     }
 
@@ -160,12 +160,12 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 let relationship = entity.relationships[index]
                 guard let target = RelationGraph.toOneInMemory(object, index) else { continue }
-                let named = target.recordState.rowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
+                let named = target.stateRowID.map { doomed[relationship.destinationName]?.contains($0) == true } ?? false
                 // A forgotten record counts only where the reference is this
                 // context's: a to-one read from the store and left alone
                 // reads nil once its record is forgotten (model seed 160060).
                 let madeHere = state.phase == .inserted || state.changes.contains(entity.attributes.count + position)
-                guard named || (madeHere && target.recordState.isForgotten && relationship.destinationName == emptied) else { continue }
+                guard named || (madeHere && target.withState({ $0.isForgotten }) && relationship.destinationName == emptied) else { continue }
                 found.append((object, model.inverse(of: relationship)?.deleteRule ?? .nullify))
             }
         }
@@ -277,9 +277,9 @@ extension RecordContext {
                     case .fault(let id?) where ids.contains(id):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
                     case .toOne(let value?)
-                    where value.recordState.phase == .unmanaged
+                    where value.statePhase == .unmanaged
                         && (unregistered.contains(ObjectIdentifier(value))
-                            || (value.recordState.isForgotten && entity.relationships[index].destinationName == emptied)):
+                            || (value.withState({ $0.isForgotten }) && entity.relationships[index].destinationName == emptied)):
                         RelationGraph.storeChange(.fault(nil), in: object, index)
                     default:
                         break

@@ -159,7 +159,7 @@ extension RecordContext {
                 let version = statement.int64(at: entity.versionColumn)
                 let row = Row(statement: statement, offset: 1, entityName: T.entityName)
                 if let existing = registeredObject(T.self, rowID: rowID) {
-                    guard existing.recordState.phase != .deleted else { continue }
+                    guard existing.statePhase != .deleted else { continue }
                     // unsafe(keyed-by-type): registered under T, so a T.
                     let object = unsafeDowncast(existing as AnyObject, to: T.self)
                     try refreshIfNewer(object, from: row, version: version, attributeCount: attributeCount, keeping: kept)
@@ -169,10 +169,11 @@ extension RecordContext {
                     let object = try T(row: row)
                     // Streamed objects are not registered (that is what keeps memory
                     // bounded), but they know which record they are.
-                    let state = object.recordState
-                    state.rowID = rowID
-                    state.version = version
-                    state.phase = .managed
+                    object.withState { state in
+                        state.rowID = rowID
+                        state.version = version
+                        state.phase = .managed
+                    }
                     if parent != nil, try !overlayAncestors(object, rowID: rowID) { continue }
                     batch.append((rowID, object))
                 }
@@ -212,8 +213,7 @@ extension RecordContext {
             // unsafe(keyed-by-type): the identity map is keyed by entity
             // type, so the object is a T.
             let object = unsafeDowncast(existing, to: T.self)
-            let state = object.recordState
-            guard state.phase != .deleted else { return nil }
+            guard object.statePhase != .deleted else { return nil }
             try refreshIfNewer(object, from: row, version: version, attributeCount: attributeCount, keeping: columns.kept)
             return object
         }
@@ -236,8 +236,10 @@ extension RecordContext {
     /// version holds the values it started from: nothing to refresh.
     @inline(__always)
     func refreshIfNewer<T: Entity>(_ object: T, from row: Row, version: Int64, attributeCount: Int, keeping kept: Int) throws {
-        let state = object.recordState
-        guard version != state.version || state.isStale || (kept > 0 && state.storedValues == nil) else { return }
+        let current = object.withState { state in
+            version == state.version && !state.isStale && (kept == 0 || state.storedValues != nil)
+        }
+        guard !current else { return }
         try mergeStoredRow(row, into: object, attributeCount: attributeCount, version: version, keeping: kept)
     }
 
@@ -250,25 +252,26 @@ extension RecordContext {
     /// lets an edit silently overwrite a newer stored value. `keeping` is the
     /// number of stored values to keep (``RecordState/storedValues``).
     func mergeStoredRow<T: Entity>(_ row: Row, into object: T, attributeCount: Int, version: Int64, keeping: Int = 0) throws {
-        let state = object.recordState
-        state.isStale = false
-        var edited = !state.changes.isEmpty || state.phase == .deleted
+        var edited = object.withState { state in
+            state.isStale = false
+            return !state.changes.isEmpty || state.phase == .deleted
+        }
         if T.tracksChanges {
-            let changes = state.changes
+            let changes = object.withState { $0.changes }
             for index in 0..<attributeCount where !changes.contains(index) {
                 try object.decodeAttribute(at: index, from: row)
             }
         } else {
-            let snapshot = state.snapshot
+            let snapshot = object.withState({ $0.snapshot })
             for index in 0..<attributeCount {
                 let unchanged = snapshot.map { (try? object.encodeAttribute(at: index)) == $0[index] } ?? true
                 if unchanged { try object.decodeAttribute(at: index, from: row) } else { edited = true }
             }
-            state.snapshot = (0..<attributeCount).map { row.value(at: $0) }
+            object.recordState.snapshot = (0..<attributeCount).map { row.value(at: $0) }
         }
         guard !edited else { return }
-        state.version = version
-        if keeping > 0 { state.storedValues = (0..<keeping).map { row.value(at: $0) } }
+        object.recordState.version = version
+        if keeping > 0 { object.recordState.storedValues = (0..<keeping).map { row.value(at: $0) } }
     }
 
     /// The version of a row read with the entity's `selectSQL`.
@@ -287,7 +290,7 @@ extension RecordContext {
         try withStoredRow(of: object, "re-reading \(T.entityName)") { row, entity in
             let moved = entity.hasRelationships ? changedToOnes(of: object, entity) : []
             for index in entity.attributes.indices { try object.decodeAttribute(at: index, from: row) }
-            object.recordState.changes.removeAll()
+            object.recordState.clearChanges()
             object.recordState.isStale = false
             object.recordState.version = storedVersion(row, entity)
             if mergePolicy == .storeTrumps {
@@ -308,7 +311,7 @@ extension RecordContext {
     /// The to-ones changed in memory whose inverse is a to-many, with the
     /// object each names now (before a re-read sets them back).
     private func changedToOnes(of object: any Entity, _ entity: EntityDescription) -> [(Int, (any Entity)?)] {
-        let changes = object.recordState.changes
+        let changes = object.withState({ $0.changes })
         var moved: [(Int, (any Entity)?)] = []
         for (position, index) in entity.toOneIndexes.enumerated() where changes.contains(entity.attributes.count + position) {
             guard let relationship = RelationGraph.relationship(of: object, at: index), relationship.inverseIndex != nil, relationship.inverseIsToMany else { continue }
@@ -336,9 +339,8 @@ extension RecordContext {
     /// to-ones of the nearest ancestor holding the record stand for the row's
     /// (see `ancestorToOnes(of:_:)`).
     func applyForeignKeys(_ object: any Entity, _ row: Row, _ entity: EntityDescription, resettingToMany: Bool = false) {
-        let state = object.recordState
         let inherited = parent == nil ? nil : ancestorToOnes(of: object, entity)
-        if state.relations.isEmpty {
+        if object.withState({ $0.relations.isEmpty }) {
             // No relationship of the object was read yet (a newly fetched
             // object, the common case): nothing is loaded, nobody observes a
             // relationship, so the slots are written in one go.
@@ -352,12 +354,12 @@ extension RecordContext {
                     relations[index] = .fault(nil)
                 }
             }
-            state.relations = relations
+            object.recordState.relations = relations
             return
         }
         for (position, index) in entity.toOneIndexes.enumerated() {
             let column = entity.attributes.count + position
-            if state.changes.contains(column) { continue }
+            if object.withState({ $0.changes.contains(column) }) { continue }
             let slot = RelationGraph.slot(object, index)
             if let inherited, case .toOne(let value?) = inherited[position] {
                 // The parent's copy of an object this child pushed.
@@ -371,7 +373,7 @@ extension RecordContext {
             } else if case .integer(let value) = row.value(at: column) {
                 rowID = value
             }
-            if case .toOne(let current) = slot, current?.recordState.rowID == rowID,
+            if case .toOne(let current) = slot, current?.stateRowID == rowID,
                 (current == nil) == (rowID == nil)
             {
                 continue
@@ -393,7 +395,7 @@ extension RecordContext {
     func withStoredRow<T: Entity>(
         of object: T, _ operation: @autoclosure () -> String, _ body: (Row, EntityDescription) throws -> Void
     ) throws {
-        guard let rowID = object.recordState.rowID else { return }
+        guard let rowID = object.stateRowID else { return }
         let entity = try entity(for: T.self)
         let sql = SelectStatement(select: entity.selectSQL, where: .rowID).sql
         let found = try reading(operation()) { connection -> Bool in
@@ -411,7 +413,7 @@ extension RecordContext {
     ///
     /// - Throws: ``LiteRecordError`` when the store cannot be read.
     public func refresh<T: Entity>(_ object: T) throws {
-        guard object.recordState.belongs(to: self), object.recordState.phase == .managed else { return }
+        guard object.stateBelongs(to: self), object.statePhase == .managed else { return }
         try withErrorContext("refreshing \(T.entityName)") { try refetchDiscardingChanges(object) }
     }
 
@@ -446,7 +448,7 @@ extension RecordContext {
         }
         if let existing = registeredObject(T.self, rowID: id.rowID) {
             let object = unsafeDowncast(existing as AnyObject, to: T.self)  // unsafe(keyed-by-type)
-            return object.recordState.phase == .deleted ? nil : object
+            return object.statePhase == .deleted ? nil : object
         }
         var query = SQLQuery()
         query.whereSQL = WhereClause.rowID.sql

@@ -68,15 +68,14 @@ extension RecordContext {
     /// `findFirstOrCreate` itself: it leaves that list, so that no later save
     /// inserts it a second time.
     private func adoptNewObject<T: Entity>(_ object: T) throws {
-        let state = object.recordState
-        guard state.phase != .unmanaged else { return }
-        guard state.belongs(to: self) else {
+        guard object.statePhase != .unmanaged else { return }
+        guard object.stateBelongs(to: self) else {
             throw LiteRecordError(
                 .invalidObject,
                 "a new \(T.entityName) made by findFirstOrCreate is related to an object of another context; relate it after it is created")
         }
         inserted.removeAll { $0 === object }
-        state.phase = .unmanaged
+        object.recordState.phase = .unmanaged
     }
 
     /// The values of `object`'s new row: `bound` for the attribute at `index`,
@@ -164,12 +163,11 @@ extension RecordContext {
     /// related to join this context, and its to-ones pointing at them are
     /// written by the next save (as are its many-to-many links).
     func adoptRelatedAfterCreate(_ object: any Entity, pendingColumns: [Int]) {
-        let state = object.recordState
-        guard !state.relations.isEmpty else { return }
+        guard !object.recordState.relations.isEmpty else { return }
         adoptRelated(object)
         guard !pendingColumns.isEmpty else { return }
-        for column in pendingColumns { state.changes.insert(column) }
-        if !state.listings.contains(.updated) { objectDidChange(object) }
+        for column in pendingColumns { object.recordState.changes.insert(column) }
+        if !object.withState({ $0.listings.contains(.updated) }) { objectDidChange(object) }
     }
 }
 

@@ -29,8 +29,7 @@ extension RecordContext {
             loadStoreCascade(of: rows.entity.type)
         }
         let owners = lists.deleted.filter { object in
-            let state = object.recordState
-            return state.belongs(to: self) && state.phase == .deleted && state.rowID != nil
+            object.withState { $0.belongs(to: self) && $0.phase == .deleted && $0.rowID != nil }
         }
         guard !owners.isEmpty else { return }
         reapplyDeleteRules(of: owners, where: { Self.reaches($0, touched) }, written: written)

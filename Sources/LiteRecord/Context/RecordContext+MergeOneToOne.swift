@@ -24,13 +24,13 @@ extension RecordContext {
         // A pending deletion whose side was changed here keeps its pairing
         // too: the record the write paired with it is displaced, not taken
         // along by its rules (model seed 230357 at length 80).
-        let deleting = lists.deleted.filter { $0.recordState.belongs(to: self) && $0.recordState.phase == .deleted }
-        for partner in updatedObjects + deleting where partner.recordState.phase != .inserted {
-            guard let rowID = partner.recordState.rowID, let entity = model.entity(for: type(of: partner)) else { continue }
+        let deleting = lists.deleted.filter { $0.stateBelongs(to: self) && $0.statePhase == .deleted }
+        for partner in updatedObjects + deleting where partner.statePhase != .inserted {
+            guard let rowID = partner.stateRowID, let entity = model.entity(for: type(of: partner)) else { continue }
             for index in entity.toOneIndexes {
                 let relationship = entity.relationships[index]
                 guard relationship.isOneToOne, touched.contains(relationship.destinationName), let column = relationship.columnIndex,
-                    let inverse = relationship.inverseIndex, partner.recordState.changes.contains(column)
+                    let inverse = relationship.inverseIndex, partner.withState({ $0.changes.contains(column) })
                 else { continue }
                 let kept = Self.namedRowID(partner, index)
                 do {
@@ -38,8 +38,8 @@ extension RecordContext {
                         // Only an object whose side here names the partner: a
                         // held one still showing an older pairing waits for the
                         // merge of the write that changed it.
-                        guard object.recordState.phase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
-                            let sideColumn = side.columnIndex, !object.recordState.changes.contains(sideColumn),
+                        guard object.statePhase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
+                            let sideColumn = side.columnIndex, !object.withState({ $0.changes.contains(sideColumn) }),
                             Self.namedRowID(object, inverse) == .some(rowID)
                         else { continue }
                         RelationGraph.assignToOne(object, side, nil)
@@ -80,7 +80,7 @@ extension RecordContext {
     static func namedRowID(_ object: any Entity, _ index: Int) -> Int64?? {
         switch RelationGraph.slot(object, index) {
         case .fault(let rowID): return .some(rowID)
-        case .toOne(let target?): return target.recordState.rowID.map { .some($0) } ?? nil
+        case .toOne(let target?): return target.stateRowID.map { .some($0) } ?? nil
         case .toOne(nil): return .some(nil)
         case .unloaded, .toMany: return nil
         }

@@ -19,7 +19,7 @@ extension RecordContext {
                 // rules (and collects its cascade) from its loaded lists, which
                 // must not name a record the write moved away.
                 let owners = identityMap.table(for: entity.type).objects.filter { owner in
-                    let phase = owner.recordState.phase
+                    let phase = owner.statePhase
                     guard phase == .managed || phase == .deleted, case .toMany = RelationGraph.slot(owner, relationship.index)
                     else { return false }
                     return true
@@ -44,7 +44,7 @@ extension RecordContext {
         let updated = Set(changes.updated)
         for (key, pending) in pendingJoins {
             let table = pending.table
-            guard let source = pending.source.recordState.rowID, let destination = pending.destination.recordState.rowID,
+            guard let source = pending.source.stateRowID, let destination = pending.destination.stateRowID,
                 updated.contains(RecordID(entityName: table.sourceTable, rowID: source)),
                 let stored = try? storedLink(table, source, destination), stored == pending.linked
             else { continue }
@@ -65,8 +65,8 @@ extension RecordContext {
     /// in the list and the store no longer relates it to the owner, or the
     /// other way round.
     private func membershipChanged(_ owner: any Entity, _ index: Int, _ ids: [RecordID], _ links: [Int64: Set<Int64>]) -> Bool {
-        guard let ownerRowID = owner.recordState.rowID, case .toMany(let members) = RelationGraph.slot(owner, index) else { return true }
-        let listed = Set(members.compactMap { $0.recordState.rowID })
+        guard let ownerRowID = owner.stateRowID, case .toMany(let members) = RelationGraph.slot(owner, index) else { return true }
+        let listed = Set(members.compactMap { $0.stateRowID })
         return ids.contains { id in
             listed.contains(id.rowID) != (links[id.rowID]?.contains(ownerRowID) ?? false)
         }

@@ -13,7 +13,7 @@ extension RecordContext {
         while let current = context {
             if !current.storeCascade.pending.isEmpty { current.loadStoreCascade(reaching: T.self) }
             for object in current.pendingDeletions where object is T {
-                if let rowID = object.recordState.rowID { rowIDs.append(rowID) }
+                if let rowID = object.stateRowID { rowIDs.append(rowID) }
             }
             context = current.parent
         }

@@ -11,7 +11,7 @@ extension RecordContext {
     /// with the partner each names in memory.
     func changedOneToOnes(of object: any Entity) -> [DiscardedPairing] {
         guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { return [] }
-        let changes = object.recordState.changes
+        let changes = object.withState({ $0.changes })
         var pairings: [DiscardedPairing] = []
         for index in entity.toOneIndexes {
             let relationship = entity.relationships[index]
@@ -39,7 +39,7 @@ extension RecordContext {
     func refetchDiscardingChanges(_ object: any Entity) throws {
         let pairings = changedOneToOnes(of: object)
         try refetch(object)
-        guard !pairings.isEmpty, object.recordState.phase == .managed, object.recordState.belongs(to: self) else { return }
+        guard !pairings.isEmpty, object.statePhase == .managed, object.stateBelongs(to: self) else { return }
         for pairing in pairings { try settleDiscardedPairing(of: object, pairing) }
     }
 
@@ -48,8 +48,8 @@ extension RecordContext {
         // The partner named here lets go of the object: its side reads what
         // its row holds when that is no partner, else nil (a change of its
         // own, made when it was paired with the object).
-        if let partner = pairing.partner, partner.recordState.phase != .deleted,
-            partner.recordState.rowID.map({ stored != .some($0) }) ?? true,
+        if let partner = pairing.partner, partner.statePhase != .deleted,
+            partner.stateRowID.map({ stored != .some($0) }) ?? true,
             RelationGraph.toOneInMemory(partner, pairing.inverse) === object,
             let side = RelationGraph.relationship(of: partner, at: pairing.inverse)
         {
@@ -59,20 +59,20 @@ extension RecordContext {
         // The stored partner, when held here, names the object again.
         guard case .some(let storedRowID?) = stored,
             let held = registeredObject(pairing.relationship.destination, rowID: storedRowID), held !== pairing.partner,
-            held.recordState.phase == .managed, let side = RelationGraph.relationship(of: held, at: pairing.inverse)
+            held.statePhase == .managed, let side = RelationGraph.relationship(of: held, at: pairing.inverse)
         else { return }
         // Only a side changed here speaks for this context: an unchanged one
         // naming another object is a stale read (another writer's pairing not
         // merged), which the object's next read corrects, not a pairing that
         // displaces the refreshed object.
-        guard let sideColumn = side.columnIndex, held.recordState.changes.contains(sideColumn) else { return }
+        guard let sideColumn = side.columnIndex, held.withState({ $0.changes.contains(sideColumn) }) else { return }
         switch RelationGraph.slot(held, pairing.inverse) {
         case .toOne(nil), .fault(nil):
             RelationGraph.assignToOne(held, side, object)
             clearChange(of: held, side)
         case .toOne(let other?) where other !== object:
             RelationGraph.assignToOne(object, pairing.relationship, nil)
-        case .fault(let other?) where other != object.recordState.rowID:
+        case .fault(let other?) where other != object.stateRowID:
             RelationGraph.assignToOne(object, pairing.relationship, nil)
         default:
             break
@@ -83,7 +83,7 @@ extension RecordContext {
     /// is gone). A child context holds its parent's values, not the row's:
     /// there the change stays, and the push writes the same value.
     private func storedSideIsEmpty(of object: any Entity, _ side: ResolvedRelationship) throws -> Bool {
-        guard parent == nil, let rowID = object.recordState.rowID, let entity = model.entity(for: type(of: object)) else { return false }
+        guard parent == nil, let rowID = object.stateRowID, let entity = model.entity(for: type(of: object)) else { return false }
         let sql = SelectStatement([SQLIdentifier(side.name)], from: entity.table, where: .rowID).sql
         let rows = try reading("refreshing \(entity.name).\(side.name)") { connection in try connection.rows(sql, [.integer(rowID)]) }
         guard let value = rows.first?.first else { return true }
@@ -93,8 +93,7 @@ extension RecordContext {
     /// Takes back the change bit of a side set to what its row holds.
     private func clearChange(of object: any Entity, _ side: ResolvedRelationship) {
         guard parent == nil, let column = side.columnIndex else { return }
-        let state = object.recordState
-        state.changes.remove(column)
-        state.readToOnes?[column] = nil
+        object.recordState.changes.remove(column)
+        object.recordState.readToOnes?[column] = nil
     }
 }

@@ -18,7 +18,7 @@ extension RecordContext {
             guard denies?.any == true else { continue }
             guard let entity = model.entity(for: type(of: object)), entity.hasRelationships else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
-                var related = relatedObjects(object, relationship).filter { $0.recordState.phase != .deleted }
+                var related = relatedObjects(object, relationship).filter { $0.statePhase != .deleted }
                 guard !related.isEmpty else { continue }
                 related = try remainingRelated(related, of: object, relationship, updates: updates)
                 guard !related.isEmpty else { continue }
@@ -43,7 +43,7 @@ extension RecordContext {
             // An insert deleted again is no longer this context's (nor is
             // anything else detached): the save writes nothing of it, so no
             // count of it is checked, though a rule noted it as an owner.
-            guard object.recordState.phase != .deleted, object.recordState.belongs(to: self),
+            guard object.statePhase != .deleted, object.stateBelongs(to: self),
                 let entity = model.entity(for: type(of: object))
             else { continue }
             for relationship in entity.relationships where relationship.isCounted {
@@ -59,13 +59,13 @@ extension RecordContext {
                 }
                 // A child counts the list its push leaves in the parent: the
                 // ancestors' unsaved inserts it cannot see included.
-                let count = values.count(where: { $0.recordState.phase != .deleted }) + unseenAncestorInserts(in: object, relationship)
+                let count = values.count(where: { $0.statePhase != .deleted }) + unseenAncestorInserts(in: object, relationship)
                 let outOfRange =
                     relationship.maximumCount.map { count > $0 } == true || relationship.minimumCount.map { count < $0 } == true
                 // A saved owner whose row another writer deleted has no list
                 // left to count: its save meets that conflict, and the merge
                 // policy decides (read only on the way to refusing).
-                if outOfRange, object.recordState.phase == .managed, rowIsGone(object, entity) { break }
+                if outOfRange, object.statePhase == .managed, rowIsGone(object, entity) { break }
                 if let maximum = relationship.maximumCount, count > maximum {
                     throw LiteRecordError(
                         .validationFailed,
@@ -92,8 +92,9 @@ extension RecordContext {
             for (position, index) in entity.toOneIndexes.enumerated() {
                 if let columns, !columns.contains(entity.attributes.count + position) { continue }
                 guard case .toOne(let target?) = RelationGraph.slot(object, index) else { continue }
-                let dropped = target.recordState.phase == .unmanaged && !target.recordState.isForgotten
-                guard dropped || target.recordState.isForgotten else { continue }
+                let forgotten = target.withState { $0.isForgotten }
+                let dropped = target.statePhase == .unmanaged && !forgotten
+                guard dropped || forgotten else { continue }
                 // An object whose own row is gone writes nothing: its save
                 // meets that conflict, and a policy that resolves it forgets
                 // the object with its reference ("changed here, deleted in the
@@ -124,7 +125,7 @@ extension RecordContext {
         }
         for pending in pendingJoins.values where pending.linked {
             for (object, other) in [(pending.source, pending.destination), (pending.destination, pending.source)]
-            where other.recordState.isForgotten {
+            where other.withState({ $0.isForgotten }) {
                 throw forgottenReference(object, pending.table.name, other)
             }
         }
@@ -138,7 +139,7 @@ extension RecordContext {
     /// store's newer value wins, as ``SaveTransaction`` resolves it; else it
     /// writes the object's value.
     private func storedColumn(of object: any Entity, _ entity: EntityDescription, _ column: Int) -> StoredColumn {
-        guard let rowID = object.recordState.rowID else { return .written }
+        guard let rowID = object.stateRowID else { return .written }
         let row: (values: [SQLValue], version: Int64)?
         do {
             row = try reading("reading \(entity.name) #\(rowID)") { connection in try Self.storedRow(rowID, entity, on: connection) }
@@ -147,8 +148,8 @@ extension RecordContext {
             return .written
         }
         guard let row else { return .gone }
-        guard mergePolicy == .storeTrumps, row.version != object.recordState.version else { return .written }
-        guard let read = object.recordState.valueAsRead(column), row.values.indices.contains(column), row.values[column] != read else { return .written }
+        guard mergePolicy == .storeTrumps, row.version != object.withState({ $0.version }) else { return .written }
+        guard let read = object.withState({ $0.valueAsRead(column) }), row.values.indices.contains(column), row.values[column] != read else { return .written }
         return .overruled
     }
 
@@ -169,7 +170,7 @@ extension RecordContext {
     /// Whether the saved object's row is no longer in the store (read only
     /// on the way to refusing a save: a row once gone does not come back).
     private func rowIsGone(_ object: any Entity, _ entity: EntityDescription) -> Bool {
-        guard let rowID = object.recordState.rowID else { return false }
+        guard let rowID = object.stateRowID else { return false }
         let sql = SelectStatement([.rowID], from: entity.table, where: .rowID).sql
         let found = try? reading("reading \(entity.name) #\(rowID)") { connection in
             try !connection.rows(sql, [.integer(rowID)]).isEmpty
@@ -206,7 +207,7 @@ extension RecordContext {
     /// `Author #3` for a saved object, `a new Author` otherwise.
     static func describe(_ object: any Entity) -> String {
         let name = type(of: object).entityName
-        return object.recordState.rowID.map { "\(name) #\($0)" } ?? "a new \(name)"
+        return object.stateRowID.map { "\(name) #\($0)" } ?? "a new \(name)"
     }
 
     /// The objects of a deleted object's `.deny` relationship that still
@@ -222,20 +223,20 @@ extension RecordContext {
     private func remainingRelated(
         _ related: [any Entity], of owner: any Entity, _ relationship: ResolvedRelationship, updates: [PlannedRow]
     ) throws(LiteRecordError) -> [any Entity] {
-        guard parent == nil, let ownerRowID = owner.recordState.rowID else { return related }
+        guard parent == nil, let ownerRowID = owner.stateRowID else { return related }
         let changed = Set(updates.map { ObjectIdentifier($0.object) })
         func unchanged(_ object: any Entity) -> Bool {
             let state = object.recordState
             guard state.phase == .managed, state.rowID != nil, !changed.contains(ObjectIdentifier(object)) else { return false }
             return !pendingJoins.values.contains { $0.source === object || $0.destination === object }
         }
-        let candidates = related.filter(unchanged).compactMap { $0.recordState.rowID }
+        let candidates = related.filter(unchanged).compactMap { $0.stateRowID }
         guard !candidates.isEmpty,
             let owners = try storedOwners(ofRows: candidates, relationship, "checking \(relationship.qualifiedName)")
         else { return related }
         let stored = Set(candidates.filter { owners[$0]?.contains(ownerRowID) == true })
         return related.filter { object in
-            guard unchanged(object), let rowID = object.recordState.rowID else { return true }
+            guard unchanged(object), let rowID = object.stateRowID else { return true }
             return stored.contains(rowID)
         }
     }
@@ -428,7 +429,7 @@ extension RecordContext {
                 for other in related {
                     if step.rule == .nullify {
                         walk.applyInverseRule(step, of: owner, to: other)
-                    } else if other.recordState.phase != .deleted, !Self.pointsElsewhere(other, step.inverse, than: owner) {
+                    } else if other.statePhase != .deleted, !Self.pointsElsewhere(other, step.inverse, than: owner) {
                         deleteApplyingRules(other)
                     }
                 }
@@ -441,7 +442,7 @@ extension RecordContext {
     /// The records of `written` of `type` whose to-one `inverse` names
     /// `owner` in memory; those not held are read, which reads no other.
     private func writtenObjects(naming owner: any Entity, _ type: any Entity.Type, _ inverse: Int, _ written: Set<RecordID>) -> [any Entity] {
-        guard let rowID = owner.recordState.rowID else { return [] }
+        guard let rowID = owner.stateRowID else { return [] }
         var objects: [any Entity] = []
         var unheld: [Int64] = []
         for id in written where id.entityName == type.entityName {
@@ -524,7 +525,7 @@ extension RecordContext {
                 return true
             case .managed:
                 context.noteCountedOwners(losing: object)
-                context.markManagedDeleted(state, object)
+                context.markManagedDeleted(object)
                 if collectsDoomed { doomed.insert(ObjectIdentifier(object)) }
                 return true
             case .deleted, .unmanaged:
@@ -537,7 +538,7 @@ extension RecordContext {
         mutating func applyInverseRule(_ step: DeleteStep, of object: any Entity, to other: any Entity) {
             guard let inverse = step.inverse else { return }
             if step.inverseIsToMany {
-                if other.recordState.phase == .deleted {
+                if other.statePhase == .deleted {
                     RecordContext.noteLeaving(object, other, inverse, &detached, &leaving)
                 } else {
                     RelationGraph.removeLoaded(other, inverse, object)

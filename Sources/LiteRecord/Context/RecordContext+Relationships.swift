@@ -25,7 +25,7 @@ extension RecordContext {
     /// (the error is reported).
     func loadToOne(_ relationship: ResolvedRelationship, rowID: Int64) -> (any Entity)?? {
         if let registered = registeredObject(relationship.destination, rowID: rowID) {
-            return registered.recordState.phase == .deleted ? nil : .some(registered)
+            return registered.statePhase == .deleted ? nil : .some(registered)
         }
         // A child does not see what an ancestor deleted: no need to read it.
         if parent != nil, ancestorDeleted(relationship.destination, rowID: rowID) { return nil }
@@ -44,7 +44,7 @@ extension RecordContext {
     /// The stored row id of a to-one, for an object read without its columns;
     /// `nil` (with the error reported) when it cannot be read.
     func loadForeignKey(of object: any Entity, _ relationship: ResolvedRelationship) -> Int64?? {
-        guard let rowID = object.recordState.rowID, case .foreignKey(let column) = relationship.storage else { return nil }
+        guard let rowID = object.stateRowID, case .foreignKey(let column) = relationship.storage else { return nil }
         let sql = SelectStatement([SQLIdentifier(column)], from: SQLIdentifier(relationship.entityName), where: .rowID).sql
         do {
             let value = try reading("loading \(relationship.qualifiedName)") { connection in
@@ -61,7 +61,7 @@ extension RecordContext {
     /// The objects of a saved object's to-many: one statement, then the
     /// unsaved changes of this context laid over it.
     func loadToMany(of object: any Entity, _ relationship: ResolvedRelationship) -> [any Entity]? {
-        guard let rowID = object.recordState.rowID else { return [] }
+        guard let rowID = object.stateRowID else { return [] }
         var query = SQLQuery()
         switch relationship.storage {
         case .inverseForeignKey(let column):
@@ -113,7 +113,7 @@ extension RecordContext {
             let destination = ObjectIdentifier(relationship.destination)
             for candidate in inserted + lists.updated where ObjectIdentifier(type(of: candidate)) == destination {
                 guard case .toOne(let value) = RelationGraph.slot(candidate, inverse), value === object,
-                    candidate.recordState.phase != .deleted, present.insert(ObjectIdentifier(candidate)).inserted
+                    candidate.statePhase != .deleted, present.insert(ObjectIdentifier(candidate)).inserted
                 else { continue }
                 result.append(candidate)
             }
@@ -129,7 +129,7 @@ extension RecordContext {
                     // drops them, noteJoin ignores one made after it); a link
                     // to an object forgotten since (deleted elsewhere) or
                     // detached shows nothing: a forgotten one's save is refused.
-                    guard other.recordState.belongs(to: self) else { continue }
+                    guard other.stateBelongs(to: self) else { continue }
                     if present.insert(ObjectIdentifier(other)).inserted { result.append(other) }
                 } else {
                     result.removeAll { $0 === other }
@@ -159,7 +159,7 @@ extension RecordContext {
         // A deleted record's links go with its row: a link changed after the
         // deletion (its own list, or another's naming it) is no change to
         // write, as one changed before it was dropped (dropPendingJoins).
-        guard object.recordState.phase != .deleted, other.recordState.phase != .deleted else { return }
+        guard object.statePhase != .deleted, other.statePhase != .deleted else { return }
         // Either side's list gains or loses a member: a counted one is
         // checked at the save, read then if it is not loaded.
         if relationship.isCounted { noteCountedOwner(object) }
@@ -185,11 +185,11 @@ extension RecordContext {
         for relationship in entity.relationships {
             switch RelationGraph.slot(object, relationship.index) {
             case .toOne(let value?):
-                if value.recordState.phase == .unmanaged { insert(value) }
+                if value.statePhase == .unmanaged { insert(value) }
             case .toMany(let values):
                 for value in values {
-                    if value.recordState.phase == .unmanaged { insert(value) }
-                    if value.recordState.context === self { noteJoin(object, relationship, value, linked: true) }
+                    if value.statePhase == .unmanaged { insert(value) }
+                    if value.stateContext === self { noteJoin(object, relationship, value, linked: true) }
                 }
             default:
                 break
@@ -205,7 +205,7 @@ extension RecordContext {
         for entity in model.entities where entity.hasRelationships {
             let stale = entity.relationships.filter { $0.isToMany && entityNames.contains($0.destinationName) }
             guard !stale.isEmpty else { continue }
-            for object in identityMap.table(for: entity.type).objects where object.recordState.phase == .managed {
+            for object in identityMap.table(for: entity.type).objects where object.statePhase == .managed {
                 for relationship in stale { RelationGraph.forget(relationship.index, of: object) }
             }
         }
@@ -214,7 +214,7 @@ extension RecordContext {
     /// Notes an object whose counted to-many may hold another number of
     /// objects (see ``countedOwners``).
     func noteCountedOwner(_ owner: (any Entity)?) {
-        guard let owner, owner.recordState.belongs(to: self) else { return }
+        guard let owner, owner.stateBelongs(to: self) else { return }
         countedOwners[ObjectIdentifier(owner)] = owner
     }
 

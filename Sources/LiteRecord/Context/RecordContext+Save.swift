@@ -74,10 +74,16 @@ extension RecordContext {
         let changes: AttributeMask
 
         init(_ object: any Entity, _ state: RecordState, rowID: Int64, changes: AttributeMask = AttributeMask()) {
+            self.init(object, version: state.version, rowID: rowID, changes: changes)
+        }
+
+        /// The form for a save's hot loops, which read `version` in place
+        /// (``Entity/withState(_:)``) rather than copy the whole state.
+        init(_ object: any Entity, version: Int64, rowID: Int64, changes: AttributeMask = AttributeMask()) {
             self.object = object
             entity = ObjectIdentifier(type(of: object))
             self.rowID = rowID
-            version = state.version
+            self.version = version
             self.changes = changes
         }
 
@@ -115,14 +121,16 @@ extension RecordContext {
         var updates: [PlannedRow] = []
         updates.reserveCapacity(changed.count)
         for object in changed {
-            let state = object.recordState
-            guard state.phase == .managed, let rowID = state.rowID else { continue }
             // An untracked object's listed changes (its to-ones) are written with
             // its attributes below: one UPDATE per row, as the version check needs.
-            guard type(of: object).tracksChanges else { continue }
-            updates.append(PlannedRow(object, state, rowID: rowID, changes: state.changes))
+            guard type(of: object).tracksChanges,
+                let row = object.withState({ state in
+                    state.phase == .managed ? state.rowID.map { PlannedRow(object, version: state.version, rowID: $0, changes: state.changes) } : nil
+                })
+            else { continue }
+            updates.append(row)
         }
-        for object in untracked.values where object.recordState.phase == .managed {
+        for object in untracked.values where object.statePhase == .managed {
             let state = object.recordState
             var changes = AttributeMask(changedIndexesUntracked(object))
             changes.formUnion(state.changes)
@@ -160,9 +168,10 @@ extension RecordContext {
         var deletes: [PlannedRow] = []
         deletes.reserveCapacity(lists.deleted.count)
         for object in collectDeleted() {
-            let state = object.recordState
-            guard let rowID = state.rowID else { continue }
-            deletes.append(PlannedRow(object, state, rowID: rowID))
+            guard let row = object.withState({ state in state.rowID.map { PlannedRow(object, version: state.version, rowID: $0) } }) else {
+                continue
+            }
+            deletes.append(row)
         }
         sortForDeletion(&deletes)
         return deletes
@@ -333,17 +342,16 @@ extension RecordContext {
         countedOwners.removeAll()
         let resolved = outcome.resolved
         for update in plan.updates {
-            let state = update.object.recordState
-            state.changes.removeAll()
-            state.listings.remove(.updated)
+            update.object.recordState.clearChanges()
+            update.object.recordState.listings.remove(.updated)
             // A resolved conflict is read again below instead.
             if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }
             recordVersionBump(update.object, to: update.version + 1, columns: update.changes)
-            if !type(of: update.object).tracksChanges { state.snapshot = encodedValues(update.object) }
-            if keepsStoredValues { state.storedValues = currentColumnValues(update.object) }
+            if !type(of: update.object).tracksChanges { update.object.recordState.snapshot = encodedValues(update.object) }
+            if keepsStoredValues { update.object.recordState.storedValues = currentColumnValues(update.object) }
         }
         for object in outcome.relinkVersioned {
-            recordVersionBump(object, to: object.recordState.version + 1, columns: AttributeMask())
+            recordVersionBump(object, to: object.withState({ $0.version }) + 1, columns: AttributeMask())
         }
         for deletion in plan.deletes {
             if !resolved.isEmpty, resolved[ObjectIdentifier(deletion.object)] != nil { continue }
@@ -358,8 +366,8 @@ extension RecordContext {
         // Every entry of the lists that is still this context's was just
         // planned, so its flag is now clear: written updates above, deleted
         // objects by `unregister`.
-        assert(lists.updated.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.updated)) })
-        assert(lists.deleted.allSatisfy { !($0.recordState.belongs(to: self) && $0.recordState.listings.contains(.deleted)) })
+        assert(lists.updated.allSatisfy { !($0.stateBelongs(to: self) && $0.withState({ $0.listings.contains(.updated) })) })
+        assert(lists.deleted.allSatisfy { !($0.stateBelongs(to: self) && $0.withState({ $0.listings.contains(.deleted) })) })
         lists.removeAllWritten()
         if !changes.isEmpty {
             store.logger.debug("saved", metadata: ["changes": "\(changes)"])
@@ -449,11 +457,10 @@ extension RecordContext {
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
         for object in collectDeleted() {
-            let state = object.recordState
-            state.phase = .managed
+            object.recordState.phase = .managed
             // Only a deletion this rollback takes back, and never backwards:
             // a later read (a refresh) may have moved the version on since.
-            if let merged = versionsMergedWhileDeleted[ObjectIdentifier(object)], merged.version > state.version { state.version = merged.version }
+            if let merged = versionsMergedWhileDeleted[ObjectIdentifier(object)], merged.version > object.withState({ $0.version }) { object.recordState.version = merged.version }
         }
         versionsMergedWhileDeleted.removeAll()
         restoreSlotsChangedWhileDeleted()

@@ -241,7 +241,7 @@ extension RecordContext {
                 unheld.append(row)
                 continue
             }
-            guard object.recordState.phase != .deleted else { continue }
+            guard object.statePhase != .deleted else { continue }
             if let inverse, case .toOne(let value) = RelationGraph.slot(object, inverse),
                 !(value.map { owners.contains(ObjectIdentifier($0)) } ?? false)
             {
@@ -273,7 +273,7 @@ extension RecordContext {
             guard state.belongs(to: self), state.phase != .deleted else { continue }
             let pointsAtOwner: Bool
             switch RelationGraph.slot(object, inverse) {
-            case .toOne(let value?): pointsAtOwner = owners.contains(ObjectIdentifier(value)) || value.recordState.rowID.map(rows.contains) == true
+            case .toOne(let value?): pointsAtOwner = owners.contains(ObjectIdentifier(value)) || value.stateRowID.map(rows.contains) == true
             case .fault(let rowID?): pointsAtOwner = rows.contains(rowID)
             default: pointsAtOwner = false
             }
@@ -324,7 +324,7 @@ extension RecordContext {
             reportLoadFailure(relationship, error)
             return
         }
-        for holder in holders where holder.recordState.phase == .managed {
+        for holder in holders where holder.statePhase == .managed {
             // A to-one pointed elsewhere here stays; a fault is the stored value.
             if case .toOne = RelationGraph.slot(holder, inverse) { continue }
             RelationGraph.assignToOne(holder, RelationGraph.relationshipOrPlaceholder(holder, inverse), nil)
@@ -417,11 +417,10 @@ extension RecordContext {
             var versions = Dictionary(zip(rows.rowIDs, rows.versions), uniquingKeysWith: { first, _ in first })
             var doomed = Set<ObjectIdentifier>()
             for object in objects {
-                let state = object.recordState
-                guard let rowID = state.rowID, let version = versions.removeValue(forKey: rowID) else { continue }
-                guard state.phase == .managed else { continue }
-                state.version = version
-                markManagedDeleted(state, object)
+                guard let rowID = object.stateRowID, let version = versions.removeValue(forKey: rowID) else { continue }
+                guard object.statePhase == .managed else { continue }
+                object.recordState.version = version
+                markManagedDeleted(object)
                 if !pendingJoins.isEmpty { doomed.insert(ObjectIdentifier(object)) }
             }
             dropPendingJoins(touching: doomed)
@@ -460,7 +459,7 @@ extension RecordContext {
                     // An owner this save deletes keeps no list to count; reading
                     // it would register its doomed members as live objects,
                     // which the store-side cascade then leaves alone.
-                    guard let object = try storedObject(owner.type, rowID: rowID), object.recordState.phase != .deleted,
+                    guard let object = try storedObject(owner.type, rowID: rowID), object.statePhase != .deleted,
                         let inverse = relationship.inverseIndex
                     else { continue }
                     noteCountedOwner(object)
@@ -510,7 +509,7 @@ extension RecordContext {
     /// object is not deleted here, nor pointed elsewhere through `inverse`.
     private func stillRelated(_ type: any Entity.Type, _ rowID: Int64, _ inverse: Int?) -> Bool {
         guard let object = registeredObject(type, rowID: rowID) else { return true }
-        guard object.recordState.phase != .deleted else { return false }
+        guard object.statePhase != .deleted else { return false }
         if let inverse, case .toOne = RelationGraph.slot(object, inverse) { return false }
         return true
     }

@@ -174,7 +174,7 @@ extension RecordContext {
         let holdsObjects = identityMap.table(for: T.self).count > 0
         for rowID in rowIDs {
             countWrite(of: RecordID(entityName: T.entityName, rowID: rowID), columns: columns)
-            guard holdsObjects, let object = registeredObject(T.self, rowID: rowID), object.recordState.phase == .managed
+            guard holdsObjects, let object = registeredObject(T.self, rowID: rowID), object.statePhase == .managed
             else { continue }
             do {
                 try reload(object, written: written)

@@ -63,7 +63,7 @@ extension RecordContext {
     private func changedUntracked(except called: Set<ObjectIdentifier>) -> [any Entity] {
         guard !untracked.isEmpty else { return [] }
         return untracked.values.filter { object in
-            !object.recordState.listings.contains(.updated) && !called.contains(ObjectIdentifier(object))
+            !object.withState({ $0.listings.contains(.updated) }) && !called.contains(ObjectIdentifier(object))
                 && isChangedUntracked(object)
         }
     }

@@ -234,28 +234,27 @@ public final class RecordContext {
     }
 
     func insert<T: Entity>(_ object: T, awake: Bool) {
-        let state = object.recordState
-        switch state.phase {
-        case .unmanaged where state.isForgotten:
+        switch object.statePhase {
+        case .unmanaged where object.withState({ $0.isForgotten }):
             pendingErrors.append(LiteRecordError(.invalidObject, Self.forgottenMessage(T.entityName, "inserted")))
         case .unmanaged:
-            state.attach(to: self)
-            state.phase = .inserted
-            state.changes.removeAll()
+            object.recordState.attach(to: self)
+            object.recordState.phase = .inserted
+            object.recordState.clearChanges()
             inserted.append(object)
             changeTouches &+= 1
             if store.model.hasRelationships, !T.relationships.isEmpty {
                 object.settleRelationships()
-                if !state.relations.isEmpty { adoptRelated(object) }
+                if !object.recordState.relations.isEmpty { adoptRelated(object) }
             }
             if awake { object.awakeFromInsert() }
-        case .deleted where state.belongs(to: self):
+        case .deleted where object.stateBelongs(to: self):
             // Inserting a deleted object takes the deletion back; the next save
             // skips it on the list of deleted objects.
-            state.phase = .managed
+            object.recordState.phase = .managed
             changeTouches &+= 1
         case .inserted, .managed, .deleted:
-            if !state.belongs(to: self) {
+            if !object.stateBelongs(to: self) {
                 pendingErrors.append(
                     LiteRecordError(
                         .invalidObject,
@@ -278,12 +277,11 @@ public final class RecordContext {
 
     /// `delete(_:)` without following the cascades it leaves to the store.
     private func deleteOne<T: Entity>(_ object: T) {
-        let state = object.recordState
-        guard state.belongs(to: self), state.phase != .unmanaged else {
+        guard object.stateBelongs(to: self), object.statePhase != .unmanaged else {
             pendingErrors.append(
                 LiteRecordError(
                     .invalidObject,
-                    state.phase == .unmanaged
+                    object.statePhase == .unmanaged
                         ? "a \(T.entityName) object that was never inserted or saved was deleted"
                         : "a \(T.entityName) object that belongs to another context was deleted; use `object.inContext(context)` first"))
             return
@@ -291,13 +289,13 @@ public final class RecordContext {
         guard !store.model.hasRelationships else { return deleteApplyingRules(object) }
         // Inline rather than through markDeleted(_:), whose `any Entity` costs
         // a box per object: a model without relationships deletes as before.
-        switch state.phase {
+        switch object.statePhase {
         case .inserted:
             forgetInserted(object)
         case .managed:
-            state.phase = .deleted
+            object.recordState.phase = .deleted
             changeTouches &+= 1
-            lists.listDeleted(object, state)
+            lists.listDeleted(object)
         case .deleted, .unmanaged:
             break
         }
@@ -332,22 +330,21 @@ public final class RecordContext {
 
     /// Marks a saved object deleted, or drops an inserted one.
     func markDeleted(_ object: any Entity) {
-        let state = object.recordState
-        switch state.phase {
+        switch object.statePhase {
         case .inserted:
             forgetInserted(object)
         case .managed:
-            markManagedDeleted(state, object)
+            markManagedDeleted(object)
         case .deleted, .unmanaged:
             break
         }
     }
 
     /// A pending update of the object is skipped by the save from now on.
-    func markManagedDeleted(_ state: RecordState, _ object: any Entity) {
-        state.phase = .deleted
+    func markManagedDeleted(_ object: any Entity) {
+        object.recordState.phase = .deleted
         changeTouches &+= 1
-        lists.listDeleted(object, state)
+        lists.listDeleted(object)
     }
 
     func forgetInserted(_ object: any Entity) {
@@ -403,7 +400,7 @@ public final class RecordContext {
     @usableFromInline
     func objectDidChange(_ object: any Entity) {
         changeTouches &+= 1
-        lists.listUpdated(object, object.recordState)
+        lists.listUpdated(object)
     }
 
     private func isPendingUpdate(_ object: any Entity) -> Bool {
@@ -452,7 +449,7 @@ public final class RecordContext {
     }
 
     func isChangedUntracked(_ object: any Entity) -> Bool {
-        guard object.recordState.phase == .managed else { return false }
+        guard object.statePhase == .managed else { return false }
         return !changedIndexesUntracked(object).isEmpty
     }
 
@@ -461,7 +458,7 @@ public final class RecordContext {
     /// the save reports the encoding error.
     func changedIndexesUntracked(_ object: any Entity) -> [Int] {
         let type = type(of: object)
-        guard let snapshot = object.recordState.snapshot else { return Array(type.attributes.indices) }
+        guard let snapshot = object.withState({ $0.snapshot }) else { return Array(type.attributes.indices) }
         return snapshot.indices.filter { index in
             (try? object.encodeAttribute(at: index)) != snapshot[index]
         }
@@ -481,9 +478,10 @@ public final class RecordContext {
     /// its entity (looked up once by a fetch, not once per row).
     @inline(__always)
     func register<T: Entity>(_ object: T, rowID: Int64, version: Int64, snapshot: [SQLValue]?, in table: ObjectTable) {
-        let state = object.recordState
-        state.manage(in: self, rowID: rowID, version: version)
-        state.snapshot = snapshot
+        object.withState { state in
+            state.manage(in: self, rowID: rowID, version: version)
+            state.snapshot = snapshot
+        }
         // A record id is never handed out twice, so nothing is replaced; if
         // something were, it must not stay attached to this context unlisted.
         if let replaced = table.insert(object, rowID: rowID) { replaced.recordState.detach(forgotten: true) }
@@ -495,13 +493,12 @@ public final class RecordContext {
     /// `forgotten` marks it ``RecordState/isForgotten``: its record went
     /// without its own deletion being saved here.
     func unregister(_ object: any Entity, forgotten: Bool = false) {
-        let state = object.recordState
-        if let rowID = state.rowID {
+        if let rowID = object.stateRowID {
             identityMap.table(for: type(of: object)).remove(rowID)
         }
-        lists.noteLeft(state.listings)
+        lists.noteLeft(object.withState { $0.listings })
         if !type(of: object).tracksChanges { untracked.removeValue(forKey: ObjectIdentifier(object)) }
-        state.detach(forgotten: forgotten)
+        object.recordState.detach(forgotten: forgotten)
     }
 
     /// Why a forgotten object (``RecordState/isForgotten``) cannot be

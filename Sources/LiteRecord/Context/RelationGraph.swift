@@ -11,7 +11,7 @@ enum RelationGraph {
     /// the object is in a context; worked out from the types otherwise.
     static func relationship(of object: any Entity, at index: Int) -> ResolvedRelationship? {
         let type = type(of: object)
-        if let context = object.recordState.context, case .some(let relationship) = context.model.relationship(of: type, at: index) {
+        if let context = object.stateContext, case .some(let relationship) = context.model.relationship(of: type, at: index) {
             return relationship
         }
         let descriptions = type.relationships
@@ -57,16 +57,18 @@ enum RelationGraph {
     /// The slot of relationship `index`, creating the slots on first use.
     @inline(__always)
     static func slot(_ object: any Entity, _ index: Int) -> RelationValue {
-        let state = object.recordState
-        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
-        return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
+        object.withState { state in
+            if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
+            return state.relations.indices.contains(index) ? state.relations[index] : .unloaded
+        }
     }
 
     static func store(_ value: RelationValue, in object: any Entity, _ index: Int) {
-        // One read of the state, and no copy of the slot being replaced.
-        let state = object.recordState
-        if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
-        if state.relations.indices.contains(index) { state.relations[index] = value }
+        // One access to the state, and no copy of the slot being replaced.
+        object.withState { state in
+            if state.relations.isEmpty { state.relations = unloadedSlots(type(of: object).relationships.count) }
+            if state.relations.indices.contains(index) { state.relations[index] = value }
+        }
     }
 
     /// Stores a value that changes what the object is related to (not a load
@@ -85,8 +87,7 @@ enum RelationGraph {
     /// Whether the object's relationships live only in memory: a new object
     /// (or one without a context) has nothing in the store to load.
     static func isNew(_ object: any Entity) -> Bool {
-        let state = object.recordState
-        return state.phase == .inserted || state.phase == .unmanaged || state.context == nil
+        object.withState { state in state.phase == .inserted || state.phase == .unmanaged || state.context == nil }
     }
 
     // MARK: Reading
@@ -102,14 +103,14 @@ enum RelationGraph {
                 store(.toOne(nil), in: object, index)
                 return nil
             }
-            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index) else { return nil }
+            guard let context = object.stateContext, let relationship = relationship(of: object, at: index) else { return nil }
             // Nothing stored for a target deleted here (the fault keeps its
             // row, which a rollback brings back) or one that cannot be read.
             guard case .some(let loaded) = context.loadToOne(relationship, rowID: rowID) else { return nil }
             store(.toOne(loaded), in: object, index)
             return loaded
         case .unloaded:
-            guard !isNew(object), let context = object.recordState.context, let relationship = relationship(of: object, at: index) else {
+            guard !isNew(object), let context = object.stateContext, let relationship = relationship(of: object, at: index) else {
                 if isNew(object) { store(.toOne(nil), in: object, index) }
                 return nil
             }
@@ -129,14 +130,13 @@ enum RelationGraph {
         switch slot(object, index) {
         case .toMany(let values):
             // Objects deleted (or gone) since the list was loaded leave it now.
-            guard let owner = object.recordState.owner,
+            guard let owner = object.stateOwner,
                 values.contains(where: { value in
-                    // One read of the state: each is a protocol call and a retain.
-                    let state = value.recordState
-                    return state.phase == .deleted || state.owner != owner
+                    // One access to the state: each is a protocol call.
+                    value.withState { state in state.phase == .deleted || state.owner != owner }
                 })
             else { return values }
-            let kept = values.filter { $0.recordState.phase != .deleted && $0.recordState.owner == owner }
+            let kept = values.filter { $0.statePhase != .deleted && $0.stateOwner == owner }
             store(.toMany(kept), in: object, index)
             return kept
         case .toOne, .fault:
@@ -146,7 +146,7 @@ enum RelationGraph {
                 store(.toMany([]), in: object, index)
                 return []
             }
-            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index),
+            guard let context = object.stateContext, let relationship = relationship(of: object, at: index),
                 let loaded = context.loadToMany(of: object, relationship)
             else { return [] }
             store(.toMany(loaded), in: object, index)
@@ -161,7 +161,7 @@ enum RelationGraph {
         case .toOne(let value):
             return value
         case .fault(let rowID?):
-            guard let context = object.recordState.context, let relationship = relationship(of: object, at: index) else { return nil }
+            guard let context = object.stateContext, let relationship = relationship(of: object, at: index) else { return nil }
             return context.registeredObject(relationship.destination, rowID: rowID)
         case .fault(nil), .unloaded, .toMany:
             return nil
@@ -205,7 +205,7 @@ enum RelationGraph {
     static func setToOne(_ object: any Entity, _ index: Int, _ value: (any Entity)?) {
         guard let relationship = relationship(of: object, at: index), !relationship.isToMany else { return }
         if let value, !admit(value, to: object, index) { return }
-        if relationship.inverseIsCounted, let context = object.recordState.context {
+        if relationship.inverseIsCounted, let context = object.stateContext {
             // The list the object leaves, read if it is not at hand, and the
             // one it joins: their counts are checked at the next save.
             context.noteCountedOwner(toOne(object, index))
@@ -222,12 +222,12 @@ enum RelationGraph {
         case .fault(let rowID):
             // The object the fault names is no change either, whether or not
             // it was read (a push setting the parent's to-one it already has).
-            unchanged = value.map { rowID != nil && $0.recordState.rowID == rowID } ?? (rowID == nil)
+            unchanged = value.map { rowID != nil && $0.stateRowID == rowID } ?? (rowID == nil)
         case .unloaded, .toMany: unchanged = false
         }
         // In a child, a to-one naming what an ancestor inserted (or deleted)
         // reads nil; setting it to nil is still a change the push carries.
-        if unchanged, value != nil || object.recordState.context?.ancestorHidesTarget(of: object, relationship) != true { return }
+        if unchanged, value != nil || object.stateContext?.ancestorHidesTarget(of: object, relationship) != true { return }
         assignToOne(object, relationship, value)
         guard let inverse = relationship.inverseIndex else { return }
         if let old, old !== value { detachInverse(old, inverse, relationship.inverseIsToMany, from: object) }
@@ -255,7 +255,7 @@ enum RelationGraph {
         let currentIDs = Set(current.map { ObjectIdentifier($0) })
         let removed = current.filter { !seen.contains(ObjectIdentifier($0)) }
         let added = kept.filter { !currentIDs.contains(ObjectIdentifier($0)) }
-        let context = object.recordState.context
+        let context = object.stateContext
         if relationship.isCounted { context?.noteCountedOwner(object) }
         if relationship.isCounted, !relationship.inverseIsToMany, let inverse = relationship.inverseIndex {
             // The lists the added objects leave, read if not at hand.
@@ -299,27 +299,26 @@ enum RelationGraph {
 
     /// Sets a to-one's slot and records the change of its column for the next save.
     static func assignToOne(_ object: any Entity, _ relationship: ResolvedRelationship, _ value: (any Entity)?) {
-        let state = object.recordState
-        if state.phase == .managed, state.storedValues == nil, let column = relationship.columnIndex, !state.changes.contains(column) {
+        if object.statePhase == .managed, object.withState({ $0.storedValues == nil }), let column = relationship.columnIndex, !object.withState({ $0.changes.contains(column) }) {
             // The value as read, for a merge policy set to `.storeTrumps`
             // after this change (RecordState.readToOnes).
             let read: SQLValue?
             switch slot(object, relationship.index) {
             case .fault(let rowID): read = rowID.map { .integer($0) } ?? .null
-            case .toOne(let target): read = target.map { $0.recordState.rowID.map { .integer($0) } } ?? .null
+            case .toOne(let target): read = target.map { $0.stateRowID.map { .integer($0) } } ?? .null
             case .unloaded, .toMany: read = nil
             }
-            var kept = state.readToOnes ?? [:]
+            var kept = object.withState({ $0.readToOnes }) ?? [:]
             kept[column] = read
-            state.readToOnes = kept
+            object.recordState.readToOnes = kept
         }
-        if state.phase == .deleted, let context = state.context {
+        if object.statePhase == .deleted, let context = object.stateContext {
             context.noteSlotChangedWhileDeleted(object, relationship.index, slot(object, relationship.index))
         }
         storeChange(.toOne(value), in: object, relationship.index)
-        guard state.phase == .managed, let context = state.context, let column = relationship.columnIndex else { return }
-        state.changes.insert(column)
-        if !state.listings.contains(.updated) { context.objectDidChange(object) }
+        guard object.statePhase == .managed, let context = object.stateContext, let column = relationship.columnIndex else { return }
+        object.recordState.changes.insert(column)
+        if !object.withState({ $0.listings.contains(.updated) }) { context.objectDidChange(object) }
     }
 
     /// Appends to a to-many that is in memory (a new object's, or a loaded one).
@@ -352,7 +351,7 @@ extension ResolvedRelationship {
 
 /// The destination of ``Relationship/placeholder(_:)``; never stored.
 private final class PlaceholderEntity: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     init(row: Row) throws {}
     func encodeAttribute(at index: Int) throws -> SQLValue { .null }

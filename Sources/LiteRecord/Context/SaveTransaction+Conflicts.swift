@@ -129,7 +129,7 @@ extension SaveTransaction {
             var kept: [Int] = []
             for column in columns {
                 let local = try localValue(object, conflict.entity, column)
-                let base = object.recordState.valueAsRead(column) ?? local
+                let base = object.withState({ $0.valueAsRead(column) }) ?? local
                 if Self.same(stored.values[column], base) { kept.append(column) }
             }
             if kept.count != columns.count { notePairedSides(object, conflict.entity, won: columns.filter { !kept.contains($0) }, stored.values) }
@@ -179,9 +179,9 @@ extension SaveTransaction {
         guard !pairedSides.isEmpty else { return }
         var seen = Set<ObjectIdentifier>()
         // A partner this save deletes has no side left to agree.
-        for object in pairedSides where object.recordState.phase != .deleted && seen.insert(ObjectIdentifier(object)).inserted {
+        for object in pairedSides where object.statePhase != .deleted && seen.insert(ObjectIdentifier(object)).inserted {
             guard let entity = context.store.model.entity(for: type(of: object)),
-                let rowID = newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
+                let rowID = newRowIDs[ObjectIdentifier(object)] ?? object.stateRowID
             else { continue }
             try detach(entity, rowID, pairedColumn: oneToOnePartnerColumn)
             guard resolved[ObjectIdentifier(object)] == nil else { continue }

@@ -20,7 +20,7 @@ extension SaveTransaction {
         case .fault(let rowID?):
             return .integer(rowID)
         case .toOne(let target?):
-            if let rowID = target.recordState.rowID { return .integer(rowID) }
+            if let rowID = target.stateRowID { return .integer(rowID) }
             return newRowIDs[ObjectIdentifier(target)].map { .integer($0) }
         case .fault(nil), .toOne(nil), .unloaded, .toMany:
             return .null
@@ -38,7 +38,7 @@ extension SaveTransaction {
             if !resolved.isEmpty, let resolution = resolved[ObjectIdentifier(object)]?.resolution {
                 guard case .reread(true, let columns) = resolution, columns.contains(column) else { continue }
             }
-            guard let rowID = object.recordState.rowID ?? newRowIDs[ObjectIdentifier(object)] else { continue }
+            guard let rowID = object.stateRowID ?? newRowIDs[ObjectIdentifier(object)] else { continue }
             let statement = try connection.cachedStatement(entity.updateSQL([column]))
             try statement.bind(storedForeignKey(object, entity, column) ?? .null, at: 1)
             try statement.bind(.integer(rowID), at: 2)
@@ -61,14 +61,14 @@ extension SaveTransaction {
         // (detached with its context, or forgotten: refused before the
         // transaction) is skipped.
         func rowID(_ object: any Entity) -> Int64? {
-            newRowIDs[ObjectIdentifier(object)] ?? object.recordState.rowID
+            newRowIDs[ObjectIdentifier(object)] ?? object.stateRowID
         }
         for pending in pendingJoins.values {
             guard let source = rowID(pending.source), let destination = rowID(pending.destination) else { continue }
             guard try writeJoin(pending, source, destination) else { continue }
             relinked.append((RecordID(entityName: pending.table.sourceTable, rowID: source), pending.table))
             relinked.append((RecordID(entityName: pending.table.destinationTable, rowID: destination), pending.table.flipped))
-            for object in [pending.source, pending.destination] where object.recordState.phase == .managed {
+            for object in [pending.source, pending.destination] where object.statePhase == .managed {
                 touched[ObjectIdentifier(object)] = object
             }
         }
@@ -111,7 +111,7 @@ extension SaveTransaction {
     private func bumpVersions(of objects: some Collection<any Entity>) throws -> (versioned: [any Entity], gone: Set<RecordID>) {
         var byEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [any Entity], rowIDs: [Int64])] = [:]
         for object in objects {
-            guard let rowID = object.recordState.rowID else { continue }
+            guard let rowID = object.stateRowID else { continue }
             let key = ObjectIdentifier(type(of: object))
             if byEntity[key] == nil { byEntity[key] = (try context.entity(for: type(of: object)), [], []) }
             byEntity[key]?.objects.append(object)

@@ -26,13 +26,13 @@ extension SaveTransaction {
         for (entity, rowID) in kept { owners[entity.name, default: []].insert(rowID) }
         for owner in context.countedOwners.values {
             guard let entity = model.entity(for: type(of: owner)),
-                let rowID = owner.recordState.rowID ?? newRowIDs[ObjectIdentifier(owner)]
+                let rowID = owner.stateRowID ?? newRowIDs[ObjectIdentifier(owner)]
             else { continue }
             owners[entity.name, default: []].insert(rowID)
         }
         for (object, resolution) in resolved.values {
             guard let entity = model.entity(for: type(of: object)) else { continue }
-            if case .keep = resolution, let rowID = object.recordState.rowID { owners[entity.name, default: []].insert(rowID) }
+            if case .keep = resolution, let rowID = object.stateRowID { owners[entity.name, default: []].insert(rowID) }
             // As a member: the lists it was counted in, as this context left it.
             // An owner this save inserts has its row id only here.
             for index in entity.toOneIndexes where entity.relationships[index].inverseIsCounted {

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// final class Tag: Entity {
-///     let recordState = RecordState()
+///     var recordState = RecordState()
 ///     var label = ""
 ///
 ///     static let attributes = [AttributeDescription("label", type: .string)]
@@ -42,9 +42,9 @@ public protocol Entity: AnyObject, SendableMetatype {
     /// makes a save compare each object against the values last read.
     static var tracksChanges: Bool { get }
 
-    /// The context's bookkeeping for this object. Declare it as
-    /// `let recordState = RecordState()` and never touch it.
-    var recordState: RecordState { get }
+    /// The context's bookkeeping for this object, stored in the object.
+    /// Declare it as `var recordState = RecordState()` and never touch it.
+    var recordState: RecordState { get set }
 
     /// Creates an object from a fetched row, without running the type's own
     /// initializers. Attribute `i` is at `row` index `i`.
@@ -218,8 +218,7 @@ extension Entity {
 
     /// The context this object is registered in, if any.
     public var context: RecordContext? {
-        let state = recordState
-        return state.phase == .unmanaged ? nil : state.context
+        withState { $0.phase == .unmanaged ? nil : $0.context }
     }
 
     /// Reports a change of the attribute at `index` to the object's context.

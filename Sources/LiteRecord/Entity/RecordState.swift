@@ -1,20 +1,21 @@
 /// The bookkeeping a context keeps for each entity object: which context it
 /// belongs to, its row id, its life-cycle phase and which attributes changed.
 ///
-/// An entity holds one of these and otherwise leaves it alone; the `@Entity`
+/// An entity stores one of these and otherwise leaves it alone; the `@Entity`
 /// macro declares it for you.
 ///
 /// ```swift
 /// final class Tag: Entity {
-///     let recordState = RecordState()
+///     var recordState = RecordState()
 ///     …
 /// }
 /// ```
 ///
-/// It is a class so that the context reads and updates it in place: reading a
-/// value type through the `Entity` protocol would copy all of it on every
-/// access, which the fetch, update and delete paths do once per object.
-public final class RecordState {
+/// It is a value stored in the object itself, so that fetching an object
+/// costs one allocation, not two. The context changes it in place, through
+/// the entity's `recordState` setter (its `_modify` accessor), never a copy:
+/// code holding a copy (`let state = object.recordState`) only reads it.
+public struct RecordState {
     enum Phase: UInt8 {
         /// Not known to any context (new, or deleted and saved).
         case unmanaged
@@ -26,49 +27,46 @@ public final class RecordState {
         case deleted
     }
 
-    // unsafe(context-confined): only the object's own context touches these,
-    // on the context's thread or actor, and never while another access to the
-    // same field is in progress: the runtime's exclusivity bookkeeping would
-    // cost more than the work.
-    //
-    // A context holds one of these per object, so the layout is kept within
-    // 72 bytes, an 80-byte allocation (`ObjectFootprintTests` checks it):
-    // seven words, then the small fields packed into the eighth. What most
-    // objects never need lives in `extras`, made on first use.
+    // Every object carries one of these, so the layout is kept within 56
+    // bytes (`ObjectFootprintTests` checks it): six words, then the small
+    // fields packed into the seventh. What most objects never need lives in
+    // `extras`, made on first use. Only the object's own context touches it,
+    // on the context's thread or actor; the entity's stored property, not
+    // these fields, is where the exclusivity check is switched off.
 
     /// The context, unretained: a context detaches every object it knows
     /// (``detach()``) when it is reset or goes away, so while this is set it
     /// names a live context. An unretained reference costs neither the weak
     /// reference's side-table update per object nor a word for the context's
     /// identity beside it.
-    // unsafe(detached-before-free), unsafe(context-confined)
-    @exclusivity(unchecked) private var contextReference: Unmanaged<RecordContext>?
+    // unsafe(detached-before-free)
+    private var contextReference: Unmanaged<RecordContext>?
     /// The row's version (``Model/versionColumn``) that the object's values
     /// and unsaved changes are based on: read with the row, one more after
     /// each save that updated it. A save's `UPDATE`/`DELETE` matches it.
-    @exclusivity(unchecked) var version: Int64 = 0
+    var version: Int64 = 0
     /// The object's relationships, by relationship index; empty until the
     /// first use, and always for entities without relationships.
-    @exclusivity(unchecked) var relations: [RelationValue] = []
+    var relations: [RelationValue] = []
     /// What few objects need: see ``Extras``.
-    @usableFromInline @exclusivity(unchecked) var extras: Extras?
+    @usableFromInline var extras: Extras?
     /// The object's place in an ``ObservationGroup``, the registrar it shares
     /// with a few other objects: taken on the first read that may be tracked
     /// (see ``isObservable``) and kept for life. While it is `nil` nothing can
     /// observe the object, so setters and merges skip Observation entirely.
-    @usableFromInline @exclusivity(unchecked) var observationGroup: ObservationGroup?
+    @usableFromInline var observationGroup: ObservationGroup?
     /// ``rowID``'s value when ``Flags/hasRowID`` is set.
-    @exclusivity(unchecked) private var storedRowID: Int64 = 0
+    private var storedRowID: Int64 = 0
     /// ``changes`` below index 32: the rest, for the rare entity with more
     /// attributes, lives in ``extras``.
-    @exclusivity(unchecked) private var changedBits: UInt32 = 0
-    @exclusivity(unchecked) var phase: Phase = .unmanaged
+    private var changedBits: UInt32 = 0
+    var phase: Phase = .unmanaged
     /// The context's lists the object is on: changed objects (put there
     /// once, on the first change since the last save) and deleted objects.
-    @exclusivity(unchecked) var listings: Listings = []
+    var listings: Listings = []
     /// The object's slot in ``observationGroup``.
-    @usableFromInline @exclusivity(unchecked) var observationSlot: UInt8 = 0
-    @usableFromInline @exclusivity(unchecked) var flags: Flags = [.observable]
+    @usableFromInline var observationSlot: UInt8 = 0
+    @usableFromInline var flags: Flags = [.observable]
 
     /// The object's one-bit fields, in one byte.
     @usableFromInline
@@ -139,20 +137,22 @@ public final class RecordState {
     @usableFromInline
     final class Extras {
         // unsafe(context-confined): as the object's own fields.
-        @exclusivity(unchecked) var snapshot: [SQLValue]?
-        @exclusivity(unchecked) var storedValues: [SQLValue]?
-        @exclusivity(unchecked) var readToOnes: [Int: SQLValue]?
+        var snapshot: [SQLValue]?
+        var storedValues: [SQLValue]?
+        var readToOnes: [Int: SQLValue]?
         /// The changed attributes from index 32 on (see ``changes``).
-        @exclusivity(unchecked) var changedAbove32: AttributeMask?
+        var changedAbove32: AttributeMask?
         init() {}
     }
 
     /// The extras, made now if the object had none.
     private var madeExtras: Extras {
-        if let extras { return extras }
-        let made = Extras()
-        extras = made
-        return made
+        mutating get {
+            if let extras { return extras }
+            let made = Extras()
+            extras = made
+            return made
+        }
     }
 
     /// The stored values as last read or written, kept for entities that do not
@@ -216,6 +216,13 @@ public final class RecordState {
         }
     }
 
+    /// Makes ``changes`` empty without building the mask to empty it: a
+    /// fetch does it once per object.
+    mutating func clearChanges() {
+        changedBits = 0
+        if extras?.changedAbove32 != nil { extras?.changedAbove32 = nil }
+    }
+
     struct Listings: OptionSet {
         let rawValue: UInt8
         static let updated = Listings(rawValue: 1)
@@ -233,7 +240,7 @@ public final class RecordState {
     /// Called through ``Entity/didChangeAttribute(at:)`` by the accessors the
     /// `@Entity` macro generates; an entity that does not track its changes
     /// never calls it.
-    public func attributeDidChange(at index: Int) -> RecordContext? {
+    public mutating func attributeDidChange(at index: Int) -> RecordContext? {
         // Before insertion (an initializer assigning its properties) and for
         // inserted objects every attribute is written anyway: nothing to track.
         guard phase == .managed else { return nil }
@@ -252,7 +259,7 @@ public final class RecordState {
         contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
 
-    func attach(to context: RecordContext) {
+    mutating func attach(to context: RecordContext) {
         #if DEBUG
         // The checked copy of the rule: the context counts the objects naming
         // it, and asserts that none is left once it has detached them.
@@ -268,7 +275,7 @@ public final class RecordState {
     /// Registers a read of `member` with Observation, joining a group first
     /// if the object has none: called by a read that may be tracked.
     @usableFromInline
-    func observationAccess(_ member: ObservationMember) {
+    mutating func observationAccess(_ member: ObservationMember) {
         let group: ObservationGroup
         if let joined = observationGroup {
             group = joined
@@ -282,45 +289,50 @@ public final class RecordState {
     }
 
     /// Runs `store`, which writes a value read from the store, telling the
-    /// object's observers of `member` when it may have any and `isChange`
-    /// says the value differs.
+    /// object's observers of `member` when it may have any (`group` is its
+    /// ``observationGroup``, `slot` its ``observationSlot``) and `isChange`
+    /// says the value differs. Static, so that no access to the object's
+    /// state is open while `store` runs: it may change that state.
     @inlinable
-    func storeObserved(
-        _ member: @autoclosure () -> ObservationMember, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
+    static func storeObserved(
+        in group: ObservationGroup?, slot: UInt8, _ member: @autoclosure () -> ObservationMember,
+        _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        if let group = observationGroup, isChange() {
-            group.withMutation(slot: observationSlot, member: member(), store)
+        if let group, isChange() {
+            group.withMutation(slot: slot, member: member(), store)
         } else {
             store()
         }
     }
 
     /// Runs `mutation`, a change of `member`, telling the object's observers
-    /// when it may have any.
+    /// when it may have any; static for the reason ``storeObserved(in:slot:_:_:_:)`` is.
     @inlinable
-    func withObservedMutation(of member: @autoclosure () -> ObservationMember, _ mutation: () -> Void) {
-        if let group = observationGroup {
-            group.withMutation(slot: observationSlot, member: member(), mutation)
+    static func withObservedMutation(
+        in group: ObservationGroup?, slot: UInt8, of member: @autoclosure () -> ObservationMember, _ mutation: () -> Void
+    ) {
+        if let group {
+            group.withMutation(slot: slot, member: member(), mutation)
         } else {
             mutation()
         }
     }
 
     /// Makes the object saved and registered in `context`.
-    func manage(in context: RecordContext, rowID: Int64, version: Int64) {
+    mutating func manage(in context: RecordContext, rowID: Int64, version: Int64) {
         // An object inserted into the context is attached already.
         if !belongs(to: context) { attach(to: context) }
         self.rowID = rowID
         self.version = version
         phase = .managed
-        changes.removeAll()
+        clearChanges()
     }
 
     /// Forgets the context: the object is unmanaged again, keeping its values.
     /// With `forgotten`, a saved object is marked ``isForgotten``; without,
     /// it may be inserted again as a new record (an insert taken back, a
     /// deletion this context saved).
-    func detach(forgotten: Bool = false) {
+    mutating func detach(forgotten: Bool = false) {
         let marked: Flags = forgotten && (phase == .managed || phase == .deleted) ? [.observable, .forgotten] : [.observable]
         #if DEBUG
         context?.objectsNamingIt.subtract(1, ordering: .relaxed)
@@ -328,7 +340,7 @@ public final class RecordState {
         contextReference = nil
         rowID = nil
         phase = .unmanaged
-        changes.removeAll()
+        clearChanges()
         snapshot = nil
         storedValues = nil
         readToOnes = nil
@@ -418,4 +430,32 @@ struct AttributeMask: Hashable {
     init(_ indexes: some Sequence<Int>) {
         for index in indexes { insert(index) }
     }
+}
+
+extension Entity {
+    /// Runs `body` on the object's state in place, through the setter's
+    /// `_modify` accessor. Reading `recordState` through the protocol (from
+    /// `any Entity` or an unspecialized `T`) copies all of it, retaining
+    /// each reference it holds and releasing them after; this hands `body`
+    /// the stored value itself, for a read as for a change. `body` must not
+    /// reach this object's state again.
+    @inline(__always)
+    func withState<R>(_ body: (inout RecordState) throws -> R) rethrows -> R {
+        try body(&recordState)
+    }
+
+    /// The object's life-cycle phase, read in place (``withState(_:)``).
+    var statePhase: RecordState.Phase { withState { $0.phase } }
+
+    /// The object's row id, read in place (``withState(_:)``).
+    var stateRowID: Int64? { withState { $0.rowID } }
+
+    /// The object's context, read in place (``withState(_:)``).
+    var stateContext: RecordContext? { withState { $0.context } }
+    /// The identity of the object's context, read in place (``withState(_:)``).
+    var stateOwner: ObjectIdentifier? { withState { $0.owner } }
+
+    /// Whether the object belongs to `context`, read in place (``withState(_:)``).
+    @inline(__always)
+    func stateBelongs(to context: RecordContext) -> Bool { withState { $0.belongs(to: context) } }
 }

@@ -87,10 +87,9 @@ final class ImportJournal {
                 }
             }
         }
-        let state = object.recordState
-        state.changes = snapshot.changes
-        state.listings = snapshot.listings
-        state.relations = snapshot.relations
+        object.recordState.changes = snapshot.changes
+        object.recordState.listings = snapshot.listings
+        object.recordState.relations = snapshot.relations
     }
 
     private static func isSame(_ old: SQLValue, _ new: SQLValue) -> Bool {

@@ -226,8 +226,8 @@ final class Importer {
         let wanted = Set(keys)
         // Unsaved objects: inserted, and saved ones whose key may have changed in memory.
         for object in context.inserted + context.lists.updated {
-            guard let object = object as? D, object.recordState.belongs(to: context),
-                object.recordState.phase != .deleted, let value = key(of: object), wanted.contains(value)
+            guard let object = object as? D, object.stateBelongs(to: context),
+                object.statePhase != .deleted, let value = key(of: object), wanted.contains(value)
             else { continue }
             found[value] = object
         }
@@ -404,7 +404,7 @@ final class Importer {
         var full = [SQLValue](repeating: .null, count: plan.attributes.count)
         for (index, value) in values { full[index] = value }
         let row = Row(values: full, entityName: plan.entity.name, attributeNames: plan.attributeNames)
-        let tracksChanges = T.tracksChanges && object.recordState.phase == .managed
+        let tracksChanges = T.tracksChanges && object.statePhase == .managed
         for (index, value) in values {
             if !isNew {
                 // The journal has the whole object as it was before the import.

@@ -30,8 +30,7 @@ extension Entity where Self: Observation.Observable {
     /// keeps nothing per object beyond its place in that group.
     @inlinable
     public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember) {
-        let state = recordState
-        if state.isObservable { state.observationAccess(member) }
+        if recordState.isObservable { recordState.observationAccess(member) }
     }
 
     /// Registers a read of `keyPath` with Observation when the object is
@@ -49,8 +48,7 @@ extension Entity where Self: Observation.Observable {
     /// read; the generated accessors pass an ``ObservationMember`` instead.
     @inlinable
     public func observationAccess<Member>(_ keyPath: @autoclosure () -> KeyPath<Self, Member>) {
-        let state = recordState
-        if state.isObservable { state.observationAccess(ObservationGroup.member(named: keyPath())) }
+        if recordState.isObservable { recordState.observationAccess(ObservationGroup.member(named: keyPath())) }
     }
 
     /// Runs `mutation`, telling Observation that `keyPath`, the entity's
@@ -64,7 +62,8 @@ extension Entity where Self: Observation.Observable {
     public func withObservedMutation<Member>(
         of keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember, _ mutation: () -> Void
     ) {
-        recordState.withObservedMutation(of: member, mutation)
+        RecordState.withObservedMutation(
+            in: recordState.observationGroup, slot: recordState.observationSlot, of: member, mutation)
     }
 
     /// Runs `mutation`, telling Observation that `keyPath` changes when anyone
@@ -76,7 +75,9 @@ extension Entity where Self: Observation.Observable {
     /// ```
     @inlinable
     public func withObservedMutation<Member>(of keyPath: @autoclosure () -> KeyPath<Self, Member>, _ mutation: () -> Void) {
-        recordState.withObservedMutation(of: ObservationGroup.member(named: keyPath()), mutation)
+        RecordState.withObservedMutation(
+            in: recordState.observationGroup, slot: recordState.observationSlot,
+            of: ObservationGroup.member(named: keyPath()), mutation)
     }
 
     /// Stores a value read from the store (a merge, a refresh, a rollback),
@@ -94,7 +95,8 @@ extension Entity where Self: Observation.Observable {
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, member: ObservationMember,
         _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        recordState.storeObserved(member, isChange(), store)
+        RecordState.storeObserved(
+            in: recordState.observationGroup, slot: recordState.observationSlot, member, isChange(), store)
     }
 
     /// Stores a value read from the store, telling Observation that `keyPath`
@@ -110,7 +112,9 @@ extension Entity where Self: Observation.Observable {
     public func storeObserved<Member>(
         _ keyPath: @autoclosure () -> KeyPath<Self, Member>, _ isChange: @autoclosure () -> Bool, _ store: () -> Void
     ) {
-        recordState.storeObserved(ObservationGroup.member(named: keyPath()), isChange(), store)
+        RecordState.storeObserved(
+            in: recordState.observationGroup, slot: recordState.observationSlot,
+            ObservationGroup.member(named: keyPath()), isChange(), store)
     }
 }
 

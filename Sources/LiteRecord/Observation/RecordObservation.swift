@@ -232,7 +232,7 @@ struct ResultSnapshot: Equatable {
         switch RelationGraph.slot(object, index) {
         case .fault(let rowID): return rowID.map { .integer($0) } ?? .null
         case .toOne(let related?):
-            return related.recordState.rowID.map { .integer($0) } ?? .text("\(ObjectIdentifier(related))")
+            return related.stateRowID.map { .integer($0) } ?? .text("\(ObjectIdentifier(related))")
         case .toOne(nil), .unloaded, .toMany: return .null
         }
     }

@@ -23,8 +23,7 @@ extension RecordContext {
             var pending: [any Entity] = []
             pending.reserveCapacity(objects.count)
             for object in objects {
-                let state = object.recordState
-                guard state.phase == .managed, state.rowID != nil else { continue }
+                guard object.withState({ $0.phase == .managed && $0.rowID != nil }) else { continue }
                 switch RelationGraph.slot(object, index) {
                 case .unloaded, .fault: pending.append(object)
                 case .toOne, .toMany: continue
@@ -74,7 +73,7 @@ extension RecordContext {
                 if let found = registered.entity(id) {
                     // A target deleted here reads nil and the fault keeps its
                     // row, as on an ordinary access: a rollback brings it back.
-                    if found.recordState.phase != .deleted { RelationGraph.store(.toOne(found), in: object, relationship.index) }
+                    if found.statePhase != .deleted { RelationGraph.store(.toOne(found), in: object, relationship.index) }
                 } else {
                     // Gone from the store since the object was read: the
                     // ordinary path reports or resolves it.
@@ -107,7 +106,7 @@ extension RecordContext {
             query = SQLQuery()
             query.whereSQL = "+\(quoted) IS NOT NULL"
         } else {
-            query = Self.rowIDQuery(quoted, objects.compactMap(\.recordState.rowID))
+            query = Self.rowIDQuery(quoted, objects.compactMap(\.stateRowID))
             // Owner by owner, each one's objects in row-id order: the
             // order in which SQLite reads the index on the foreign key, so
             // it sorts nothing (ordering by row id alone sorted every row).
@@ -120,7 +119,7 @@ extension RecordContext {
         // list (objects are grouped by the owner they have in memory).
         let overlays = !inserted.isEmpty || !self.lists.updated.isEmpty
         for (object, stored) in zip(objects, lists) {
-            guard object.recordState.rowID != nil else { continue }
+            guard object.stateRowID != nil else { continue }
             RelationGraph.store(.toMany(overlays ? overlay(stored, of: object, relationship) : stored), in: object, relationship.index)
         }
     }
@@ -133,7 +132,7 @@ extension RecordContext {
         let pairsSQL = SelectStatement(
             [source, SQLIdentifier(table.destinationColumn)], from: SQLIdentifier(table.name), where: .column(inJSONArray: source)
         ).sql
-        let ids = objects.compactMap(\.recordState.rowID)
+        let ids = objects.compactMap(\.stateRowID)
         let pairs = try reading("prefetching \(relationship.qualifiedName)") { connection in
             try connection.rows(pairsSQL, [Self.jsonArray(ids)])
         }
@@ -147,16 +146,16 @@ extension RecordContext {
             _ = try fetchAny(relationship.destination, Self.rowIDQuery(key, Array(targets)))
         }
         var lists = objects.map { object -> [any Entity] in
-            guard let rowID = object.recordState.rowID else { return [] }
+            guard let rowID = object.stateRowID else { return [] }
             return (links[rowID] ?? []).compactMap { id -> (any Entity)? in
                 guard let found = registeredObject(relationship.destination, rowID: id),
-                    found.recordState.phase != .deleted
+                    found.statePhase != .deleted
                 else { return nil }
                 return found
             }
         }
         if parent != nil { lists = try overlayAncestors(lists, of: objects, relationship) }
-        for (object, related) in zip(objects, lists) where object.recordState.rowID != nil {
+        for (object, related) in zip(objects, lists) where object.stateRowID != nil {
             RelationGraph.store(.toMany(overlay(related, of: object, relationship)), in: object, relationship.index)
         }
     }
@@ -179,7 +178,7 @@ extension RecordContext {
             let owner: Int64?
             switch RelationGraph.slot(object, inverse) {
             case .fault(let id?): owner = id
-            case .toOne(let value?): owner = value.recordState.rowID
+            case .toOne(let value?): owner = value.stateRowID
             default: owner = nil
             }
             guard let owner else { continue }
@@ -198,7 +197,7 @@ extension RecordContext {
             lists[target].append(object)
         }
         for index in Set(reordered) {
-            lists[index].sort { ($0.recordState.rowID ?? 0) < ($1.recordState.rowID ?? 0) }
+            lists[index].sort { ($0.stateRowID ?? 0) < ($1.stateRowID ?? 0) }
         }
         return lists
     }
@@ -236,7 +235,7 @@ extension RecordContext {
             ids.reserveCapacity(owners.count)
             var (low, high) = (Int64.max, Int64.min)
             for owner in owners {
-                let id = owner.recordState.rowID
+                let id = owner.stateRowID
                 ids.append(id)
                 if let id { (low, high) = (Swift.min(low, id), Swift.max(high, id)) }
             }

@@ -142,7 +142,7 @@ extension RecordContext {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID)
             else { continue }
-            if object.recordState.phase == .managed, hasUnsavedEdits(object) { continue }
+            if object.statePhase == .managed, hasUnsavedEdits(object) { continue }
             unregister(object, forgotten: true)
         }
         // A pending deletion edits no property: it takes the write's values
@@ -152,7 +152,7 @@ extension RecordContext {
         for id in changes.updated {
             guard let type = store.model.entity(named: id.entityName)?.type,
                 let object = registeredObject(type, rowID: id.rowID),
-                object.recordState.phase == .managed || object.recordState.phase == .deleted
+                object.statePhase == .managed || object.statePhase == .deleted
             else { continue }
             do {
                 try reload(object, written: columns[id])
@@ -170,29 +170,28 @@ extension RecordContext {
     }
 
     private func reloadOpened<T: Entity>(_ object: T, written: WrittenColumns?) throws {
-        let state = object.recordState
         // Read before the refresh, which moves an untracked snapshot along.
         let edits = written == nil ? nil : editedColumns(object)
         var countedOwnersLeft: [(relationship: ResolvedRelationship, rowID: Int64)] = []
         try withStoredRow(of: object, "merging \(T.entityName)") { row, entity in
-            if state.phase == .deleted, entity.hasRelationships { countedOwnersLeft = storedCountedOwners(row, entity) }
+            if object.statePhase == .deleted, entity.hasRelationships { countedOwnersLeft = storedCountedOwners(row, entity) }
             let version = storedVersion(row, entity)
             try mergeStoredRow(
                 row, into: object, attributeCount: entity.attributes.count, version: version,
                 keeping: mergePolicy == .storeTrumps ? entity.columnCount : 0)
-            if let written, let edits, state.phase == .managed, edits.isDisjoint(with: written.columns),
-                version == state.version + written.versions
+            if let written, let edits, object.statePhase == .managed, edits.isDisjoint(with: written.columns),
+                version == object.withState({ $0.version }) + written.versions
             {
-                state.version = version
+                object.recordState.version = version
             }
-            if state.phase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
+            if object.statePhase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
             if entity.hasRelationships {
                 applyForeignKeys(object, row, entity, resettingToMany: true)
                 // The to-ones of a pending deletion are the write's now (no
                 // change of its own is kept): a rollback taking the deletion
                 // back leaves them so, not at those the delete rules replaced
                 // before the write (model seed 34609).
-                if state.phase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
+                if object.statePhase == .deleted, !slotsChangedWhileDeleted.isEmpty { slotsChangedWhileDeleted[ObjectIdentifier(object)] = nil }
             }
         }
         // A pending deletion now takes its object from the lists its stored

@@ -5,7 +5,7 @@ import LiteRecord
 /// The `Note` entity as `LiteRecordTestChild` (and the `literecord demo`)
 /// declares it, so the test can open a store the child wrote.
 final class CLINote: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     static let entityName = "Note"
     static let attributes: [AttributeDescription] = [

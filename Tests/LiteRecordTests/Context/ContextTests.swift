@@ -209,7 +209,7 @@ import LiteRecord
         // The column allows NULL (as if another program wrote the store), but the
         // property is non-optional: a clear error, not a crash.
         final class Loose: Entity {
-            let recordState = RecordState()
+            var recordState = RecordState()
             var age = 0
             static let attributes = [AttributeDescription("age", type: .int, isOptional: true)]
             init() {}

@@ -314,7 +314,7 @@ import Testing
 // Small hand-written entities for the rules the main test model lacks.
 
 final class DROwner: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Owner"
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("pets", toMany: DRPet.self, inverse: "owner")]
@@ -329,7 +329,7 @@ final class DROwner: Entity, DefaultInitializable {
 }
 
 final class DRPet: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Pet"
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("owner", toOne: DROwner.self)]
@@ -344,7 +344,7 @@ final class DRPet: Entity, DefaultInitializable {
 }
 
 final class DRShelf: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Shelf"
     static let attributes: [AttributeDescription] = []
     static let relationships = [
@@ -361,7 +361,7 @@ final class DRShelf: Entity, DefaultInitializable {
 }
 
 final class DRItem: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Item"
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("shelf", toOne: DRShelf.self)]
@@ -372,7 +372,7 @@ final class DRItem: Entity, DefaultInitializable {
 }
 
 final class DRNode: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Node"
     static let attributes: [AttributeDescription] = []
     static let relationships = [

@@ -125,7 +125,7 @@ import LiteRecord
 
     @Test func unstorableValueIsAValidationError() throws {
         final class Measure: Entity {
-            let recordState = RecordState()
+            var recordState = RecordState()
             var value = 0.0
             static let attributes = [AttributeDescription("value", type: .double)]
             init() {}

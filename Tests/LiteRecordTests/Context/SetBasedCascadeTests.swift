@@ -325,7 +325,7 @@ import Testing
 // A chain of cascades with a `.deny` and a `.nullify` rule behind it.
 
 final class SCOwner: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Owner"
     static let attributes: [AttributeDescription] = []
     static let relationships = [
@@ -342,7 +342,7 @@ final class SCOwner: Entity, DefaultInitializable {
 }
 
 final class SCChild: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Child"
     static let attributes: [AttributeDescription] = []
     static let relationships = [
@@ -366,7 +366,7 @@ final class SCChild: Entity, DefaultInitializable {
 }
 
 final class SCToken: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Token"
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("child", toOne: SCChild.self, inverse: "tokens")]
@@ -377,7 +377,7 @@ final class SCToken: Entity, DefaultInitializable {
 }
 
 final class SCNote: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var text = ""
     static let entityName = "Note"
     static let attributes = [AttributeDescription("text", type: .string)]
@@ -394,7 +394,7 @@ final class SCNote: Entity, DefaultInitializable {
 }
 
 final class SCLeaf: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let entityName = "Leaf"
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("child", toOne: SCChild.self, inverse: "leaves")]

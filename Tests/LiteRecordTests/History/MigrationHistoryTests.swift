@@ -66,7 +66,7 @@ struct MigrationHistoryTests {
 
 private enum FilledNick {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -80,7 +80,7 @@ private enum FilledNick {
 
 private enum AgeAsDouble {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -94,7 +94,7 @@ private enum AgeAsDouble {
 
 private enum AddedEmail {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

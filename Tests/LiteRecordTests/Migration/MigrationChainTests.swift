@@ -7,7 +7,7 @@ import Testing
 private enum Chain {
     enum V1 {
         final class Person: Versioned {
-            let recordState = RecordState()
+            var recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] {
@@ -18,7 +18,7 @@ private enum Chain {
 
     enum V2 {
         final class Person: Versioned {
-            let recordState = RecordState()
+            var recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] {
@@ -33,7 +33,7 @@ private enum Chain {
     enum V3 {
         final class Human: Versioned {
             static let entityOriginalName: String? = "Person"
-            let recordState = RecordState()
+            var recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] {

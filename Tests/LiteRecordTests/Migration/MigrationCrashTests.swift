@@ -16,7 +16,7 @@ private enum Crash {
     /// both indexes. The child's copy (`Migrated.Person` in LiteRecordTestChild)
     /// must match it: ``outcome(of:)`` checks a migrated store's fingerprint.
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -34,7 +34,7 @@ struct MigrationDefaultTests {
 
 private enum WithIdentifier {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -50,7 +50,7 @@ private enum WithIdentifier {
 
 private enum NickPerRow {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -6,7 +6,7 @@ private enum WithEmail {
     /// Base.Person with a new optional `email`: a schema change the migration
     /// makes before the steps run.
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes + [attr("email", .string, optional: true)] }

@@ -8,7 +8,7 @@ import Testing
 
 private enum EntityAdded {
     final class Note: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string, [.unique])] }
@@ -18,7 +18,7 @@ private enum EntityAdded {
 private enum EntityRenamed {
     final class Human: Versioned {
         static let entityOriginalName: String? = "Person"
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes }
@@ -27,7 +27,7 @@ private enum EntityRenamed {
 
 private enum AttributeAdded {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -45,7 +45,7 @@ private enum AttributeAdded {
 private enum AttributeAddedUnliteralDefault {
     final class Person: Versioned {
         // ADD COLUMN cannot take a default with a NUL byte: this goes through a rebuild.
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -56,7 +56,7 @@ private enum AttributeAddedUnliteralDefault {
 
 private enum AttributeRemoved {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -67,7 +67,7 @@ private enum AttributeRemoved {
 
 private enum IndexedAttributeRemoved {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -78,7 +78,7 @@ private enum IndexedAttributeRemoved {
 
 private enum AttributeRenamed {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -94,7 +94,7 @@ private enum AttributeRenamed {
 
 private enum BecameNonOptional {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -108,7 +108,7 @@ private enum BecameNonOptional {
 
 private enum BecameOptional {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -122,7 +122,7 @@ private enum BecameOptional {
 
 private enum NumericTypes {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -136,7 +136,7 @@ private enum NumericTypes {
 
 private enum IntegerWidth {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -150,7 +150,7 @@ private enum IntegerWidth {
 
 private enum IndexesChanged {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -166,7 +166,7 @@ private enum CaseOnly {
     enum V1 {
         final class Person: Versioned {
             static let entityName = "person"
-            let recordState = RecordState()
+            var recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] { [attr("name", .string), attr("nick", .string, optional: true, [.indexed])] }
@@ -176,7 +176,7 @@ private enum CaseOnly {
     enum V2 {
         final class Person: Versioned {
             static let entityOriginalName: String? = "person"
-            let recordState = RecordState()
+            var recordState = RecordState()
             var values: [SQLValue]
             init(values: [SQLValue]) { self.values = values }
             static var attributes: [AttributeDescription] {

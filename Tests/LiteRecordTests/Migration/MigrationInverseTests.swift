@@ -77,7 +77,7 @@ struct MigrationInverseTests {
 
 private enum OneSided {
     final class Student: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string)] }
@@ -85,7 +85,7 @@ private enum OneSided {
     }
 
     final class Course: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }
@@ -94,7 +94,7 @@ private enum OneSided {
 
 private enum BothSides {
     final class Student: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string)] }
@@ -104,7 +104,7 @@ private enum BothSides {
     }
 
     final class Course: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }
@@ -116,7 +116,7 @@ private enum BothSides {
 
 private enum Unowned {
     final class Author: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string)] }
@@ -124,7 +124,7 @@ private enum Unowned {
     }
 
     final class Book: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }
@@ -133,7 +133,7 @@ private enum Unowned {
 
 private enum Owned {
     final class Author: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string)] }
@@ -143,7 +143,7 @@ private enum Owned {
     }
 
     final class Book: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }

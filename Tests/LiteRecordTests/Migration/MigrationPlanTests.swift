@@ -6,7 +6,7 @@ import Testing
 private enum WithInitials {
     /// Adds a non-optional attribute without a default: only a step can fill it.
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes + [attr("initial", .string)] }
@@ -16,7 +16,7 @@ private enum WithInitials {
 private enum NickLength {
     /// Replaces `nick` by its length: a step reads the removed column.
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -31,7 +31,7 @@ private enum NickLength {
 private enum NickAsNumber {
     /// A type change no migration can infer (string → int).
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -45,7 +45,7 @@ private enum NickAsNumber {
 
 private enum UniqueScore {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -60,7 +60,7 @@ private enum UniqueScore {
 private enum NoteCount {
     /// Drops the Note entity, keeping how many there were on each person.
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes + [attr("noteCount", .int)] }

@@ -4,7 +4,7 @@ import Testing
 
 private enum AddedRequired {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Base.Person.attributes + [attr("city", .string)] }
@@ -13,7 +13,7 @@ private enum AddedRequired {
 
 private enum StringToInt {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -27,7 +27,7 @@ private enum StringToInt {
 
 private enum IntToString {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -41,7 +41,7 @@ private enum IntToString {
 
 private enum DoubleToDate {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -55,7 +55,7 @@ private enum DoubleToDate {
 
 private enum NonOptionalWithoutDefault {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -69,7 +69,7 @@ private enum NonOptionalWithoutDefault {
 
 private enum NarrowedOutOfRange {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -83,7 +83,7 @@ private enum NarrowedOutOfRange {
 
 private enum UniqueOverDuplicates {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -97,7 +97,7 @@ private enum UniqueOverDuplicates {
 
 private enum TwoRefusals {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -9,7 +9,7 @@ import Testing
 /// Base.Person without `nick`: a forgotten (or removed) attribute.
 private enum WithoutNick {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -20,7 +20,7 @@ private enum WithoutNick {
     /// The same, renamed to Human: a declaration may use either name.
     final class Human: Versioned {
         static let entityOriginalName: String? = "Person"
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { Person.attributes }
@@ -349,7 +349,7 @@ struct MigrationRemovalTests {
 /// A model that only adds an entity.
 private enum WithNote {
     final class Tag: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("label", .string)] }

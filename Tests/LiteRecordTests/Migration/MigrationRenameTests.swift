@@ -94,7 +94,7 @@ struct MigrationRenameTests {
 }
 
 private final class Tag: Versioned {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var values: [SQLValue]
     init(values: [SQLValue]) { self.values = values }
     static var attributes: [AttributeDescription] { [attr("label", .string)] }
@@ -102,7 +102,7 @@ private final class Tag: Versioned {
 
 private enum Shelves {
     final class Shelf: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("label", .string)] }
@@ -110,7 +110,7 @@ private enum Shelves {
     }
 
     final class Book: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }
@@ -121,7 +121,7 @@ private enum Shelves {
 /// `Shelf` renamed `Bookcase` (`@Entity(name: "Bookcase", originalName: "Shelf")`).
 private enum Bookcases {
     final class Bookcase: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var entityOriginalName: String? { "Shelf" }
@@ -130,7 +130,7 @@ private enum Bookcases {
     }
 
     final class Book: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("title", .string)] }
@@ -140,7 +140,7 @@ private enum Bookcases {
 
 private enum NameReused {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {
@@ -154,7 +154,7 @@ private enum NameReused {
 
 private enum Swapped {
     final class Before: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var entityName: String { "Pair" }
@@ -162,7 +162,7 @@ private enum Swapped {
     }
 
     final class After: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var entityName: String { "Pair" }
@@ -174,7 +174,7 @@ private enum Swapped {
 
 private enum TwoClaims {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

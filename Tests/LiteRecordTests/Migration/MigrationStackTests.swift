@@ -4,7 +4,7 @@ import Testing
 
 private enum WithEmail {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -8,7 +8,7 @@ import LiteRecord
 /// `Migrated.Person`); the fingerprints must match.
 private enum TwoProcess {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

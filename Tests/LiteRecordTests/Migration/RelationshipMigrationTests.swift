@@ -103,7 +103,7 @@ import LiteRecord
 // Version 1: the same entities without relationships.
 
 final class V1Author: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var name = ""
     static let entityName = "Author"
     static let attributes = [AttributeDescription("name", type: .string)]
@@ -115,7 +115,7 @@ final class V1Author: Entity, DefaultInitializable {
 }
 
 final class V1Book: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     static let entityName = "Book"
     static let attributes = [AttributeDescription("title", type: .string)]
@@ -127,7 +127,7 @@ final class V1Book: Entity, DefaultInitializable {
 }
 
 final class V1Tag: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var label = ""
     static let entityName = "Tag"
     static let attributes = [AttributeDescription("label", type: .string)]
@@ -140,7 +140,7 @@ final class V1Tag: Entity, DefaultInitializable {
 
 /// Book with a new optional attribute, keeping its relationships.
 final class RBookV3: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     var isbn: String?
     static let entityName = "Book"
@@ -167,7 +167,7 @@ final class RBookV3: Entity, DefaultInitializable {
 
 /// Book whose `author` became a to-many of authors.
 final class RBookMany: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     static let entityName = "Book"
     static let attributes = [AttributeDescription("title", type: .string)]
@@ -182,7 +182,7 @@ final class RBookMany: Entity, DefaultInitializable {
 }
 
 final class RAuthorToMany: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var name = ""
     static let entityName = "Author"
     static let attributes = [AttributeDescription("name", type: .string)]

@@ -49,7 +49,7 @@ import Testing
 
     @Test func reservedAndDuplicateAttributeNamesAreRejected() {
         final class Bad: Entity {
-            let recordState = RecordState()
+            var recordState = RecordState()
             nonisolated(unsafe) static var attributes: [AttributeDescription] = []
             init(row: Row) throws {}
             func encodeAttribute(at index: Int) throws -> SQLValue { .null }
@@ -65,7 +65,7 @@ import Testing
 
     @Test func reservedEntityNamesAreRejected() {
         final class sqlite_thing: Entity {
-            let recordState = RecordState()
+            var recordState = RecordState()
             static let attributes: [AttributeDescription] = []
             init(row: Row) throws {}
             func encodeAttribute(at index: Int) throws -> SQLValue { .null }

@@ -109,7 +109,7 @@ import Testing
 // Models the setup refuses.
 
 final class InverseMismatchA: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("b", toOne: InverseMismatchB.self, inverse: "other")]
     init(row: Row) throws {}
@@ -118,7 +118,7 @@ final class InverseMismatchA: Entity {
 }
 
 final class InverseMismatchB: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("other", toOne: InverseMismatchB.self)]
     init(row: Row) throws {}
@@ -127,7 +127,7 @@ final class InverseMismatchB: Entity {
 }
 
 final class AmbiguousA: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     static let relationships = [
         RelationshipDescription("first", toMany: AmbiguousB.self),
@@ -139,7 +139,7 @@ final class AmbiguousA: Entity {
 }
 
 final class AmbiguousB: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     static let attributes: [AttributeDescription] = []
     static let relationships = [RelationshipDescription("a", toOne: AmbiguousA.self)]
     init(row: Row) throws {}

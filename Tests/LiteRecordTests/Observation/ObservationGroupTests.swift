@@ -17,7 +17,7 @@ private final class Notifications: Sendable {
 /// An `Observable` entity written by hand: its accessors name properties
 /// only by key path.
 private final class HandNote: Entity, Observation.Observable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     private var _title = ""
     private var _stars = 0
     var title: String {

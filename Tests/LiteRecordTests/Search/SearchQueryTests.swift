@@ -182,7 +182,7 @@ import Testing
 /// entity reaches `Model`).
 @Suite struct SearchModelTests {
     final class Counter: Entity {
-        let recordState = RecordState()
+        var recordState = RecordState()
         static let attributes: [AttributeDescription] = [AttributeDescription("count", type: .int, options: [.searchable])]
         init(row: Row) throws {}
         func encodeAttribute(at index: Int) throws -> SQLValue { .integer(0) }
@@ -190,7 +190,7 @@ import Testing
     }
 
     final class Ranked: Entity {
-        let recordState = RecordState()
+        var recordState = RecordState()
         static let attributes: [AttributeDescription] = [AttributeDescription("rank", type: .string, options: [.searchable])]
         init(row: Row) throws {}
         func encodeAttribute(at index: Int) throws -> SQLValue { .text("") }
@@ -198,7 +198,7 @@ import Testing
     }
 
     final class Weighted: Entity {
-        let recordState = RecordState()
+        var recordState = RecordState()
         static let attributes: [AttributeDescription] = [
             AttributeDescription("title", type: .string, options: [.searchable], searchWeight: -1)
         ]

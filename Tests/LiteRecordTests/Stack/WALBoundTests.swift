@@ -6,7 +6,7 @@ private enum BodyRequired {
     /// Base.Note with `body` non-optional (default ""): the migration
     /// rebuilds the table, writing every page of it.
     final class Note: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] {

@@ -6,7 +6,7 @@ import Testing
 /// (a table rebuild), then the entity is renamed.
 enum IDsBefore {
     final class Token: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("label", .string)] }
@@ -15,7 +15,7 @@ enum IDsBefore {
 
 enum IDsRebuilt {
     final class Token: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("label", .string, optional: true)] }
@@ -24,7 +24,7 @@ enum IDsRebuilt {
 
 enum IDsRenamed {
     final class Coin: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var entityOriginalName: String? { "Token" }

@@ -6,7 +6,7 @@ import LiteRecord
 /// with columns of SQLite's `json_each`, which the translation must not
 /// confuse with them.
 final class CollectionHolder: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var name = ""
     var value = 0
     var key = ""

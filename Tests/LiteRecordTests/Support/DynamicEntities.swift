@@ -46,7 +46,7 @@ enum SlotA: DynamicSlot { static var index: Int { 0 } }
 enum SlotB: DynamicSlot { static var index: Int { 1 } }
 
 final class DynamicEntity<Family: DynamicFamily, Slot: DynamicSlot>: Versioned {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var values: [SQLValue]
     init(values: [SQLValue]) { self.values = values }
 

@@ -5,7 +5,7 @@ import Testing
 /// Version 2 of `HandWrittenPerson`'s entity: `email` removed, `nick` added.
 /// Opening a version-1 store with it must be refused as a model mismatch.
 final class HandWrittenPersonV2: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var identifier = UUID()
     var name = ""
     var age = 0
@@ -47,7 +47,7 @@ final class HandWrittenPersonV2: Entity {
 
 /// A second, tiny hand-written entity for multi-entity models.
 final class HandWrittenNote: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var text = ""
     var payload = Data()
 

@@ -5,7 +5,7 @@ import LiteRecord
 /// only on the `Entity` protocol. It does not track its own changes, so saves
 /// find them by comparing against the values last read.
 final class HandWrittenPerson: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var identifier = UUID()
     var name = ""
     var age = 0

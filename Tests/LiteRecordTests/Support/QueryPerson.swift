@@ -20,7 +20,7 @@ enum Level: Int, Codable, Sendable, Comparable, CaseIterable {
 /// A hand-written entity (the macro is not needed) with one attribute of every
 /// kind a predicate can meet, for the query tests.
 final class QueryPerson: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var name = ""
     var nickname: String?
     var age = 0
@@ -129,7 +129,7 @@ final class QueryPerson: Entity, DefaultInitializable {
 
 /// A small entity with a unique attribute, for find-or-create.
 final class QueryTag: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var label = ""
     var uses = 0
     var awakened = false

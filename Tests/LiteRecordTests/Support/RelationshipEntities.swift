@@ -7,7 +7,7 @@ import LiteRecord
 
 /// An author: a to-many of books (inverse of `Book.author`, cascade).
 final class RAuthor: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var name = ""
 
     static let entityName = "Author"
@@ -32,7 +32,7 @@ final class RAuthor: Entity, DefaultInitializable {
 
 /// A book: a to-one author (inferred inverse) and a many-to-many of tags.
 final class RBook: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
 
     static let entityName = "Book"
@@ -68,7 +68,7 @@ final class RBook: Entity, DefaultInitializable {
 
 /// A tag: the other side of `Book.tags`.
 final class RTag: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var label = ""
 
     static let entityName = "Tag"

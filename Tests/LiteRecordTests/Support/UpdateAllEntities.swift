@@ -65,7 +65,7 @@ final class UAChecked {
 /// optional (a description that disagrees with the type): storing `nil` is
 /// refused by SQLite, for a save and a set-based update alike.
 final class UALoose: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var note: String? = ""
 
     static let entityName = "UALoose"
@@ -83,7 +83,7 @@ final class UALoose: Entity, DefaultInitializable {
 
 /// A hand-written entity that implements `validateForSave()` and says so.
 final class UAHandChecked: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
 
     static let entityName = "UAHandChecked"

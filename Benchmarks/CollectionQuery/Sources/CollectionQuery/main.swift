@@ -3,7 +3,7 @@ import Foundation
 
 /// 100,000 items, each with 0–4 tags out of 50 and a category out of 50.
 final class Item: Entity, DefaultInitializable {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var category = ""
     var rank = 0
     var tags: [String] = []

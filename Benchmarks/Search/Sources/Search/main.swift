@@ -7,7 +7,7 @@ import SearchSQLite
 /// An article with two searchable attributes (the title weighted 3) and a
 /// category to filter by; written by hand, as the macro would write it.
 final class Article: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     var body = ""
     var category = 0
@@ -52,7 +52,7 @@ final class Article: Entity {
 /// The same article without `.searchable`: what an insert or update costs
 /// without the index.
 final class PlainArticle: Entity {
-    let recordState = RecordState()
+    var recordState = RecordState()
     var title = ""
     var body = ""
     var category = 0

@@ -467,7 +467,6 @@ extension LiteRecordEngine: MemoryEngine {
         let count = Double(max(items.count, 1))
 
         let objectBlock = items.first.map { bench_block_size(Unmanaged.passUnretained($0).toOpaque()) } ?? 0
-        let stateBlock = items.first.map { bench_block_size(Unmanaged.passUnretained($0.recordState).toOpaque()) } ?? 0
 
         // The text values (name, email) are measured last, once the objects
         // and the stack are gone: a fresh copy of each, made the way a fetched
@@ -488,12 +487,12 @@ extension LiteRecordEngine: MemoryEngine {
         let textBefore = bench_heap_in_use()
         for text in texts { copies.append(Self.copy(text)) }
         let text = Double(bench_heap_in_use() - textBefore) / count
-        let rest = total - Double(objectBlock) - Double(stateBlock) - text - contextPart - resultArray
+        let rest = total - Double(objectBlock) - text - contextPart - resultArray
         return (
             checksum,
             [
                 Metric.heapPerObject: total, Metric.objectBlock: Double(objectBlock),
-                Metric.recordStateBlock: Double(stateBlock), Metric.textValues: text,
+                Metric.textValues: text,
                 Metric.contextPerObject: contextPart, Metric.resultArray: resultArray, Metric.rest: rest,
             ]
         )

@@ -95,7 +95,6 @@ enum Metric {
     /// `memory`: heap bytes per fetched object, in total and by category.
     static let heapPerObject = "heapPerObject"
     static let objectBlock = "objectBlock"
-    static let recordStateBlock = "recordStateBlock"
     static let textValues = "textValues"
     static let contextPerObject = "contextPerObject"
     static let resultArray = "resultArray"

@@ -142,7 +142,7 @@ import Testing
 /// A model as an earlier LiteRecord stored it…
 private enum BeforeVersions {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string), attr("age", .int)] }
@@ -152,7 +152,7 @@ private enum BeforeVersions {
 /// …and its next version, whose type change rebuilds the table.
 private enum RebuiltWithVersions {
     final class Person: Versioned {
-        let recordState = RecordState()
+        var recordState = RecordState()
         var values: [SQLValue]
         init(values: [SQLValue]) { self.values = values }
         static var attributes: [AttributeDescription] { [attr("name", .string), attr("age", .double)] }
