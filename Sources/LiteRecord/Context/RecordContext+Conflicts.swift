@@ -60,7 +60,13 @@ extension RecordContext {
     /// From now on the context keeps the stored values its objects were read
     /// with; those it already holds unchanged are what the store held.
     func keepStoredValues() {
-        for object in identityMap.objects where !hasUnsavedEdits(object) {
+        keepStoredValues(of: identityMap.objects)
+    }
+
+    /// Keeps the stored values of those of `objects` that are unchanged:
+    /// what they hold is what the store held at their version.
+    func keepStoredValues(of objects: some Sequence<any Entity>) {
+        for object in objects where !hasUnsavedEdits(object) {
             object.recordState.storedValues = currentColumnValues(object)
         }
     }

@@ -456,7 +456,8 @@ extension RecordContext {
         storeCascade = StoreCascade()
         for object in inserted { object.recordState.detach() }
         inserted.removeAll()
-        for object in collectDeleted() {
+        let restored = collectDeleted()
+        for object in restored {
             object.recordState.phase = .managed
             // Only a deletion this rollback takes back, and never backwards:
             // a later read (a refresh) may have moved the version on since.
@@ -476,5 +477,11 @@ extension RecordContext {
                 store.logger.warning("rollback could not re-read an object", metadata: ["error": "\(error)"])
             }
         }
+        // A deletion taken back leaves an unchanged object that was none
+        // when the policy became `.storeTrumps`, so it kept no stored values:
+        // without them its next edit counted as a property the store
+        // changed, which `.storeTrumps` dropped (model seed 251710 at
+        // length 60).
+        if mergePolicy == .storeTrumps { keepStoredValues(of: restored.filter { $0.withState { $0.storedValues == nil } }) }
     }
 }
