@@ -23,8 +23,11 @@ extension RecordContext {
         else { return }
         // A pending deletion whose side was changed here keeps its pairing
         // too: the record the write paired with it is displaced, not taken
-        // along by its rules (model seed 230357 at length 80).
+        // along by its rules (model seed 230357 at length 80). Only that
+        // record: one refreshed back here is left as it is, as with no merge
+        // (seed 230074).
         let deleting = lists.deleted.filter { $0.stateBelongs(to: self) && $0.statePhase == .deleted }
+        let written = deleting.isEmpty ? [] : Set(changes.updated)
         for partner in updatedObjects + deleting where partner.statePhase != .inserted {
             guard let rowID = partner.stateRowID, let entity = model.entity(for: type(of: partner)) else { continue }
             for index in entity.toOneIndexes {
@@ -38,7 +41,8 @@ extension RecordContext {
                         // Only an object whose side here names the partner: a
                         // held one still showing an older pairing waits for the
                         // merge of the write that changed it.
-                        guard object.statePhase == .managed, let side = RelationGraph.relationship(of: object, at: inverse),
+                        guard object.statePhase == .managed, partner.statePhase == .managed || object.recordID.map(written.contains) == true,
+                            let side = RelationGraph.relationship(of: object, at: inverse),
                             let sideColumn = side.columnIndex, !object.withState({ $0.changes.contains(sideColumn) }),
                             Self.namedRowID(object, inverse) == .some(rowID)
                         else { continue }
