@@ -283,7 +283,7 @@ extension RecordContext {
 
     /// Follows the rules of doomed rows of `entity` (invariant 3), and of the
     /// rows their cascades doom in turn.
-    func followRules(of entity: EntityDescription, _ rowIDs: [Int64]) {
+    private func followRules(of entity: EntityDescription, _ rowIDs: [Int64]) {
         var queue = [(entity, rowIDs)]
         while let (entity, ids) = queue.popLast() {
             guard !ids.isEmpty else { continue }
