@@ -6,10 +6,15 @@ extension RecordContext {
         // taken back must be listed again. An object read again may take the
         // store's to-one over the one set here (`.storeTrumps`), which moves
         // it between lists (model seed 227767 at length 60: the list of the
-        // target set here still held it). Those lists are read again.
+        // target set here still held it); only `.storeTrumps` keeps a stored
+        // value over one set here. Those lists are read again.
         let moved = Set(
             resolved.compactMap { entry -> String? in
-                if case .forget = entry.resolution { nil } else { type(of: entry.object).entityName }
+                switch entry.resolution {
+                case .keep: type(of: entry.object).entityName
+                case .reread: mergePolicy == .storeTrumps ? type(of: entry.object).entityName : nil
+                case .forget: nil
+                }
             })
         if !moved.isEmpty, store.model.hasRelationships { forgetToManys(touching: moved) }
         for (object, resolution) in resolved {

@@ -36,12 +36,16 @@ extension RecordContext {
     }
 
     /// Whether `relationship`'s `.nullify` or `.cascade` reaches a row the
-    /// write changed, of an entity named in `touched`: the destination's,
-    /// whose foreign key (a one-to-one's side, which a relink writes with
-    /// the other) names the deleted record.
+    /// write changed, of an entity named in `touched`, whose foreign key
+    /// names the deleted record: a to-many's destination's, or a
+    /// one-to-one's other side (a relink writes both sides). A to-one held
+    /// by the deleted record itself reaches nothing the write could add.
     private static func reaches(_ relationship: ResolvedRelationship, _ touched: Set<String>) -> Bool {
-        guard relationship.deleteRule == .nullify || relationship.deleteRule == .cascade else { return false }
-        if case .joinTable = relationship.storage { return false }
-        return touched.contains(relationship.destinationName)
+        guard relationship.deleteRule == .nullify || relationship.deleteRule == .cascade, touched.contains(relationship.destinationName) else { return false }
+        switch relationship.storage {
+        case .inverseForeignKey: return true
+        case .foreignKey: return relationship.isOneToOne
+        case .joinTable: return false
+        }
     }
 }

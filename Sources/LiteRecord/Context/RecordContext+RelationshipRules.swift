@@ -415,15 +415,17 @@ extension RecordContext {
     /// to-one where it still names the owner. No list is read: reading one
     /// would refresh the records the write did not change.
     func reapplyDeleteRules(of owners: [any Entity], where reaching: (ResolvedRelationship) -> Bool, written: Set<RecordID>) {
+        let writtenRows = Dictionary(grouping: written, by: \.entityName).mapValues { $0.map(\.rowID) }
         var walk = DeletionWalk()
         for owner in owners {
             let type = Swift.type(of: owner)
             for step in deleteSteps(type) where step.rule == .cascade || step.rule == .nullify {
                 guard case .some(let found) = model.relationship(of: type, at: step.index), let relationship = found, reaching(relationship) else { continue }
                 var related: [any Entity] = []
-                if step.isToMany, let inverse = step.inverse {
-                    related = writtenObjects(naming: owner, step.destination, inverse, written)
-                } else {
+                if step.isToMany, let inverse = step.inverse, case .inverseForeignKey(let column) = relationship.storage {
+                    let rows = writtenRows[relationship.destinationName] ?? []
+                    related = writtenObjects(naming: owner, step.destination, inverse, column, rows)
+                } else if !step.isToMany {
                     forEachTouched(by: owner, step) { other in if other.recordID.map(written.contains) == true { related.append(other) } }
                 }
                 for other in related {
@@ -439,23 +441,36 @@ extension RecordContext {
         if !pendingCascades.isEmpty { expandPendingCascades() }
     }
 
-    /// The records of `written` of `type` whose to-one `inverse` names
-    /// `owner` in memory; those not held are read, which reads no other.
-    private func writtenObjects(naming owner: any Entity, _ type: any Entity.Type, _ inverse: Int, _ written: Set<RecordID>) -> [any Entity] {
-        guard let rowID = owner.stateRowID else { return [] }
+    /// The records among `rows` (of `type`) whose to-one `inverse` names
+    /// `owner` in memory. Of those not held, only the rows whose foreign key
+    /// `column` names the owner are read: no other object is made.
+    private func writtenObjects(naming owner: any Entity, _ type: any Entity.Type, _ inverse: Int, _ column: String, _ rows: [Int64]) -> [any Entity] {
+        guard let rowID = owner.stateRowID, !rows.isEmpty else { return [] }
         var objects: [any Entity] = []
         var unheld: [Int64] = []
-        for id in written where id.entityName == type.entityName {
-            if let object = registeredObject(type, rowID: id.rowID) { objects.append(object) } else { unheld.append(id.rowID) }
+        for row in rows {
+            if let object = registeredObject(type, rowID: row) { objects.append(object) } else { unheld.append(row) }
         }
-        if !unheld.isEmpty {
-            var query = SQLQuery()
-            query.whereSQL = WhereClause.column(inJSONArray: .rowID).sql
-            query.arguments = [Self.jsonArray(unheld.sorted())]
+        if !unheld.isEmpty, let entity = model.entity(for: type) {
+            // The row ids first: a fetch loads the entity's doomed rows
+            // (a store-side cascade's) before anything, which a write that
+            // related nothing to the owner must not cost.
+            let condition = WhereClause.column(inJSONArray: .rowID) && .equals(SQLIdentifier(column))
+            let sql = SelectStatement([.rowID], from: entity.table, where: condition).sql
             do {
-                objects += try fetchAny(type, query)
+                let named = try reading("merging \(entity.name)") { connection in
+                    try connection.rows(sql, [Self.jsonArray(unheld.sorted()), .integer(rowID)]).compactMap { row -> Int64? in
+                        if case .integer(let id)? = row.first { id } else { nil }
+                    }
+                }
+                if !named.isEmpty {
+                    var query = SQLQuery()
+                    query.whereSQL = WhereClause.column(inJSONArray: .rowID).sql
+                    query.arguments = [Self.jsonArray(named)]
+                    objects += try fetchAny(type, query)
+                }
             } catch {
-                store.logger.warning("merging a deletion's rules failed", metadata: ["entity": "\(type.entityName)", "error": "\(error)"])
+                store.logger.warning("merging a deletion's rules failed", metadata: ["entity": "\(entity.name)", "error": "\(error)"])
             }
         }
         return objects.filter { object in

@@ -184,4 +184,40 @@ final class WBox {
         #expect(moved.shelf == nil)
         #expect(stale.label == "stale")
     }
+
+    /// The rules read only what the write related to the deleted record: a
+    /// write under another record, or one that only edits, makes no object
+    /// in the main context, and the rows a deletion's cascade left to the
+    /// store stay there.
+    @Test @MainActor func aWriteElsewhereMakesNoObjectHere() async throws {
+        let stack = try RecordStack(inMemoryWith: [WShelf.self, WBox.self])
+        let main = stack.mainContext
+        let (doomed, other) = (WShelf("doomed"), WShelf("other"))
+        main.insert(doomed)
+        main.insert(other)
+        for index in 0..<5 {
+            let box = WBox("crated \(index)")
+            main.insert(box)
+            box.crate = doomed
+        }
+        try main.save()
+        let otherID = try #require(other.recordID)
+        main.reset()
+        let shelf = try #require(try WShelf.findFirst(matching: #Predicate { $0.name == "doomed" }, in: main))
+        main.delete(shelf)
+        let held = main.registeredObjects.count
+        try await stack.write { context in
+            let mine = try #require(try context.object(with: otherID, as: WShelf.self))
+            mine.name = "renamed"
+            for index in 0..<5 {
+                let box = WBox("new \(index)")
+                context.insert(box)
+                box.shelf = mine
+            }
+        }
+        #expect(main.registeredObjects.count == held, "\(main.registeredObjects.compactMap { ($0 as? WBox)?.label })")
+        try main.save()
+        let check = stack.newContext()
+        #expect(try WBox.count(in: check) == 5)
+    }
 }
