@@ -10,6 +10,17 @@ final class OODesk {
     @Relationship(deleteRule: .cascade, inverse: \OOLamp.desk) var lamp: OOLamp?
     init() {}
     init(_ name: String) { self.name = name }
+
+    /// Inserts desk "d" with lamp "one", and lamps "two" and "three" on no
+    /// desk, and saves them.
+    static func insertWithThreeLamps(in context: RecordContext) throws {
+        let desk = OODesk("d")
+        context.insert(desk)
+        let lamps = ["one", "two", "three"].map(OOLamp.init)
+        for lamp in lamps { context.insert(lamp) }
+        desk.lamp = lamps[0]
+        try context.save()
+    }
 }
 
 @Entity(name: "OOLamp")
@@ -32,13 +43,20 @@ final class OOLamp {
     /// Desk "d" with lamp "one"; lamps "two" and "three" on no desk.
     init() throws {
         stack = try RecordStack(inMemoryWith: [OODesk.self, OOLamp.self])
-        let context = stack.newContext()
-        let desk = OODesk("d")
-        context.insert(desk)
-        let lamps = ["one", "two", "three"].map(OOLamp.init)
-        for lamp in lamps { context.insert(lamp) }
-        desk.lamp = lamps[0]
-        try context.save()
+        try OODesk.insertWithThreeLamps(in: stack.newContext())
+    }
+
+    /// Under `.storeTrumps`, the main context puts lamp "two" on the desk
+    /// and a merged `write {}` puts lamp "three" there.
+    @MainActor private func lampTwoHereWhileAWritePutsThree() async throws -> (RecordContext, OODesk, OOLamp, OOLamp) {
+        let main = stack.mainContext
+        main.mergePolicy = .storeTrumps
+        let desk = try theDesk(in: main)
+        let two = try lamp("two", in: main)
+        let three = try lamp("three", in: main)
+        desk.lamp = two
+        try await putLampThreeOnTheDesk()
+        return (main, desk, two, three)
     }
 
     /// A `write {}` that puts lamp "three" on desk "d".
@@ -206,13 +224,7 @@ final class OOLamp {
     /// nothing (model seed 120137: the desk named "three", "three" no
     /// desk, "two" the desk; a query then left out the wrong lamp).
     @Test @MainActor func underStoreTrumpsBothSidesAgreeAfterTheSave() async throws {
-        let main = stack.mainContext
-        main.mergePolicy = .storeTrumps
-        let desk = try theDesk(in: main)
-        let two = try lamp("two", in: main)
-        let three = try lamp("three", in: main)
-        desk.lamp = two
-        try await putLampThreeOnTheDesk()
+        let (main, desk, two, three) = try await lampTwoHereWhileAWritePutsThree()
         try main.save()
         let fresh = stack.newContext()
         let deskInStore = try theDesk(in: fresh)
@@ -276,13 +288,7 @@ final class OOLamp {
     /// agree: it is deleted and forgotten like any other deletion, not read
     /// again.
     @Test @MainActor func underStoreTrumpsTheStoresPartnerDeletedHereStaysDeleted() async throws {
-        let main = stack.mainContext
-        main.mergePolicy = .storeTrumps
-        let desk = try theDesk(in: main)
-        let two = try lamp("two", in: main)
-        let three = try lamp("three", in: main)
-        desk.lamp = two
-        try await putLampThreeOnTheDesk()
+        let (main, _, _, three) = try await lampTwoHereWhileAWritePutsThree()
         main.delete(three)
         try main.save()
         #expect(try storedDesk(ofLamp: "three") == .none, "deleted in the store")

@@ -594,10 +594,7 @@ private enum DocV2 {
                     for index in 0..<3 { context.insert(SearchArticle("new \(index) swift", "fresh text")) }
                     let blogs = try SearchBlog.findAll(in: context)
                     for blog in blogs where blog.name == "gone" { context.delete(blog) }
-                    FaultVFS.startCounting()
-                    defer { FaultVFS.disarm() }
-                    try context.save()
-                    FaultVFS.acknowledge(url)
+                    try FaultVFS.countedSave(context, acknowledging: url)
                     return nil
                 } catch {
                     return error
@@ -648,10 +645,7 @@ private enum DocV2 {
                     context.delete(try #require(tracks["one"]))
                     context.insert(RCTrack("seven", on: try #require(albums["green"])))
                     context.delete(try #require(albums["blue"]))
-                    FaultVFS.startCounting()
-                    defer { FaultVFS.disarm() }
-                    try context.save()
-                    FaultVFS.acknowledge(url)
+                    try FaultVFS.countedSave(context, acknowledging: url)
                     return nil
                 } catch {
                     return error

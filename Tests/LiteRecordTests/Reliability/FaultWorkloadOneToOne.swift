@@ -24,13 +24,7 @@ extension FaultInjectionTests {
             name: "one-to-one resolving save", operationWord: "sav", entities: entities, laterEntities: entities,
             seed: { url in
                 let stack = try RecordStack(storeAt: url, entities: entities)
-                let context = stack.newContext()
-                let desk = OODesk("d")
-                context.insert(desk)
-                let lamps = ["one", "two", "three"].map(OOLamp.init)
-                for lamp in lamps { context.insert(lamp) }
-                desk.lamp = lamps[0]
-                try context.save()
+                try OODesk.insertWithThreeLamps(in: stack.newContext())
                 try stack.close()
             },
             run: { url in
@@ -43,10 +37,7 @@ extension FaultInjectionTests {
                     let two = try #require(try OOLamp.findFirst(byAttribute: "label", withValue: "two", in: context))
                     try meanwhile(url)
                     desk.lamp = two
-                    FaultVFS.startCounting()
-                    defer { FaultVFS.disarm() }
-                    try context.save()
-                    FaultVFS.acknowledge(url)
+                    try FaultVFS.countedSave(context, acknowledging: url)
                     return nil
                 } catch {
                     return error

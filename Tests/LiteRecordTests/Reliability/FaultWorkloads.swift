@@ -445,3 +445,14 @@ extension FaultInjectionTests {
             samplePoints: 3)
     }
 }
+
+extension FaultVFS {
+    /// A workload's operation when it is one save: counted, then
+    /// acknowledged for the store at `url` once it returns.
+    static func countedSave(_ context: RecordContext, acknowledging url: URL) throws {
+        startCounting()
+        defer { disarm() }
+        try context.save()
+        acknowledge(url)
+    }
+}

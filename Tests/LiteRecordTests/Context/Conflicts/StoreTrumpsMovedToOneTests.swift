@@ -9,21 +9,30 @@ import LiteRecord
 /// memory). Model seed 227767 at length 60: the list of the owner set here
 /// still held the chapter after the save, whose book was nil.
 @Suite struct StoreTrumpsMovedToOneTests {
-    @Test @MainActor func theListOfTheOwnerSetHereLetsGoOfTheObject() async throws {
+    /// A main context under `.storeTrumps` holding `count` saved books,
+    /// each with its one note, and a saved chapter of the second.
+    @MainActor private func booksWithAChapterOfTheSecond(_ count: Int) throws -> (RecordStack, [MTBook], MTChapter) {
         let stack = try RecordStack(inMemoryWith: modelTestEntities)
         let main = stack.mainContext
         main.mergePolicy = .storeTrumps
-        let (first, second, third) = (MTBook(), MTBook(), MTBook())
+        let books = (0..<count).map { _ in MTBook() }
         let chapter = MTChapter()
-        for book in [first, second, third] {
+        for book in books {
             main.insert(book)
             let note = MTNote()
             main.insert(note)
             note.book = book
         }
         main.insert(chapter)
-        chapter.book = second
+        chapter.book = books[1]
         try main.save()
+        return (stack, books, chapter)
+    }
+
+    @Test @MainActor func theListOfTheOwnerSetHereLetsGoOfTheObject() async throws {
+        let (stack, books, chapter) = try booksWithAChapterOfTheSecond(3)
+        let main = stack.mainContext
+        let (first, second, third) = (books[0], books[1], books[2])
         let (chapterID, thirdID) = (try #require(chapter.recordID), try #require(third.recordID))
         #expect(first.chapters.isEmpty && third.chapters.isEmpty)
         chapter.book = first
@@ -41,20 +50,9 @@ import LiteRecord
 
     /// The same with the store's to-one cleared: the object is in no list.
     @Test @MainActor func aClearedStoredToOneLeavesEveryList() async throws {
-        let stack = try RecordStack(inMemoryWith: modelTestEntities)
+        let (stack, books, chapter) = try booksWithAChapterOfTheSecond(2)
         let main = stack.mainContext
-        main.mergePolicy = .storeTrumps
-        let (first, second) = (MTBook(), MTBook())
-        let chapter = MTChapter()
-        for book in [first, second] {
-            main.insert(book)
-            let note = MTNote()
-            main.insert(note)
-            note.book = book
-        }
-        main.insert(chapter)
-        chapter.book = second
-        try main.save()
+        let (first, second) = (books[0], books[1])
         let chapterID = try #require(chapter.recordID)
         _ = first.chapters
         chapter.book = first
