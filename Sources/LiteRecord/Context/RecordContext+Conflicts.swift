@@ -43,8 +43,9 @@ extension RecordContext {
     }
 
     /// The values the object would have in its row: attributes (as stored),
-    /// then to-ones.
-    func currentColumnValues(_ object: any Entity) -> [SQLValue]? {
+    /// then to-ones. A to-one never read is none for a row just inserted;
+    /// `readingUnread` reads it from the row of a saved object instead.
+    func currentColumnValues(_ object: any Entity, readingUnread: Bool = false) -> [SQLValue]? {
         guard let entity = store.model.entity(for: type(of: object)) else { return nil }
         var values: [SQLValue] = []
         values.reserveCapacity(entity.columnCount)
@@ -53,7 +54,7 @@ extension RecordContext {
             values.append(entity.canonicalTextAttributes.contains(index) ? value.canonicalText : value)
         }
         for index in entity.toOneIndexes {
-            switch RelationGraph.slot(object, index) {
+            switch readingUnread ? RelationGraph.readSlot(object, index) : RelationGraph.slot(object, index) {
             case .fault(let rowID?): values.append(.integer(rowID))
             case .toOne(let target?): values.append(target.stateRowID.map { .integer($0) } ?? .null)
             case .fault(nil), .toOne(nil), .unloaded, .toMany: values.append(.null)
@@ -72,7 +73,7 @@ extension RecordContext {
     /// what they hold is what the store held at their version.
     func keepStoredValues(of objects: some Sequence<any Entity>) {
         for object in objects where !hasUnsavedEdits(object) {
-            object.recordState.storedValues = currentColumnValues(object)
+            object.recordState.storedValues = currentColumnValues(object, readingUnread: true)
         }
     }
 

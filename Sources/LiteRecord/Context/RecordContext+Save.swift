@@ -348,7 +348,7 @@ extension RecordContext {
             if !resolved.isEmpty, resolved[ObjectIdentifier(update.object)] != nil { continue }
             recordVersionBump(update.object, to: update.version + 1, columns: update.changes)
             if !type(of: update.object).tracksChanges { update.object.recordState.snapshot = encodedValues(update.object) }
-            if keepsStoredValues { update.object.recordState.storedValues = currentColumnValues(update.object) }
+            if keepsStoredValues { update.object.recordState.storedValues = currentColumnValues(update.object, readingUnread: true) }
         }
         for object in outcome.relinkVersioned {
             recordVersionBump(object, to: object.withState({ $0.version }) + 1, columns: AttributeMask())

@@ -110,19 +110,34 @@ enum RelationGraph {
             store(.toOne(loaded), in: object, index)
             return loaded
         case .unloaded:
-            guard !isNew(object), let context = object.stateContext, let relationship = relationship(of: object, at: index) else {
-                if isNew(object) { store(.toOne(nil), in: object, index) }
+            if isNew(object) {
+                store(.toOne(nil), in: object, index)
                 return nil
             }
-            // A child reads its ancestors' unsaved to-one, not the stored one.
-            if context.parent != nil, let inherited = context.ancestorToOne(of: object, relationship) {
-                store(inherited, in: object, index)
-                return toOne(object, index)
-            }
-            guard let rowID = context.loadForeignKey(of: object, relationship) else { return nil }
-            store(.fault(rowID), in: object, index)
+            guard let loaded = readForeignKey(object, index) else { return nil }
+            store(loaded, in: object, index)
             return toOne(object, index)
         }
+    }
+
+    /// The slot of a saved object's to-one never read yet, as a first read
+    /// finds it: the row's foreign key as a fault (in a child, its
+    /// ancestors' unsaved to-one); `nil` when it cannot be read.
+    static func readForeignKey(_ object: any Entity, _ index: Int) -> RelationValue? {
+        guard let context = object.stateContext, let relationship = relationship(of: object, at: index) else { return nil }
+        // A child reads its ancestors' unsaved to-one, not the stored one.
+        if context.parent != nil, let inherited = context.ancestorToOne(of: object, relationship) { return inherited }
+        return context.loadForeignKey(of: object, relationship).map { .fault($0) }
+    }
+
+    /// The to-one's slot, read first when it never was (see
+    /// ``readForeignKey(_:_:)``), without reading the object it names: what
+    /// the object holds, to compare or keep as the value it was read with.
+    static func readSlot(_ object: any Entity, _ index: Int) -> RelationValue {
+        let value = slot(object, index)
+        guard case .unloaded = value, !isNew(object), let loaded = readForeignKey(object, index) else { return value }
+        store(loaded, in: object, index)
+        return loaded
     }
 
     @usableFromInline
@@ -303,7 +318,10 @@ enum RelationGraph {
             // The value as read, for a merge policy set to `.storeTrumps`
             // after this change (RecordState.readToOnes).
             let read: SQLValue?
-            switch slot(object, relationship.index) {
+            // Never read yet (an object a list or a prefetch brought in):
+            // read now, as a first read of the to-one would (model seed
+            // 265456 at length 60).
+            switch readSlot(object, relationship.index) {
             case .fault(let rowID): read = rowID.map { .integer($0) } ?? .null
             case .toOne(let target): read = target.map { $0.stateRowID.map { .integer($0) } } ?? .null
             case .unloaded, .toMany: read = nil
