@@ -182,7 +182,16 @@ extension RecordContext {
             if let written, let edits, object.statePhase == .managed, edits.isDisjoint(with: written.columns),
                 version == object.withState({ $0.version }) + written.versions
             {
-                object.recordState.version = version
+                // What it did not change it now reads at the new version:
+                // `.storeTrumps` compares a later conflict with those values
+                // (model seed 230644 at length 80: a to-one the write set,
+                // then set here, was taken for one the store changed since).
+                object.withState { state in
+                    state.version = version
+                    guard var kept = state.storedValues else { return }
+                    for column in kept.indices where !edits.contains(column) { kept[column] = row.value(at: column) }
+                    state.storedValues = kept
+                }
             }
             if object.statePhase == .deleted { versionsMergedWhileDeleted[ObjectIdentifier(object)] = (object, version) }
             if entity.hasRelationships {

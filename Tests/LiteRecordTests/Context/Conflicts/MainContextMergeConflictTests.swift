@@ -70,6 +70,26 @@ import LiteRecord
         #expect(ann.age == 40)
     }
 
+    /// A merge that brings a value the main context had not changed moves
+    /// the object's version on: that value is the one it reads now, which a
+    /// later conflict under `.storeTrumps` compares with the store's (model
+    /// seed 230644 at length 80: compared with the value before the merge,
+    /// the property set here afterwards was taken for one the store changed).
+    @Test @MainActor func storeTrumpsComparesWithTheValueTheMergeBrought() async throws {
+        let stack = try RecordStack(inMemoryWith: [MacroPerson.self])
+        let main = stack.mainContext
+        main.mergePolicy = .storeTrumps
+        let (ann, id) = try saved(stack)
+        ann.age = 50
+        try await stack.write { context in try context.object(with: id, as: MacroPerson.self)?.name = "Anna" }
+        try await stack.write { context in try context.object(with: id, as: MacroPerson.self)?.age = 40 }
+        ann.name = "Annie"
+        try main.save()
+        let row = try stored(stack)
+        #expect(row.name == "Annie", "changed only here since the merge: written")
+        #expect(row.age == 40, "changed here and in the store: the store's value")
+    }
+
     @Test @MainActor func otherProperty_noConflict() async throws {
         let stack = try RecordStack(inMemoryWith: [MacroPerson.self])
         let main = stack.mainContext
