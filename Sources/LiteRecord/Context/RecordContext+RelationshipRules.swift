@@ -32,7 +32,7 @@ extension RecordContext {
         var checked = Set<ObjectIdentifier>()
         var candidates = inserts + updates.map(\.object)
         for pending in pendingJoins.values { candidates += [pending.source, pending.destination] }
-        candidates += countedOwners.values
+        candidates += countedOwners.values.map(\.owner)
         for object in inserts + updates.map(\.object) {
             guard let entity = model.entity(for: type(of: object)) else { continue }
             for relationship in entity.relationships where !relationship.isToMany {
@@ -48,9 +48,11 @@ extension RecordContext {
             else { continue }
             for relationship in entity.relationships where relationship.isCounted {
                 let values: [any Entity]
-                if countedOwners[ObjectIdentifier(object)] != nil {
+                if countedOwners[ObjectIdentifier(object)]?.lists.contains(relationship.index) == true {
                     // A list whose count changed is read if it is not loaded:
-                    // the rule holds whether or not it was.
+                    // the rule holds whether or not it was. Only that list:
+                    // a child's push counts none it did not change, where
+                    // its parent's unsaved changes show (model seed 234235).
                     values = RelationGraph.toMany(object, relationship.index)
                 } else if case .toMany(let loaded) = RelationGraph.slot(object, relationship.index) {
                     values = loaded

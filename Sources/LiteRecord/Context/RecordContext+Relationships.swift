@@ -162,8 +162,8 @@ extension RecordContext {
         guard object.statePhase != .deleted, other.statePhase != .deleted else { return }
         // Either side's list gains or loses a member: a counted one is
         // checked at the save, read then if it is not loaded.
-        if relationship.isCounted { noteCountedOwner(object) }
-        if relationship.inverseIsCounted { noteCountedOwner(other) }
+        if relationship.isCounted { noteCountedOwner(object, list: relationship.index) }
+        if relationship.inverseIsCounted { noteCountedOwner(other, list: relationship.inverseIndex) }
         let owned = relationship.ownsJoinTable
         let (source, destination) = owned ? (object, other) : (other, object)
         let oriented = owned ? table : table.flipped
@@ -211,11 +211,11 @@ extension RecordContext {
         }
     }
 
-    /// Notes an object whose counted to-many may hold another number of
-    /// objects (see ``countedOwners``).
-    func noteCountedOwner(_ owner: (any Entity)?) {
-        guard let owner, owner.stateBelongs(to: self) else { return }
-        countedOwners[ObjectIdentifier(owner)] = owner
+    /// Notes an object whose counted to-many at `list` (a relationship
+    /// index) may hold another number of objects (see ``countedOwners``).
+    func noteCountedOwner(_ owner: (any Entity)?, list: Int?) {
+        guard let owner, let list, owner.stateBelongs(to: self) else { return }
+        countedOwners[ObjectIdentifier(owner), default: (owner, [])].lists.insert(list)
     }
 
     /// The owners whose counted to-many a pending deletion takes its object
@@ -236,7 +236,7 @@ extension RecordContext {
     /// held (see ``countedOwners``); one deleted here has no list to count.
     func noteCountedOwners(_ owners: [(relationship: ResolvedRelationship, rowID: Int64)]) {
         for (relationship, rowID) in owners {
-            if case .some(let owner?) = loadToOne(relationship, rowID: rowID) { noteCountedOwner(owner) }
+            if case .some(let owner?) = loadToOne(relationship, rowID: rowID) { noteCountedOwner(owner, list: relationship.inverseIndex) }
         }
     }
 
@@ -247,9 +247,9 @@ extension RecordContext {
         guard model.hasCountedToManys, let entity = model.entity(for: type(of: object)) else { return }
         for relationship in entity.relationships where relationship.inverseIsCounted {
             if relationship.isToMany {
-                for member in RelationGraph.toMany(object, relationship.index) { noteCountedOwner(member) }
+                for member in RelationGraph.toMany(object, relationship.index) { noteCountedOwner(member, list: relationship.inverseIndex) }
             } else {
-                noteCountedOwner(RelationGraph.toOne(object, relationship.index))
+                noteCountedOwner(RelationGraph.toOne(object, relationship.index), list: relationship.inverseIndex)
             }
         }
     }

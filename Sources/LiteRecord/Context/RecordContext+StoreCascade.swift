@@ -462,7 +462,7 @@ extension RecordContext {
                     guard let object = try storedObject(owner.type, rowID: rowID), object.statePhase != .deleted,
                         let inverse = relationship.inverseIndex
                     else { continue }
-                    noteCountedOwner(object)
+                    noteCountedOwner(object, list: inverse)
                     // Read now, so the doomed members become deleted objects
                     // before the save collects its deletions.
                     _ = RelationGraph.toMany(object, inverse)

@@ -59,8 +59,9 @@ public final class RecordContext {
     /// hold another number of objects since the last save: the list was
     /// set, or one of its objects moved away, moved in or was deleted. The
     /// next save (or push) checks their counts, as Core Data validates an
-    /// object whose relationship changed, whether or not the list is loaded.
-    var countedOwners: [ObjectIdentifier: any Entity] = [:]
+    /// object whose relationship changed, whether or not the list is loaded:
+    /// each owner with the relationship indexes of the lists concerned.
+    var countedOwners: [ObjectIdentifier: (owner: any Entity, lists: Set<Int>)] = [:]
     /// What the delete rules need of each entity's relationships, by entity
     /// type, worked out at the first deletion of the type.
     var deleteStepsByType: [ObjectIdentifier: [DeleteStep]] = [:]

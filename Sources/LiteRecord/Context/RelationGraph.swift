@@ -223,8 +223,8 @@ enum RelationGraph {
         if relationship.inverseIsCounted, let context = object.stateContext {
             // The list the object leaves, read if it is not at hand, and the
             // one it joins: their counts are checked at the next save.
-            context.noteCountedOwner(toOne(object, index))
-            context.noteCountedOwner(value)
+            context.noteCountedOwner(toOne(object, index), list: relationship.inverseIndex)
+            context.noteCountedOwner(value, list: relationship.inverseIndex)
         }
         // A one-to-one keeps a column on each side: the partner the object
         // leaves is read if it is not at hand, so that its side is cleared
@@ -271,10 +271,10 @@ enum RelationGraph {
         let removed = current.filter { !seen.contains(ObjectIdentifier($0)) }
         let added = kept.filter { !currentIDs.contains(ObjectIdentifier($0)) }
         let context = object.stateContext
-        if relationship.isCounted { context?.noteCountedOwner(object) }
+        if relationship.isCounted { context?.noteCountedOwner(object, list: index) }
         if relationship.isCounted, !relationship.inverseIsToMany, let inverse = relationship.inverseIndex {
             // The lists the added objects leave, read if not at hand.
-            for value in added { context?.noteCountedOwner(toOne(value, inverse)) }
+            for value in added { context?.noteCountedOwner(toOne(value, inverse), list: index) }
         }
         storeChange(.toMany(kept), in: object, index)
         for value in removed {

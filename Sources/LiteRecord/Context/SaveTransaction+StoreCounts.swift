@@ -24,7 +24,7 @@ extension SaveTransaction {
         guard model.hasRelationships, model.hasCountedToManys else { return }
         var owners = conflictOwners
         for (entity, rowID) in kept { owners[entity.name, default: []].insert(rowID) }
-        for owner in context.countedOwners.values {
+        for (owner, _) in context.countedOwners.values {
             guard let entity = model.entity(for: type(of: owner)),
                 let rowID = owner.stateRowID ?? newRowIDs[ObjectIdentifier(owner)]
             else { continue }
