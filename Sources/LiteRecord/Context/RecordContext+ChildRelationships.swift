@@ -17,7 +17,7 @@
 /// `parent != nil` check.
 extension RecordContext {
     /// The contexts above this one, the parent first.
-    private var ancestors: [RecordContext] {
+    var ancestors: [RecordContext] {
         var chain: [RecordContext] = []
         var next = parent
         while let context = next {
@@ -233,7 +233,7 @@ extension RecordContext {
 
     /// This context's objects for `rowIDs` (those it does not hold read with
     /// one statement), without the ones deleted here or by an ancestor.
-    private func objects(_ type: any Entity.Type, rowIDs: [Int64]) throws(LiteRecordError) -> [any Entity] {
+    func objects(_ type: any Entity.Type, rowIDs: [Int64]) throws(LiteRecordError) -> [any Entity] {
         let missing = rowIDs.filter { registeredObject(type, rowID: $0) == nil }
         if !missing.isEmpty {
             _ = try fetchAny(type, Self.rowIDQuery(SQLIdentifier.rowID.quoted, missing))
@@ -255,7 +255,7 @@ extension RecordContext {
     /// push leaves (Docs/Relationships.md), so its check counts them too. A
     /// copy an ancestor holds of an object this context (or the ancestor
     /// below it) pushed is no such insert: it is seen here already.
-    func unseenAncestorInserts(in owner: any Entity, _ relationship: ResolvedRelationship) -> Int {
+    func unseenAncestorInserts(in owner: any Entity, _ relationship: ResolvedRelationship, excluding doomed: Set<ObjectIdentifier> = []) -> Int {
         guard parent != nil, let ownerRowID = owner.stateRowID else { return 0 }
         let ownerType = ObjectIdentifier(type(of: owner))
         func names(_ target: any Entity) -> Bool {
@@ -268,6 +268,7 @@ extension RecordContext {
             below = context
             func unseen(_ object: any Entity) -> Bool {
                 object.statePhase == .inserted && object.stateBelongs(to: context) && !copies.contains(ObjectIdentifier(object))
+                    && !doomed.contains(ObjectIdentifier(object))
             }
             switch relationship.storage {
             case .inverseForeignKey:

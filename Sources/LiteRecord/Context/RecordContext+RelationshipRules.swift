@@ -29,16 +29,25 @@ extension RecordContext {
                 )
             }
         }
-        var checked = Set<ObjectIdentifier>()
+        // A child's push also leaves the parent's delete rules to take
+        // inserts it cannot see: the lists that lose them are counted too.
+        let cascade = parent == nil || deletes.isEmpty ? PushCascade() : try pushCascade(deleting: deletes.map(\.object))
         var candidates = inserts + updates.map(\.object)
         for pending in pendingJoins.values { candidates += [pending.source, pending.destination] }
-        candidates += countedOwners.values.map(\.owner)
+        candidates += countedOwners.values.map(\.owner) + cascade.owners.values.map(\.owner)
         for object in inserts + updates.map(\.object) {
             guard let entity = model.entity(for: type(of: object)) else { continue }
             for relationship in entity.relationships where !relationship.isToMany {
                 if let related = RelationGraph.toOneInMemory(object, relationship.index) { candidates.append(related) }
             }
         }
+        try checkCounts(of: candidates, cascade)
+    }
+
+    /// The counted lists of `candidates`: those that changed, read if they
+    /// are not loaded, and the others that are loaded.
+    private func checkCounts(of candidates: [any Entity], _ cascade: PushCascade) throws(LiteRecordError) {
+        var checked = Set<ObjectIdentifier>()
         for object in candidates where checked.insert(ObjectIdentifier(object)).inserted {
             // An insert deleted again is no longer this context's (nor is
             // anything else detached): the save writes nothing of it, so no
@@ -46,9 +55,10 @@ extension RecordContext {
             guard object.statePhase != .deleted, object.stateBelongs(to: self),
                 let entity = model.entity(for: type(of: object))
             else { continue }
+            let id = ObjectIdentifier(object)
             for relationship in entity.relationships where relationship.isCounted {
                 let values: [any Entity]
-                if countedOwners[ObjectIdentifier(object)]?.lists.contains(relationship.index) == true {
+                if countedOwners[id]?.lists.contains(relationship.index) == true || cascade.owners[id]?.lists.contains(relationship.index) == true {
                     // A list whose count changed is read if it is not loaded:
                     // the rule holds whether or not it was. Only that list:
                     // a child's push counts none it did not change, where
@@ -60,8 +70,11 @@ extension RecordContext {
                     continue
                 }
                 // A child counts the list its push leaves in the parent: the
-                // ancestors' unsaved inserts it cannot see included.
-                let count = values.count(where: { $0.statePhase != .deleted }) + unseenAncestorInserts(in: object, relationship)
+                // ancestors' unsaved inserts it cannot see included, those
+                // the push's deletions take along left out.
+                let count =
+                    values.count(where: { $0.statePhase != .deleted })
+                    + unseenAncestorInserts(in: object, relationship, excluding: cascade.doomed)
                 let outOfRange =
                     relationship.maximumCount.map { count > $0 } == true || relationship.minimumCount.map { count < $0 } == true
                 // A saved owner whose row another writer deleted has no list

@@ -14,6 +14,14 @@ final class CLCrate {
 final class CLBottle {
     var name = ""
     @Relationship var crate: CLCrate?
+    @Relationship var shelf: CLShelf?
+    init() {}
+}
+
+@Entity(name: "CLShelf")
+final class CLShelf {
+    var name = ""
+    @Relationship(deleteRule: .cascade, inverse: \CLBottle.shelf) var bottles: [CLBottle] = []
     init() {}
 }
 
@@ -36,7 +44,7 @@ final class CLLabel {
     let crate: CLCrate
 
     init() throws {
-        stack = try RecordStack(inMemoryWith: [CLCrate.self, CLBottle.self, CLLabel.self])
+        stack = try RecordStack(inMemoryWith: [CLCrate.self, CLBottle.self, CLLabel.self, CLShelf.self])
         parent = stack.newContext()
         crate = CLCrate()
         crate.name = "crate"
@@ -77,5 +85,42 @@ final class CLLabel {
         let error = try #require(throws: LiteRecordError.self) { try child.save() }
         #expect(error.kind == .validationFailed && error.message.contains("CLCrate.labels"))
         #expect(crate.labels.isEmpty, "nothing was pushed")
+    }
+
+    /// The push deletes a shelf; in the parent its `.cascade` takes a bottle
+    /// the parent inserted and the child cannot see, the crate's only one
+    /// now: the push leaves the crate below its minimum, so it is refused
+    /// (model seed 231799 at length 80, there through a one-to-one), from a
+    /// child and from a grandchild alike.
+    @Test(arguments: [1, 2]) func aPushWhoseDeletionTakesAnUnseenInsertCountsTheListItLeaves(depth: Int) throws {
+        let shelf = CLShelf()
+        shelf.name = "shelf"
+        parent.insert(shelf)
+        let replacement = CLBottle()
+        replacement.name = "replacement"
+        parent.insert(replacement)
+        replacement.crate = crate
+        try parent.save()
+        replacement.shelf = nil
+        let unseen = CLBottle()
+        unseen.name = "unseen"
+        parent.insert(unseen)
+        unseen.crate = crate
+        unseen.shelf = shelf
+        replacement.crate = nil
+        #expect(crate.bottles.map(\.name) == ["unseen"])
+
+        var pushing = parent.makeChildContext()
+        var chain = [pushing]
+        for _ in 1..<depth {
+            pushing = pushing.makeChildContext()
+            chain.append(pushing)
+        }
+        let shelfID = try #require(shelf.recordID)
+        pushing.delete(try #require(try pushing.object(with: shelfID, as: CLShelf.self)))
+        let error = try #require(throws: LiteRecordError.self) { try pushing.save() }
+        #expect(error.kind == .validationFailed && error.message.contains("CLCrate.bottles"))
+        #expect(shelf.statePhase == .managed && unseen.statePhase == .inserted, "nothing was pushed")
+        _ = chain
     }
 }
