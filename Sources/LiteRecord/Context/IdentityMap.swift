@@ -38,6 +38,14 @@ final class IdentityMap {
         tables.values.flatMap(\.objects)
     }
 
+    /// Calls `body` with every registered object, in the order of
+    /// ``objects``, without building that list: a context going away visits
+    /// all of its objects while they are alive, and a list of them would
+    /// cost 16 bytes per object twice over at that moment.
+    func forEachObject(_ body: (any Entity) -> Void) {
+        for table in tables.values { table.forEachObject(body) }
+    }
+
     func removeAll() {
         tables.removeAll()
         recent = nil
@@ -207,6 +215,15 @@ final class ObjectTable {
         }
         if let minimumKeyObject { result.append(wrap(minimumKeyObject)) }
         return result
+    }
+
+    /// Calls `body` with every object, in the order of ``objects``; `body`
+    /// must not change the table.
+    func forEachObject(_ body: (any Entity) -> Void) {
+        for index in 0..<capacity where keys[index] != Self.empty {
+            if let object = slots[index] { body(wrap(object)) }
+        }
+        if let minimumKeyObject { body(wrap(minimumKeyObject)) }
     }
 
     private func grow() {

@@ -136,7 +136,7 @@ public final class RecordContext {
         didSet {
             if mergePolicy == .storeTrumps, oldValue != .storeTrumps { keepStoredValues() }
             if mergePolicy != .storeTrumps {
-                for object in identityMap.objects { object.recordState.storedValues = nil }
+                identityMap.forEachObject { $0.recordState.storedValues = nil }
             }
         }
     }
@@ -532,7 +532,7 @@ public final class RecordContext {
     }
 
     private func detachAll() {
-        for object in identityMap.objects { object.recordState.detach(forgotten: true) }
+        identityMap.forEachObject { $0.recordState.detach(forgotten: true) }
         for object in inserted { object.recordState.detach() }
         for (child, _) in pushed.values { child.recordState.detach() }
     }

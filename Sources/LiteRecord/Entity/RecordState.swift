@@ -27,10 +27,11 @@ public struct RecordState {
         case deleted
     }
 
-    // Every object carries one of these, so the layout is kept within 56
-    // bytes (`ObjectFootprintTests` checks it): six words, then the small
-    // fields packed into the seventh. What most objects never need lives in
-    // `extras`, made on first use. Only the object's own context touches it,
+    // Every object carries one of these, so the layout is kept within 48
+    // bytes (`ObjectFootprintTests` checks it): five words, then the small
+    // fields packed into the sixth. What most objects never need lives in
+    // `extras`, made on first use, which shares its word with the
+    // observation group (``OutOfLine``). Only the object's own context touches it,
     // on the context's thread or actor; the entity's stored property, not
     // these fields, is where the exclusivity check is switched off.
 
@@ -48,13 +49,8 @@ public struct RecordState {
     /// The object's relationships, by relationship index; empty until the
     /// first use, and always for entities without relationships.
     var relations: [RelationValue] = []
-    /// What few objects need: see ``Extras``.
-    @usableFromInline var extras: Extras?
-    /// The object's place in an ``ObservationGroup``, the registrar it shares
-    /// with a few other objects: taken on the first read that may be tracked
-    /// (see ``isObservable``) and kept for life. While it is `nil` nothing can
-    /// observe the object, so setters and merges skip Observation entirely.
-    @usableFromInline var observationGroup: ObservationGroup?
+    /// ``observationGroup`` and ``extras`` in one word: see ``OutOfLine``.
+    @usableFromInline var outOfLine: OutOfLine?
     /// ``rowID``'s value when ``Flags/hasRowID`` is set.
     private var storedRowID: Int64 = 0
     /// ``changes`` below index 32: the rest, for the rare entity with more
@@ -67,6 +63,46 @@ public struct RecordState {
     /// The object's slot in ``observationGroup``.
     @usableFromInline var observationSlot: UInt8 = 0
     @usableFromInline var flags: Flags = [.observable]
+
+    /// The references to what an object gets only when it needs it, in one
+    /// word (an enum of two class references takes its case from the
+    /// pointers' spare bits): its observation group, taken on the first read
+    /// that may be tracked, or its ``Extras``, which hold the group once
+    /// they exist. A word less per object moves a fetched object of six
+    /// stored properties into glibc's next smaller chunk (`memory-user` in
+    /// Benchmarks/).
+    @usableFromInline
+    enum OutOfLine {
+        case group(ObservationGroup)
+        case extras(Extras)
+    }
+
+    /// What few objects need: see ``Extras``. Once made, never taken away.
+    @usableFromInline var extras: Extras? {
+        if case .extras(let extras) = outOfLine { return extras }
+        return nil
+    }
+
+    /// The object's place in an ``ObservationGroup``, the registrar it shares
+    /// with a few other objects: taken on the first read that may be tracked
+    /// (see ``isObservable``) and kept for life. While it is `nil` nothing can
+    /// observe the object, so setters and merges skip Observation entirely.
+    @usableFromInline var observationGroup: ObservationGroup? {
+        @inlinable @inline(__always) get {
+            switch outOfLine {
+            case .group(let group): group
+            case .extras(let extras): extras.observationGroup
+            case nil: nil
+            }
+        }
+        set {
+            if case .extras(let extras) = outOfLine {
+                extras.observationGroup = newValue
+            } else {
+                outOfLine = newValue.map { .group($0) }
+            }
+        }
+    }
 
     /// The object's one-bit fields, in one byte.
     @usableFromInline
@@ -137,6 +173,8 @@ public struct RecordState {
     @usableFromInline
     final class Extras {
         // unsafe(context-confined): as the object's own fields.
+        /// ``RecordState/observationGroup`` once the object has extras.
+        @usableFromInline var observationGroup: ObservationGroup?
         var snapshot: [SQLValue]?
         var storedValues: [SQLValue]?
         var readToOnes: [Int: SQLValue]?
@@ -150,7 +188,8 @@ public struct RecordState {
         mutating get {
             if let extras { return extras }
             let made = Extras()
-            extras = made
+            made.observationGroup = observationGroup
+            outOfLine = .extras(made)
             return made
         }
     }

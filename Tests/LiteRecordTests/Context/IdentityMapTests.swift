@@ -37,6 +37,17 @@ import Testing
         #expect(table.objects.isEmpty)
     }
 
+    @Test func visitingEveryObjectSeesTheListInItsOrder() {
+        let map = IdentityMap()
+        let table = map.table(for: HandWrittenNote.self)
+        for rowID in [Int64.min, -5, 0, 3, 40, 1 << 33] { table.insert(note(Int(truncatingIfNeeded: rowID)), rowID: rowID) }
+        _ = table.remove(3)
+        var visited: [String?] = []
+        map.forEachObject { visited.append(label($0)) }
+        #expect(visited == map.objects.map { label($0) })
+        #expect(visited.count == 5)
+    }
+
     /// Random inserts, replacements and removals over a small key range, so
     /// probe runs collide, wrap around the end of the table and are shifted back
     /// by removals; after every step the table agrees with a dictionary.

@@ -21,20 +21,43 @@ private func malloc_usable_size(_ pointer: UnsafeMutableRawPointer?) -> Int
         malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
     }
 
-    @Test func recordStateIsSevenWordsInsideTheObject() {
-        // Six words (context, version, relations, extras, observation group,
-        // row id), then the packed small fields in the seventh.
-        #expect(MemoryLayout<RecordState>.size <= 56)
+    @Test func recordStateIsSixWordsInsideTheObject() {
+        // Five words (context, version, relations, the observation group or
+        // extras, row id), then the packed small fields in the sixth.
+        #expect(MemoryLayout<RecordState.OutOfLine?>.size == 8)
+        #expect(MemoryLayout<RecordState>.size <= 48)
     }
 
     @Test func anObjectIsOneAllocationHoldingItsState() {
-        // 16 bytes of header, the 56-byte state, a String and an Int: a
-        // 96-byte request, which glibc serves from a 112-byte chunk (104
+        // 16 bytes of header, the 48-byte state, a String and an Int: an
+        // 88-byte request, which glibc serves from a 96-byte chunk (88
         // usable). A state of its own would be a second block, which
         // `memory-plain` in Benchmarks/ counts.
         let item = FootprintItem()
         #expect(allocatedBytes(item) >= 16 + MemoryLayout<RecordState>.size + 24)
-        #expect(allocatedBytes(item) <= 104)
+        #expect(allocatedBytes(item) <= 88)
+    }
+
+    @Test func theObservationGroupAndTheExtrasShareAWord() {
+        var state = RecordState()
+        state.observationAccess(.attribute(0))
+        let group = state.observationGroup
+        #expect(group != nil)
+        #expect(state.extras == nil)
+        state.snapshot = [.integer(1)]
+        #expect(state.extras != nil, "extras made beside the group")
+        #expect(state.observationGroup === group, "the group moved into the extras")
+        #expect(state.snapshot == [.integer(1)])
+        state.changes = AttributeMask([40])
+        #expect(state.observationGroup === group)
+        #expect(state.changes.indexes == [40])
+
+        var later = RecordState()
+        later.snapshot = [.integer(2)]
+        later.observationAccess(.attribute(0))
+        #expect(later.observationGroup != nil, "a group taken after the extras lives in them")
+        #expect(later.extras?.observationGroup === later.observationGroup)
+        #expect(later.snapshot == [.integer(2)])
     }
 
     @Test func changesBeyondThePackedBitsAreKept() {

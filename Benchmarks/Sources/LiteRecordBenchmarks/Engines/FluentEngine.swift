@@ -95,7 +95,7 @@ struct FluentEngine: AsynchronousEngine {
     func rowDivisor(for workload: Workload) -> Int {
         switch workload {
         case .insert, .fetch, .update, .delete, .enumerate: 10
-        case .query, .open, .relFetch, .relWalk, .relCascade, .insertBuilt, .concurrent, .memory, .memoryPlain, .launch: 1
+        case .query, .open, .relFetch, .relWalk, .relCascade, .insertBuilt, .concurrent, .memory, .memoryPlain, .memoryUser, .launch: 1
         }
     }
 

@@ -30,9 +30,48 @@ final class Item {
     }
 }
 
-extension Item {
+extension Item: MemoryMeasured {
     func add(to checksum: inout Checksum) {
         checksum.add(uuid: uuid, name: name, age: age, score: score, created: created, email: email)
+    }
+
+    func appendTexts(to texts: inout [String]) {
+        texts.append(name)
+        if let email { texts.append(email) }
+    }
+}
+
+/// The entity of `memory-user`: `Item`'s columns in the shape apps write
+/// them, the `uuid` kept as its text.
+@Entity
+final class UserItem {
+    var uuid: String
+    var name: String
+    @Attribute(.indexed) var age: Int
+    var score: Double
+    var created: Date
+    var email: String?
+
+    init(_ values: ItemValues) {
+        uuid = values.uuid
+        name = values.name
+        age = values.age
+        score = values.score
+        created = Date(timeIntervalSinceReferenceDate: values.created)
+        email = values.email
+    }
+}
+
+extension UserItem: MemoryMeasured {
+    func add(to checksum: inout Checksum) {
+        checksum.add(
+            uuid: uuid, name: name, age: age, score: score, created: created.timeIntervalSinceReferenceDate, email: email)
+    }
+
+    func appendTexts(to texts: inout [String]) {
+        texts.append(uuid)
+        texts.append(name)
+        if let email { texts.append(email) }
     }
 }
 
@@ -176,9 +215,9 @@ struct LiteRecordEngine: SynchronousEngine {
         mapsReads ? workload == .concurrent : supportsByKind(workload)
     }
 
-    private func openStack(_ path: String) throws -> RecordStack {
+    private func openStack(_ path: String, entities: [any Entity.Type] = [Item.self]) throws -> RecordStack {
         RecordStack.memoryMappedReadSize = mapsReads ? 1 << 30 : 0
-        return try RecordStack(storeAt: URL(fileURLWithPath: path), entities: [Item.self])
+        return try RecordStack(storeAt: URL(fileURLWithPath: path), entities: entities)
     }
 
     /// A stack and a context whose reader connection is already open, as in
@@ -298,6 +337,10 @@ struct LiteRecordEngine: SynchronousEngine {
             // 1,000,000-row store. The content is what `insert` + `save()` writes.
             try RecordStack(storeAt: url, entities: [Item.self]).close()
             try SharedTemplates.insertRows(count, into: path, table: itemTable)
+        case .userItems:
+            try RecordStack(storeAt: url, entities: [UserItem.self]).close()
+            try SharedTemplates.insertRows(
+                count, into: path, table: ItemTable(table: "UserItem", key: "Z_PK"), row: Dataset.userRow)
         case .model:
             try RecordStack(storeAt: url, entities: modelEntities).close()
         case .launch:
@@ -441,43 +484,60 @@ extension LiteRecordEngine: ConcurrentEngine {
     }
 }
 
+/// An entity whose fetch the memory workloads measure.
+protocol MemoryMeasured: Entity {
+    func add(to checksum: inout Checksum)
+    /// Its text values: the heap strings any engine holding the row has.
+    func appendTexts(to texts: inout [String])
+}
+
 extension LiteRecordEngine: MemoryEngine {
-    /// Heap bytes per object of `fetch` (`Item.findAll`), measured with
-    /// glibc's `mallinfo2` before and after, then split: the object's and its
-    /// `RecordState`'s blocks (`malloc_usable_size`), its text values (name,
-    /// email: copies made and measured the same way), what the context holds
+    /// `memory` and `memory-plain` fetch `Item`s, `memory-user` `UserItem`s
+    /// (see `memory(of:_:observable:)`).
+    func memory(_ context: RunContext, _ workload: Workload) throws -> (Checksum, [String: Double]) {
+        workload == .memoryUser
+            ? try memory(of: UserItem.self, context, observable: false)
+            : try memory(of: Item.self, context, observable: workload == .memory)
+    }
+
+    /// Heap bytes per object of `fetch` (`findAll`), measured with
+    /// glibc's `mallinfo2` before and after, then split: the object's block
+    /// (`malloc_usable_size`; its `RecordState` is inside), its text values
+    /// (copies made and measured the same way), what the context holds
     /// per object (freed when the context goes: identity map, snapshots), the
-    /// result array's slot, and the rest. The context is observable (as the
-    /// main context is) and every property of every object is read before
-    /// the second measurement: what reading an object costs counts.
-    /// `observable: false` leaves the context as `stack.newContext()` makes
-    /// it (the `memory-plain` workload).
-    func memory(_ context: RunContext, observable: Bool) throws -> (Checksum, [String: Double]) {
-        let stack = try openStack(context.store)
+    /// result array's slot, and the rest. Every property of every object is
+    /// read before the second measurement: what reading an object costs
+    /// counts. `observable` makes the context observable, as the main
+    /// context is (the `memory` workload); otherwise it stays as
+    /// `stack.newContext()` makes it. The peak RSS reported
+    /// (`Metric.peakResidentKiB`) is the one at that second measurement, as
+    /// raw C's is after its fetch: the breakdown's own lists come after.
+    private func memory<T: MemoryMeasured>(
+        of type: T.Type, _ context: RunContext, observable: Bool
+    ) throws -> (Checksum, [String: Double]) {
+        let stack = try openStack(context.store, entities: [T.self])
         var records: RecordContext? = stack.newContext()
         records!.isObservable = observable
-        _ = try Item.count(in: records!)
+        _ = try T.count(in: records!)
         let before = bench_heap_in_use()
-        var items: [Item] = try Item.findAll(in: records!)
+        var items: [T] = try T.findAll(in: records!)
         var checksum = Checksum()
         for item in items { item.add(to: &checksum) }
         let fetched = bench_heap_in_use()
+        let peak = Machine.peakResidentKiB()
         records = nil
         let contextGone = bench_heap_in_use()
         let count = Double(max(items.count, 1))
 
         let objectBlock = items.first.map { bench_block_size(Unmanaged.passUnretained($0).toOpaque()) } ?? 0
 
-        // The text values (name, email) are measured last, once the objects
-        // and the stack are gone: a fresh copy of each, made the way a fetched
-        // string is (one native buffer of its UTF-8 bytes).
+        // The text values are measured last, once the objects and the stack
+        // are gone: a fresh copy of each, made the way a fetched string is
+        // (one native buffer of its UTF-8 bytes).
         var texts: [String] = []
-        texts.reserveCapacity(items.count * 2)
-        for item in items {
-            texts.append(item.name)
-            if let email = item.email { texts.append(email) }
-        }
-        let resultArray = Double(MemoryLayout<Item>.stride)
+        texts.reserveCapacity(items.count * 3)
+        for item in items { item.appendTexts(to: &texts) }
+        let resultArray = Double(MemoryLayout<T>.stride)
         let total = Double(fetched - before) / count
         let contextPart = Double(fetched - contextGone) / count
         items.removeAll()
@@ -494,6 +554,7 @@ extension LiteRecordEngine: MemoryEngine {
                 Metric.heapPerObject: total, Metric.objectBlock: Double(objectBlock),
                 Metric.textValues: text,
                 Metric.contextPerObject: contextPart, Metric.resultArray: resultArray, Metric.rest: rest,
+                Metric.peakResidentKiB: Double(peak),
             ]
         )
     }

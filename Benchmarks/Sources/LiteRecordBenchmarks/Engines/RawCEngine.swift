@@ -346,8 +346,9 @@ extension RawCEngine: ConcurrentEngine {
 
 extension RawCEngine: MemoryEngine {
     /// The heap bytes of `fetch`'s result, per row: the array of structs and
-    /// the three strings each row holds (uuid, name, email).
-    func memory(_ context: RunContext, observable: Bool) throws -> (Checksum, [String: Double]) {
+    /// the three strings each row holds (uuid, name, email). The same for
+    /// every memory workload: its template holds that workload's rows.
+    func memory(_ context: RunContext, _ workload: Workload) throws -> (Checksum, [String: Double]) {
         let db = try connect(context)
         let before = bench_heap_in_use()
         let items = try fetchAll(db)

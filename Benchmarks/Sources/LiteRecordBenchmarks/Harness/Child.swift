@@ -35,16 +35,17 @@ enum ChildRunner {
             checksum = try run.verify(outcome, path: store, table: engine.itemTable)
         } else if workload == .launch, let engine = engine as? any LaunchEngine {
             checksum = try engine.launch(context)
-        } else if workload == .memory || workload == .memoryPlain, let engine = engine as? any MemoryEngine {
-            (checksum, metrics) = try engine.memory(context, observable: workload == .memory)
+        } else if workload.isMemory, let engine = engine as? any MemoryEngine {
+            (checksum, metrics) = try engine.memory(context, workload)
         } else if let engine = engine as? any SynchronousEngine {
             checksum = try perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context)
         } else if let engine = engine as? any AsynchronousEngine {
             let outcome = waitFor { try await perform(workload, on: engine, rows: rows, lowerBounds: lowerBounds, context) }
             checksum = try outcome.get()
         }
-        // Read the peak before the verification below allocates anything.
-        let peak = Machine.peakResidentKiB()
+        // Read the peak before the verification below allocates anything; a
+        // memory workload's engine read it before its breakdown's allocations.
+        let peak = metrics?.removeValue(forKey: Metric.peakResidentKiB).map { Int($0) } ?? Machine.peakResidentKiB()
         if workload.isRelationship, workload.verifiesStore {
             checksum = try LibrarySchema.checksum(path: store, tables: engine.libraryTables)
         } else if workload.verifiesStore {
@@ -66,7 +67,7 @@ enum ChildRunner {
                 throw UsageError("\(engine.name) does not run insert-built")
             }
             try engine.insertBuilt(rows, context)
-        case .concurrent, .memory, .memoryPlain, .launch:
+        case .concurrent, .memory, .memoryPlain, .memoryUser, .launch:
             throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try engine.fetch(context)
         case .query: return try engine.query(lowerBounds, context)
@@ -92,7 +93,7 @@ enum ChildRunner {
     ) async throws -> Checksum? {
         switch workload {
         case .insert: try await engine.insert(rows, context)
-        case .insertBuilt, .concurrent, .memory, .memoryPlain, .launch:
+        case .insertBuilt, .concurrent, .memory, .memoryPlain, .memoryUser, .launch:
             throw UsageError("\(engine.name) does not run \(workload.rawValue)")
         case .fetch: return try await engine.fetch(context)
         case .query: return try await engine.query(lowerBounds, context)

@@ -99,6 +99,10 @@ enum Metric {
     static let contextPerObject = "contextPerObject"
     static let resultArray = "resultArray"
     static let rest = "rest"
+    /// `memory`: the child's peak RSS (KiB) where the engine measured its
+    /// heap, before the breakdown's own allocations; the child reports it
+    /// as its peak.
+    static let peakResidentKiB = "peakResidentKiB"
 }
 
 extension Checksum {

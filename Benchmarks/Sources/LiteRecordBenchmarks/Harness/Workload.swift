@@ -16,6 +16,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// `memory` in a context that is not observable (`stack.newContext()`,
     /// as code off the main actor makes one), every property read after the fetch.
     case memoryPlain = "memory-plain"
+    /// `memory-plain` for an entity of the shape apps write: its `uuid` a
+    /// `String` (a real UUID's text), a third of the emails `nil`.
+    case memoryUser = "memory-user"
     /// Open a 1,000,000-row store of a 10-entity model and answer the first
     /// `findFirst(matching:)`, in a fresh process (`Engines/Launch.swift`).
     case launch
@@ -36,6 +39,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .concurrent: "4 reader tasks loop the query workload while 1 writer inserts batches of 100 rows, for \(Int(ConcurrentRun.duration.asSeconds)) s"
         case .memory: "heap bytes per object of a fetch of all N rows, by category (one untimed run), observable context"
         case .memoryPlain: "`memory` in a context that is not observable"
+        case .memoryUser: "`memory-plain` for the entity shape apps write: `uuid: String`, a third of the emails `nil`"
         case .fetch: "fetch all N rows into values or objects"
         case .query: "200 × `age BETWEEN x AND x+2 ORDER BY name LIMIT 100`"
         case .update: "set `score` on every fetched object, one save"
@@ -54,6 +58,7 @@ enum Workload: String, CaseIterable, Sendable {
         switch self {
         case .insert, .insertBuilt: .empty
         case .fetch, .query, .update, .delete, .concurrent, .memory, .memoryPlain: .items
+        case .memoryUser: .userItems
         case .enumerate: .manyItems
         case .open: .model
         case .launch: .launch
@@ -68,7 +73,10 @@ enum Workload: String, CaseIterable, Sendable {
 
     /// Workloads measured once, without a warm-up: their figures are counts,
     /// not times.
-    var isSingleRun: Bool { self == .memory || self == .memoryPlain }
+    var isSingleRun: Bool { isMemory }
+
+    /// The untimed memory workloads, whose engines conform to `MemoryEngine`.
+    var isMemory: Bool { self == .memory || self == .memoryPlain || self == .memoryUser }
 
     /// Whether "× best low-level" means anything: not for the fixed-duration
     /// `concurrent` run nor the untimed `memory` one.
@@ -77,6 +85,9 @@ enum Workload: String, CaseIterable, Sendable {
 
 enum TemplateKind: String, CaseIterable, Sendable {
     case empty, items, manyItems, model
+    /// The items of `memory-user`: the same columns, a third of the emails
+    /// `nil` (`Dataset.userRow`), in LiteRecord's store its `UserItem` table.
+    case userItems
     /// The launch workload's store (`LaunchQuery.makeTemplate`).
     case launch
     /// Authors and their books (the relationship workloads).
@@ -162,12 +173,14 @@ protocol ConcurrentEngine: SynchronousEngine {
     func concurrent(_ run: ConcurrentRun, _ context: RunContext) throws -> ConcurrentOutcome
 }
 
-/// An engine that runs `memory`: fetches all rows as `fetch` does and reports
-/// heap bytes per object by category (`Metric` keys).
+/// An engine that runs `memory`, `memory-plain` and `memory-user`: fetches
+/// all rows as `fetch` does and reports heap bytes per object by category
+/// (`Metric` keys).
 protocol MemoryEngine: SynchronousEngine {
-    /// `observable`: whether the context is observable (LiteRecord; raw C
-    /// has no such thing and ignores it).
-    func memory(_ context: RunContext, observable: Bool) throws -> (Checksum, [String: Double])
+    /// `workload` says which: LiteRecord's context is observable for
+    /// `memory` only, and `memory-user` reads its `UserItem` entity; raw C
+    /// reads its structs from the template either way.
+    func memory(_ context: RunContext, _ workload: Workload) throws -> (Checksum, [String: Double])
 }
 
 protocol AsynchronousEngine: BenchmarkEngine {
@@ -201,7 +214,7 @@ extension BenchmarkEngine {
         switch workload {
         case .insertBuilt: self is any BuildingInsertEngine
         case .concurrent: self is any ConcurrentEngine
-        case .memory, .memoryPlain: self is any MemoryEngine
+        case .memory, .memoryPlain, .memoryUser: self is any MemoryEngine
         case .launch: self is any LaunchEngine
         default: !workload.isRelationship || self is any RelationshipEngine
         }

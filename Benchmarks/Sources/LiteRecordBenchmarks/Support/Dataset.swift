@@ -50,7 +50,8 @@ enum Dataset {
     /// Row `index` (0-based) of the data set: the same values whoever asks,
     /// whatever was generated before. Names are unique (they end with the index),
     /// so `ORDER BY name` has no ties and every engine returns the same rows.
-    static func row(_ index: Int) -> ItemValues {
+    /// `nilEmailOneIn`: one row in that many, at random, has no email.
+    static func row(_ index: Int, nilEmailOneIn: UInt64 = 5) -> ItemValues {
         var random = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
         let first = firstNames[Int(random.next() % UInt64(firstNames.count))]
         let last = lastNames[Int(random.next() % UInt64(lastNames.count))]
@@ -58,12 +59,18 @@ enum Dataset {
         let age = ages.lowerBound + Int(random.next() % UInt64(ages.count))
         let score = (random.unit() * 100_000).rounded() / 1000
         let created = 700_000_000 + random.unit() * 100_000_000
-        let email: String? = random.next() % 5 == 0 ? nil : "\(first.lowercased()).\(last.lowercased())\(index)@example.com"
+        let email: String? = random.next() % nilEmailOneIn == 0 ? nil : "\(first.lowercased()).\(last.lowercased())\(index)@example.com"
         return ItemValues(uuid: uuidString(random.next(), random.next()), name: name, age: age, score: score, created: created, email: email)
     }
 
+    /// Row `index` of `memory-user`'s data set: `row(index)` with a third of
+    /// the emails `nil`, as an outside harness measured the shape apps write.
+    static func userRow(_ index: Int) -> ItemValues {
+        row(index, nilEmailOneIn: 3)
+    }
+
     static func rows(_ count: Int) -> [ItemValues] {
-        (0..<count).map(row)
+        (0..<count).map { row($0) }
     }
 
     /// An uppercase RFC 4122 version-4 UUID string, as `UUID.uuidString` prints it.

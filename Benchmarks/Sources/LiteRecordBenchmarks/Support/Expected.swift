@@ -10,6 +10,8 @@ enum Expected {
             return LaunchQuery.expected(count: count).text
         case .insert, .insertBuilt, .fetch, .enumerate, .memory, .memoryPlain:
             for index in 0..<count { checksum.add(Dataset.row(index)) }
+        case .memoryUser:
+            for index in 0..<count { checksum.add(Dataset.userRow(index)) }
         case .update:
             for index in 0..<count {
                 var row = Dataset.row(index)

@@ -10,6 +10,9 @@ enum SharedTemplates {
         case .items, .manyItems:
             try db.execute(SharedSchema.createItem)
             try insertRows(count, into: db, table: .shared)
+        case .userItems:
+            try db.execute(SharedSchema.createItem)
+            try insertRows(count, into: db, table: .shared, row: Dataset.userRow)
         case .launch:
             try LaunchQuery.makeTemplate(at: path, count: count)
         case .model:
@@ -24,19 +27,23 @@ enum SharedTemplates {
 }
 
 extension SharedTemplates {
-    /// Appends rows 0..<count of the data set to an existing item table.
-    static func insertRows(_ count: Int, into path: String, table: ItemTable) throws {
+    /// Appends rows 0..<count of the data set (`row`) to an existing item table.
+    static func insertRows(
+        _ count: Int, into path: String, table: ItemTable, row: (Int) -> ItemValues = { Dataset.row($0) }
+    ) throws {
         let db = try RawDatabase(path: path)
         try db.applyBenchmarkPragmas()
-        try insertRows(count, into: db, table: table)
+        try insertRows(count, into: db, table: table, row: row)
     }
 
-    static func insertRows(_ count: Int, into db: RawDatabase, table: ItemTable) throws {
+    static func insertRows(
+        _ count: Int, into db: RawDatabase, table: ItemTable, row: (Int) -> ItemValues = { Dataset.row($0) }
+    ) throws {
         try db.execute("BEGIN IMMEDIATE")
         let insert = try db.prepare(
             "INSERT INTO \"\(table.table)\" (uuid, name, age, score, created, email) VALUES (?, ?, ?, ?, ?, ?)")
         for index in 0..<count {
-            try RawCEngine.insert(Dataset.row(index), with: insert)
+            try RawCEngine.insert(row(index), with: insert)
         }
         try db.execute("COMMIT")
     }
