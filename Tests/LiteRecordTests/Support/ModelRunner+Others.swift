@@ -38,15 +38,17 @@ extension ModelRunner {
             handles.keys.filter { $0.kind == kind && $0.row > 0 && copy.held[$0] != nil && copy.held[$0]?.phase != .deleted && !copy.isGone($0) }.sorted()
         }
         var lines: [String] = []
-        // The objects the child's own edits and relates changed: their
-        // pushed changes are based on the version the child saw, the
-        // parent's (below).
+        // The objects the child's own edits and relates changed, and those
+        // its deletions' `.nullify` changed: their pushed changes are based
+        // on the version the child saw, the parent's (below; model seed
+        // 415131 at length 80: a note the child's deletion of its book
+        // cleared, whose row another writer had changed).
         var editedInChild: Set<MID> = []
         for step in steps {
             let changedBefore = Set(copy.held.filter(\.value.changed).keys)
             defer {
                 switch step {
-                case .edit, .relate: editedInChild.formUnion(Set(copy.held.filter(\.value.changed).keys).subtracting(changedBefore))
+                case .edit, .relate, .delete: editedInChild.formUnion(Set(copy.held.filter(\.value.changed).keys).subtracting(changedBefore))
                 default: break
                 }
             }
