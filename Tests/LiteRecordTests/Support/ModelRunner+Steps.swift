@@ -76,7 +76,23 @@ extension ModelRunner {
             throw mismatch("read", "\(ownerID).\(read) lists \(got.sorted()), the model \(must)\(may.isEmpty ? "" : " (and perhaps \(may))")")
         }
         for (id, object) in zip(got, objects) { adopt(id, object) }
-        if let link = read.link { adoptRefreshed(unlisted(under: ownerID, link)) }
+        if let link = read.link { adoptRefreshed(unlisted(under: ownerID, link)) } else { adoptRefreshed(unlinkedHere(from: ownerID)) }
+    }
+
+    /// The same for the many-to-many: the stale objects whose link with the
+    /// owner the store holds and this context took away (model seed 404151
+    /// at length 80: a tag unlinked here showed the text another writer
+    /// stored after its book's tags were read).
+    private func unlinkedHere(from ownerID: MID) -> [MID] {
+        staleHandles().filter { id in
+            let pair: MPair
+            switch (ownerID.kind, id.kind) {
+            case (.book, .tag): pair = MPair(book: ownerID.row, tag: id.row)
+            case (.tag, .book): pair = MPair(book: id.row, tag: ownerID.row)
+            default: return false
+            }
+            return model.store.joins.contains(pair) && model.links[pair] == false
+        }
     }
 
     /// The stale objects (``staleHandles()``) whose stored row the owner's
