@@ -223,6 +223,13 @@ extension ModelRunner {
             copy.held[id]?.values = values
             copy.held[id]?.readValues = parent?.readValues ?? values
             copy.held[id]?.valuesChanged = parent?.valuesChanged ?? []
+            // Its to-ones too: a to-one the child changed before deleting
+            // it is not pushed, so the rollback that takes the deletion
+            // back finds it unchanged (model seed 519602 at length 60).
+            let fk = parent?.fk ?? model.store.rows[id]?.fk ?? object.fk
+            copy.held[id]?.fk = fk
+            copy.held[id]?.readFK = parent?.readFK ?? fk
+            copy.held[id]?.fkChanged = parent?.fkChanged ?? []
         }
         model = copy
         // So do the links and relates it pushes: the parent makes them as
