@@ -225,11 +225,16 @@ extension ModelRunner {
             copy.held[id]?.valuesChanged = parent?.valuesChanged ?? []
             // Its to-ones too: a to-one the child changed before deleting
             // it is not pushed, so the rollback that takes the deletion
-            // back finds it unchanged (model seed 519602 at length 60).
-            let fk = parent?.fk ?? model.store.rows[id]?.fk ?? object.fk
-            copy.held[id]?.fk = fk
-            copy.held[id]?.readFK = parent?.readFK ?? fk
-            copy.held[id]?.fkChanged = parent?.fkChanged ?? []
+            // back finds it unchanged (model seed 519602 at length 60). Not
+            // one naming a record the push deletes: the parent's own rule
+            // changes it as the child's did (seed 511783).
+            let doomed = Set(deleted)
+            for link in object.fkChanged {
+                let before = parent?.fk[link] ?? model.store.rows[id]?.fk[link]
+                if let before, doomed.contains(MID(kind: link.target, row: before)) { continue }
+                copy.held[id]?.fk[link] = before
+                if parent?.fkChanged.contains(link) != true { copy.held[id]?.fkChanged.remove(link) }
+            }
         }
         model = copy
         // So do the links and relates it pushes: the parent makes them as
