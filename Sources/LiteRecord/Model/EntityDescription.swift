@@ -70,7 +70,7 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         let columns = attributes.map { SQLIdentifier($0.name) } + toOnes.map { SQLIdentifier(descriptions[$0].name) }
         let selected = [SQLIdentifier.rowID] + columns + [.version]
         selectSQL = SelectStatement(selected, from: table).sql
-        qualifiedSelectList = selected.map { $0.qualified(by: table.quoted) }.joined(separator: ", ")
+        qualifiedSelectList = joinedText(selected.map { $0.qualified(by: table.quoted) })
         // The record id goes last, so that attribute `i` stays parameter `i + 1`.
         insertSQL = InsertStatement(into: table, columns: columns + [.rowID]).sql
         insertPickingIDSQL = InsertStatement(into: table, columns: columns).sql

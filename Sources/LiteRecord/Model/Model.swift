@@ -158,9 +158,12 @@ public struct Model: Sendable {
         )
     }
 
+    // Names are checked for a NUL byte in their UTF-8 (what SQLite sees):
+    // Foundation's `contains("\0")`, the same literal search, went through
+    // `range(of:)` and cost opening a model of ten entities 0.25M instructions.
     private static func validate(_ entity: EntityDescription) throws(LiteRecordError) {
         let lowered = entity.name.lowercased()
-        if entity.name.isEmpty || entity.name.contains("\0") {
+        if entity.name.isEmpty || entity.name.utf8.contains(0) {
             throw LiteRecordError(.invalidModel, "entity name '\(entity.name)' is empty or contains a NUL byte")
         }
         if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("literecord_") {
@@ -168,7 +171,7 @@ public struct Model: Sendable {
         }
         var seen = Set<String>()
         for relationship in entity.relationships {
-            if relationship.name.isEmpty || relationship.name.contains("\0") {
+            if relationship.name.isEmpty || relationship.name.utf8.contains(0) {
                 throw LiteRecordError(.invalidModel, "\(entity.name): relationship name '\(relationship.name)' is empty or contains a NUL byte")
             }
             if reservedColumnNames.contains(relationship.name.lowercased()) {
@@ -183,7 +186,7 @@ public struct Model: Sendable {
         }
         seen.removeAll()
         for attribute in entity.attributes {
-            if attribute.name.isEmpty || attribute.name.contains("\0") {
+            if attribute.name.isEmpty || attribute.name.utf8.contains(0) {
                 throw LiteRecordError(.invalidModel, "\(entity.name): attribute name '\(attribute.name)' is empty or contains a NUL byte")
             }
             if reservedColumnNames.contains(attribute.name.lowercased()) {

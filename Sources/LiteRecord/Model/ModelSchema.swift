@@ -19,7 +19,7 @@ struct ModelSchema: Codable, Equatable, Sendable {
     /// unique, index and searchable flags — the inputs of Core Data's version hashes.
     /// Renaming hints are left out: they describe a migration, not a model.
     var canonicalText: String {
-        entities.map { entity in
+        let texts = entities.map { entity in
             let attributes = entity.attributes.sorted { $0.name < $1.name }.map { attribute in
                 var flags = ""
                 if attribute.isOptional { flags += "?" }
@@ -28,7 +28,7 @@ struct ModelSchema: Codable, Equatable, Sendable {
                 if attribute.isSearchable == true { flags += "s" }
                 return "\(attribute.name.count):\(attribute.name):\(attribute.type.name):\(flags)"
             }
-            var text = "\(entity.name.count):\(entity.name){\(attributes.joined(separator: ","))}"
+            var text = "\(entity.name.count):\(entity.name){\(joinedText(attributes, separator: ","))}"
             // Only entities with relationships add to the text, so a model
             // without any keeps the fingerprint it had before relationships.
             if let relationships = entity.relationships, !relationships.isEmpty {
@@ -38,14 +38,19 @@ struct ModelSchema: Codable, Equatable, Sendable {
                     let destination = relationship.destination
                     return "\(relationship.name.count):\(relationship.name):\(kind):\(destination.count):\(destination)\(join)"
                 }
-                text += "<\(parts.joined(separator: ","))>"
+                text += "<\(joinedText(parts, separator: ","))>"
             }
             return text
-        }.joined(separator: ";")
+        }
+        return joinedText(texts, separator: ";")
     }
 
     /// A stable 64-bit FNV-1a hash of ``canonicalText``, in hex.
-    var fingerprint: String {
+    var fingerprint: String { Self.fingerprint(of: canonicalText) }
+
+    /// The fingerprint of a canonical text: for a caller that has the text
+    /// already (building it is most of the cost).
+    static func fingerprint(of canonicalText: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in canonicalText.utf8 {
             hash ^= UInt64(byte)

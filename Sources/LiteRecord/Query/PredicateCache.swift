@@ -75,7 +75,7 @@ final class PredicateCache: Sendable {
     /// paths could be made at run time.
     static let limit = 256
 
-    private let entries = MemoTable<PredicateShape, Entry>(limit: PredicateCache.limit)
+    private let entries = PredicateShapeTable(limit: PredicateCache.limit)
 
     /// The `WHERE` condition and arguments for `predicate`, from the kept
     /// translation of its shape when there is one.
@@ -149,6 +149,51 @@ struct PredicateShape: Hashable, @unchecked Sendable {
     var tokens: [Int] = []
     /// Key paths applied to the object, in walk order.
     var keyPaths: [AnyKeyPath] = []
+}
+
+/// The kept entries by shape: a dictionary by the expression's type, then
+/// the shapes of that type in a list (a few: the key paths and operators
+/// that one expression type is written with), with ``MemoTable``'s
+/// behaviour otherwise. Not a `[PredicateShape: Entry]`: a dictionary keyed
+/// by `PredicateShape` asks the runtime, when it is made with the model, for
+/// `PredicateShape: Hashable`, a search of its conformance tables (0.4M
+/// instructions of opening any store); `ObjectIdentifier`'s is asked anyway.
+final class PredicateShapeTable: Sendable {
+    private typealias Bucket = [(shape: PredicateShape, entry: PredicateCache.Entry)]
+    private let storage = Locked<(buckets: [ObjectIdentifier: Bucket], count: Int)>(([:], 0))
+    /// When the table holds this many entries it starts over.
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The number of entries kept.
+    var count: Int { storage.withLock { $0.count } }
+
+    /// The entry kept for `shape`, or `make()`'s, kept now. `make` runs
+    /// outside the lock (two threads may both make an entry; either is kept).
+    func value<Failure: Error>(
+        for shape: PredicateShape, _ make: () throws(Failure) -> PredicateCache.Entry
+    ) throws(Failure) -> PredicateCache.Entry {
+        let known = storage.withLock { table in
+            table.buckets[shape.expressionType]?.first { $0.shape == shape }?.entry
+        }
+        if let known { return known }
+        let made = try make()
+        storage.withLock { table in
+            if table.count >= limit { table = ([:], 0) }
+            var bucket = table.buckets[shape.expressionType] ?? []
+            if let index = bucket.firstIndex(where: { $0.shape == shape }) {
+                bucket[index].entry = made
+            } else {
+                bucket.append((shape, made))
+                table.count += 1
+            }
+            table.buckets[shape.expressionType] = bucket
+        }
+        return made
+    }
 }
 
 /// Walks a predicate's expression tree for its ``PredicateShape`` and its

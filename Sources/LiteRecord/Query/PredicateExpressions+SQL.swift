@@ -35,7 +35,12 @@ extension PredicateExpressions.Variable: SQLTranslatable, VariableExpression {
 
 extension PredicateExpressions.KeyPath: SQLTranslatable, ConstantExpression {
     var constantValue: Any? {
-        guard let root = (root as? any ConstantExpression)?.constantValue as? Root.Output else { return nil }
+        // The root's kept translator says whether it is constant: the cast
+        // alone would search the runtime's conformance tables the first time
+        // a process meets the root's type (a variable, usually: not constant).
+        guard PredicateTranslator.nodeTranslator(for: root)?.isConstant == true,
+            let root = (root as? any ConstantExpression)?.constantValue as? Root.Output
+        else { return nil }
         return root[keyPath: keyPath]
     }
 
@@ -121,7 +126,11 @@ extension PredicateTranslator {
 
     /// The type inside one level of `Optional`.
     static func unwrapped(_ type: Any.Type) -> Any.Type {
-        (type as? any OptionalValue.Type)?.wrappedType ?? type
+        // ``ValueType``, kept per type, knows whether `type` is an `Optional`:
+        // the cast alone fails for `Int` only after a search of the runtime's
+        // conformance tables (the first time a process meets the type).
+        guard ValueType(type).isOptional else { return type }
+        return (type as? any OptionalValue.Type)?.wrappedType ?? type
     }
 
     /// A property of a computed value: the few whose SQL meaning is exact.

@@ -13,11 +13,22 @@ protocol SQLTranslatable: SendableMetatype {
     /// when a predicate holding this node is not to be kept translated (see
     /// ``PredicateShapeWalker``).
     func walkShape(_ walker: inout PredicateShapeWalker) -> Bool
+    /// Whether the node type is a ``ConstantExpression``. Asked of the type
+    /// the translator already has in hand: `node is any ConstantExpression`
+    /// would search the runtime's conformance tables the first time a process
+    /// meets each node type (a third of a million instructions each, in the
+    /// first query after launch).
+    static var isConstantExpression: Bool { get }
 }
 
 extension SQLTranslatable {
     /// Nodes that do not describe their shape are translated every time.
     func walkShape(_ walker: inout PredicateShapeWalker) -> Bool { false }
+    static var isConstantExpression: Bool { false }
+}
+
+extension SQLTranslatable where Self: ConstantExpression {
+    static var isConstantExpression: Bool { true }
 }
 
 /// A node whose value does not depend on the object being tested (a captured
@@ -47,7 +58,12 @@ final class PredicateTranslator {
     let rootType: any Entity.Type
     /// The store's model: how relationships are stored.
     let model: Model
-    private var bindings: [PredicateExpressions.VariableID: Binding] = [:]
+    /// The variables in scope, innermost last: the predicate's own, then a
+    /// closure's while its body is translated. A list, not a dictionary: a
+    /// predicate binds one or two, and a dictionary keyed by `VariableID` costs
+    /// the first query after launch a search of the runtime's conformance
+    /// tables (for `VariableID: Hashable`).
+    private var bindings: [(variable: PredicateExpressions.VariableID, binding: Binding)] = []
     /// How many `json_each` subqueries have been named so far.
     private var eachCount = 0
     /// How many tables of relationship subqueries have been named so far.
@@ -63,7 +79,7 @@ final class PredicateTranslator {
         rootType = T.self
         self.model = model
         expression = predicate.expression
-        bindings[predicate.variable.key] = .entity
+        bindings.append((predicate.variable.key, .entity))
     }
 
     /// The `WHERE` condition and its arguments.
@@ -129,7 +145,13 @@ final class PredicateTranslator {
                 guard let node = expression as? Node else { return false }
                 return node.walkShape(&walker)
             },
-            isConstant: node is any ConstantExpression)
+            isConstant: Self.isConstant(node))
+    }
+
+    private static func isConstant<Node: SQLTranslatable>(_ node: Node) -> Bool {
+        // Debug builds (every test) check the requirement against the cast it replaces.
+        assert(Node.isConstantExpression == (node is any ConstantExpression), "\(Node.self): isConstantExpression is wrong")
+        return Node.isConstantExpression
     }
 
     /// Runs `body` with a closure variable bound to the SQL of its value.
@@ -137,14 +159,15 @@ final class PredicateTranslator {
         _ variable: PredicateExpressions.VariableID, boundTo value: SQLFragment,
         _ body: () throws(LiteRecordError) -> R
     ) throws(LiteRecordError) -> R {
-        let previous = bindings[variable]
-        bindings[variable] = .value(value)
-        defer { bindings[variable] = previous }
+        // The innermost binding of a variable is the one in force, as a
+        // dictionary's overwrite (and restore on the way out) made it.
+        bindings.append((variable, .value(value)))
+        defer { bindings.removeLast() }
         return try body()
     }
 
     func binding(of variable: PredicateExpressions.VariableID) -> Binding? {
-        bindings[variable]
+        bindings.last { $0.variable == variable }?.binding
     }
 
     /// A fresh alias for a `json_each` table in a subquery.

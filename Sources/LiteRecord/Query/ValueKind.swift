@@ -200,7 +200,13 @@ struct ValueType: Sendable {
     private static let known = MemoTable<ObjectIdentifier, ValueType>()
 
     private init(uncached type: Any.Type) {
-        if let optional = type as? any OptionalValue.Type {
+        // The common types first: none is an `Optional`, and the cast below
+        // fails for them only after a search of the runtime's conformance
+        // tables (the first time a process meets each type).
+        if let common = Self.commonKind(of: type) {
+            kind = common
+            isOptional = false
+        } else if let optional = type as? any OptionalValue.Type {
             let wrapped = ValueType(optional.wrappedType)
             // SQL has one NULL: `.some(nil)` and `nil` cannot be told apart.
             kind = wrapped.isOptional ? .unsupported(typeName: "\(type)") : wrapped.kind
@@ -212,21 +218,7 @@ struct ValueType: Sendable {
     }
 
     private static func kind(of type: Any.Type) -> ValueKind {
-        if type == Bool.self { return .bool }
-        if type == String.self { return .string }
-        if type == Double.self { return .double }
-        if type == Float.self { return .float }
-        if type == Date.self { return .date }
-        if type == UUID.self { return .uuid }
-        if type == Data.self { return .data }
-        if type == RecordID.self { return .recordID(entityName: nil) }
-        if type == Decimal.self { return .decimal }
-        if type == URL.self { return SwiftComparison.url }
-        // The common integers before the protocol casts below, which search
-        // the conformance tables the first time a process meets each type
-        // (see `ValueKind.encodeCommon`); the kind is the one they give.
-        if type == Int.self { return .integer(bounds(of: Int.self)) }
-        if type == Int64.self { return .integer(bounds(of: Int64.self)) }
+        if let common = commonKind(of: type) { return common }
         if let entity = type as? any Entity.Type { return .object(entityName: entity.entityName) }
         if let integer = type as? any FixedWidthInteger.Type { return .integer(bounds(of: integer)) }
         if let raw = type as? any RawRepresentable.Type {
@@ -241,6 +233,27 @@ struct ValueType: Sendable {
         // Another Codable value is stored as JSON (a collection's kind is
         // decided where one is met: see `collectionKind(of:)`).
         return SwiftComparison.json(type) ?? .unsupported(typeName: "\(type)")
+    }
+
+    /// The kind of one of the common types, told by comparing metadata
+    /// (no conformance lookup); `nil` for any other type.
+    private static func commonKind(of type: Any.Type) -> ValueKind? {
+        if type == Bool.self { return .bool }
+        if type == String.self { return .string }
+        if type == Double.self { return .double }
+        if type == Float.self { return .float }
+        if type == Date.self { return .date }
+        if type == UUID.self { return .uuid }
+        if type == Data.self { return .data }
+        if type == RecordID.self { return .recordID(entityName: nil) }
+        if type == Decimal.self { return .decimal }
+        if type == URL.self { return SwiftComparison.url }
+        // The common integers before the protocol casts of `kind(of:)`, which search
+        // the conformance tables the first time a process meets each type
+        // (see `ValueKind.encodeCommon`); the kind is the one they give.
+        if type == Int.self { return .integer(bounds(of: Int.self)) }
+        if type == Int64.self { return .integer(bounds(of: Int64.self)) }
+        return nil
     }
 
     private static func bounds<I: FixedWidthInteger>(of type: I.Type) -> ValueKind.IntegerBounds {

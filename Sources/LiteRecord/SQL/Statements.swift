@@ -33,8 +33,8 @@ struct InsertStatement: Sendable, CustomStringConvertible {
             sql = verb + "\(table) DEFAULT VALUES"
             return
         }
-        let names = columns.map(\.quoted).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let names = joinedText(columns.map(\.quoted))
+        let placeholders = joinedText(Array(repeating: "?", count: columns.count))
         sql = verb + "\(table) (\(names)) VALUES (\(placeholders))"
     }
 
@@ -98,7 +98,7 @@ struct SelectStatement: Sendable, CustomStringConvertible {
     let sql: String
 
     init(_ columns: [String], from source: String, where condition: WhereClause? = nil, orderBy: String? = nil, limit: String? = nil) {
-        self.init(select: "SELECT " + columns.joined(separator: ", ") + " FROM " + source, where: condition, orderBy: orderBy, limit: limit)
+        self.init(select: "SELECT " + joinedText(columns) + " FROM " + source, where: condition, orderBy: orderBy, limit: limit)
     }
 
     init(_ columns: [SQLIdentifier], from table: SQLIdentifier, where condition: WhereClause? = nil, orderBy: String? = nil, limit: String? = nil) {
@@ -116,4 +116,23 @@ struct SelectStatement: Sendable, CustomStringConvertible {
     }
 
     var description: String { sql }
+}
+
+/// `parts.joined(separator: separator)`, written out. The standard library's
+/// `joined(separator:)` runs unspecialized and, the first time a process
+/// calls it, searches the runtime's conformance tables (a third of a million
+/// instructions): opening any store renders every entity's statements and
+/// the model's canonical text.
+func joinedText(_ parts: [String], separator: String = ", ") -> String {
+    // An index loop: `enumerated()` or `for part in parts` instantiate the
+    // iterator's generic type, which asks the runtime (the same search) for
+    // `[String]`'s conformance to `Sequence`.
+    var result = ""
+    var index = 0
+    while index < parts.count {
+        if index > 0 { result += separator }
+        result += parts[index]
+        index += 1
+    }
+    return result
 }

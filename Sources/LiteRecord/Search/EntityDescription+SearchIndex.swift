@@ -47,7 +47,7 @@ extension EntityDescription {
         let fts = SQLIdentifier.quote(searchTableName(table: table))
         let key = SQLIdentifier.rowID.quoted
         let quoted = columns.map { SQLIdentifier.quote($0) }
-        let insert = "INSERT INTO \(fts)(rowid, \(quoted.joined(separator: ", "))) VALUES (new.\(key), \(quoted.map { "new.\($0)" }.joined(separator: ", ")));"
+        let insert = "INSERT INTO \(fts)(rowid, \(joinedText(quoted))) VALUES (new.\(key), \(joinedText(quoted.map { "new.\($0)" })));"
         let deferred = "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier(Model.searchDeferralTable)))"
         return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[0])) AFTER INSERT ON \(SQLIdentifier(table)) WHEN \(deferred) BEGIN \(insert) END"
     }
@@ -59,7 +59,7 @@ extension EntityDescription {
         let fts = SQLIdentifier.quote(searchTableName(table: table))
         let key = SQLIdentifier.rowID.quoted
         let quoted = columns.map { SQLIdentifier.quote($0) }
-        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(quoted.joined(separator: ", "))) VALUES ('delete', old.\(key), \(quoted.map { "old.\($0)" }.joined(separator: ", ")));"
+        let delete = "INSERT INTO \(fts)(\(fts), rowid, \(joinedText(quoted))) VALUES ('delete', old.\(key), \(joinedText(quoted.map { "old.\($0)" })));"
         return "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[1])) AFTER DELETE ON \(SQLIdentifier(table)) BEGIN \(delete) END"
     }
 
@@ -74,13 +74,13 @@ extension EntityDescription {
         let fts = SQLIdentifier.quote(searchTableName(table: table))
         let key = SQLIdentifier.rowID.quoted
         let quoted = columns.map { SQLIdentifier.quote($0) }
-        let list = quoted.joined(separator: ", ")
-        func values(_ row: String) -> String { quoted.map { "\(row).\($0)" }.joined(separator: ", ") }
+        let list = joinedText(quoted)
+        func values(_ row: String) -> String { joinedText(quoted.map { "\(row).\($0)" }) }
         let delete = "INSERT INTO \(fts)(\(fts), rowid, \(list)) VALUES ('delete', old.\(key), \(values("old")));"
         let insert = "INSERT INTO \(fts)(rowid, \(list)) VALUES (new.\(key), \(values("new")));"
         // `UPDATE OF` fires when a searchable column or the key is assigned;
         // a save assigns only changed columns, and the `WHEN` skips the rest.
-        let changed = ([key] + quoted).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let changed = joinedText(([key] + quoted).map { "old.\($0) IS NOT new.\($0)" }, separator: " OR ")
         let deferred = "NOT EXISTS (SELECT 1 FROM \(SQLIdentifier(Model.searchDeferralTable)))"
         return
             "CREATE TRIGGER \(SQLIdentifier(searchTriggerNames(table: table)[2])) AFTER UPDATE OF \(key), \(list) ON \(SQLIdentifier(table)) WHEN \(deferred) AND (\(changed)) BEGIN \(delete) \(insert) END"

@@ -120,10 +120,14 @@ extension Connection {
         // Renaming hints are not in the canonical text: whether one applies
         // takes the stored model (``ModelSchema/isUnchanged(becoming:fingerprint:)``).
         guard !model.schema.hasRenamingHints, try tableNames().contains(Model.metadataTable),
-            let fingerprint = try metadata(MetadataKey.fingerprint), fingerprint == model.fingerprint,
+            let fingerprint = try metadata(MetadataKey.fingerprint)
+        else { return false }
+        // The text is built once, for both comparisons.
+        let canonicalText = model.schema.canonicalText
+        guard fingerprint == ModelSchema.fingerprint(of: canonicalText),
             let canonical = try metadata(MetadataKey.canonicalSchema)
         else { return false }
-        return canonical == model.schema.canonicalText
+        return canonical == canonicalText
     }
 
     /// The names of the tables in the database, SQLite's own excluded.

@@ -21,7 +21,7 @@ final class ReaderPool: @unchecked Sendable {
     private var idle: [Connection] = []
     private var count = 0
     /// How many readers each thread holds (by ``ThreadIdentity``).
-    private var holders: [UInt: Int] = [:]
+    private var holders = ReaderHolders()
     /// Connections handed out by ``acquireOwn(_:)``, outside the pool's count.
     private var own: Set<ObjectIdentifier> = []
     private var isClosed = false
@@ -53,13 +53,13 @@ final class ReaderPool: @unchecked Sendable {
                 throw LiteRecordError(.storeUnavailable, "\(operation()) failed: the store is closed")
             }
             if let reader = idle.popLast() {
-                holders[thread, default: 0] += 1
+                holders.add(thread)
                 condition.unlock()
                 return reader
             }
-            if count - own.count < maximumCount || !mayWait || holders[thread] != nil {
+            if count - own.count < maximumCount || !mayWait || holders.count(of: thread) > 0 {
                 count += 1
-                holders[thread, default: 0] += 1
+                holders.add(thread)
                 condition.unlock()
                 do {
                     return try open()
@@ -72,7 +72,7 @@ final class ReaderPool: @unchecked Sendable {
                     throw error
                 }
             }
-            assert(mayWait && holders[thread] == nil, "a thread holding the writer or a reader waits for a reader")
+            assert(mayWait && holders.count(of: thread) == 0, "a thread holding the writer or a reader waits for a reader")
             condition.wait()
         }
     }
@@ -139,8 +139,7 @@ final class ReaderPool: @unchecked Sendable {
 
     /// Must be called with `condition` locked.
     private func releaseHolder(_ thread: UInt) {
-        guard let held = holders[thread] else { return }
-        if held > 1 { holders[thread] = held - 1 } else { holders[thread] = nil }
+        holders.remove(thread)
     }
 
     /// Whether ``close(waitingUpTo:)`` has begun: the pool refuses readers.
@@ -167,7 +166,7 @@ final class ReaderPool: @unchecked Sendable {
         count -= idle.count
         idle.removeAll()
         condition.broadcast()
-        let own = holders[thread] ?? 0
+        let own = holders.count(of: thread)
         while count > own {
             if !condition.wait(until: deadline) {
                 lateReadersKeepWAL = true
@@ -176,5 +175,32 @@ final class ReaderPool: @unchecked Sendable {
         }
         if own > 0 { lateReadersKeepWAL = true }
         return true
+    }
+}
+
+/// How many readers each thread holds: a thread's count, one more, one fewer.
+/// A list, not a `[UInt: Int]`: the threads holding readers at once are few
+/// (about the pool's size), and a dictionary keyed by `UInt` cost the first
+/// read after launch a search of the runtime's conformance tables (for
+/// `UInt: Hashable`), half a million instructions.
+struct ReaderHolders {
+    private var entries: [(thread: UInt, count: Int)] = []
+
+    func count(of thread: UInt) -> Int {
+        entries.first { $0.thread == thread }?.count ?? 0
+    }
+
+    mutating func add(_ thread: UInt) {
+        if let index = entries.firstIndex(where: { $0.thread == thread }) {
+            entries[index].count += 1
+        } else {
+            entries.append((thread, 1))
+        }
+    }
+
+    /// One fewer for `thread`; a thread that holds none is left out.
+    mutating func remove(_ thread: UInt) {
+        guard let index = entries.firstIndex(where: { $0.thread == thread }) else { return }
+        if entries[index].count > 1 { entries[index].count -= 1 } else { entries.remove(at: index) }
     }
 }
