@@ -39,7 +39,7 @@ extension ModelRunner {
         }
         var lines: [String] = []
         // The objects the child's own edits and relates changed, and those
-        // its deletions' `.nullify` changed: their pushed changes are based
+        // its deletions' `.nullify` changed (and kept): their pushed changes are based
         // on the version the child saw, the parent's (below; model seed
         // 415131 at length 80: a note the child's deletion of its book
         // cleared, whose row another writer had changed).
@@ -48,7 +48,12 @@ extension ModelRunner {
             let changedBefore = Set(copy.held.filter(\.value.changed).keys)
             defer {
                 switch step {
-                case .edit, .relate, .delete: editedInChild.formUnion(Set(copy.held.filter(\.value.changed).keys).subtracting(changedBefore))
+                case .edit, .relate: editedInChild.formUnion(Set(copy.held.filter(\.value.changed).keys).subtracting(changedBefore))
+                // Not what the deletion takes along: the push carries a
+                // deletion, not the child's changes of what it deletes, and
+                // the parent's own rules read it first (model seed 602120).
+                case .delete:
+                    editedInChild.formUnion(Set(copy.held.filter { $0.value.changed && $0.value.phase != .deleted }.keys).subtracting(changedBefore))
                 default: break
                 }
             }
