@@ -113,7 +113,7 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
     public var note: String??
     public var visits: Int?
 
-    enum CodingKeys: String, CodingKey { case url, title, folder, tags, note, visits }
+    enum CodingKeys: String, CodingKey, CaseIterable { case url, title, folder, tags, note, visits }
 
     /// Decodes the fields one by one, so that a wrong type is reported by
     /// the decoder with the field's coding path.
@@ -122,10 +122,14 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
     /// let input = try JSONDecoder().decode(BookmarkInput.self, from: data)
     /// ```
     ///
-    /// - Throws: `DecodingError` naming the field.
+    /// - Throws: `DecodingError` naming the field; `HTTPError(.badRequest)`
+    ///   naming a field the input does not have (its schema says
+    ///   `additionalProperties: false`: a misspelt field is refused, never
+    ///   dropped silently).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let path = decoder.codingPath
+        try Self.refuseUnknownFields(decoder)
         url = try BookmarkJSON.value(String.self, in: container, forKey: .url, at: path)
         title = try BookmarkJSON.value(String.self, in: container, forKey: .title, at: path)
         folder = try BookmarkJSON.value(String.self, in: container, forKey: .folder, at: path)
@@ -136,6 +140,16 @@ public struct BookmarkInput: Decodable, Sendable, Equatable {
             note = .none
         }
         visits = try BookmarkJSON.integer(in: container, forKey: .visits, at: decoder.codingPath)
+    }
+
+    /// 400 naming the first field of the body that is not one of the input's.
+    private static func refuseUnknownFields(_ decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: AnyKey.self)
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        guard let other = fields.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) else { return }
+        throw HTTPError(
+            .badRequest,
+            message: "field '\(BookmarkJSON.path(decoder.codingPath + [AnyKey(other)]))' is not one a bookmark has (\(CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")))")
     }
 
     /// An input with the given fields, for tests and callers in Swift.

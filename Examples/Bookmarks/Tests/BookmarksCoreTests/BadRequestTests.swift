@@ -51,6 +51,22 @@ import Testing
         }
     }
 
+    /// A field the input does not have is refused, not dropped: the schema
+    /// says `additionalProperties: false` (Schemathesis found a POST with an
+    /// extra field answered 201).
+    @Test func anUnknownFieldAnswers400NamingIt() async throws {
+        try await expectUnchanged { client, existing in
+            let post = #"{"url": "https://x.example", "title": "T", "folder": "F", " titõle": [1]}"#
+            let created = try await client.send(uri: "/bookmarks", method: .post, body: json(post))
+            #expect(created.status == .badRequest)
+            #expect(errorMessage(created).contains("' tit\u{f5}le'"), "\(errorMessage(created))")
+            let put = try await client.send(
+                uri: "/bookmarks/\(existing.id)", method: .put, headers: [.ifMatch: existing.etag], body: json(#"{"title": "New", "version": 9}"#))
+            #expect(put.status == .badRequest)
+            #expect(errorMessage(put).contains("'version'"), "\(errorMessage(put))")
+        }
+    }
+
     @Test func wrongTypesAnswer400NamingTheField() async throws {
         try await expectUnchanged { client, _ in
             let cases: [(String, String)] = [
