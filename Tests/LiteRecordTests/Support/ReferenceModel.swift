@@ -352,6 +352,10 @@ struct ReferenceModel {
             for link in MLink.pointing(at: id.kind) where link.rule == .deny {
                 if members(of: id, link).may.contains(where: { isGone($0) && held[$0]?.changed == true }) { return true }
             }
+            // The same for `Tag.books`, a `.deny` on a many-to-many: a book
+            // with edits whose row (and links) another writer deleted
+            // (model seed 705892 at length 80: `truncateAll(Book)`).
+            if id.kind == .tag, formerlyLinked(id).contains(where: { isGone($0) && held[$0]?.changed == true }) { return true }
         }
         return false
     }
