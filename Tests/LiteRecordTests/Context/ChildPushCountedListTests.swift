@@ -49,13 +49,19 @@ final class CLLabel {
         crate = CLCrate()
         crate.name = "crate"
         parent.insert(crate)
-        let bottle = CLBottle()
-        bottle.name = "only"
-        parent.insert(bottle)
-        bottle.crate = crate
+        let bottle = Self.bottle("only", in: crate, inserting: parent)
         try parent.save()
         // The parent's own unsaved change: the crate's last bottle leaves.
         bottle.crate = nil
+    }
+
+    /// A new bottle named `name` in `crate`, inserted into `context`.
+    private static func bottle(_ name: String, in crate: CLCrate, inserting context: RecordContext) -> CLBottle {
+        let bottle = CLBottle()
+        bottle.name = name
+        context.insert(bottle)
+        bottle.crate = crate
+        return bottle
     }
 
     private func labelled(_ count: Int, in child: RecordContext) throws {
@@ -96,16 +102,9 @@ final class CLLabel {
         let shelf = CLShelf()
         shelf.name = "shelf"
         parent.insert(shelf)
-        let replacement = CLBottle()
-        replacement.name = "replacement"
-        parent.insert(replacement)
-        replacement.crate = crate
+        let replacement = Self.bottle("replacement", in: crate, inserting: parent)
         try parent.save()
-        replacement.shelf = nil
-        let unseen = CLBottle()
-        unseen.name = "unseen"
-        parent.insert(unseen)
-        unseen.crate = crate
+        let unseen = Self.bottle("unseen", in: crate, inserting: parent)
         unseen.shelf = shelf
         replacement.crate = nil
         #expect(crate.bottles.map(\.name) == ["unseen"])
