@@ -19,8 +19,9 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
     var hasRelationships: Bool { !relationships.isEmpty }
 
     /// `SELECT "Z_PK", <attributes>, <to-ones>, "Z_OPT" FROM <table>`, built
-    /// once. The version comes last, so that attribute `i` is column `i + 1`;
-    /// it is column ``versionColumn``.
+    /// once, each attribute aliased to its own name (see `init`). The version
+    /// comes last, so that attribute `i` is column `i + 1`; it is column
+    /// ``versionColumn``.
     let selectSQL: String
     /// The column list of ``selectSQL``, each column qualified by the table
     /// name, for queries that join another table.
@@ -69,7 +70,21 @@ public struct EntityDescription: Sendable, CustomStringConvertible {
         let table = SQLIdentifier(type.entityName)
         let columns = attributes.map { SQLIdentifier($0.name) } + toOnes.map { SQLIdentifier(descriptions[$0].name) }
         let selected = [SQLIdentifier.rowID] + columns + [.version]
-        selectSQL = SelectStatement(selected, from: table).sql
+        // Each attribute's column is named by an alias, its own name: an
+        // `ORDER BY "name" COLLATE …` then resolves to that result column
+        // (https://sqlite.org/lang_select.html#the_order_by_clause), so a
+        // sort keeps the column once in its records instead of twice, the
+        // key and the value. Without the alias SQLite compares the collated
+        // term with the bare column, finds them different and copies it.
+        // The alias names the same column, so no query's meaning changes.
+        // (Appended, not interpolated: every open renders every entity's list.)
+        var list = SQLIdentifier.rowID.quoted
+        for (position, column) in columns.enumerated() {
+            list += ", " + column.quoted
+            if position < attributes.count { list += " AS " + column.quoted }
+        }
+        list += ", " + SQLIdentifier.version.quoted
+        selectSQL = "SELECT " + list + " FROM " + table.quoted
         qualifiedSelectList = joinedText(selected.map { $0.qualified(by: table.quoted) })
         // The record id goes last, so that attribute `i` stays parameter `i + 1`.
         insertSQL = InsertStatement(into: table, columns: columns + [.rowID]).sql

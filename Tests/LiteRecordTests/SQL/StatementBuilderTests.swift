@@ -113,7 +113,8 @@ import Testing
 
     @Test func entityStatementsKeepTheirText() {
         let entity = EntityDescription(type: StatementBuilderNote.self)
-        #expect(entity.selectSQL == #"SELECT "Z_PK", "title", "order", "Z_OPT" FROM "StatementBuilderNote""#)
+        // Each attribute aliased to its own name (SortedSelectAliasTests says why).
+        #expect(entity.selectSQL == #"SELECT "Z_PK", "title" AS "title", "order" AS "order", "Z_OPT" FROM "StatementBuilderNote""#)
         #expect(entity.insertSQL == #"INSERT INTO "StatementBuilderNote" ("title", "order", "Z_PK") VALUES (?, ?, ?)"#)
         #expect(entity.insertPickingIDSQL == #"INSERT INTO "StatementBuilderNote" ("title", "order") VALUES (?, ?)"#)
         #expect(entity.deleteSQL == #"DELETE FROM "StatementBuilderNote" WHERE "Z_PK" = ? AND "Z_OPT" = ?"#)
