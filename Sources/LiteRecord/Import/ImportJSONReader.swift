@@ -21,12 +21,40 @@ struct ImportJSONReader {
     /// JSONSerialization's own limit.
     static let maximumDepth = 512
 
-    private enum Container {
+    enum Container {
         case object([String: Any], key: String)
         case array([Any])
+        /// Held only while a value goes in (see `add`).
+        case emptied
 
         var isObject: Bool {
             if case .object = self { true } else { false }
+        }
+
+        /// Puts `value` in the container, in place: the container is emptied
+        /// first, so that the array or dictionary taken out of it is the only
+        /// reference to its storage. Otherwise every value added copies all
+        /// the values before it, and reading an array of n objects costs n².
+        mutating func add(_ value: Any) {
+            switch self {
+            case .object(var object, let key):
+                self = .emptied
+                object[key] = value
+                self = .object(object, key: key)
+            case .array(var array):
+                self = .emptied
+                array.append(value)
+                self = .array(array)
+            case .emptied:
+                break
+            }
+        }
+
+        /// The key the object's next value goes under.
+        mutating func expect(_ key: String) {
+            guard case .object(let object, _) = self else { return }
+            self = .emptied
+            self = .object(object, key: key)
         }
     }
 
@@ -78,29 +106,22 @@ struct ImportJSONReader {
             }
             // Put the value in its container, closing the containers that end here.
             while true {
-                guard var container = stack.popLast() else {
+                guard !stack.isEmpty else {
                     skipSpace()
                     guard position == bytes.count else { throw failure("text after the JSON value") }
                     return value
                 }
-                switch container {
-                case .object(var object, let key):
-                    object[key] = value
-                    container = .object(object, key: key)
-                case .array(var array):
-                    array.append(value)
-                    container = .array(array)
-                }
+                let top = stack.count - 1
+                stack[top].add(value)
                 skipSpace()
                 if take(UInt8(ascii: ",")) {
-                    if case .object(let object, _) = container { container = .object(object, key: try key()) }
-                    stack.append(container)
+                    if stack[top].isObject { stack[top].expect(try key()) }
                     break
                 }
-                switch container {
+                switch stack.removeLast() {
                 case .object(let object, _) where take(UInt8(ascii: "}")): value = object
                 case .array(let array) where take(UInt8(ascii: "]")): value = array
-                default: throw failure("expected ',' or the end of an \(container.isObject ? "object" : "array")")
+                case let container: throw failure("expected ',' or the end of an \(container.isObject ? "object" : "array")")
                 }
             }
         }
