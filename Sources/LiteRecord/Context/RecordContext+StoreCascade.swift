@@ -176,25 +176,34 @@ struct StoreCascade {
 extension RecordContext {
     /// The pending cascades whose owner this context still deletes, by
     /// relationship, in the order they were first met.
+    ///
+    /// The groups are found by a linear search, not a dictionary: there are
+    /// as many as relationships met (a handful), and a dictionary keyed by a
+    /// type of this file cost the first deletion about half a million
+    /// instructions in the Swift runtime's conformance search for its
+    /// `Hashable` (Docs/Performance.md, rel-cascade).
     private func pendingCascadeGroups() -> [CascadeGroup] {
-        struct Key: Hashable {
-            let type: ObjectIdentifier
-            let index: Int
-        }
         var groups: [CascadeGroup] = []
-        var positions: [Key: Int] = [:]
+        var keys: [(type: ObjectIdentifier, index: Int)] = []
+        var last = -1
         for cascade in pendingCascades {
             let state = cascade.owner.recordState
             guard state.belongs(to: self), state.phase == .deleted, let rowID = state.rowID else { continue }
-            let key = Key(type: ObjectIdentifier(type(of: cascade.owner)), index: cascade.index)
-            if let position = positions[key] {
+            let owner = ObjectIdentifier(type(of: cascade.owner))
+            // Runs of one relationship are the rule: try the last group first.
+            let position =
+                last >= 0 && keys[last].type == owner && keys[last].index == cascade.index
+                ? last : keys.firstIndex { $0.type == owner && $0.index == cascade.index }
+            if let position {
                 groups[position].owners.append(cascade.owner)
                 groups[position].rowIDs.append(rowID)
+                last = position
             } else {
                 guard case .some(let found) = model.relationship(of: type(of: cascade.owner), at: cascade.index),
                     let relationship = found
                 else { continue }
-                positions[key] = groups.count
+                last = groups.count
+                keys.append((owner, cascade.index))
                 groups.append(CascadeGroup(relationship: relationship, owners: [cascade.owner], rowIDs: [rowID]))
             }
         }

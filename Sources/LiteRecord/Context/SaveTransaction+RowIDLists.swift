@@ -16,15 +16,13 @@ struct RowIDListDeletes {
     static let lengths = [1, 2, 4, 8, 16, 32, 64, 128, 256, 500]
     static var chunkSize: Int { lengths[lengths.count - 1] }
 
-    private struct Key: Hashable {
-        let table: String
-        /// The foreign-key column the list names, or nil for the row ids.
-        let column: String?
-        let length: Int
-    }
-
-    /// The statements used so far, so that a save builds each text once.
-    private var statements: [Key: Statement] = [:]
+    /// The statements used so far, so that a save builds each text once;
+    /// by table, the foreign-key column the list names (empty for the row
+    /// ids) and the list length. Keyed by `String`, whose dictionary the
+    /// connection's statement cache has instantiated already: a key type of
+    /// this file cost the first save about half a million instructions in
+    /// the Swift runtime's conformance search for its `Hashable`.
+    private var statements: [String: Statement] = [:]
 
     /// Deletes the rows of `entity` among `ids` (any order, repeats
     /// allowed) that are at `version`, and returns how many it deleted.
@@ -70,7 +68,8 @@ struct RowIDListDeletes {
     private mutating func statement(
         for entity: EntityDescription, column: String?, length: Int, on connection: Connection
     ) throws -> Statement {
-        let key = Key(table: entity.name, column: column, length: length)
+        // A name holds no NUL, so the three parts stay apart.
+        let key = "\(entity.name)\u{0}\(column ?? "")\u{0}\(length)"
         if let statement = statements[key] { return statement }
         let sql =
             column.map { DeleteStatement(from: entity.table, where: .column(SQLIdentifier($0), inParameters: length)).sql }

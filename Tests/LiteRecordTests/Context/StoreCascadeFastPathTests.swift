@@ -7,7 +7,9 @@ import Testing
 /// and changed-row count as they were (``StoreStamp``) — a save deletes them
 /// by the foreign keys that named them, without checking each row's version.
 /// Over random interleavings of loads, another stack's commits on the same
-/// file and `write {}`s of the same stack, touching the doomed rows or not,
+/// file, a plain SQLite connection's (another program, which LiteRecord
+/// hears of only through the data version) and `write {}`s of the same
+/// stack, touching the doomed rows or not,
 /// before and after the deletion, and a save run inside such a write, it
 /// must give what the plain path gives:
 /// the same rows left, change sets and errors under each merge policy
@@ -24,6 +26,8 @@ import Testing
         #expect(fast.fastSaves > 20)
         #expect(fast.fastSaves < fast.results.count)
         #expect(plain.fastSaves == 0)
+        // A plain connection wrote rows (for a file).
+        #expect(inMemory || plain.results.contains("raw wrote 1"))
         // Other writers' changes to doomed rows made some saves meet conflicts.
         #expect(policy != .error || plain.results.contains { $0 != "saved" })
     }
@@ -44,6 +48,8 @@ import Testing
         stack.store.trustsUnchangedCascadeReadsFlag.store(fastPath, ordering: .relaxed)
         // Another stack on the same file: another connection, as another process.
         let otherStack = inMemory ? nil : try RecordStack(storeAt: url, entities: storeCascadeEntities)
+        // And a connection that is no stack's: another program writing the file.
+        let others = OtherWriters(stack: otherStack, raw: inMemory ? nil : try Connection(path: url.path))
         let stream = stack.changes
         var generator = CascadeSeed(seed: 6_767)
         var counter = 0
@@ -66,11 +72,11 @@ import Testing
             default: break
             }
             if generator.next() % 4 == 0 {
-                outcome.results += try await otherWrites(stack, otherStack, &generator, &counter, doomed: doomedTitle)
+                outcome.results += try await otherWrites(stack, others, &generator, &counter, doomed: doomedTitle)
             }
             context.delete(doomed)
             if generator.next() % 3 != 0 {
-                outcome.results += try await otherWrites(stack, otherStack, &generator, &counter, doomed: doomedTitle)
+                outcome.results += try await otherWrites(stack, others, &generator, &counter, doomed: doomedTitle)
             }
             var saved: (result: String, fast: Bool)
             if generator.next() % 4 == 0 {
@@ -149,25 +155,59 @@ import Testing
         try context.save()
     }
 
-    /// One or two commits by other writers — another stack on the file (for
-    /// an in-memory store, none), a `write {}` of this stack — each touching
-    /// the doomed book's rows or not. Returns what each write met.
+    /// The writers beside the stack under test on its file; none for an in-memory store.
+    private struct OtherWriters {
+        let stack: RecordStack?
+        let raw: Connection?
+    }
+
+    /// One to three commits by other writers — another stack on the file, a
+    /// plain SQLite connection (for an in-memory store, neither), a
+    /// `write {}` of this stack — each touching the doomed book's rows or
+    /// not. Returns what each write met.
     private static func otherWrites(
-        _ stack: RecordStack, _ otherStack: RecordStack?, _ generator: inout CascadeSeed, _ counter: inout Int, doomed: String
+        _ stack: RecordStack, _ others: OtherWriters, _ generator: inout CascadeSeed, _ counter: inout Int, doomed: String
     ) async throws -> [String] {
         var results: [String] = []
         let writers = generator.next() % 3
-        if writers != 1, let otherStack {
+        if writers != 1, let otherStack = others.stack {
             results.append(otherWrite(otherStack.newContext(), generator.next(), doomed: doomed, fresh: "N\(counter)"))
             counter += 1
         }
-        if writers != 0 || otherStack == nil {
+        if let raw = others.raw, generator.next() % 3 == 0 {
+            results.append(rawWrite(raw, generator.next(), doomed: doomed))
+        }
+        if writers != 0 || others.stack == nil {
             let action = generator.next()
             let fresh = "N\(counter)"
             counter += 1
             results.append(try await stack.write { context in otherWrite(context, action, doomed: doomed, fresh: fresh) })
         }
         return results
+    }
+
+    /// One change by a plain SQLite connection, as another program makes
+    /// it: to the doomed book's rows, moving their versions as LiteRecord
+    /// would or leaving them, or to rows the deletion does not take.
+    private static func rawWrite(_ connection: Connection, _ action: UInt64, doomed: String) -> String {
+        let chapterOfDoomed = """
+            SELECT c."Z_PK" FROM "Chapter" AS c JOIN "Book" AS b ON c."book" = b."Z_PK" \
+            WHERE b."title" = ? ORDER BY c."Z_PK" LIMIT 1
+            """
+        let sql: String
+        switch action % 4 {
+        case 0: sql = "UPDATE \"Chapter\" SET \"title\" = \"title\" || '^', \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = (\(chapterOfDoomed))"
+        case 1: sql = "UPDATE \"Chapter\" SET \"title\" = \"title\" || '~' WHERE \"Z_PK\" = (\(chapterOfDoomed))"
+        case 2: sql = "DELETE FROM \"Paragraph\" WHERE \"chapter\" = (\(chapterOfDoomed))"
+        default:
+            sql = "UPDATE \"Book\" SET \"title\" = \"title\" || '^', \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = (SELECT min(\"Z_PK\") FROM \"Book\" WHERE \"title\" != ?)"
+        }
+        do {
+            try connection.execute(sql, [.text(doomed)])
+            return "raw wrote \(connection.changes)"
+        } catch {
+            return "raw: \(error)"
+        }
     }
 
     /// One change, saved: `action` picks it.
