@@ -264,6 +264,8 @@ enum ImportCoercion {
         var number: Double
         if case .double(let double) = value, !float, double.isFinite {
             number = double
+        } else if !float, let whole = wholeDouble(value) {
+            number = whole
         } else {
             guard let exact = try exactNumber(value, "a number") else { throw CoercionFailure(reason: "\(value.shape) is not a number") }
             do {
@@ -277,6 +279,18 @@ enum ImportCoercion {
             throw CoercionFailure(reason: "-0.0 cannot be stored: SQLite would return +0.0; send 0")
         }
         return .real(number)
+    }
+
+    /// A whole number's `Double`, for a number of at most 2⁵³ in magnitude
+    /// (every one of which a `Double` holds exactly, and whose shortest
+    /// decimal form is the number itself): what the decimal path
+    /// (``ImportNumber/double()``) gives it, without writing its digits out
+    /// and reading them back. `nil` for any other value, which takes the
+    /// decimal path (it refuses some larger whole numbers a `Double` holds,
+    /// such as 2⁶²: their shortest decimal form has other digits).
+    static func wholeDouble(_ value: ImportValue) -> Double? {
+        guard case .integer(let integer) = value, integer.magnitude <= 1 << 53 else { return nil }
+        return Double(integer)
     }
 
     /// Text as it is; a number as its canonical decimal text

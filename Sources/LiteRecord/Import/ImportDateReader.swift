@@ -39,8 +39,15 @@ final class ImportDateReader {
 
     /// A number, or a numeric string in the import's one decimal grammar
     /// (``ImportNumber``), as the nearest `Double`.
-    private static func number(_ value: ImportValue) throws(CoercionFailure) -> Double {
+    static func number(_ value: ImportValue) throws(CoercionFailure) -> Double {
         if case .double(let number) = value, number.isFinite { return number }
+        if let whole = ImportCoercion.wholeDouble(value) { return whole }
+        return try decimalNumber(value)
+    }
+
+    /// ``number(_:)`` by the decimal grammar alone: the plain path, which
+    /// `ImportCoercion.wholeDouble(_:)` spares a whole number.
+    static func decimalNumber(_ value: ImportValue) throws(CoercionFailure) -> Double {
         guard let exact = try ImportCoercion.exactNumber(value, "a Unix time") else {
             throw CoercionFailure(reason: "\(value.shape) is not a Unix time")
         }
