@@ -26,8 +26,11 @@ public final class RecordContext {
     /// Saved objects of entities that do not track their own changes; a save
     /// compares each against its snapshot.
     var untracked: [ObjectIdentifier: any Entity] = [:]
-    /// Objects inserted since the last save, in insertion order.
-    var inserted: [any Entity] = []
+    /// Objects inserted since the last save, in insertion order. Appended
+    /// to once per `insert`: unchecked, as ``lists`` is (no closure passed
+    /// to one of its methods reaches the list again).
+    // unsafe(context-confined)
+    @exclusivity(unchecked) var inserted: [any Entity] = []
     /// Saved objects changed or marked for deletion since the last save, and
     /// the rule tying them to their `listings` flags (see ``ChangeLists``).
     /// Touched once per object a setter first changes or a deletion marks:
@@ -235,13 +238,19 @@ public final class RecordContext {
     }
 
     func insert<T: Entity>(_ object: T, awake: Bool) {
-        switch object.statePhase {
-        case .unmanaged where object.withState({ $0.isForgotten }):
+        // The common case, a new object, in one access to its state rather
+        // than one per field read or set.
+        let isNew = object.withState { state in
+            guard state.phase == .unmanaged, !state.isForgotten else { return false }
+            state.attach(to: self)
+            state.phase = .inserted
+            state.clearChanges()
+            return true
+        }
+        switch isNew ? .unmanaged : object.statePhase {
+        case .unmanaged where !isNew:
             pendingErrors.append(LiteRecordError(.invalidObject, Self.forgottenMessage(T.entityName, "inserted")))
         case .unmanaged:
-            object.recordState.attach(to: self)
-            object.recordState.phase = .inserted
-            object.recordState.clearChanges()
             inserted.append(object)
             changeTouches &+= 1
             if store.model.hasRelationships, !T.relationships.isEmpty {
