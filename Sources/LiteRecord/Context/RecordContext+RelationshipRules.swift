@@ -81,15 +81,15 @@ extension RecordContext {
                 // left to count: its save meets that conflict, and the merge
                 // policy decides (read only on the way to refusing).
                 if outOfRange, object.statePhase == .managed, rowIsGone(object, entity) { break }
-                // Nor is a member whose row another writer deleted: the save
-                // meets its conflict, and a policy that resolves it forgets
-                // it, so the list the save leaves lacks it; the count in the
-                // store inside the save's transaction holds the final word
-                // (model seed 415048 at length 80: a chapter moved here
-                // that a merged write deleted; read only on the way to
-                // refusing).
-                if let maximum = relationship.maximumCount, count > maximum, count - goneMembers(values, relationship) <= maximum { continue }
                 if let maximum = relationship.maximumCount, count > maximum {
+                    // Nor is a member whose row another writer deleted: the
+                    // save meets its conflict, and a policy that resolves it
+                    // forgets it, so the list the save leaves lacks it; the
+                    // count in the store inside the save's transaction holds
+                    // the final word (model seed 415048 at length 80: a
+                    // chapter moved here that a merged write deleted; read
+                    // only on the way to refusing).
+                    if count - goneMembers(values, relationship) <= maximum { continue }
                     throw LiteRecordError(
                         .validationFailed,
                         "\(relationship.qualifiedName) of \(Self.describe(object)) holds \(count) objects; at most \(maximum) are allowed")
@@ -190,14 +190,14 @@ extension RecordContext {
         return (Array(row[1...entity.columnCount]), version)
     }
 
-    /// Whether the saved object's row is no longer in the store (read only
-    /// on the way to refusing a save: a row once gone does not come back).
     /// How many saved members of a to-many's list no longer have a row.
     private func goneMembers(_ values: [any Entity], _ relationship: ResolvedRelationship) -> Int {
         guard let entity = model.entity(for: relationship.destination) else { return 0 }
         return values.count { $0.statePhase == .managed && rowIsGone($0, entity) }
     }
 
+    /// Whether the saved object's row is no longer in the store (read only
+    /// on the way to refusing a save: a row once gone does not come back).
     private func rowIsGone(_ object: any Entity, _ entity: EntityDescription) -> Bool {
         guard let rowID = object.stateRowID else { return false }
         let sql = SelectStatement([.rowID], from: entity.table, where: .rowID).sql
